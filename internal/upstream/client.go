@@ -1,0 +1,124 @@
+// Package upstream is the typed client of the credit-risk data service. It is
+// the only package that knows the service's wire format: paths, parameter
+// names, the envelope and the status codes. Callers see Go types and the
+// typed errors of errors.go.
+package upstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Defaults for Options left at zero.
+const (
+	DefaultTimeout      = 10 * time.Second
+	DefaultMaxConns     = 32
+	DefaultMaxBodyBytes = 16 << 20
+)
+
+// Options tunes a Client. Zero values take the defaults above.
+type Options struct {
+	// Timeout bounds each call; for Download it bounds the wait for the
+	// headers and each pause between chunks of the body, not the whole body.
+	Timeout time.Duration
+	// MaxConns sizes the keep-alive pool to the service: the most calls the
+	// dashboard makes at once.
+	MaxConns int
+	// MaxBodyBytes caps a JSON answer; a bigger one is an ErrMalformed.
+	MaxBodyBytes int64
+	// Transport replaces the tuned transport (tests).
+	Transport http.RoundTripper
+}
+
+// Client calls the service. It is safe for concurrent use.
+type Client struct {
+	base    *url.URL
+	http    *http.Client
+	timeout time.Duration
+	maxBody int64
+}
+
+// New returns a client of the service at baseURL (scheme and host, and an
+// optional path prefix before /v1).
+func New(baseURL string, opts Options) (*Client, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("upstream: service URL %q must be an absolute http or https URL", baseURL)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.RawQuery, u.Fragment = "", ""
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.MaxConns <= 0 {
+		opts.MaxConns = DefaultMaxConns
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	rt := opts.Transport
+	if rt == nil {
+		rt = newTransport(opts)
+	}
+	return &Client{
+		base: u,
+		// No Client.Timeout: it would cut long downloads; every call gets a
+		// context deadline instead.
+		http: &http.Client{
+			Transport: rt,
+			CheckRedirect: func(*http.Request, []*http.Request) error {
+				// The Authorization header must never follow a redirect.
+				return http.ErrUseLastResponse
+			},
+		},
+		timeout: opts.Timeout,
+		maxBody: opts.MaxBodyBytes,
+	}, nil
+}
+
+// newTransport is a keep-alive pool sized for the dashboard's fan-out. The
+// transport asks for gzip and decompresses on its own.
+func newTransport(opts Options) *http.Transport {
+	dialer := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}
+	return &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           dialer.DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          opts.MaxConns * 2,
+		MaxIdleConnsPerHost:   opts.MaxConns,
+		MaxConnsPerHost:       opts.MaxConns * 2,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   5 * time.Second,
+		ResponseHeaderTimeout: opts.Timeout,
+		ExpectContinueTimeout: time.Second,
+	}
+}
+
+// Timeout is the per-call limit the client applies.
+func (c *Client) Timeout() time.Duration { return c.timeout }
+
+// endpoint builds the URL of path with the given query and the format choice.
+func (c *Client) endpoint(path string, q url.Values) string {
+	u := *c.base
+	u.Path += path
+	if q == nil {
+		q = url.Values{}
+	}
+	q.Set(paramType, responseFormat)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// transportError wraps a failure to get an answer at all.
+func transportError(ctx context.Context, op string, err error) error {
+	if cause := context.Cause(ctx); cause != nil && errors.Is(err, context.Canceled) {
+		err = cause
+	}
+	return &Error{Op: op, Kind: ErrUnavailable, Err: err}
+}

@@ -1,0 +1,137 @@
+package upstream
+
+// This file holds every choice we made where the service specification is
+// silent ("ours" in shared/CONTRACT-CHOICES.md): parameter names, formats,
+// paths of operations the specification names without shapes. Aligning the
+// client with the real service should be a change to this file alone.
+
+// Paths of the operations, relative to the base URL.
+const (
+	pathLogin                  = "/v1/Users/Login"
+	pathLatestAnnualStatements = "/v1/Business/LatestAnnualStatements"
+	pathPaymentSummaryMonthly  = "/v1/Business/PaymentSummary/Monthly"
+	pathPaymentSummarySIC      = "/v1/Business/PaymentSummary/SIC"
+	pathCreditScoreHistory     = "/v1/Business/CreditScoreHistory"
+	pathRiskHistory            = "/v1/Business/RiskHistory"
+	pathOfficers               = "/v1/Business/Officers"
+	pathNAICSCodes             = "/v1/Business/NAICSCodes"
+	pathSummary                = "/v1/Business/Summary"
+	pathWordFill               = "/v1/Business/WordFill"
+	pathPayScoreHistory        = "/v1/Portfolio/PayScoreHistory"
+	pathZScoreHistory          = "/v1/Portfolio/ZScoreHistory"
+	pathFolders                = "/v1/Portfolio/Folders"
+	pathFolderNewsFormat       = "/v1/Portfolio/Folders/%d/News"
+	pathIndustryNews           = "/v1/Industries/News"
+	pathTradeProviders         = "/v1/Trade/TradeProviders"
+	pathDownload               = "/v1/Portfolio/Download"
+
+	// Operations the specification names without shapes; the dashboard hides
+	// the feature when a service answers 404 for them.
+	pathIdentificationGroup = "/v1/Business/IdentificationGroup"
+	pathSearch              = "/v1/Business/Search"
+	pathPortfolioBusinesses = "/v1/Portfolio/Businesses"
+	pathNews                = "/v1/News"
+)
+
+// Parameter names. The business identifiers, count, StandardYear and
+// SortOrder are known from the specification; the rest are ours.
+const (
+	paramType            = "type"
+	paramID              = "id"
+	paramCustomerID      = "CustomerId"
+	paramSupplierID      = "SupplierId"
+	paramCount           = "count"
+	paramStandardYear    = "StandardYear"
+	paramSortOrder       = "SortOrder"
+	paramStartDate       = "StartDate" // ours
+	paramEndDate         = "EndDate"   // ours
+	paramStartRow        = "StartRow"  // ours
+	paramEndRow          = "EndRow"    // ours
+	paramFolderID        = "FolderId"  // ours
+	paramLayout          = "Layout"    // ours
+	paramFormat          = "format"    // ours: the spec names it but not its spelling
+	paramQuery           = "q"         // ours
+	paramTradeProviderID = "TradeProviderId"
+	formUsername         = "Username"
+	formPassword         = "Password"
+)
+
+// Formats on the wire.
+const (
+	// dateParamLayout formats dates sent as parameters (ours).
+	dateParamLayout = "2006-01-02"
+	// monthLayout is the layout of PaymentSummaryRow.MonthReported (ours).
+	monthLayout = "2006-01"
+	// responseFormat is the value of the type parameter the client sends.
+	responseFormat = "json"
+)
+
+// dateTimeLayouts are tried in order when decoding a date-time; the service
+// sends ISO 8601 without a zone (ours), and we accept one with a zone too.
+var dateTimeLayouts = []string{
+	"2006-01-02T15:04:05",
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02T15:04:05Z07:00",
+	"2006-01-02T15:04:05.999999999Z07:00",
+	"2006-01-02",
+}
+
+// pubDateLayouts are tried in order when reading NewsItem.pubDate: RFC 1123
+// as in RSS feeds (ours), with the variants real feeds carry.
+var pubDateLayouts = []string{
+	"Mon, 02 Jan 2006 15:04:05 MST",
+	"Mon, 02 Jan 2006 15:04:05 -0700",
+	"Mon, 2 Jan 2006 15:04:05 MST",
+	"Mon, 2 Jan 2006 15:04:05 -0700",
+	"02 Jan 2006 15:04:05 MST",
+	"2006-01-02T15:04:05Z07:00",
+	"2006-01-02T15:04:05",
+}
+
+// Error codes the service sends in the envelope's ErrorCode (ours, except
+// that a 403 on an expired key is known).
+const (
+	CodeInvalidCredentials       = "InvalidCredentials"
+	CodeSessionExpired           = "SessionExpired"
+	CodeInvalidSessionKey        = "InvalidSessionKey"
+	CodeRateLimitExceeded        = "RateLimitExceeded"
+	CodeMissingIdentifier        = "MissingIdentifier"
+	CodeInvalidParameter         = "InvalidParameter"
+	CodeBusinessNotFound         = "BusinessNotFound"
+	CodeFolderNotFound           = "FolderNotFound"
+	CodeTradeProviderNotSelected = "TradeProviderNotSelected"
+	CodeInvalidTradeProvider     = "InvalidTradeProvider"
+	CodeInvalidLayout            = "InvalidLayout"
+)
+
+// Rate-limit headers (known).
+const (
+	headerRateLimit     = "X-RateLimit-Limit"
+	headerRateRemaining = "X-RateLimit-Remaining"
+	headerRateReset     = "X-RateLimit-Reset"
+	headerRetryAfter    = "Retry-After"
+)
+
+// Sort orders for LatestAnnualStatements (known).
+const (
+	SortDescending = "D"
+	SortAscending  = "A"
+)
+
+// Download formats and layouts (ours: the spec names CSV, XML and JSON but not
+// the layouts).
+const (
+	FormatCSV      = "CSV"
+	FormatXML      = "XML"
+	FormatJSON     = "JSON"
+	LayoutStandard = "Standard"
+	LayoutScores   = "Scores"
+)
+
+// Portfolio score-history defaults of the service (ours), used by callers to
+// page through results.
+const (
+	// DefaultPortfolioRows is how many businesses the service returns when no
+	// rows are asked for.
+	DefaultPortfolioRows = 50
+)

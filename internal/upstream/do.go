@@ -1,0 +1,160 @@
+package upstream
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// call describes one request to the service.
+type call struct {
+	op    string     // operation name for errors, e.g. "Business/Summary"
+	path  string     // path under the base URL
+	key   string     // session key; "" only for sign-in
+	query url.Values // query parameters (type is added)
+	form  url.Values // non-nil makes the call a form POST
+}
+
+// envelope is the service's wrapper around every JSON answer.
+type envelope struct {
+	Success   bool            `json:"Success"`
+	Data      json.RawMessage `json:"Data"`
+	ErrorCode string          `json:"ErrorCode"`
+}
+
+// do sends the call, records the quota headers, and decodes the envelope's
+// Data into out (which may be nil). It owns the wire: every JSON operation
+// goes through it.
+func (c *Client) do(ctx context.Context, cl call, out any) error {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	resp, err := c.send(ctx, cl)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+
+	body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	if err != nil {
+		return transportError(ctx, cl.op, err)
+	}
+	if int64(len(body)) > c.maxBody {
+		return &Error{Op: cl.op, Status: resp.StatusCode, Kind: ErrMalformed,
+			Err: fmt.Errorf("answer larger than %d bytes", c.maxBody)}
+	}
+	var env envelope
+	decodeErr := json.Unmarshal(body, &env)
+	if resp.StatusCode != http.StatusOK {
+		return statusError(cl.op, resp, env, decodeErr == nil)
+	}
+	if decodeErr != nil {
+		return &Error{Op: cl.op, Status: resp.StatusCode, Kind: ErrMalformed, Err: decodeErr}
+	}
+	if !env.Success {
+		return statusError(cl.op, resp, env, true)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(env.Data, out); err != nil {
+		return &Error{Op: cl.op, Status: resp.StatusCode, Kind: ErrMalformed, Err: err}
+	}
+	return nil
+}
+
+// send builds and sends the request, and reports the quota headers of any
+// answer to the context's observer.
+func (c *Client) send(ctx context.Context, cl call) (*http.Response, error) {
+	method, target := http.MethodGet, c.endpoint(cl.path, cl.query)
+	var body io.Reader
+	if cl.form != nil {
+		method, body = http.MethodPost, strings.NewReader(cl.form.Encode())
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target, body)
+	if err != nil {
+		return nil, &Error{Op: cl.op, Kind: ErrBadRequest, Err: err}
+	}
+	if cl.form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	req.Header.Set("Accept", "application/json")
+	if cl.key != "" {
+		if strings.ContainsAny(cl.key, "\r\n") {
+			return nil, &Error{Op: cl.op, Kind: ErrSessionExpired, Err: fmt.Errorf("session key holds a line break")}
+		}
+		req.Header.Set("Authorization", "Bearer "+cl.key)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, transportError(ctx, cl.op, err)
+	}
+	if q, ok := readRateLimit(resp.Header); ok {
+		observe(ctx, q)
+	}
+	return resp, nil
+}
+
+// statusError turns an answer that is not a success into an *Error, keeping
+// the service's code and text when the body was an envelope.
+func statusError(op string, resp *http.Response, env envelope, isEnvelope bool) *Error {
+	e := &Error{Op: op, Status: resp.StatusCode, Kind: kindForStatus(resp.StatusCode)}
+	if isEnvelope {
+		e.Code = env.ErrorCode
+		e.Message = dataText(env.Data)
+		if resp.StatusCode == http.StatusOK {
+			// Success false on a 200: classify by code; a refusal we
+			// cannot classify is a malformed answer.
+			if e.Kind = kindForCode(env.ErrorCode); e.Kind == nil {
+				e.Kind = ErrMalformed
+			}
+		}
+	}
+	if e.Code == CodeInvalidCredentials {
+		e.Kind = ErrInvalidCredentials
+	}
+	if e.Kind == ErrRateLimited {
+		e.RetryAfter = retryAfter(resp.Header)
+	}
+	return e
+}
+
+// kindForCode maps the error codes we know to their kinds; nil for others.
+func kindForCode(code string) error {
+	switch code {
+	case CodeInvalidCredentials:
+		return ErrInvalidCredentials
+	case CodeSessionExpired, CodeInvalidSessionKey:
+		return ErrSessionExpired
+	case CodeBusinessNotFound, CodeFolderNotFound:
+		return ErrNotFound
+	case CodeRateLimitExceeded:
+		return ErrRateLimited
+	case CodeMissingIdentifier, CodeInvalidParameter, CodeTradeProviderNotSelected,
+		CodeInvalidTradeProvider, CodeInvalidLayout:
+		return ErrBadRequest
+	}
+	return nil
+}
+
+// dataText returns Data when it is a JSON string (the service's description
+// of a failure), trimmed to a length fit for a page.
+func dataText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '"' {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	const maxLen = 500
+	if len(s) > maxLen {
+		s = strings.ToValidUTF8(s[:maxLen], "") + "…"
+	}
+	return s
+}

@@ -1,0 +1,143 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DownloadQuery selects what Download exports; zero fields take the
+// service's defaults (CSV, the whole portfolio, the standard layout).
+type DownloadQuery struct {
+	Format   string // FormatCSV, FormatXML or FormatJSON, any case
+	FolderID int
+	Layout   string // LayoutStandard, LayoutScores or another layout the account has
+}
+
+// Download is an export as it arrives. The caller must Close Body.
+type Download struct {
+	Body        io.ReadCloser
+	ContentType string
+	// FileName is the service's suggested name, or "" when it gave none.
+	FileName string
+	// Size is the body's length, or -1 when the service streams it.
+	Size int64
+}
+
+// Download starts the portfolio export and returns it as a stream; nothing is
+// held in memory. The call's timeout bounds the wait for the answer and every
+// pause within the body, so a stalled service cannot hold a download open.
+func (c *Client) Download(ctx context.Context, key string, dq DownloadQuery) (*Download, error) {
+	const op = "Portfolio/Download"
+	q, err := dq.values()
+	if err != nil {
+		return nil, &Error{Op: op, Kind: ErrBadRequest, Err: err}
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	idle := time.AfterFunc(c.timeout, func() {
+		cancel(fmt.Errorf("no data from the service for %s", c.timeout))
+	})
+	resp, err := c.send(ctx, call{op: op, path: pathDownload, key: key, query: q})
+	if err != nil {
+		idle.Stop()
+		cancel(nil)
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		defer func() { idle.Stop(); cancel(nil) }()
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, c.maxBody))
+		var env envelope
+		isEnv := json.Unmarshal(body, &env) == nil
+		return nil, statusError(op, resp, env, isEnv)
+	}
+	idle.Stop() // from here the timer runs only inside reads
+	return &Download{
+		Body:        &idleReader{r: resp.Body, idle: idle, timeout: c.timeout, cancel: cancel},
+		ContentType: resp.Header.Get("Content-Type"),
+		FileName:    attachmentName(resp.Header.Get("Content-Disposition")),
+		Size:        resp.ContentLength,
+	}, nil
+}
+
+func (dq DownloadQuery) values() (url.Values, error) {
+	q := url.Values{}
+	if dq.Format != "" {
+		f := strings.ToUpper(dq.Format)
+		if f != FormatCSV && f != FormatXML && f != FormatJSON {
+			return nil, fmt.Errorf("format %q is not CSV, XML or JSON", dq.Format)
+		}
+		q.Set(paramFormat, f)
+	}
+	if dq.FolderID < 0 {
+		return nil, fmt.Errorf("folder %d is not a folder id", dq.FolderID)
+	}
+	if dq.FolderID > 0 {
+		q.Set(paramFolderID, strconv.Itoa(dq.FolderID))
+	}
+	if dq.Layout != "" {
+		if !isLayoutName(dq.Layout) {
+			return nil, fmt.Errorf("layout %q is not a layout name", dq.Layout)
+		}
+		q.Set(paramLayout, dq.Layout)
+	}
+	return q, nil
+}
+
+// isLayoutName accepts the names a layout can have: letters, digits, - and _.
+func isLayoutName(s string) bool {
+	if len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// attachmentName reads the file name of a Content-Disposition header.
+func attachmentName(h string) string {
+	_, params, err := mime.ParseMediaType(h)
+	if err != nil {
+		return ""
+	}
+	return params["filename"]
+}
+
+// idleReader runs the idle timer only while a read waits on the service, so
+// a pause longer than the timeout cancels the request, but neither a long
+// download nor a slow reader on our side does.
+type idleReader struct {
+	r       io.ReadCloser
+	idle    *time.Timer
+	timeout time.Duration
+	cancel  context.CancelCauseFunc
+	once    sync.Once
+}
+
+func (ir *idleReader) Read(p []byte) (int, error) {
+	ir.idle.Reset(ir.timeout)
+	n, err := ir.r.Read(p)
+	ir.idle.Stop()
+	return n, err
+}
+
+func (ir *idleReader) Close() error {
+	err := ir.r.Close()
+	ir.once.Do(func() {
+		ir.idle.Stop()
+		ir.cancel(nil)
+	})
+	return err
+}

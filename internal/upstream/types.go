@@ -1,0 +1,192 @@
+package upstream
+
+import "time"
+
+// LoginResult is what a successful sign-in returns.
+type LoginResult struct {
+	SessionKey                      string `json:"SessionKey"`
+	Username                        string `json:"Username"`
+	SessionID                       int64  `json:"SessionId"`
+	TwoFactorAuthenticationRequired bool   `json:"TwoFactorAuthenticationRequired"`
+}
+
+// AnnualFinancials is one fiscal year of a business's annual statements.
+type AnnualFinancials struct {
+	// Values maps a data-point name to its value; which names appear depends
+	// on the access model, and a withheld point is simply absent.
+	Values map[string]DataPoint `json:"values"`
+}
+
+// DataPoint is one statement value; Value is nil when the service has none.
+type DataPoint struct {
+	Label string   `json:"Label"`
+	Value *float64 `json:"Value"`
+	Text  string   `json:"Text"`
+}
+
+// PaymentSummaryRow is one month of trade-payment aging, overall or for one
+// SIC category. Amounts are whole currency units.
+type PaymentSummaryRow struct {
+	CategoryName             string  `json:"CategoryName"`
+	CategoryCode             string  `json:"CategoryCode"`
+	MonthReported            string  `json:"MonthReported"`
+	Accounts                 int     `json:"Accounts"`
+	DBTIndex                 *int    `json:"DBTIndex"`
+	AverageDBTIndex          *int    `json:"AverageDBTIndex"`
+	TotalDue                 int64   `json:"TotalDue"`
+	CurrentAmount            int64   `json:"CurrentAmount"`
+	PastDue30Days            int64   `json:"PastDue30Days"`
+	PastDue60Days            int64   `json:"PastDue60Days"`
+	PastDue90Days            int64   `json:"PastDue90Days"`
+	PastDueOver90Days        int64   `json:"PastDueOver90Days"`
+	OtherAmount              int64   `json:"OtherAmount"`
+	CreditBalance            int64   `json:"CreditBalance"`
+	CurrentAmountPercent     float64 `json:"CurrentAmountPercent"`
+	PastDue30DaysPercent     float64 `json:"PastDue30DaysPercent"`
+	PastDue60DaysPercent     float64 `json:"PastDue60DaysPercent"`
+	PastDue90DaysPercent     float64 `json:"PastDue90DaysPercent"`
+	PastDueOver90DaysPercent float64 `json:"PastDueOver90DaysPercent"`
+	OtherAmountPercent       float64 `json:"OtherAmountPercent"`
+}
+
+// Month parses MonthReported; ok is false when the service sent something else.
+func (r PaymentSummaryRow) Month() (t time.Time, ok bool) {
+	t, err := time.Parse(monthLayout, r.MonthReported)
+	return t, err == nil
+}
+
+// CreditScoreHistoryRow is one month of a business's scores; a nil score
+// means the service has none for that month.
+type CreditScoreHistoryRow struct {
+	RiskScore *int     `json:"RiskScore"`
+	DBTScore  *int     `json:"DBTScore"`
+	ZScore    *float64 `json:"ZScore"`
+	PayScore  *int     `json:"PayScore"`
+	Year      int      `json:"Year"`
+	Month     int      `json:"Month"`
+	Quarter   int      `json:"Quarter"`
+}
+
+// RiskHistoryRow is one month's average risk score.
+type RiskHistoryRow struct {
+	Year             int      `json:"Year"`
+	Month            int      `json:"Month"`
+	AverageRiskScore *float64 `json:"AverageRiskScore"`
+}
+
+// PortfolioScoreHistory is one page of monthly scores of the portfolio.
+type PortfolioScoreHistory struct {
+	TotalResults int                       `json:"TotalResults"`
+	ScoreType    string                    `json:"ScoreType"`
+	Businesses   []PortfolioBusinessScores `json:"Businesses"`
+}
+
+// PortfolioBusinessScores is the monthly score history of one business.
+type PortfolioBusinessScores struct {
+	BusinessID   int32          `json:"BusinessId"`
+	BusinessName string         `json:"BusinessName"`
+	Scores       []MonthlyScore `json:"Scores"`
+}
+
+// MonthlyScore is one month's score of a business in the portfolio.
+type MonthlyScore struct {
+	Year  int      `json:"Year"`
+	Month int      `json:"Month"`
+	Score *float64 `json:"Score"`
+}
+
+// Officer is a person holding a title at a business.
+type Officer struct {
+	FirstName     string   `json:"FirstName"`
+	MiddleInitial string   `json:"MiddleInitial"`
+	LastName      string   `json:"LastName"`
+	Age           *int     `json:"Age"`
+	Title         string   `json:"Title"`
+	DateOfTitle   DateTime `json:"DateOfTitle"`
+	DateOfHire    DateTime `json:"DateOfHire"`
+}
+
+// NewsItem is one news story. PubDate is kept as sent; Published parses it.
+type NewsItem struct {
+	ID          int64  `json:"id"`
+	Title       string `json:"title"`
+	Link        string `json:"link"`
+	Description string `json:"description"`
+	PubDate     string `json:"pubDate"`
+}
+
+// Published parses PubDate; ok is false when no known layout matches.
+func (n NewsItem) Published() (t time.Time, ok bool) {
+	for _, layout := range pubDateLayouts {
+		if t, err := time.Parse(layout, n.PubDate); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// Folder is a folder of the user's portfolio.
+type Folder struct {
+	FolderID    int      `json:"FolderId"`
+	UserID      int      `json:"UserId"`
+	FolderName  string   `json:"FolderName"`
+	DateCreated DateTime `json:"DateCreated"`
+	DateUpdated DateTime `json:"DateUpdated"`
+}
+
+// NAICSCode is an industry classification code and its title.
+type NAICSCode struct {
+	Code string `json:"Code"`
+	Name string `json:"Name"`
+}
+
+// BusinessSummary is the summary text of a business and its filing date.
+type BusinessSummary struct {
+	DateFiled DateTime `json:"DateFiled"`
+	Text      string   `json:"Text"`
+}
+
+// WordFill is the latest financial comments summary of a business.
+type WordFill struct {
+	Text string `json:"Text"`
+}
+
+// Identification names and locates a business (IdentificationGroup).
+type Identification struct {
+	BusinessID   int32  `json:"BusinessId"`
+	BusinessName string `json:"BusinessName"`
+	Address      string `json:"Address"`
+	City         string `json:"City"`
+	State        string `json:"State"`
+	Country      string `json:"Country"`
+	Ticker       string `json:"Ticker"`
+	Public       bool   `json:"Public"`
+}
+
+// SearchResult is one business found by name.
+type SearchResult struct {
+	BusinessID   int32  `json:"BusinessId"`
+	BusinessName string `json:"BusinessName"`
+	City         string `json:"City"`
+	State        string `json:"State"`
+}
+
+// PortfolioBusiness is a business in the user's portfolio.
+type PortfolioBusiness struct {
+	BusinessID   int32  `json:"BusinessId"`
+	BusinessName string `json:"BusinessName"`
+	FolderID     int    `json:"FolderId"`
+}
+
+// TradeProviders lists the account's trade providers and the chosen one.
+type TradeProviders struct {
+	// Current is the chosen provider's id, or "" when none is chosen.
+	Current   string          `json:"Current"`
+	Providers []TradeProvider `json:"TradeProviders"`
+}
+
+// TradeProvider is one trade provider id of the account.
+type TradeProvider struct {
+	ID   string `json:"TradeProviderId"`
+	Name string `json:"Name"`
+}
