@@ -1,0 +1,94 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"creditdash/internal/handlers"
+)
+
+// config is read once at start from the environment; flags may override.
+type config struct {
+	ListenAddr      string
+	UpstreamURL     string // "" starts the stand-in service inside the process
+	SessionSecrets  []string
+	CookieSecure    bool
+	UpstreamTimeout time.Duration
+	SessionLifetime time.Duration
+	LogFormat       string
+	LogLevel        slog.Level
+	DemoSeed        int64
+}
+
+// demo reports whether the dashboard runs against its built-in stand-in.
+func (c config) demo() bool { return c.UpstreamURL == "" }
+
+// loadConfig reads the environment through getenv, then the flags in args.
+// SESSION_SECRET has no flag: secrets on a command line show in process lists.
+func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	env := func(name, def string) string {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+		return def
+	}
+	fs := flag.NewFlagSet("web", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", env("LISTEN_ADDR", "127.0.0.1:8080"), "address to listen on (LISTEN_ADDR)")
+	upstreamURL := fs.String("upstream", env("UPSTREAM_URL", ""), "credit-risk service base URL; empty runs the built-in stand-in (UPSTREAM_URL)")
+	secure := fs.String("cookie-secure", env("COOKIE_SECURE", "true"), "mark cookies Secure (COOKIE_SECURE)")
+	timeout := fs.String("upstream-timeout", env("UPSTREAM_TIMEOUT", "10s"), "limit for each call to the service (UPSTREAM_TIMEOUT)")
+	lifetime := fs.String("session-lifetime", env("SESSION_LIFETIME", "12h"), "longest a sign-in lasts (SESSION_LIFETIME)")
+	logFormat := fs.String("log-format", env("LOG_FORMAT", "text"), "text or json (LOG_FORMAT)")
+	logLevel := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
+	seed := fs.String("demo-seed", env("DEMO_SEED", "1"), "seed of the stand-in's demo data (DEMO_SEED)")
+	if err := fs.Parse(args); err != nil {
+		return config{}, err
+	}
+
+	var cfg config
+	var errs []error
+	cfg.ListenAddr = *listen
+	cfg.UpstreamURL = strings.TrimRight(*upstreamURL, "/")
+	var err error
+	if cfg.CookieSecure, err = strconv.ParseBool(*secure); err != nil {
+		errs = append(errs, fmt.Errorf("COOKIE_SECURE %q is not true or false", *secure))
+	}
+	if cfg.UpstreamTimeout, err = time.ParseDuration(*timeout); err != nil || cfg.UpstreamTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("UPSTREAM_TIMEOUT %q is not a positive duration such as 10s", *timeout))
+	}
+	if cfg.SessionLifetime, err = time.ParseDuration(*lifetime); err != nil || cfg.SessionLifetime < time.Minute {
+		errs = append(errs, fmt.Errorf("SESSION_LIFETIME %q is not a duration of a minute or more", *lifetime))
+	}
+	if cfg.DemoSeed, err = strconv.ParseInt(*seed, 10, 64); err != nil {
+		errs = append(errs, fmt.Errorf("DEMO_SEED %q is not a whole number", *seed))
+	}
+	switch cfg.LogFormat = *logFormat; cfg.LogFormat {
+	case "text", "json":
+	default:
+		errs = append(errs, fmt.Errorf("LOG_FORMAT %q is not text or json", *logFormat))
+	}
+	if err := cfg.LogLevel.UnmarshalText([]byte(*logLevel)); err != nil {
+		errs = append(errs, fmt.Errorf("LOG_LEVEL %q is not debug, info, warn or error", *logLevel))
+	}
+	if raw := getenv("SESSION_SECRET"); raw != "" {
+		for _, s := range strings.Split(raw, ",") {
+			s = strings.TrimSpace(s)
+			if len(s) < handlers.MinSecretLen {
+				errs = append(errs, fmt.Errorf("each SESSION_SECRET must be at least %d characters", handlers.MinSecretLen))
+				break
+			}
+			cfg.SessionSecrets = append(cfg.SessionSecrets, s)
+		}
+	}
+	if !cfg.demo() && len(cfg.SessionSecrets) == 0 {
+		errs = append(errs, errors.New("SESSION_SECRET is required when UPSTREAM_URL is set: one or more random strings of at least 32 characters, separated by commas, newest first"))
+	}
+	return cfg, errors.Join(errs...)
+}

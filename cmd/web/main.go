@@ -1,0 +1,154 @@
+// Command web is the credit analysts' dashboard. Without UPSTREAM_URL it runs
+// the built-in stand-in of the credit-risk service with demo data.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"creditdash/internal/handlers"
+	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/simulator"
+	"creditdash/static"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "web:", err)
+		os.Exit(1)
+	}
+}
+
+// run wires config -> service client -> sessions -> handlers -> server, and
+// serves until SIGINT or SIGTERM.
+func run(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := loadConfig(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg, stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	serviceURL := cfg.UpstreamURL
+	if cfg.demo() {
+		stopSim, addr, err := startStandIn(cfg, log)
+		if err != nil {
+			return err
+		}
+		defer stopSim()
+		serviceURL = "http://" + addr
+		if len(cfg.SessionSecrets) == 0 {
+			cfg.SessionSecrets = []string{rand.Text() + rand.Text()}
+			log.Warn("demo mode: no SESSION_SECRET, so cookie keys were generated; sign-ins end when the process stops")
+		}
+	}
+
+	client, err := upstream.New(serviceURL, upstream.Options{Timeout: cfg.UpstreamTimeout})
+	if err != nil {
+		return err
+	}
+	sessions, err := handlers.NewSessionStore(cfg.SessionSecrets, cfg.CookieSecure, cfg.SessionLifetime)
+	if err != nil {
+		return err
+	}
+	assets, err := static.Load()
+	if err != nil {
+		return err
+	}
+	h, err := handlers.New(handlers.Config{
+		Service:      client,
+		Sessions:     sessions,
+		Assets:       assets,
+		Logger:       log,
+		Ready:        client.Ping,
+		CookieSecure: cfg.CookieSecure,
+	})
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", cfg.ListenAddr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           h.Routes(),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		// No WriteTimeout: pages get a per-request deadline in the
+		// middleware, and downloads may stream for minutes.
+		IdleTimeout:    2 * time.Minute,
+		MaxHeaderBytes: 64 << 10,
+		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	announce(stdout, cfg, ln.Addr().String())
+	log.Info("listening", "addr", ln.Addr().String(), "service", describeService(cfg))
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// startStandIn serves the stand-in service with demo data on a loopback port.
+func startStandIn(cfg config, log *slog.Logger) (stop func(), addr string, err error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, "", fmt.Errorf("starting the stand-in service: %w", err)
+	}
+	data := simulator.Generate(simulator.GenerateOptions{Seed: cfg.DemoSeed})
+	sim := simulator.New(data, simulator.Options{Logger: log.With("component", "stand-in")})
+	srv := &http.Server{Handler: sim, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("stand-in service stopped", "err", err)
+		}
+	}()
+	return func() { _ = srv.Close() }, ln.Addr().String(), nil
+}
+
+func newLogger(cfg config, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func describeService(cfg config) string {
+	if cfg.demo() {
+		return "built-in stand-in with demo data"
+	}
+	return cfg.UpstreamURL
+}
+
+// announce prints where the dashboard is and, in demo mode, how to sign in.
+func announce(w io.Writer, cfg config, addr string) {
+	fmt.Fprintf(w, "\nCreditDash is running at http://%s\n", addr)
+	if cfg.demo() {
+		fmt.Fprintln(w, "Demo mode: the built-in stand-in service answers with generated data.")
+		fmt.Fprintln(w, "Sign in as demo / demo (also: ordinary, developer, trade; the password is always demo).")
+	}
+	fmt.Fprintln(w, "Stop with Ctrl+C.")
+}

@@ -1,0 +1,109 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// Reasons the sign-in page can give for being shown.
+const (
+	reasonExpired   = "expired"
+	reasonSignedOut = "signed-out"
+)
+
+// Bounds on what the sign-in form accepts, before anything reaches the service.
+const (
+	maxUsernameLen = 128
+	maxPasswordLen = 256
+)
+
+// showLogin renders the sign-in form, or goes straight on when the visitor
+// is already signed in.
+func (h *Handler) showLogin(c *echo.Context) error {
+	next := safeNext(c.QueryParam("next"))
+	if _, ok := sessionOf(c); ok {
+		return redirect(c, next)
+	}
+	page := views.LoginPage{Base: h.base(c, "Sign in", views.NavNone), Next: next}
+	switch c.QueryParam("reason") {
+	case reasonExpired:
+		page.Notice = "Your session expired. Sign in again to continue where you left off."
+	case reasonSignedOut:
+		page.Notice = "You are signed out."
+	}
+	return h.render(c, http.StatusOK, templates.Login(page))
+}
+
+// submitLogin signs in against the service and keeps the service's session
+// key in the encrypted cookie, then lands on the page asked for.
+func (h *Handler) submitLogin(c *echo.Context) error {
+	username := strings.TrimSpace(c.FormValue("username"))
+	password := c.FormValue("password")
+	next := safeNext(c.FormValue("next"))
+	page := views.LoginPage{Base: h.base(c, "Sign in", views.NavNone), Username: username, Next: next}
+
+	switch {
+	case username == "" || password == "":
+		page.Error = "Enter your user name and password."
+		return h.render(c, http.StatusUnprocessableEntity, templates.Login(page))
+	case len(username) > maxUsernameLen || len(password) > maxPasswordLen:
+		page.Username = ""
+		page.Error = "That user name or password is too long."
+		return h.render(c, http.StatusUnprocessableEntity, templates.Login(page))
+	}
+
+	res, err := h.svc.Login(c.Request().Context(), username, password)
+	if err != nil {
+		status, msg := loginFailure(err)
+		h.log.Info("sign-in failed", "request_id", requestID(c.Request().Context()), "user", username, "err", err)
+		page.Error = msg
+		return h.render(c, status, templates.Login(page))
+	}
+	sess := Session{Key: res.SessionKey, User: res.Username, SignedInAt: h.now()}
+	if err := h.sessions.Save(c.Response(), c.Request(), sess); err != nil {
+		return err
+	}
+	h.log.Info("signed in", "request_id", requestID(c.Request().Context()), "user", sess.User)
+	return redirect(c, next)
+}
+
+// loginFailure says why sign-in failed, using the service's own words for
+// wrong credentials.
+func loginFailure(err error) (int, string) {
+	var ue *upstream.Error
+	errors.As(err, &ue)
+	switch {
+	case errors.Is(err, upstream.ErrInvalidCredentials):
+		if ue != nil && ue.Message != "" {
+			return http.StatusUnauthorized, ue.Message
+		}
+		return http.StatusUnauthorized, "The user name or password is not correct."
+	case errors.Is(err, upstream.ErrTwoFactorRequired):
+		return http.StatusUnauthorized, ue.Message
+	case errors.Is(err, upstream.ErrRateLimited):
+		return http.StatusTooManyRequests, "The credit-risk service is refusing sign-ins for now. Try again later."
+	case errors.Is(err, upstream.ErrBadRequest), errors.Is(err, upstream.ErrSessionExpired):
+		if ue != nil && ue.Message != "" {
+			return http.StatusUnauthorized, ue.Message
+		}
+		return http.StatusUnauthorized, "The credit-risk service refused the sign-in."
+	default:
+		return http.StatusBadGateway, "The credit-risk service is not answering. Try again in a moment."
+	}
+}
+
+// submitLogout forgets the session and returns to the sign-in page.
+func (h *Handler) submitLogout(c *echo.Context) error {
+	if s, ok := sessionOf(c); ok {
+		h.log.Info("signed out", "request_id", requestID(c.Request().Context()), "user", s.User)
+	}
+	h.sessions.Clear(c.Response(), c.Request())
+	return redirect(c, loginURL("", reasonSignedOut))
+}

@@ -1,0 +1,163 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// inputError is bad input from the user: a 400 with a message they can act on.
+type inputError struct{ msg string }
+
+func (e *inputError) Error() string { return "handlers: bad input: " + e.msg }
+
+// badInput reports input the user must correct.
+func badInput(format string, args ...any) error {
+	return &inputError{msg: fmt.Sprintf(format, args...)}
+}
+
+// classify maps any error to what a user sees: the one table from errors to
+// statuses and messages, used for whole pages and for page sections alike.
+func classify(err error, now time.Time) views.Problem {
+	var in *inputError
+	var ue *upstream.Error
+	var he *echo.HTTPError
+	errors.As(err, &ue)
+	switch {
+	case errors.As(err, &in):
+		return views.Problem{Status: http.StatusBadRequest, Title: "That request cannot be read", Message: in.msg}
+	case errors.Is(err, upstream.ErrInvalidReference):
+		return views.Problem{Status: http.StatusBadRequest, Title: "That is not a business identifier",
+			Message: "Business ids are whole numbers; customer and supplier ids are short codes without spaces."}
+	case errors.Is(err, upstream.ErrSessionExpired):
+		return views.Problem{Status: http.StatusForbidden, Title: "Your session expired", SignIn: true,
+			Message: "The credit-risk service ended your session. Sign in again to continue."}
+	case errors.Is(err, upstream.ErrNotFound):
+		return views.Problem{Status: http.StatusNotFound, Title: "Not found",
+			Message: "The credit-risk service has no such business or folder."}
+	case errors.Is(err, upstream.ErrRateLimited):
+		p := views.Problem{Status: http.StatusTooManyRequests, Title: "Hourly request limit reached",
+			Message: "Your account has used all of its requests to the credit-risk service for this hour.", Retry: true}
+		if ue != nil && ue.RetryAfter > 0 {
+			p.RenewsAt = now.Add(ue.RetryAfter)
+		}
+		return p
+	case errors.Is(err, upstream.ErrBadRequest):
+		msg := "The credit-risk service refused the request."
+		if ue != nil && ue.Message != "" {
+			msg = ue.Message
+		}
+		return views.Problem{Status: http.StatusBadRequest, Title: "The service refused the request", Message: msg,
+			Code: codeOf(ue)}
+	case errors.Is(err, upstream.ErrUnavailable), errors.Is(err, upstream.ErrMalformed):
+		return views.Problem{Status: http.StatusBadGateway, Title: "The credit-risk service is not answering",
+			Message: "The service failed or took too long to answer. Try again in a moment.", Retry: true}
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return views.Problem{Status: http.StatusBadGateway, Title: "The page took too long",
+			Message: "The credit-risk service took too long to answer. Try again in a moment.", Retry: true}
+	case errors.As(err, &he):
+		return httpProblem(he.Code, he.Message)
+	}
+	if code := echo.StatusCode(err); code != 0 {
+		return httpProblem(code, "")
+	}
+	return views.Problem{Status: http.StatusInternalServerError, Title: "Something went wrong on our side",
+		Message: "The dashboard failed to show this page. The error has been logged.", Retry: true}
+}
+
+func codeOf(ue *upstream.Error) string {
+	if ue == nil {
+		return ""
+	}
+	return ue.Code
+}
+
+// httpProblem describes the router's own errors (unknown page, wrong method,
+// refused form).
+func httpProblem(status int, detail string) views.Problem {
+	switch status {
+	case http.StatusNotFound:
+		return views.Problem{Status: status, Title: "Page not found", Message: "There is no page at this address."}
+	case http.StatusMethodNotAllowed:
+		return views.Problem{Status: status, Title: "Not allowed", Message: "This page does not accept that kind of request."}
+	case http.StatusForbidden:
+		return views.Problem{Status: status, Title: "The form expired",
+			Message: "The form was sent without a valid security token. Go back, reload the page and send it again."}
+	}
+	if status >= 500 {
+		return views.Problem{Status: status, Title: "Something went wrong on our side",
+			Message: "The dashboard failed to show this page.", Retry: true}
+	}
+	msg := "The request could not be read."
+	if detail != "" && status == http.StatusBadRequest {
+		msg = detail
+	}
+	return views.Problem{Status: status, Title: http.StatusText(status), Message: msg}
+}
+
+// handleError is the one place errors become pages. A refused session goes
+// back to sign-in; everything else is rendered with its status, the session
+// untouched.
+func (h *Handler) handleError(c *echo.Context, err error) {
+	if r, _ := echo.UnwrapResponse(c.Response()); r != nil && r.Committed {
+		h.log.Warn("error after the response started", "request_id", requestID(c.Request().Context()), "err", err)
+		return
+	}
+	p := classify(err, h.now())
+	h.logProblem(c, p, err)
+	if p.SignIn {
+		h.sessions.Clear(c.Response(), c.Request())
+		c.Set(ctxSession, nil)
+		_ = c.Redirect(http.StatusSeeOther, loginURL(returnPath(c.Request()), reasonExpired))
+		return
+	}
+	if p.Status == http.StatusTooManyRequests && !p.RenewsAt.IsZero() {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(p.RenewsAt.Sub(h.now()).Seconds())))
+	}
+	if c.Request().Method == http.MethodHead {
+		_ = c.NoContent(p.Status)
+		return
+	}
+	if p.Retry && c.Request().Method == http.MethodGet {
+		p.RetryURL = c.Request().URL.RequestURI()
+	}
+	page := views.ErrorPage{Base: h.base(c, p.Title, views.NavNone), Problem: p, Now: h.now()}
+	if rerr := h.render(c, p.Status, templates.ErrorPage(page)); rerr != nil {
+		h.log.Error("rendering the error page failed", "request_id", requestID(c.Request().Context()), "err", rerr)
+		_ = c.String(p.Status, p.Title)
+	}
+}
+
+func (h *Handler) logProblem(c *echo.Context, p views.Problem, err error) {
+	level := slog.LevelInfo
+	switch {
+	case p.Status >= 500 && p.Status != http.StatusBadGateway:
+		level = slog.LevelError
+	case p.Status == http.StatusBadGateway || p.Status == http.StatusTooManyRequests:
+		level = slog.LevelWarn
+	}
+	h.log.Log(c.Request().Context(), level, "request failed",
+		"request_id", requestID(c.Request().Context()), "path", c.Request().URL.Path, "status", p.Status, "err", err)
+}
+
+// sectionProblem turns the failure of one section's call into the message
+// the section shows in place of its content, with a link to try again.
+func (h *Handler) sectionProblem(c *echo.Context, err error) *views.Problem {
+	if err == nil {
+		return nil
+	}
+	p := classify(err, h.now())
+	h.logProblem(c, p, err)
+	p.RetryURL = c.Request().URL.RequestURI()
+	return &p
+}

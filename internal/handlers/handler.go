@@ -1,0 +1,88 @@
+// Package handlers is the dashboard's HTTP layer: routes, middleware, sign-in,
+// and one handler per page. Handlers parse input, call the service through
+// the Service interface, hand results to internal/views and render a
+// template from templates/.
+package handlers
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+	"creditdash/static"
+)
+
+// Service is what the handlers need from the credit-risk service: the
+// upstream client, or a cache in front of it.
+type Service interface {
+	Login(ctx context.Context, username, password string) (upstream.LoginResult, error)
+	Search(ctx context.Context, key, text string, count int) ([]upstream.SearchResult, error)
+	IdentificationGroup(ctx context.Context, key string, ref upstream.BusinessRef) (upstream.Identification, error)
+}
+
+// Config is what the handlers are built from; cmd/web wires it.
+type Config struct {
+	Service  Service
+	Sessions *SessionStore
+	Assets   *static.Assets
+	Logger   *slog.Logger
+	// Ready checks that the service answers, for /readyz.
+	Ready func(ctx context.Context) error
+	// CookieSecure marks the CSRF cookie Secure, like the session cookie.
+	CookieSecure bool
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Handler serves every page of the dashboard.
+type Handler struct {
+	svc      Service
+	sessions *SessionStore
+	assets   *static.Assets
+	log      *slog.Logger
+	ready    func(ctx context.Context) error
+	secure   bool
+	now      func() time.Time
+	urls     views.Assets
+	// searchMissing is set once the service says it has no search operation.
+	searchMissing atomic.Bool
+}
+
+// New checks the configuration and builds the handlers.
+func New(cfg Config) (*Handler, error) {
+	if cfg.Service == nil || cfg.Sessions == nil || cfg.Assets == nil {
+		return nil, errors.New("handlers: service, sessions and assets are required")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Ready == nil {
+		cfg.Ready = func(context.Context) error { return nil }
+	}
+	h := &Handler{
+		svc:      cfg.Service,
+		sessions: cfg.Sessions,
+		assets:   cfg.Assets,
+		log:      cfg.Logger,
+		ready:    cfg.Ready,
+		secure:   cfg.CookieSecure,
+		now:      cfg.Now,
+	}
+	h.urls = views.Assets{CSS: cfg.Assets.URL("css/app.css"), Charts: cfg.Assets.URL("js/charts.js")}
+	if cfg.Assets.Has(echartsAsset) {
+		h.urls.ECharts = cfg.Assets.URL(echartsAsset)
+	} else {
+		cfg.Logger.Warn("echarts is not embedded; charts will not be drawn (run make build)")
+	}
+	return h, nil
+}
+
+// echartsAsset is where the build puts ECharts inside static/.
+const echartsAsset = "vendor/echarts.min.js"

@@ -1,0 +1,110 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// Search limits: what a person types, and how many matches a page lists.
+const (
+	maxSearchLen  = 100
+	searchResults = 20
+)
+
+// showHome shows the business lookup and, with ?q=, businesses found by name.
+func (h *Handler) showHome(c *echo.Context) error {
+	page := views.HomePage{Base: h.base(c, "Home", views.NavHome), SearchOffered: !h.searchMissing.Load()}
+	page.Lookup.By = "id"
+	status := http.StatusOK
+	if q := strings.TrimSpace(c.QueryParam("q")); q != "" && page.SearchOffered {
+		page.Query = q
+		if err := h.search(c, &page); err != nil {
+			return err
+		}
+		if page.SearchProblem != nil && page.SearchProblem.Status == http.StatusBadRequest {
+			status = http.StatusBadRequest
+		}
+	}
+	return h.render(c, status, templates.Home(page))
+}
+
+// search fills the page's results, or a message in their place.
+func (h *Handler) search(c *echo.Context, page *views.HomePage) error {
+	if utf8.RuneCountInString(page.Query) > maxSearchLen {
+		page.SearchProblem = &views.Problem{Status: http.StatusBadRequest, Title: "Search text too long",
+			Message: "Search for at most 100 characters of a business name."}
+		return nil
+	}
+	s := mustSession(c)
+	found, err := h.svc.Search(c.Request().Context(), s.Key, page.Query, searchResults)
+	switch {
+	case errors.Is(err, upstream.ErrNotFound):
+		// The service does not offer search: hide it from now on.
+		h.searchMissing.Store(true)
+		page.SearchOffered = false
+		return nil
+	case errors.Is(err, upstream.ErrSessionExpired):
+		return err
+	case err != nil:
+		page.SearchProblem = h.sectionProblem(c, err)
+		return nil
+	}
+	page.Results = views.SearchRows(found)
+	return nil
+}
+
+// openBusiness turns the lookup form into the business page's URL.
+func (h *Handler) openBusiness(c *echo.Context) error {
+	by := c.QueryParam("by")
+	value := strings.TrimSpace(c.QueryParam("value"))
+	target, err := lookupTarget(by, value)
+	if err == nil {
+		return redirect(c, target)
+	}
+	page := views.HomePage{Base: h.base(c, "Home", views.NavHome), SearchOffered: !h.searchMissing.Load()}
+	page.Lookup = views.LookupForm{By: by, Value: value, Error: err.Error()}
+	if by != "customer" && by != "supplier" {
+		page.Lookup.By = "id"
+	}
+	return h.render(c, http.StatusBadRequest, templates.Home(page))
+}
+
+// lookupTarget validates what was typed and builds the page URL; its errors
+// are messages for people.
+func lookupTarget(by, value string) (string, error) {
+	if value == "" {
+		return "", errors.New("Enter a business id, customer id or supplier id.")
+	}
+	var ref upstream.BusinessRef
+	var prefix string
+	switch by {
+	case "", "id":
+		r, err := upstream.ParseID(value)
+		if err != nil {
+			return "", errors.New("A business id is a whole number, such as 1001.")
+		}
+		ref, prefix = r, "/businesses/"
+	case "customer":
+		ref, prefix = upstream.ByCustomerID(value), "/customers/"
+	case "supplier":
+		ref, prefix = upstream.BySupplierID(value), "/suppliers/"
+	default:
+		return "", errors.New("Choose whether you typed a business id, customer id or supplier id.")
+	}
+	if err := ref.Validate(); err != nil {
+		return "", errors.New("Customer and supplier ids are codes of up to 64 characters without spaces, such as S-1001.")
+	}
+	if ref.Kind() == upstream.RefID {
+		return prefix + value, nil
+	}
+	return prefix + url.PathEscape(value), nil
+}

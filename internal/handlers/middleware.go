@@ -1,0 +1,181 @@
+package handlers
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v5"
+)
+
+// Keys of values kept on the echo context.
+const (
+	ctxSession = "session"
+	ctxCSRF    = "csrf"
+)
+
+// pageWriteTimeout bounds writing a page; downloads lift it.
+const pageWriteTimeout = 60 * time.Second
+
+type requestIDKey struct{}
+
+// requestID returns the id the logging middleware gave the request.
+func requestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// logRequests gives every request an id, turns a returned error into its
+// page (so the logged status is the one sent), and logs one line per request.
+func (h *Handler) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		start := time.Now()
+		r := c.Request()
+		id := r.Header.Get(echo.HeaderXRequestID)
+		if !validRequestID(id) {
+			id = rand.Text()[:16]
+		}
+		c.Response().Header().Set(echo.HeaderXRequestID, id)
+		c.SetRequest(r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id)))
+
+		if err := next(c); err != nil {
+			h.handleError(c, err)
+		}
+		_, status := echo.ResolveResponseStatus(c.Response(), nil)
+		level := slog.LevelInfo
+		if status >= 500 {
+			level = slog.LevelError
+		}
+		attrs := []slog.Attr{
+			slog.String("request_id", id),
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", status),
+			slog.Duration("duration", time.Since(start)),
+		}
+		if s, ok := sessionOf(c); ok {
+			attrs = append(attrs, slog.String("user", s.User))
+		}
+		h.log.LogAttrs(c.Request().Context(), level, "request", attrs...)
+		return nil
+	}
+}
+
+// validRequestID accepts an incoming id only if it is short and plain, so a
+// client cannot write arbitrary text into our logs.
+func validRequestID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// secureHeaders sets the security headers of every response, with a fresh
+// nonce in the CSP that templates put on each script element.
+func (h *Handler) secureHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		nonce := newNonce()
+		hd := c.Response().Header()
+		hd.Set("Content-Security-Policy", cspFor(nonce))
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("X-Frame-Options", "DENY")
+		hd.Set("Referrer-Policy", "same-origin")
+		hd.Set("Cross-Origin-Opener-Policy", "same-origin")
+		hd.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
+		if !strings.HasPrefix(c.Request().URL.Path, "/static/") {
+			// Pages carry account data and CSRF tokens: never stored.
+			hd.Set("Cache-Control", "no-store")
+			_ = http.NewResponseController(c.Response()).SetWriteDeadline(time.Now().Add(pageWriteTimeout))
+		}
+		r := c.Request()
+		c.SetRequest(r.WithContext(templ.WithNonce(r.Context(), nonce)))
+		return next(c)
+	}
+}
+
+// cspFor is the policy: our own files only, scripts only with the nonce, no
+// inline styles, no framing, forms posting only to us.
+func cspFor(nonce string) string {
+	return "default-src 'none'; " +
+		"script-src 'self' 'nonce-" + nonce + "'; " +
+		"style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
+		"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+}
+
+func newNonce() string {
+	b := make([]byte, 18)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// loadSession reads the cookie once per request; a broken cookie is no session.
+func (h *Handler) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		if s, ok := h.sessions.Load(c.Request()); ok {
+			c.Set(ctxSession, s)
+		}
+		return next(c)
+	}
+}
+
+// requireSignIn sends signed-out visitors to the sign-in page, remembering
+// the page they asked for so they land on it afterwards.
+func (h *Handler) requireSignIn(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		if _, ok := sessionOf(c); ok {
+			return next(c)
+		}
+		return c.Redirect(http.StatusSeeOther, loginURL(returnPath(c.Request()), ""))
+	}
+}
+
+// sessionOf returns the signed-in session, if any.
+func sessionOf(c *echo.Context) (Session, bool) {
+	s, ok := c.Get(ctxSession).(Session)
+	return s, ok
+}
+
+// returnPath is where to come back to after signing in: the page itself for
+// a GET, the page the form lives on for a POST.
+func returnPath(r *http.Request) string {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return r.URL.RequestURI()
+	}
+	return r.URL.Path
+}
+
+// loginURL builds /login with a safe next and an optional reason.
+func loginURL(next, reason string) string {
+	q := url.Values{}
+	if n := safeNext(next); n != "/" {
+		q.Set("next", n)
+	}
+	if reason != "" {
+		q.Set("reason", reason)
+	}
+	if len(q) == 0 {
+		return "/login"
+	}
+	return "/login?" + q.Encode()
+}
+
+// mustSession is for handlers behind requireSignIn.
+func mustSession(c *echo.Context) Session {
+	s, ok := sessionOf(c)
+	if !ok {
+		panic(fmt.Sprintf("handlers: %s reached without a session", c.Request().URL.Path))
+	}
+	return s
+}

@@ -1,0 +1,39 @@
+package handlers
+
+import (
+	"net/url"
+	"strings"
+)
+
+// maxNextLen bounds a return path; longer ones are not links people share.
+const maxNextLen = 2048
+
+// safeNext returns raw if it is a path on this site, and "/" otherwise. It
+// refuses anything a browser could read as another host: "//host",
+// "/\host", schemes, encoded slashes or backslashes that decode into those,
+// and control characters. Sign-in pages are refused too, to avoid loops.
+func safeNext(raw string) string {
+	if raw == "" || len(raw) > maxNextLen || !strings.HasPrefix(raw, "/") {
+		return "/"
+	}
+	if strings.HasPrefix(raw, "//") || strings.ContainsRune(raw, '\\') {
+		return "/"
+	}
+	for _, c := range raw {
+		if c < 0x20 || c == 0x7f {
+			return "/"
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" {
+		return "/"
+	}
+	decoded, err := url.PathUnescape(u.EscapedPath())
+	if err != nil || strings.HasPrefix(decoded, "//") || strings.ContainsRune(decoded, '\\') {
+		return "/"
+	}
+	if decoded == "/login" || decoded == "/logout" {
+		return "/"
+	}
+	return raw
+}

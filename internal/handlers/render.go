@@ -1,0 +1,55 @@
+package handlers
+
+import (
+	"bytes"
+	"net/http"
+	"sync"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/views"
+)
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// render renders into a buffer first, so that a failing template becomes a
+// clean error page instead of half a page.
+func (h *Handler) render(c *echo.Context, status int, page templ.Component) error {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= 1<<20 { // keep the pool from holding huge buffers
+			bufPool.Put(buf)
+		}
+	}()
+	if err := page.Render(c.Request().Context(), buf); err != nil {
+		return err
+	}
+	w := c.Response()
+	w.Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	w.WriteHeader(status)
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// base fills the part of the view model every page shares.
+func (h *Handler) base(c *echo.Context, title string, nav views.Nav) views.Base {
+	b := views.Base{
+		Title:  title,
+		Nav:    nav,
+		Assets: h.urls,
+		URL:    c.Request().URL.RequestURI(),
+		Now:    h.now(),
+	}
+	if s, ok := sessionOf(c); ok {
+		b.User = s.User
+	}
+	b.CSRF, _ = c.Get(ctxCSRF).(string)
+	return b
+}
+
+// redirect answers a form post with 303 so a reload does not resubmit it.
+func redirect(c *echo.Context, to string) error {
+	return c.Redirect(http.StatusSeeOther, to)
+}

@@ -1,0 +1,75 @@
+// Package views turns service data into what pages show: view models, table
+// rows, score zones, chart options and text formatted for people. Every
+// function here is pure: no I/O, no clocks (callers pass the time).
+package views
+
+import "time"
+
+// Nav names the top-level area a page belongs to, for the navigation bar.
+type Nav string
+
+// The navigation areas.
+const (
+	NavNone      Nav = ""
+	NavHome      Nav = "home"
+	NavBusiness  Nav = "business"
+	NavPortfolio Nav = "portfolio"
+	NavNews      Nav = "news"
+	NavSettings  Nav = "settings"
+)
+
+// Base is what the layout of every page shows; each page's view model embeds it.
+type Base struct {
+	// Title is the page's own title, without the product name.
+	Title string
+	// User is the signed-in user's name, or "" on public pages.
+	User string
+	// CSRF is the token forms on this page send back.
+	CSRF string
+	// Nav is the active navigation area.
+	Nav Nav
+	// Assets holds the hashed URLs of the stylesheet and scripts.
+	Assets Assets
+	// Charts makes the layout load ECharts and the chart bootstrap script.
+	Charts bool
+	// Flash is a one-time confirmation shown at the top of the page.
+	Flash string
+	// URL is this page's own path and query, for retry and refresh links.
+	URL string
+	// Now is when the page was built, for "3 hours ago" and "renews in".
+	Now time.Time
+	// Quota is the hourly request budget, or nil when unknown or unlimited.
+	Quota *Quota
+	// Freshness says when the page's data was fetched, or nil when the page
+	// shows no service data.
+	Freshness *Freshness
+}
+
+// Assets are the URLs of the files every page may load.
+type Assets struct {
+	CSS     string
+	Charts  string // the chart bootstrap script
+	ECharts string // "" when the build has not fetched ECharts
+}
+
+// Quota is the hourly request budget as the service last reported it.
+type Quota struct {
+	Limit     int
+	Remaining int
+	RenewsAt  time.Time
+	// Now is when the page was built, to say "renews in 23 min".
+	Now time.Time
+}
+
+// Freshness says when a page's data was fetched and whether some of it is an
+// older copy shown because the service could not answer.
+type Freshness struct {
+	FetchedAt time.Time
+	// StaleSince is the fetch time of the oldest stale copy shown, zero if none.
+	StaleSince time.Time
+	// StaleReason says why older data is shown ("the hourly limit was reached").
+	StaleReason string
+	// RefreshURL reloads the page bypassing the cache once; "" hides the button.
+	RefreshURL string
+	Now        time.Time
+}

@@ -1,0 +1,191 @@
+package views
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Dash stands in for a value the service did not give.
+const Dash = "—"
+
+// Int formats a whole number with thousands separators: 1234567 -> "1,234,567".
+func Int(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/3 + 1)
+	if neg {
+		b.WriteByte('-')
+	}
+	lead := len(s) % 3
+	if lead == 0 {
+		lead = 3
+	}
+	b.WriteString(s[:lead])
+	for i := lead; i < len(s); i += 3 {
+		b.WriteByte(',')
+		b.WriteString(s[i : i+3])
+	}
+	return b.String()
+}
+
+// Money formats whole dollars with separators: 1234567 -> "$1,234,567".
+func Money(n int64) string {
+	if n < 0 {
+		return "-$" + Int(-n)
+	}
+	return "$" + Int(n)
+}
+
+// CompactMoney formats an amount for headlines: 1234567 -> "$1.2M",
+// 45300000000 -> "$45.3B", 820000 -> "$820K", 950 -> "$950".
+func CompactMoney(v float64) string {
+	sign := ""
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	units := []struct {
+		size   float64
+		suffix string
+	}{{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}}
+	for _, u := range units {
+		// Round first so 999,950 becomes "$1.0M", not "$1000.0K".
+		if r := math.Round(v/u.size*10) / 10; r >= 1 {
+			if r >= 1000 && u.suffix != "T" {
+				continue
+			}
+			return sign + "$" + trimZero(strconv.FormatFloat(r, 'f', 1, 64)) + u.suffix
+		}
+	}
+	return sign + "$" + strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+}
+
+func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }
+
+// Percent formats a percentage that is already in 0–100: 12.345 -> "12.3%".
+func Percent(p float64) string {
+	return strconv.FormatFloat(math.Round(p*10)/10, 'f', 1, 64) + "%"
+}
+
+// Decimal formats a number with the given decimals and separators.
+func Decimal(v float64, decimals int) string {
+	s := strconv.FormatFloat(math.Abs(v), 'f', decimals, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	n, _ := strconv.ParseInt(whole, 10, 64)
+	out := Int(n)
+	if frac != "" {
+		out += "." + frac
+	}
+	if v < 0 && strings.Trim(s, "0.") != "" {
+		out = "-" + out
+	}
+	return out
+}
+
+// Signed formats a change with its sign: +2, -1.35, 0.
+func Signed(v float64, decimals int) string {
+	s := Decimal(v, decimals)
+	if v > 0 && strings.Trim(s, "0.,") != "" {
+		return "+" + s
+	}
+	if strings.Trim(s, "-0.,") == "" {
+		return Decimal(0, decimals)
+	}
+	return s
+}
+
+// Month formats a year and month as "Oct 2026".
+func Month(year, month int) string {
+	if month < 1 || month > 12 {
+		return Dash
+	}
+	return time.Month(month).String()[:3] + " " + strconv.Itoa(year)
+}
+
+// MonthOf formats a time's month as "Oct 2026".
+func MonthOf(t time.Time) string {
+	if t.IsZero() {
+		return Dash
+	}
+	return Month(t.Year(), int(t.Month()))
+}
+
+// Date formats a date for people: "Mar 4, 2024"; the zero time is a dash.
+func Date(t time.Time) string {
+	if t.IsZero() {
+		return Dash
+	}
+	return t.Format("Jan 2, 2006")
+}
+
+// DateTime formats a moment for people: "Mar 4, 2024 14:05 UTC".
+func DateTime(t time.Time) string {
+	if t.IsZero() {
+		return Dash
+	}
+	return t.Format("Jan 2, 2006 15:04 MST")
+}
+
+// Clock formats a time of day: "14:05".
+func Clock(t time.Time) string { return t.Format("15:04") }
+
+// Relative says how long ago (or ahead) t is from now: "just now",
+// "5 minutes ago", "3 hours ago", "yesterday", "4 days ago", "in 23 minutes";
+// past a month it gives the date.
+func Relative(t, now time.Time) string {
+	if t.IsZero() {
+		return Dash
+	}
+	d := now.Sub(t)
+	future := d < 0
+	if future {
+		d = -d
+	}
+	var s string
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		s = plural(int(d/time.Minute), "minute")
+	case d < 24*time.Hour:
+		s = plural(int(d/time.Hour), "hour")
+	case d < 48*time.Hour && !future:
+		return "yesterday"
+	case d < 30*24*time.Hour:
+		s = plural(int(d/(24*time.Hour)), "day")
+	default:
+		return Date(t)
+	}
+	if future {
+		return "in " + s
+	}
+	return s + " ago"
+}
+
+// Until says how long until t in minutes or hours: "23 min", "1 h 5 min".
+func Until(t, now time.Time) string {
+	d := t.Sub(now)
+	if d < time.Minute {
+		return "less than a minute"
+	}
+	mins := int(d.Round(time.Minute) / time.Minute)
+	if mins < 60 {
+		return strconv.Itoa(mins) + " min"
+	}
+	if mins%60 == 0 {
+		return strconv.Itoa(mins/60) + " h"
+	}
+	return strconv.Itoa(mins/60) + " h " + strconv.Itoa(mins%60) + " min"
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return strconv.Itoa(n) + " " + unit + "s"
+}

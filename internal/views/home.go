@@ -1,0 +1,63 @@
+package views
+
+import (
+	"strconv"
+
+	"creditdash/internal/upstream"
+)
+
+// HomePage is the start page: the business lookup and search.
+type HomePage struct {
+	Base
+	Lookup LookupForm
+	// SearchOffered is false once the service has said it has no search.
+	SearchOffered bool
+	Query         string
+	Results       []SearchRow
+	SearchProblem *Problem
+}
+
+// LookupForm is the "open a business" form with what the user typed.
+type LookupForm struct {
+	By    string // id, customer or supplier
+	Value string
+	Error string
+}
+
+// SearchRow is one business found by name.
+type SearchRow struct {
+	Name     string
+	Location string
+	URL      string
+	ID       string
+}
+
+// SearchRows turns search results into rows linking to each report.
+func SearchRows(found []upstream.SearchResult) []SearchRow {
+	rows := make([]SearchRow, 0, len(found))
+	for _, f := range found {
+		id := strconv.FormatInt(int64(f.BusinessID), 10)
+		rows = append(rows, SearchRow{
+			Name:     f.BusinessName,
+			Location: Location(f.City, f.State, ""),
+			URL:      "/businesses/" + id,
+			ID:       id,
+		})
+	}
+	return rows
+}
+
+// Location joins city, state and country, skipping the empty ones.
+func Location(city, state, country string) string {
+	out := ""
+	for _, part := range []string{city, state, country} {
+		if part == "" {
+			continue
+		}
+		if out != "" {
+			out += ", "
+		}
+		out += part
+	}
+	return out
+}

@@ -1,0 +1,40 @@
+package views
+
+import "time"
+
+// Problem is a failure told to the user: as a whole page, or in place of one
+// section of a page while the rest still shows.
+type Problem struct {
+	// Status is the HTTP status a whole page answers with.
+	Status int
+	Title  string
+	// Message says what happened and what to do, in plain words.
+	Message string
+	// Code is the service's error code, when it gave one.
+	Code string
+	// Retry offers a link to try again (RetryURL, filled by the handler).
+	Retry    bool
+	RetryURL string
+	// RenewsAt is when the hourly quota renews, for rate-limit problems.
+	RenewsAt time.Time
+	// SignIn means the session is gone and the user must sign in again.
+	SignIn bool
+}
+
+// ErrorPage is a page that only tells of a problem.
+type ErrorPage struct {
+	Base
+	Problem Problem
+	Now     time.Time
+}
+
+// LoginPage is the sign-in form.
+type LoginPage struct {
+	Base
+	Username string
+	Next     string
+	// Notice explains why the user is here ("your session expired").
+	Notice string
+	// Error is the service's answer to a failed sign-in.
+	Error string
+}
