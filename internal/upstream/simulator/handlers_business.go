@@ -1,0 +1,236 @@
+package simulator
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// statements answers Business/LatestAnnualStatements: one element per fiscal
+// year, newest first unless SortOrder=A, filtered by StandardYear, cut to count.
+func (s *Server) statements(c *call) (any, *apiError) {
+	b, e := s.resolveBusiness(c)
+	if e != nil {
+		return nil, e
+	}
+	count, e := positiveInt(c.q, paramCount, 0)
+	if e != nil {
+		return nil, e
+	}
+	year := 0
+	if raw := c.q.Get("StandardYear"); raw != "" {
+		y, err := strconv.ParseInt(raw, 10, 32)
+		if err != nil {
+			return nil, badParam("StandardYear", "must be a year, not %q", raw)
+		}
+		year = int(y)
+	}
+	ascending := false
+	switch raw := c.q.Get("SortOrder"); strings.ToUpper(raw) {
+	case "", "D":
+	case "A":
+		ascending = true
+	default:
+		return nil, badParam("SortOrder", "must be A or D, not %q", raw)
+	}
+	var allowed map[string]bool
+	if c.acct.Access == AccessAPIOnly {
+		allowed = map[string]bool{}
+		for _, k := range APIOnlyKeys() {
+			allowed[k] = true
+		}
+	}
+	stmts := slices.Clone(b.Statements)
+	slices.SortStableFunc(stmts, func(x, y Statement) int {
+		if ascending {
+			return cmp.Compare(x.FiscalYear, y.FiscalYear)
+		}
+		return cmp.Compare(y.FiscalYear, x.FiscalYear)
+	})
+	out := []wireAnnualFinancials{}
+	for _, st := range stmts {
+		if year != 0 && st.FiscalYear != year {
+			continue
+		}
+		if count > 0 && len(out) == count {
+			break
+		}
+		out = append(out, wireAnnualFinancials{Values: statementValues(st, allowed)})
+	}
+	return out, nil
+}
+
+// statementValues gives the data points of one year; allowed (when not nil)
+// is the subset an API-Only user may see. FiscalYear and PeriodEndDate are
+// always there so every element says which year it is.
+func statementValues(st Statement, allowed map[string]bool) map[string]wireDataPoint {
+	fy := float64(st.FiscalYear)
+	values := map[string]wireDataPoint{
+		"FiscalYear":    {Label: "Fiscal year", Value: &fy, Text: strconv.Itoa(st.FiscalYear)},
+		"PeriodEndDate": {Label: "Period end date", Text: st.PeriodEndDate},
+	}
+	for k, dp := range st.Values {
+		if _, fixed := values[k]; fixed || (allowed != nil && !allowed[k]) {
+			continue
+		}
+		values[k] = wireDataPoint{Label: dp.Label, Value: dp.Value, Text: dp.Text}
+	}
+	return values
+}
+
+// paymentsMonthly answers Business/PaymentSummary/Monthly, newest month first.
+func (s *Server) paymentsMonthly(c *call) (any, *apiError) {
+	b, e := s.resolveBusiness(c)
+	if e != nil {
+		return nil, e
+	}
+	return paymentRows(b.PaymentsMonthly), nil
+}
+
+// paymentsSIC answers Business/PaymentSummary/SIC: a row per category per month.
+func (s *Server) paymentsSIC(c *call) (any, *apiError) {
+	b, e := s.resolveBusiness(c)
+	if e != nil {
+		return nil, e
+	}
+	return paymentRows(b.PaymentsSIC), nil
+}
+
+func paymentRows(rows []PaymentRow) []wirePaymentSummaryRow {
+	out := make([]wirePaymentSummaryRow, 0, len(rows))
+	for _, p := range rows {
+		out = append(out, wirePaymentSummaryRow{
+			CategoryName: p.CategoryName, CategoryCode: p.CategoryCode, MonthReported: p.MonthReported,
+			Accounts: p.Accounts, DBTIndex: p.DBTIndex, AverageDBTIndex: p.AverageDBTIndex,
+			TotalDue: p.TotalDue, CurrentAmount: p.CurrentAmount,
+			PastDue30Days: p.PastDue30Days, PastDue60Days: p.PastDue60Days, PastDue90Days: p.PastDue90Days,
+			PastDueOver90Days: p.PastDueOver90Days, OtherAmount: p.OtherAmount, CreditBalance: p.CreditBalance,
+			CurrentAmountPercent: p.CurrentAmountPercent, PastDue30DaysPercent: p.PastDue30DaysPercent,
+			PastDue60DaysPercent: p.PastDue60DaysPercent, PastDue90DaysPercent: p.PastDue90DaysPercent,
+			PastDueOver90DaysPercent: p.PastDueOver90DaysPercent, OtherAmountPercent: p.OtherAmountPercent,
+		})
+	}
+	return out
+}
+
+// creditScoreHistory answers Business/CreditScoreHistory: monthly rows of
+// the four scores from StartDate to EndDate, oldest first.
+func (s *Server) creditScoreHistory(c *call) (any, *apiError) {
+	b, e := s.resolveBusiness(c)
+	if e != nil {
+		return nil, e
+	}
+	from, to, e := s.monthRange(c.q, 24)
+	if e != nil {
+		return nil, e
+	}
+	out := []wireCreditScoreHistoryRow{}
+	for _, sm := range sortedScores(b.Scores) {
+		if m := monthOf(sm.Year, sm.Month); m < from || m > to {
+			continue
+		}
+		out = append(out, wireCreditScoreHistoryRow{
+			RiskScore: sm.Risk, DBTScore: sm.DBT, ZScore: sm.Z, PayScore: sm.Pay,
+			Year: sm.Year, Month: sm.Month, Quarter: (sm.Month-1)/3 + 1,
+		})
+	}
+	return out, nil
+}
+
+// riskHistory answers Business/RiskHistory: the most recent count months,
+// newest first; months without a risk score are left out.
+func (s *Server) riskHistory(c *call) (any, *apiError) {
+	b, e := s.resolveBusiness(c)
+	if e != nil {
+		return nil, e
+	}
+	count, e := positiveInt(c.q, paramCount, 0)
+	if e != nil {
+		return nil, e
+	}
+	scores := sortedScores(b.Scores)
+	out := []wireRiskHistoryRow{}
+	for i := len(scores) - 1; i >= 0 && (count == 0 || len(out) < count); i-- {
+		sm := scores[i]
+		avg := sm.AverageRisk
+		if avg == nil && sm.Risk != nil {
+			f := float64(*sm.Risk)
+			avg = &f
+		}
+		if avg != nil {
+			out = append(out, wireRiskHistoryRow{Year: sm.Year, Month: sm.Month, AverageRiskScore: *avg})
+		}
+	}
+	return out, nil
+}
+
+// sortedScores returns the score months oldest first, whatever order they came in.
+func sortedScores(in []ScoreMonth) []ScoreMonth {
+	if slices.IsSortedFunc(in, compareScoreMonths) {
+		return in
+	}
+	out := slices.Clone(in)
+	slices.SortStableFunc(out, compareScoreMonths)
+	return out
+}
+
+func compareScoreMonths(a, b ScoreMonth) int {
+	return cmp.Compare(monthOf(a.Year, a.Month), monthOf(b.Year, b.Month))
+}
+
+// officers answers Business/Officers.
+func (s *Server) officers(c *call) (any, *apiError) {
+	b, e := s.resolveBusiness(c)
+	if e != nil {
+		return nil, e
+	}
+	out := make([]wireOfficer, 0, len(b.Officers))
+	for _, o := range b.Officers {
+		out = append(out, wireOfficer(o))
+	}
+	return out, nil
+}
+
+// naicsCodes answers Business/NAICSCodes.
+func (s *Server) naicsCodes(c *call) (any, *apiError) {
+	b, e := s.resolveBusiness(c)
+	if e != nil {
+		return nil, e
+	}
+	out := make([]wireNaicsCode, 0, len(b.NAICS))
+	for _, n := range b.NAICS {
+		out = append(out, wireNaicsCode(n))
+	}
+	return out, nil
+}
+
+// summary answers Business/Summary.
+func (s *Server) summary(c *call) (any, *apiError) {
+	b, e := s.resolveBusiness(c)
+	if e != nil {
+		return nil, e
+	}
+	return wireBusinessSummary(b.Summary), nil
+}
+
+// wordFill answers Business/WordFill with the latest financial comments.
+func (s *Server) wordFill(c *call) (any, *apiError) {
+	b, e := s.resolveBusiness(c)
+	if e != nil {
+		return nil, e
+	}
+	return wireWordFill{Text: b.FinancialComments}, nil
+}
+
+// identificationGroup answers Business/IdentificationGroup (shape is ours).
+func (s *Server) identificationGroup(c *call) (any, *apiError) {
+	b, e := s.resolveBusiness(c)
+	if e != nil {
+		return nil, e
+	}
+	return wireIdentificationGroup{
+		BusinessId: b.ID, BusinessName: b.Name, Address: b.Address, City: b.City,
+		State: b.State, Country: b.Country, Ticker: b.Ticker, Public: b.Public,
+	}, nil
+}
