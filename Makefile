@@ -1,0 +1,54 @@
+# CreditDash: every build step from a fresh clone. `make run` and `make test`
+# are the two commands a new machine needs.
+SHELL := /bin/bash
+.DEFAULT_GOAL := build
+
+GO      ?= go
+BIN     := bin
+ECHARTS := static/vendor/echarts.min.js
+# Browser tests fail instead of skipping when Chromium is missing.
+BROWSER_TESTS ?= require
+
+.PHONY: build run test lint generate assets browser bench clean simulator
+
+## build: browser assets, templ code, bin/web and bin/simulator
+build: assets generate
+	$(GO) build -trimpath -o $(BIN)/web ./cmd/web
+	$(GO) build -trimpath -o $(BIN)/simulator ./cmd/simulator
+
+## assets: ECharts from npm into static/vendor (git-ignored)
+assets: $(ECHARTS)
+
+$(ECHARTS): package.json package-lock.json scripts/build-assets.sh
+	scripts/build-assets.sh
+
+## generate: templ components into Go (committed; CI checks they are fresh)
+generate:
+	$(GO) tool templ generate
+
+## run: start the dashboard with the built-in stand-in service and demo data
+run: build
+	COOKIE_SECURE=$${COOKIE_SECURE:-false} ./$(BIN)/web
+
+## simulator: run the stand-in service on its own (127.0.0.1:8081)
+simulator: build
+	./$(BIN)/simulator
+
+## test: vet, templ freshness, every Go test with the race detector (fuzz seeds and browser tests included)
+test: assets browser
+	$(GO) tool templ generate -check
+	$(GO) vet ./...
+	BROWSER_TESTS=$(BROWSER_TESTS) $(GO) test -race -count=1 -timeout 20m ./...
+
+## browser: make sure Chromium is there for the browser tests
+browser:
+	@scripts/ensure-browser.sh
+
+## lint: formatting, vet and templ freshness
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt would change the files above"; exit 1; }
+	$(GO) vet ./...
+	$(GO) tool templ generate -check
+
+clean:
+	rm -rf $(BIN) node_modules static/vendor/*.js

@@ -1,0 +1,146 @@
+// Package apptest starts the whole dashboard for tests: the stand-in service
+// with demo data, the real upstream client, and the real router, each on a
+// loopback httptest server. Handler tests and browser tests share it.
+package apptest
+
+import (
+	"bytes"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/handlers"
+	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/simulator"
+	"creditdash/static"
+)
+
+// Seed and AsOf fix the demo data tests run against.
+const Seed = 1
+
+// AsOf is the latest month of the test data.
+var AsOf = time.Date(2026, time.October, 1, 0, 0, 0, 0, time.UTC)
+
+// TestSecret seals test session cookies.
+const TestSecret = "test-secret-test-secret-test-secret-0123456789"
+
+// Options changes what Start builds; the zero value is the demo setup.
+type Options struct {
+	// Data replaces the demo dataset (for hand-made hostile data).
+	Data *simulator.Dataset
+	// Sim configures the stand-in (session lifetime, latency, bulk...).
+	Sim simulator.Options
+	// Timeout is the upstream call limit; zero means 5 seconds.
+	Timeout time.Duration
+	// Wrap puts a layer (a cache) between the handlers and the client.
+	Wrap func(*upstream.Client) handlers.Service
+	// Now is the dashboard's clock; nil means time.Now.
+	Now func() time.Time
+	// Routes adds test-only routes to the router (a handler that panics).
+	Routes func(*echo.Echo)
+}
+
+// App is a running dashboard and its stand-in service.
+type App struct {
+	// URL is the dashboard's base URL, e.g. http://127.0.0.1:40123.
+	URL string
+	// SimURL is the stand-in service's base URL.
+	SimURL string
+	Sim    *simulator.Server
+	Client *upstream.Client
+	// Logs holds everything the dashboard logged.
+	Logs *LogBuffer
+}
+
+var (
+	demoOnce sync.Once
+	demoData *simulator.Dataset
+)
+
+// DemoData is the demo dataset, generated once per test binary.
+func DemoData() *simulator.Dataset {
+	demoOnce.Do(func() {
+		demoData = simulator.Generate(simulator.GenerateOptions{Seed: Seed, AsOf: AsOf})
+	})
+	return demoData
+}
+
+// Start runs the stand-in and the dashboard until the test ends.
+func Start(t testing.TB, opts Options) *App {
+	t.Helper()
+	data := opts.Data
+	if data == nil {
+		data = DemoData()
+	}
+	sim := simulator.New(data, opts.Sim)
+	simSrv := httptest.NewServer(sim)
+	t.Cleanup(simSrv.Close)
+
+	timeout := opts.Timeout
+	if timeout == 0 {
+		timeout = 5 * time.Second
+	}
+	client, err := upstream.New(simSrv.URL, upstream.Options{Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var svc handlers.Service = client
+	if opts.Wrap != nil {
+		svc = opts.Wrap(client)
+	}
+	sessions, err := handlers.NewSessionStore([]string{TestSecret}, false, 12*time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assets, err := static.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &LogBuffer{}
+	h, err := handlers.New(handlers.Config{
+		Service:  svc,
+		Sessions: sessions,
+		Assets:   assets,
+		Logger:   slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Ready:    client.Ping,
+		Now:      opts.Now,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := h.Routes()
+	if opts.Routes != nil {
+		opts.Routes(e)
+	}
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	return &App{URL: srv.URL, SimURL: simSrv.URL, Sim: sim, Client: client, Logs: logs}
+}
+
+// LogBuffer collects log output safely from concurrent handlers.
+type LogBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write appends to the buffer.
+func (l *LogBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+// String returns everything logged so far.
+func (l *LogBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// Contains reports whether the logs hold s.
+func (l *LogBuffer) Contains(s string) bool { return strings.Contains(l.String(), s) }

@@ -1,0 +1,170 @@
+package handlers_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/apptest"
+	"creditdash/internal/upstream/simulator"
+)
+
+func TestLookupOpensTheBusinessPage(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	cases := []struct {
+		query, want string
+	}{
+		{"by=id&value=1001", "/businesses/1001"},
+		{"by=id&value=+1001+", "/businesses/1001"},
+		{"by=supplier&value=S-1001", "/suppliers/S-1001"},
+		{"by=customer&value=C1-1001", "/customers/C1-1001"},
+		{"by=customer&value=C%2F1", "/customers/C%2F1"},
+	}
+	for _, c := range cases {
+		p := u.Get("/open?" + c.query)
+		if p.Status != http.StatusSeeOther || p.Location() != c.want {
+			t.Errorf("GET /open?%s: status %d location %q, want 303 to %s", c.query, p.Status, p.Location(), c.want)
+		}
+	}
+}
+
+func TestLookupRefusesBadInputWithAMessage(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	for _, q := range []string{"by=id&value=abc", "by=id&value=-4", "by=id&value=99999999999", "by=id&value=", "by=nope&value=1", "by=supplier&value=a+b"} {
+		p := u.Get("/open?" + q)
+		if p.Status != http.StatusBadRequest {
+			t.Errorf("GET /open?%s: status %d, want 400", q, p.Status)
+			continue
+		}
+		if p.Text(".form-error") == "" {
+			t.Errorf("GET /open?%s: no message", q)
+		}
+	}
+	if u.Get("/").Status != http.StatusOK {
+		t.Error("bad input lost the session")
+	}
+}
+
+func TestSearchListsBusinessesLinkingToReports(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	name := apptest.DemoData().Businesses[0].Name
+	word := strings.Fields(name)[0]
+	p := u.Get("/?q=" + word)
+	if p.Status != http.StatusOK {
+		t.Fatalf("search: status %d", p.Status)
+	}
+	links := p.Doc.Find(".results a")
+	if links.Length() == 0 {
+		t.Fatalf("search for %q found nothing", word)
+	}
+	href, _ := links.First().Attr("href")
+	if !strings.HasPrefix(href, "/businesses/") {
+		t.Errorf("result links to %q, want /businesses/{id}", href)
+	}
+	none := u.Get("/?q=zzzzqqqq")
+	if !strings.Contains(none.Text(".empty"), "No business matches") {
+		t.Errorf("a search without results says %q", none.Text(".card"))
+	}
+}
+
+func TestSearchFailureShowsInItsSectionWithRetry(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	app.Sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorStatus: http.StatusInternalServerError})
+	p := u.Get("/?q=North")
+	if p.Status != http.StatusOK {
+		t.Fatalf("status %d, want 200 with the failure inside the search section", p.Status)
+	}
+	box := p.Doc.Find(".problem")
+	if !strings.Contains(box.Text(), "not answering") {
+		t.Errorf("problem box says %q", box.Text())
+	}
+	if href, _ := box.Find("a").Attr("href"); href != "/?q=North" {
+		t.Errorf("retry link = %q, want /?q=North", href)
+	}
+	if p.Doc.Find("#lookup-value").Length() != 1 {
+		t.Errorf("the rest of the page (lookup form) is missing")
+	}
+}
+
+func TestRateLimitSaysWhenTheQuotaRenews(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "ordinary")
+	var p *apptest.Page
+	for i := 0; i < 11; i++ {
+		p = u.Get("/?q=North")
+	}
+	box := p.Doc.Find(".problem")
+	if !strings.Contains(box.Text(), "Hourly request limit reached") || !strings.Contains(box.Text(), "renews at") {
+		t.Fatalf("after 11 searches as ordinary, the page says %q", box.Text())
+	}
+	if u.Get("/").Status != http.StatusOK {
+		t.Error("a rate limit must not sign the user out")
+	}
+}
+
+func TestUnknownPageIs404Page(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	p := u.Get("/no/such/page")
+	if p.Status != http.StatusNotFound || p.Text("h1") != "Page not found" {
+		t.Errorf("GET /no/such/page: status %d title %q, want 404 Page not found", p.Status, p.Text("h1"))
+	}
+	if p.Text("header .user") != "demo" {
+		t.Errorf("the 404 page lost the signed-in header")
+	}
+}
+
+func TestHealthAndReadiness(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.NewUser(t)
+	if p := u.Get("/healthz"); p.Status != http.StatusOK {
+		t.Errorf("GET /healthz: %d", p.Status)
+	}
+	if p := u.Get("/readyz"); p.Status != http.StatusOK {
+		t.Errorf("GET /readyz with the service up: %d", p.Status)
+	}
+	app.Sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorStatus: http.StatusServiceUnavailable})
+	if p := u.Get("/readyz"); p.Status != http.StatusServiceUnavailable {
+		t.Errorf("GET /readyz with the service failing: %d, want 503", p.Status)
+	}
+}
+
+func TestStaticAssetsAreHashedAndImmutable(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.NewUser(t)
+	login := u.Get("/login")
+	href, _ := login.Doc.Find(`link[rel="stylesheet"]`).Attr("href")
+	if !regexp(`^/static/css/app\.[0-9a-f]{10}\.css$`, href) {
+		t.Fatalf("stylesheet URL %q is not content-hashed", href)
+	}
+	css := u.Get(href)
+	if css.Status != http.StatusOK || css.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
+		t.Errorf("GET %s: status %d cache %q", href, css.Status, css.Header.Get("Cache-Control"))
+	}
+	if !strings.HasPrefix(css.Header.Get("Content-Type"), "text/css") {
+		t.Errorf("GET %s: content type %q", href, css.Header.Get("Content-Type"))
+	}
+	if p := u.Get("/static/css/nope.css"); p.Status != http.StatusNotFound {
+		t.Errorf("unknown static file: %d", p.Status)
+	}
+}
+
+func TestPanicBecomesA500PageAndIsLogged(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{Routes: func(e *echo.Echo) {
+		e.GET("/boom", func(*echo.Context) error { panic("kaboom") })
+	}})
+	u := app.NewUser(t)
+	p := u.Get("/boom")
+	if p.Status != http.StatusInternalServerError || !strings.Contains(p.Text("h1"), "went wrong") {
+		t.Errorf("GET /boom: status %d title %q, want the 500 page", p.Status, p.Text("h1"))
+	}
+	if !app.Logs.Contains("kaboom") || !app.Logs.Contains("request_id=") {
+		t.Errorf("the panic was not logged with its request id:\n%s", app.Logs.String())
+	}
+}

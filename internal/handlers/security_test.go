@@ -1,0 +1,215 @@
+package handlers_test
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"creditdash/internal/apptest"
+	"creditdash/internal/handlers"
+	"creditdash/internal/upstream/simulator"
+)
+
+var nonceInCSP = regexp.MustCompile(`script-src 'self' 'nonce-([A-Za-z0-9_-]{16,})'`)
+
+// checkSecurityHeaders checks what every response must carry.
+func checkSecurityHeaders(t *testing.T, what string, p *apptest.Page, page bool) {
+	t.Helper()
+	csp := p.Header.Get("Content-Security-Policy")
+	for _, want := range []string{"frame-ancestors 'none'", "default-src 'none'", "object-src", "base-uri 'none'"} {
+		if want == "object-src" {
+			continue // covered by default-src 'none'
+		}
+		if !strings.Contains(csp, want) {
+			t.Errorf("%s: CSP %q lacks %q", what, csp, want)
+		}
+	}
+	if strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
+		t.Errorf("%s: CSP allows unsafe scripts: %q", what, csp)
+	}
+	if !nonceInCSP.MatchString(csp) {
+		t.Errorf("%s: CSP has no script nonce: %q", what, csp)
+	}
+	want := map[string]string{
+		"X-Content-Type-Options": "nosniff",
+		"X-Frame-Options":        "DENY",
+		"Referrer-Policy":        "same-origin",
+	}
+	for k, v := range want {
+		if got := p.Header.Get(k); got != v {
+			t.Errorf("%s: %s = %q, want %q", what, k, got, v)
+		}
+	}
+	if page && p.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("%s: Cache-Control = %q, want no-store", what, p.Header.Get("Cache-Control"))
+	}
+	if page {
+		nonce := nonceInCSP.FindStringSubmatch(csp)
+		p.Doc.Find("script").Each(func(i int, s *goquery.Selection) {
+			got, _ := s.Attr("nonce")
+			if nonce == nil || got != nonce[1] {
+				t.Errorf("%s: script %d has nonce %q, want the CSP's", what, i, got)
+			}
+		})
+	}
+}
+
+func TestSecurityHeadersOnEveryResponse(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	anon := app.NewUser(t)
+	u := app.SignIn(t, "demo")
+	cases := []struct {
+		name string
+		user *apptest.User
+		path string
+		page bool
+	}{
+		{"login", anon, "/login", true},
+		{"redirect to sign-in", anon, "/portfolio", true},
+		{"home", u, "/", true},
+		{"search", u, "/?q=North", true},
+		{"bad lookup", u, "/open?by=id&value=abc", true},
+		{"unknown page", u, "/no/such/page", true},
+		{"health", anon, "/healthz", false},
+		{"static", anon, "/static/css/app.css", false},
+	}
+	for _, c := range cases {
+		p := c.user.Get(c.path)
+		checkSecurityHeaders(t, c.name+" "+c.path, p, c.page)
+	}
+}
+
+func TestNoncesDifferPerRequest(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.NewUser(t)
+	a := nonceInCSP.FindStringSubmatch(u.Get("/login").Header.Get("Content-Security-Policy"))
+	b := nonceInCSP.FindStringSubmatch(u.Get("/login").Header.Get("Content-Security-Policy"))
+	if a == nil || b == nil || a[1] == b[1] {
+		t.Errorf("nonces %v and %v: want two different ones", a, b)
+	}
+}
+
+func TestCSRF(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+
+	t.Run("without token or Sec-Fetch-Site", func(t *testing.T) {
+		u := app.SignIn(t, "demo")
+		p := u.PostForm("/logout", url.Values{})
+		if p.Status != http.StatusForbidden {
+			t.Fatalf("POST /logout without token: status %d, want 403", p.Status)
+		}
+		if !strings.Contains(p.Text("h1"), "form expired") {
+			t.Errorf("403 page title = %q", p.Text("h1"))
+		}
+		if u.Get("/").Status != http.StatusOK {
+			t.Errorf("a refused form must not lose the session")
+		}
+	})
+	t.Run("wrong token", func(t *testing.T) {
+		u := app.SignIn(t, "demo")
+		if p := u.PostForm("/logout", url.Values{"_csrf": {"not-the-token"}}); p.Status != http.StatusForbidden {
+			t.Errorf("POST /logout with a wrong token: status %d, want 403", p.Status)
+		}
+	})
+	t.Run("sign-in without token", func(t *testing.T) {
+		u := app.NewUser(t)
+		p := u.PostForm("/login", url.Values{"username": {"demo"}, "password": {"demo"}})
+		if p.Status != http.StatusForbidden {
+			t.Errorf("POST /login without token: status %d, want 403", p.Status)
+		}
+	})
+	t.Run("same-origin browser without token", func(t *testing.T) {
+		u := app.SignIn(t, "demo")
+		u.Header.Set("Sec-Fetch-Site", "same-origin")
+		if p := u.PostForm("/logout", url.Values{}); p.Status != http.StatusSeeOther {
+			t.Errorf("same-origin POST /logout: status %d, want 303", p.Status)
+		}
+	})
+	t.Run("cross-site browser with token", func(t *testing.T) {
+		u := app.SignIn(t, "demo")
+		tok := u.Token("/")
+		u.Header.Set("Sec-Fetch-Site", "cross-site")
+		if p := u.PostForm("/logout", url.Values{"_csrf": {tok}}); p.Status != http.StatusForbidden {
+			t.Errorf("cross-site POST /logout: status %d, want 403", p.Status)
+		}
+	})
+	t.Run("same-site browser", func(t *testing.T) {
+		u := app.SignIn(t, "demo")
+		u.Header.Set("Sec-Fetch-Site", "same-site")
+		if p := u.PostForm("/logout", url.Values{}); p.Status != http.StatusForbidden {
+			t.Errorf("same-site POST /logout: status %d, want 403", p.Status)
+		}
+	})
+}
+
+func TestServiceTextIsEscaped(t *testing.T) {
+	data := hostileData(t)
+	app := apptest.Start(t, apptest.Options{Data: data})
+	u := app.SignIn(t, "demo")
+	p := u.Get("/?q=" + url.QueryEscape("Evil"))
+	if p.Status != http.StatusOK {
+		t.Fatalf("search: status %d", p.Status)
+	}
+	if strings.Contains(p.Body, "<script>alert") || strings.Contains(p.Body, "<img src=x") {
+		t.Fatalf("service text rendered as markup:\n%s", p.Body)
+	}
+	if !strings.Contains(p.Body, "&lt;script&gt;alert") {
+		t.Errorf("the hostile name is not shown escaped")
+	}
+	if p.Doc.Find("script:not([src])").Length() != 0 {
+		t.Errorf("an inline script appeared on the page")
+	}
+}
+
+// hostileData is the demo data with a business whose name carries markup.
+func hostileData(t *testing.T) *simulator.Dataset {
+	t.Helper()
+	base := apptest.DemoData()
+	data := *base
+	data.Businesses = append([]simulator.Business(nil), base.Businesses...)
+	data.Businesses[1].Name = `Evil <script>alert(1)</script><img src=x onerror=alert(2)> Corp`
+	data.Businesses[1].City = `"><svg onload=alert(3)>`
+	return &data
+}
+
+func TestSessionKeyNeverInPagesOrLogs(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	key := sessionKey(t, u)
+	for _, path := range []string{"/", "/?q=North", "/open?by=id&value=x", "/nowhere", "/login"} {
+		p := u.Get(path)
+		if strings.Contains(p.Body, key) || strings.Contains(p.Header.Get("Location"), key) {
+			t.Errorf("GET %s: the session key appears in the answer", path)
+		}
+	}
+	tok := u.Token("/")
+	u.PostForm("/logout", url.Values{"_csrf": {tok}})
+	if app.Logs.Contains(key) {
+		t.Errorf("the session key appears in the logs")
+	}
+	if app.Logs.Contains("password") && app.Logs.Contains("demo\"") {
+		t.Errorf("the logs may hold a password")
+	}
+}
+
+// sessionKey opens the user's cookie with the test secret.
+func sessionKey(t *testing.T, u *apptest.User) string {
+	t.Helper()
+	store, err := handlers.NewSessionStore([]string{apptest.TestSecret}, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := http.NewRequest(http.MethodGet, "/", nil)
+	for _, c := range u.Cookies() {
+		r.AddCookie(c)
+	}
+	s, ok := store.Load(r)
+	if !ok || len(s.Key) < 20 {
+		t.Fatalf("cannot read the session key from the cookie (ok=%v)", ok)
+	}
+	return s.Key
+}
