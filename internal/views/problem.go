@@ -19,6 +19,10 @@ type Problem struct {
 	RenewsAt time.Time
 	// SignIn means the session is gone and the user must sign in again.
 	SignIn bool
+	// ActionURL and ActionText point to where the user can fix the problem
+	// (choosing a trade provider, say); empty when there is nothing to do.
+	ActionURL  string
+	ActionText string
 }
 
 // ErrorPage is a page that only tells of a problem.

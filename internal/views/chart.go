@@ -1,0 +1,53 @@
+package views
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Chart is one chart of a page: a container the bootstrap script draws into,
+// the ECharts options as JSON data (never code), and a text alternative.
+type Chart struct {
+	// ID is unique on the page; the options script element gets ID+"-options".
+	ID string
+	// Label describes the chart for screen readers (role="img").
+	Label string
+	// Size is "", "tall" or "short" (CSS classes that set the height).
+	Size string
+	// Option is the ECharts option object, as go-echarts builds it.
+	Option map[string]any
+}
+
+// OptionsID is the id of the script element holding the chart's options.
+func (c Chart) OptionsID() string { return c.ID + "-options" }
+
+// Class is the container's CSS class.
+func (c Chart) Class() string {
+	if c.Size == "" {
+		return "chart"
+	}
+	return "chart " + c.Size
+}
+
+// echartsChart is what every go-echarts chart type offers.
+type echartsChart interface {
+	Validate()
+	JSON() map[string]interface{}
+}
+
+// NewChart finishes a go-echarts chart into a Chart. Options are checked to
+// be plain JSON: a function string would need eval, which the CSP forbids.
+func NewChart(id, label string, c echartsChart) (Chart, error) {
+	c.Validate()
+	opt := c.JSON()
+	b, err := json.Marshal(opt)
+	if err != nil {
+		return Chart{}, fmt.Errorf("views: chart %s: %w", id, err)
+	}
+	// go-echarts marks JavaScript functions with this prefix.
+	if bytes.Contains(b, []byte("__f__")) {
+		return Chart{}, fmt.Errorf("views: chart %s: options hold a JavaScript function", id)
+	}
+	return Chart{ID: id, Label: label, Option: opt}, nil
+}
