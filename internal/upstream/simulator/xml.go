@@ -24,7 +24,9 @@ import (
 //     in an attribute, never in an element name;
 //   - null is an empty element with xsi:nil="true" (the namespace is declared
 //     on <Response>), an empty string an empty element without it;
-//   - numbers are written as JSON writes them, booleans as true and false.
+//   - numbers are written as JSON writes them, booleans as true and false;
+//   - characters XML 1.0 cannot carry (control characters other than tab,
+//     newline and carriage return) become U+FFFD, as encoding/xml does.
 const xsiNamespace = "http://www.w3.org/2001/XMLSchema-instance"
 
 var (
