@@ -7,8 +7,11 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"creditdash/internal/handlers"
 )
 
 // User is one browser-like client of the dashboard: it keeps cookies and
@@ -141,3 +144,23 @@ func (u *User) SetCookies(cookies []*http.Cookie) {
 
 // Client is the user's HTTP client (cookies, no redirects).
 func (u *User) Client() *http.Client { return u.client }
+
+// SessionKey opens the user's session cookie with the test secret and
+// returns the service's session key, so a test can call the stand-in
+// directly as this user (to compare bytes, say).
+func (u *User) SessionKey() string {
+	u.t.Helper()
+	store, err := handlers.NewSessionStore([]string{TestSecret}, false, time.Hour)
+	if err != nil {
+		u.t.Fatal(err)
+	}
+	r, _ := http.NewRequest(http.MethodGet, "/", nil)
+	for _, c := range u.Cookies() {
+		r.AddCookie(c)
+	}
+	s, ok := store.Load(r)
+	if !ok {
+		u.t.Fatal("apptest: the user has no readable session cookie")
+	}
+	return s.Key
+}

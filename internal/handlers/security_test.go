@@ -10,7 +10,6 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"creditdash/internal/apptest"
-	"creditdash/internal/handlers"
 	"creditdash/internal/upstream/simulator"
 )
 
@@ -179,7 +178,7 @@ func hostileData(t *testing.T) *simulator.Dataset {
 func TestSessionKeyNeverInPagesOrLogs(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := app.SignIn(t, "demo")
-	key := sessionKey(t, u)
+	key := u.SessionKey()
 	for _, path := range []string{"/", "/?q=North", "/open?by=id&value=x", "/nowhere", "/login"} {
 		p := u.Get(path)
 		if strings.Contains(p.Body, key) || strings.Contains(p.Header.Get("Location"), key) {
@@ -194,22 +193,4 @@ func TestSessionKeyNeverInPagesOrLogs(t *testing.T) {
 	if app.Logs.Contains("password") && app.Logs.Contains("demo\"") {
 		t.Errorf("the logs may hold a password")
 	}
-}
-
-// sessionKey opens the user's cookie with the test secret.
-func sessionKey(t *testing.T, u *apptest.User) string {
-	t.Helper()
-	store, err := handlers.NewSessionStore([]string{apptest.TestSecret}, false, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, _ := http.NewRequest(http.MethodGet, "/", nil)
-	for _, c := range u.Cookies() {
-		r.AddCookie(c)
-	}
-	s, ok := store.Load(r)
-	if !ok || len(s.Key) < 20 {
-		t.Fatalf("cannot read the session key from the cookie (ok=%v)", ok)
-	}
-	return s.Key
 }
