@@ -54,7 +54,7 @@ func classify(err error, now time.Time) views.Problem {
 		return p
 	case ue != nil && ue.Code == upstream.CodeTradeProviderNotSelected:
 		return views.Problem{Status: http.StatusConflict, Title: "Choose a trade provider first",
-			Message: "Your account has more than one trade provider, so the service needs to know which one your customer ids belong to.",
+			Message:   "Your account has more than one trade provider, so the service needs to know which one your customer ids belong to.",
 			ActionURL: "/settings/trade-provider", ActionText: "Choose a trade provider"}
 	case errors.Is(err, upstream.ErrBadRequest):
 		msg := "The credit-risk service refused the request."
