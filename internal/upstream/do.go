@@ -47,22 +47,28 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		return &Error{Op: cl.op, Status: resp.StatusCode, Kind: ErrMalformed,
 			Err: fmt.Errorf("answer larger than %d bytes", c.maxBody)}
 	}
+	return decodeAnswer(cl.op, resp.StatusCode, resp.Header, body, out)
+}
+
+// decodeAnswer turns a read answer into out or a typed error. It is pure, so
+// the fuzz test can feed it any bytes.
+func decodeAnswer(op string, status int, h http.Header, body []byte, out any) error {
 	var env envelope
 	decodeErr := json.Unmarshal(body, &env)
-	if resp.StatusCode != http.StatusOK {
-		return statusError(cl.op, resp, env, decodeErr == nil)
+	if status != http.StatusOK {
+		return statusError(op, status, h, env, decodeErr == nil)
 	}
 	if decodeErr != nil {
-		return &Error{Op: cl.op, Status: resp.StatusCode, Kind: ErrMalformed, Err: decodeErr}
+		return &Error{Op: op, Status: status, Kind: ErrMalformed, Err: decodeErr}
 	}
 	if !env.Success {
-		return statusError(cl.op, resp, env, true)
+		return statusError(op, status, h, env, true)
 	}
 	if out == nil {
 		return nil
 	}
 	if err := json.Unmarshal(env.Data, out); err != nil {
-		return &Error{Op: cl.op, Status: resp.StatusCode, Kind: ErrMalformed, Err: err}
+		return &Error{Op: op, Status: status, Kind: ErrMalformed, Err: err}
 	}
 	return nil
 }
@@ -101,12 +107,12 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, error) {
 
 // statusError turns an answer that is not a success into an *Error, keeping
 // the service's code and text when the body was an envelope.
-func statusError(op string, resp *http.Response, env envelope, isEnvelope bool) *Error {
-	e := &Error{Op: op, Status: resp.StatusCode, Kind: kindForStatus(resp.StatusCode)}
+func statusError(op string, status int, h http.Header, env envelope, isEnvelope bool) *Error {
+	e := &Error{Op: op, Status: status, Kind: kindForStatus(status)}
 	if isEnvelope {
 		e.Code = env.ErrorCode
 		e.Message = dataText(env.Data)
-		if resp.StatusCode == http.StatusOK {
+		if status == http.StatusOK {
 			// Success false on a 200: classify by code; a refusal we
 			// cannot classify is a malformed answer.
 			if e.Kind = kindForCode(env.ErrorCode); e.Kind == nil {
@@ -118,7 +124,7 @@ func statusError(op string, resp *http.Response, env envelope, isEnvelope bool) 
 		e.Kind = ErrInvalidCredentials
 	}
 	if e.Kind == ErrRateLimited {
-		e.RetryAfter = retryAfter(resp.Header)
+		e.RetryAfter = retryAfter(h)
 	}
 	return e
 }

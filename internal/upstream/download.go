@@ -57,7 +57,7 @@ func (c *Client) Download(ctx context.Context, key string, dq DownloadQuery) (*D
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, c.maxBody))
 		var env envelope
 		isEnv := json.Unmarshal(body, &env) == nil
-		return nil, statusError(op, resp, env, isEnv)
+		return nil, statusError(op, resp.StatusCode, resp.Header, env, isEnv)
 	}
 	idle.Stop() // from here the timer runs only inside reads
 	return &Download{
