@@ -55,6 +55,14 @@ type App struct {
 	Client *upstream.Client
 	// Logs holds everything the dashboard logged.
 	Logs *LogBuffer
+
+	simSrv *httptest.Server
+}
+
+// StopService takes the stand-in service down, as an outage would.
+func (a *App) StopService() {
+	a.simSrv.CloseClientConnections()
+	a.simSrv.Close()
 }
 
 var (
@@ -119,7 +127,7 @@ func Start(t testing.TB, opts Options) *App {
 	}
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
-	return &App{URL: srv.URL, SimURL: simSrv.URL, Sim: sim, Client: client, Logs: logs}
+	return &App{URL: srv.URL, SimURL: simSrv.URL, Sim: sim, Client: client, Logs: logs, simSrv: simSrv}
 }
 
 // LogBuffer collects log output safely from concurrent handlers.

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -129,9 +130,12 @@ func TestHealthAndReadiness(t *testing.T) {
 	if p := u.Get("/readyz"); p.Status != http.StatusOK {
 		t.Errorf("GET /readyz with the service up: %d", p.Status)
 	}
-	app.Sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorStatus: http.StatusServiceUnavailable})
+	app.StopService()
 	if p := u.Get("/readyz"); p.Status != http.StatusServiceUnavailable {
-		t.Errorf("GET /readyz with the service failing: %d, want 503", p.Status)
+		t.Errorf("GET /readyz with the service down: %d, want 503", p.Status)
+	}
+	if p := u.Get("/healthz"); p.Status != http.StatusOK {
+		t.Errorf("GET /healthz with the service down: %d, want 200 (the process is up)", p.Status)
 	}
 }
 
@@ -140,7 +144,7 @@ func TestStaticAssetsAreHashedAndImmutable(t *testing.T) {
 	u := app.NewUser(t)
 	login := u.Get("/login")
 	href, _ := login.Doc.Find(`link[rel="stylesheet"]`).Attr("href")
-	if !regexp(`^/static/css/app\.[0-9a-f]{10}\.css$`, href) {
+	if !regexp.MustCompile(`^/static/css/app\.[0-9a-f]{10}\.css$`).MatchString(href) {
 		t.Fatalf("stylesheet URL %q is not content-hashed", href)
 	}
 	css := u.Get(href)
