@@ -22,6 +22,17 @@ type Service interface {
 	Login(ctx context.Context, username, password string) (upstream.LoginResult, error)
 	Search(ctx context.Context, key, text string, count int) ([]upstream.SearchResult, error)
 	IdentificationGroup(ctx context.Context, key string, ref upstream.BusinessRef) (upstream.Identification, error)
+
+	// Portfolio, news, trade providers and export (issue 5).
+	Folders(ctx context.Context, key string) ([]upstream.Folder, error)
+	PortfolioBusinesses(ctx context.Context, key string, folderID int) ([]upstream.PortfolioBusiness, error)
+	PayScoreHistory(ctx context.Context, key string, pq upstream.PortfolioQuery) (upstream.PortfolioScoreHistory, error)
+	ZScoreHistory(ctx context.Context, key string, pq upstream.PortfolioQuery) (upstream.PortfolioScoreHistory, error)
+	FolderNews(ctx context.Context, key string, folderID int) ([]upstream.NewsItem, error)
+	IndustryNews(ctx context.Context, key string) ([]upstream.NewsItem, error)
+	TradeProviders(ctx context.Context, key string) (upstream.TradeProviders, error)
+	SetTradeProvider(ctx context.Context, key, providerID string) (string, error)
+	Download(ctx context.Context, key string, dq upstream.DownloadQuery) (*upstream.Download, error)
 }
 
 // Config is what the handlers are built from; cmd/web wires it.
