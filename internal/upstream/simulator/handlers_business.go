@@ -63,21 +63,30 @@ func (s *Server) statements(c *call) (any, *apiError) {
 
 // statementValues gives the data points of one year; allowed (when not nil)
 // is the subset an API-Only user may see. FiscalYear and PeriodEndDate are
-// always there so every element says which year it is.
+// always there, from the data or made from the statement, so that every
+// element says which year it is.
 func statementValues(st Statement, allowed map[string]bool) map[string]wireDataPoint {
-	fy := float64(st.FiscalYear)
-	values := map[string]wireDataPoint{
-		"FiscalYear":    {Label: "Fiscal year", Value: &fy, Text: strconv.Itoa(st.FiscalYear)},
-		"PeriodEndDate": {Label: "Period end date", Text: st.PeriodEndDate},
-	}
+	values := make(map[string]wireDataPoint, len(st.Values)+2)
 	for k, dp := range st.Values {
-		if _, fixed := values[k]; fixed || (allowed != nil && !allowed[k]) {
-			continue
+		if allowed == nil || allowed[k] || k == keyFiscalYear || k == keyPeriodEndDate {
+			values[k] = wireDataPoint{Label: dp.Label, Value: dp.Value, Text: dp.Text}
 		}
-		values[k] = wireDataPoint{Label: dp.Label, Value: dp.Value, Text: dp.Text}
+	}
+	if _, ok := values[keyFiscalYear]; !ok {
+		fy := float64(st.FiscalYear)
+		values[keyFiscalYear] = wireDataPoint{Label: "Fiscal year", Value: &fy, Text: strconv.Itoa(st.FiscalYear)}
+	}
+	if _, ok := values[keyPeriodEndDate]; !ok {
+		values[keyPeriodEndDate] = wireDataPoint{Label: "Period end date", Text: st.PeriodEndDate}
 	}
 	return values
 }
+
+// The two data points every statement element carries.
+const (
+	keyFiscalYear    = "FiscalYear"
+	keyPeriodEndDate = "PeriodEndDate"
+)
 
 // paymentsMonthly answers Business/PaymentSummary/Monthly, newest month first.
 func (s *Server) paymentsMonthly(c *call) (any, *apiError) {
