@@ -75,6 +75,11 @@ func TestRateLimitCountsFailedCalls(t *testing.T) {
 	if got := headerInt(t, r, "X-RateLimit-Remaining"); got != 8 {
 		t.Errorf("after a 404: X-RateLimit-Remaining = %d, want 8", got)
 	}
+	r = h.get(key, "/v1/Business/Nope", nil)
+	wantError(t, "unknown path", r, 404, CodeNotFound)
+	if got := headerInt(t, r, "X-RateLimit-Remaining"); got != 7 {
+		t.Errorf("after an unknown path: X-RateLimit-Remaining = %d, want 7", got)
+	}
 }
 
 func TestRateLimitByUserType(t *testing.T) {

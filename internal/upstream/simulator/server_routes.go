@@ -88,11 +88,18 @@ func (s *Server) serveV1(w http.ResponseWriter, r *http.Request) string {
 		return user
 	}
 	ops, folder := s.match(path)
+	rt, ok := ops[r.Method]
+	if !ok && authErr == nil {
+		// A signed-in call to a wrong path or method still counts.
+		if e := s.limit(w, acct); e != nil {
+			writeError(w, r, e)
+			return user
+		}
+	}
 	if ops == nil {
 		writeError(w, r, errf(http.StatusNotFound, CodeNotFound, "no operation at %s", path))
 		return user
 	}
-	rt, ok := ops[r.Method]
 	if !ok {
 		methods := make([]string, 0, len(ops))
 		for m := range ops {
