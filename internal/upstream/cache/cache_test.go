@@ -1,0 +1,267 @@
+package cache_test
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
+	"creditdash/internal/upstream/simulator"
+)
+
+var (
+	once sync.Once
+	data *simulator.Dataset
+)
+
+func demo() *simulator.Dataset {
+	once.Do(func() {
+		data = simulator.Generate(simulator.GenerateOptions{Seed: 1, AsOf: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)})
+	})
+	return data
+}
+
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time       { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
+
+type fixture struct {
+	sim   *simulator.Server
+	raw   *upstream.Client
+	cache *cache.Cache
+	clock *clock
+}
+
+func newFixture(t *testing.T, opts cache.Options) *fixture {
+	t.Helper()
+	f := &fixture{clock: &clock{t: time.Now()}}
+	f.sim = simulator.New(demo(), simulator.Options{Now: f.clock.Now, SessionTTL: 24 * time.Hour})
+	srv := httptest.NewServer(f.sim)
+	t.Cleanup(srv.Close)
+	var err error
+	if f.raw, err = upstream.New(srv.URL, upstream.Options{Timeout: 2 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	opts.Now = f.clock.Now
+	if f.cache, err = cache.New(f.raw, opts); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *fixture) login(t *testing.T, user string) (context.Context, string) {
+	t.Helper()
+	res, err := f.raw.Login(context.Background(), user, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cache.WithUser(context.Background(), user), res.SessionKey
+}
+
+// calls is how many requests user made to path.
+func (f *fixture) calls(user, path string) int { return f.sim.Requests()[user][path] }
+
+const summaryPath = "/v1/Business/Summary"
+
+func TestRepeatCallsAreServedFromTheCache(t *testing.T) {
+	f := newFixture(t, cache.Options{})
+	ctx, key := f.login(t, "demo")
+	for range 3 {
+		if _, err := f.cache.Summary(ctx, key, upstream.ByID(1001)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := f.calls("demo", summaryPath); n != 1 {
+		t.Errorf("3 reads made %d requests, want 1", n)
+	}
+}
+
+func TestCopiesExpirePerKind(t *testing.T) {
+	f := newFixture(t, cache.Options{TTLs: map[cache.Kind]time.Duration{cache.KindNews: time.Minute}})
+	ctx, key := f.login(t, "demo")
+	f.cache.Summary(ctx, key, upstream.ByID(1001))
+	f.cache.IndustryNews(ctx, key)
+	f.clock.Add(2 * time.Minute)
+	f.cache.Summary(ctx, key, upstream.ByID(1001))
+	f.cache.IndustryNews(ctx, key)
+	if n := f.calls("demo", summaryPath); n != 1 {
+		t.Errorf("report data re-fetched after 2 min (%d requests), want kept for 15", n)
+	}
+	if n := f.calls("demo", "/v1/Industries/News"); n != 2 {
+		t.Errorf("news fetched %d times, want 2 (its lifetime is 1 min here)", n)
+	}
+	f.clock.Add(15 * time.Minute)
+	f.cache.Summary(ctx, key, upstream.ByID(1001))
+	if n := f.calls("demo", summaryPath); n != 2 {
+		t.Errorf("report data after 17 min: %d requests, want 2", n)
+	}
+}
+
+func TestUsersNeverShareCopies(t *testing.T) {
+	f := newFixture(t, cache.Options{})
+	demoCtx, demoKey := f.login(t, "demo")
+	devCtx, devKey := f.login(t, "developer")
+	full, err := f.cache.LatestAnnualStatements(demoCtx, demoKey, upstream.ByID(1001), upstream.StatementsQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	limited, err := f.cache.LatestAnnualStatements(devCtx, devKey, upstream.ByID(1001), upstream.StatementsQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(limited[0].Values) >= len(full[0].Values) {
+		t.Errorf("the API-Only user got %d keys, the Full one %d: the copy was shared", len(limited[0].Values), len(full[0].Values))
+	}
+	if f.calls("developer", "/v1/Business/LatestAnnualStatements") != 1 {
+		t.Error("the second user's call did not reach the service")
+	}
+}
+
+func TestConcurrentIdenticalCallsShareOne(t *testing.T) {
+	f := newFixture(t, cache.Options{})
+	ctx, key := f.login(t, "demo")
+	f.sim.SetFaults(simulator.Faults{Latency: 100 * time.Millisecond, ErrorStatus: 500})
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			if _, err := f.cache.Officers(ctx, key, upstream.ByID(1002)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := f.calls("demo", "/v1/Business/Officers"); n != 1 {
+		t.Errorf("20 concurrent reads made %d requests, want 1", n)
+	}
+}
+
+func TestFailuresAreNotCached(t *testing.T) {
+	f := newFixture(t, cache.Options{})
+	ctx, key := f.login(t, "demo")
+	if _, err := f.cache.Summary(ctx, key, upstream.ByID(999999)); !errors.Is(err, upstream.ErrNotFound) {
+		t.Fatalf("err = %v", err)
+	}
+	f.sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorStatus: 500})
+	if _, err := f.cache.Summary(ctx, key, upstream.ByID(1001)); !errors.Is(err, upstream.ErrUnavailable) {
+		t.Fatalf("err = %v", err)
+	}
+	f.sim.SetFaults(simulator.Faults{ErrorStatus: 500})
+	if _, err := f.cache.Summary(ctx, key, upstream.ByID(1001)); err != nil {
+		t.Fatalf("after the failure: %v", err)
+	}
+	f.cache.Summary(ctx, key, upstream.ByID(999999))
+	if n := f.calls("demo", summaryPath); n != 4 {
+		t.Errorf("%d requests, want 4: no failure may be kept", n)
+	}
+}
+
+func TestStaleCopyWhenTheServiceFails(t *testing.T) {
+	for _, status := range []int{500, 429} {
+		f := newFixture(t, cache.Options{})
+		ctx, key := f.login(t, "demo")
+		first, err := f.cache.Summary(ctx, key, upstream.ByID(1001))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fetched := f.clock.Now()
+		f.clock.Add(20 * time.Minute)
+		f.sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorStatus: status})
+		rctx, rec := cache.Record(ctx)
+		got, err := f.cache.Summary(rctx, key, upstream.ByID(1001))
+		if err != nil || got.Text != first.Text {
+			t.Fatalf("status %d: got %v, %v; want the older copy", status, got, err)
+		}
+		since, why := rec.Stale()
+		if !since.Equal(fetched) || why == "" {
+			t.Errorf("status %d: stale since %v (%q), want %v with a reason", status, since, why, fetched)
+		}
+		// A refusal is an answer, not an outage: no stale copy then.
+		f.sim.SetFaults(simulator.Faults{ErrorStatus: 500})
+		if _, err := f.cache.Summary(ctx, "bogus-key", upstream.ByID(1001)); !errors.Is(err, upstream.ErrSessionExpired) {
+			t.Errorf("a 403 must pass through: %v", err)
+		}
+	}
+}
+
+func TestBypassAsksAgainAndProbeNeverAsks(t *testing.T) {
+	f := newFixture(t, cache.Options{})
+	ctx, key := f.login(t, "demo")
+	pctx, rec := cache.Record(cache.Probe(ctx))
+	if _, err := f.cache.Summary(pctx, key, upstream.ByID(1001)); !errors.Is(err, cache.ErrNotCached) {
+		t.Fatalf("probe of an empty cache: err = %v", err)
+	}
+	if rec.Misses() != 1 || f.calls("demo", summaryPath) != 0 {
+		t.Fatalf("probe: misses %d, requests %d; want 1 and 0", rec.Misses(), f.calls("demo", summaryPath))
+	}
+	f.cache.Summary(ctx, key, upstream.ByID(1001))
+	f.cache.Summary(cache.Bypass(ctx), key, upstream.ByID(1001))
+	f.cache.Summary(ctx, key, upstream.ByID(1001))
+	if n := f.calls("demo", summaryPath); n != 2 {
+		t.Errorf("%d requests, want 2 (one load, one bypass)", n)
+	}
+	pctx, rec = cache.Record(cache.Probe(ctx))
+	if _, err := f.cache.Summary(pctx, key, upstream.ByID(1001)); err != nil || rec.Misses() != 0 {
+		t.Errorf("probe of a cached call: err %v, misses %d", err, rec.Misses())
+	}
+}
+
+func TestQuotaIsKeptPerUser(t *testing.T) {
+	f := newFixture(t, cache.Options{})
+	ctx, key := f.login(t, "ordinary")
+	if _, ok := f.cache.Quota(ctx, key); ok {
+		t.Fatal("quota known before any call")
+	}
+	f.cache.Summary(ctx, key, upstream.ByID(1001))
+	f.cache.Officers(ctx, key, upstream.ByID(1001))
+	q, ok := f.cache.Quota(ctx, key)
+	if !ok || q.Limit != 10 || q.Remaining != 8 {
+		t.Fatalf("quota = %+v, %v; want 8 of 10 left", q, ok)
+	}
+	dctx, dkey := f.login(t, "demo")
+	f.cache.Summary(dctx, dkey, upstream.ByID(1001))
+	if _, ok := f.cache.Quota(dctx, dkey); ok {
+		t.Error("an unlimited user has a quota")
+	}
+	f.clock.Add(61 * time.Minute)
+	if q, _ := f.cache.Quota(ctx, key); q.Remaining != 10 {
+		t.Errorf("after the window renewed: %d left, want 10", q.Remaining)
+	}
+}
+
+func TestMemoryIsBounded(t *testing.T) {
+	f := newFixture(t, cache.Options{MaxBytes: 64 << 10})
+	ctx, key := f.login(t, "demo")
+	for id := int32(1001); id < 1101; id++ {
+		f.cache.PaymentSummarySIC(ctx, key, upstream.ByID(id))
+	}
+	f.cache.Summary(ctx, key, upstream.ByID(1001)) // lets the cache finish its eviction work
+	if size := f.cache.Size(); size > 80<<10 {
+		t.Errorf("the cache holds %d bytes, bound is 64 KiB", size)
+	}
+}
+
+func TestChangingTradeProviderForgetsCopies(t *testing.T) {
+	f := newFixture(t, cache.Options{})
+	ctx, key := f.login(t, "trade")
+	if _, err := f.cache.SetTradeProvider(ctx, key, "TP-1"); err != nil {
+		t.Fatal(err)
+	}
+	a, err := f.cache.IdentificationGroup(ctx, key, upstream.ByCustomerID("C1-1001"))
+	if err != nil || a.BusinessID != 1001 {
+		t.Fatalf("C1-1001 under TP-1 = %+v, %v", a, err)
+	}
+	if _, err := f.cache.SetTradeProvider(ctx, key, "TP-2"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.cache.IdentificationGroup(ctx, key, upstream.ByCustomerID("C1-1001")); !errors.Is(err, upstream.ErrNotFound) {
+		t.Errorf("C1-1001 under TP-2: err = %v, want not found (a kept copy was served)", err)
+	}
+}

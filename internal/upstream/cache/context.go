@@ -1,0 +1,114 @@
+package cache
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"sync"
+	"time"
+)
+
+type userKey struct{}
+type probeKey struct{}
+type bypassKey struct{}
+type recorderKey struct{}
+
+// WithUser names the signed-in user whose copies the calls may use. Copies
+// are never shared between users, since access models differ.
+func WithUser(ctx context.Context, username string) context.Context {
+	return context.WithValue(ctx, userKey{}, username)
+}
+
+// userOf is the cache's identity of the caller: the user name when the
+// handler gave one, otherwise a hash of the session key (never the key
+// itself, which must not sit in memory longer than the cookie carries it).
+func userOf(ctx context.Context, sessionKey string) string {
+	if u, ok := ctx.Value(userKey{}).(string); ok && u != "" {
+		return "u:" + u
+	}
+	sum := sha256.Sum256([]byte(sessionKey))
+	return "k:" + hex.EncodeToString(sum[:12])
+}
+
+// Probe returns a context whose calls only look: a fresh copy is returned,
+// anything else answers ErrNotCached without a request. Pages use it to
+// count what a full load would spend.
+func Probe(ctx context.Context) context.Context { return context.WithValue(ctx, probeKey{}, true) }
+
+func isProbe(ctx context.Context) bool { v, _ := ctx.Value(probeKey{}).(bool); return v }
+
+// Bypass returns a context whose calls skip fresh copies and ask the
+// service (a page's Refresh).
+func Bypass(ctx context.Context) context.Context { return context.WithValue(ctx, bypassKey{}, true) }
+
+func bypassing(ctx context.Context) bool { v, _ := ctx.Value(bypassKey{}).(bool); return v }
+
+// Recorder notes how a page's calls were answered: when the data was
+// fetched, which of it is an older copy and why, and how many calls a
+// probe found missing.
+type Recorder struct {
+	mu          sync.Mutex
+	oldest      time.Time
+	staleSince  time.Time
+	staleReason string
+	misses      int
+	calls       int
+}
+
+// Record returns a context whose calls report to a new Recorder.
+func Record(ctx context.Context) (context.Context, *Recorder) {
+	r := &Recorder{}
+	return context.WithValue(ctx, recorderKey{}, r), r
+}
+
+// recordOf returns the context's recorder; a nil one ignores everything.
+func recordOf(ctx context.Context) *Recorder {
+	r, _ := ctx.Value(recorderKey{}).(*Recorder)
+	return r
+}
+
+func (r *Recorder) note(f func()) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls++
+	f()
+}
+
+func (r *Recorder) seen(t time.Time) {
+	if r.oldest.IsZero() || t.Before(r.oldest) {
+		r.oldest = t
+	}
+}
+
+func (r *Recorder) hit(t time.Time)     { r.note(func() { r.seen(t) }) }
+func (r *Recorder) fetched(t time.Time) { r.note(func() { r.seen(t) }) }
+func (r *Recorder) failed()             { r.note(func() {}) }
+func (r *Recorder) miss()               { r.note(func() { r.misses++ }) }
+
+func (r *Recorder) stale(t time.Time, why string) {
+	r.note(func() {
+		r.seen(t)
+		if r.staleSince.IsZero() || t.Before(r.staleSince) {
+			r.staleSince, r.staleReason = t, why
+		}
+	})
+}
+
+// FetchedAt is when the oldest data the page shows was fetched (zero when
+// the page made no call).
+func (r *Recorder) FetchedAt() time.Time { r.mu.Lock(); defer r.mu.Unlock(); return r.oldest }
+
+// Stale returns when the oldest expired copy shown was fetched and why it
+// was shown; a zero time means every answer was fresh.
+func (r *Recorder) Stale() (since time.Time, why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.staleSince, r.staleReason
+}
+
+// Misses is how many calls a probe found not cached: the requests a full
+// load would spend.
+func (r *Recorder) Misses() int { r.mu.Lock(); defer r.mu.Unlock(); return r.misses }
