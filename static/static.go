@@ -17,7 +17,7 @@ import (
 	"strings"
 )
 
-//go:embed css js all:vendor
+//go:embed css img js all:vendor
 var files embed.FS
 
 // Prefix is the URL path under which assets are served.

@@ -86,7 +86,11 @@ func New(cfg Config) (*Handler, error) {
 		secure:   cfg.CookieSecure,
 		now:      cfg.Now,
 	}
-	h.urls = views.Assets{CSS: cfg.Assets.URL("css/app.css"), Charts: cfg.Assets.URL("js/charts.js")}
+	h.urls = views.Assets{
+		CSS:    cfg.Assets.URL("css/app.css"),
+		Icon:   cfg.Assets.URL("img/favicon.svg"),
+		Charts: cfg.Assets.URL("js/charts.js"),
+	}
 	if cfg.Assets.Has(echartsAsset) {
 		h.urls.ECharts = cfg.Assets.URL(echartsAsset)
 	} else {

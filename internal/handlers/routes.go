@@ -25,6 +25,10 @@ func (h *Handler) Routes() *echo.Echo {
 	e.GET("/healthz", h.showHealth)
 	e.GET("/readyz", h.showReady)
 	e.GET("/static/*", echo.WrapHandler(h.assets))
+	// Browsers ask for /favicon.ico on their own; point them at ours.
+	e.GET("/favicon.ico", func(c *echo.Context) error {
+		return c.Redirect(http.StatusMovedPermanently, h.urls.Icon)
+	})
 
 	pages := e.Group("", h.loadSession, h.csrf(), middleware.GzipWithConfig(middleware.GzipConfig{
 		MinLength: 1024,

@@ -48,6 +48,7 @@ type Base struct {
 // Assets are the URLs of the files every page may load.
 type Assets struct {
 	CSS     string
+	Icon    string
 	Charts  string // the chart bootstrap script
 	ECharts string // "" when the build has not fetched ECharts
 }
