@@ -12,10 +12,10 @@ import (
 var keyShape = regexp.MustCompile(`^\d\d/\d\d/\d{4} \d\d:\d\d:\d\d [A-Za-z0-9]{32}$`)
 
 func TestLoginSuccessShape(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	r := h.do(http.MethodPost, "/v1/Users/Login", "", url.Values{"Username": {"demo"}, "Password": {"demo"}})
 	var d map[string]any
-	data(t, "login", r, &d)
+	wantData(t, "login", r, &d)
 	wantKeys(t, "login", d, "SessionKey", "Username", "SessionId", "TwoFactorAuthenticationRequired", "Key")
 	key, _ := d["SessionKey"].(string)
 	if !keyShape.MatchString(key) {
@@ -36,8 +36,8 @@ func TestLoginSuccessShape(t *testing.T) {
 }
 
 func TestLoginErrors(t *testing.T) {
-	h := newHarness(t, Options{})
-	post := func(form url.Values) reply { return h.do(http.MethodPost, "/v1/Users/Login", "", form) }
+	h := newAPIHarness(t, Options{})
+	post := func(form url.Values) apiReply { return h.do(http.MethodPost, "/v1/Users/Login", "", form) }
 	wantError(t, "wrong password", post(url.Values{"Username": {"demo"}, "Password": {"nope"}}), 403, CodeInvalidCredentials)
 	wantError(t, "unknown user", post(url.Values{"Username": {"nobody"}, "Password": {"demo"}}), 403, CodeInvalidCredentials)
 	wantError(t, "no password", post(url.Values{"Username": {"demo"}}), 400, CodeMissingParameter)
@@ -46,7 +46,7 @@ func TestLoginErrors(t *testing.T) {
 }
 
 func TestBearerKeyRequired(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	q := url.Values{"id": {"1001"}}
 	wantError(t, "no key", h.get("", "/v1/Business/Summary", q), 403, CodeInvalidSessionKey)
 	wantError(t, "unknown key", h.get("01/01/2025 00:00:00 AAAA", "/v1/Business/Summary", q), 403, CodeInvalidSessionKey)
@@ -68,7 +68,7 @@ func TestBearerKeyRequired(t *testing.T) {
 }
 
 func TestSessionExpires(t *testing.T) {
-	h := newHarness(t, Options{SessionTTL: 30 * time.Minute})
+	h := newAPIHarness(t, Options{SessionTTL: 30 * time.Minute})
 	key := h.login("demo")
 	q := url.Values{"id": {"1001"}}
 	h.clock.Advance(29 * time.Minute)
@@ -84,7 +84,7 @@ func TestSessionExpires(t *testing.T) {
 }
 
 func TestSessionDefaultTTLIsAnHour(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	h.clock.Advance(59 * time.Minute)
 	if r := h.get(key, "/v1/Portfolio/Folders", nil); r.status != 200 {
@@ -95,7 +95,7 @@ func TestSessionDefaultTTLIsAnHour(t *testing.T) {
 }
 
 func TestSessionsAreBounded(t *testing.T) {
-	h := newHarness(t, Options{SessionTTL: time.Minute})
+	h := newAPIHarness(t, Options{SessionTTL: time.Minute})
 	first := h.login("demo")
 	for range maxSessionsPerUser + 20 {
 		h.srv.newSession("demo")

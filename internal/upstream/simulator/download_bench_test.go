@@ -22,14 +22,17 @@ func (d *discardResponse) WriteHeader(code int)        { d.status = code }
 func (d *discardResponse) Flush()                      {}
 func (d *discardResponse) Write(p []byte) (int, error) { d.bytes += int64(len(p)); return len(p), nil }
 
+// heapObjects is the heap's bytes in objects, live or not yet swept.
+func heapObjects() uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
+}
+
 // heapPeak samples the live heap (runtime/metrics, no stop-the-world) until
 // stopped and returns the highest value seen.
 func heapPeak() (stop func() uint64) {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() uint64 {
-		metrics.Read(sample)
-		return sample[0].Value.Uint64()
-	}
+	read := heapObjects
 	var peak uint64
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -66,12 +69,7 @@ func BenchmarkDownloadBulk(b *testing.B) {
 			key, _ := srv.newSession(bulkUsername)
 			runtime.GC()
 			stop := heapPeak()
-			var base uint64
-			{
-				sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-				metrics.Read(sample)
-				base = sample[0].Value.Uint64()
-			}
+			base := heapObjects()
 			var bytes int64
 			b.ResetTimer()
 			for b.Loop() {
@@ -90,7 +88,11 @@ func BenchmarkDownloadBulk(b *testing.B) {
 			if peak > base {
 				growth = float64(peak-base) / (1 << 20)
 			}
+			// What is still live after a collection tells a leak from GC pacing.
+			runtime.GC()
+			retained := float64(int64(heapObjects())-int64(base)) / (1 << 20)
 			b.ReportMetric(growth, "peak-heap-MiB")
+			b.ReportMetric(retained, "retained-MiB")
 			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 			b.ReportMetric(float64(bytes)/(1<<20), "body-MiB")
 		})

@@ -18,7 +18,7 @@ var standardColumns = []string{"BusinessId", "BusinessName", "FolderId", "Folder
 	"NAICSCode", "NAICSTitle", "Public", "RiskScore", "PayScore", "DBTScore", "ZScore"}
 
 func TestDownloadCSV(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	r := h.get(h.login("demo"), "/v1/Portfolio/Download", nil)
 	if r.status != 200 {
 		t.Fatalf("status = %d: %s", r.status, r.body)
@@ -54,7 +54,7 @@ func TestDownloadCSV(t *testing.T) {
 }
 
 func TestDownloadXMLAndJSON(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	r := h.get(key, "/v1/Portfolio/Download", url.Values{"format": {"xml"}, "FolderId": {"12"}})
 	if r.status != 200 || r.header.Get("Content-Type") != "application/xml; charset=utf-8" {
@@ -109,7 +109,7 @@ func TestDownloadXMLAndJSON(t *testing.T) {
 }
 
 func TestDownloadErrors(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	cases := []struct {
 		q      url.Values
@@ -128,7 +128,7 @@ func TestDownloadErrors(t *testing.T) {
 }
 
 func TestDownloadFailAfterAbortsMidBody(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	h.postFaults(`{"download_fail_after": 100}`)
 	req, _ := http.NewRequest(http.MethodGet, h.ts.URL+"/v1/Portfolio/Download", nil)

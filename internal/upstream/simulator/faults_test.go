@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-func (h *harness) postFaults(body string) reply {
+func (h *apiHarness) postFaults(body string) apiReply {
 	h.t.Helper()
 	resp, err := h.ts.Client().Post(h.ts.URL+"/_sim/faults", "application/json", strings.NewReader(body))
 	if err != nil {
@@ -21,11 +21,11 @@ func (h *harness) postFaults(body string) reply {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return reply{status: resp.StatusCode, header: resp.Header, body: b}
+	return apiReply{status: resp.StatusCode, header: resp.Header, body: b}
 }
 
 func TestInjectedErrors(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("ordinary")
 	id := url.Values{"id": {"1001"}}
 	if r := h.postFaults(`{"error_rate": 1}`); r.status != 200 {
@@ -64,7 +64,7 @@ func TestInjectedErrors(t *testing.T) {
 }
 
 func TestFaultsHook(t *testing.T) {
-	h := newHarness(t, Options{Latency: 5 * time.Millisecond})
+	h := newAPIHarness(t, Options{Latency: 5 * time.Millisecond})
 	var f map[string]any
 	if err := json.Unmarshal(h.get("", "/_sim/faults", nil).body, &f); err != nil {
 		t.Fatal(err)
@@ -91,7 +91,7 @@ func TestFaultsHook(t *testing.T) {
 }
 
 func TestLatency(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	h.srv.SetFaults(Faults{Latency: 80 * time.Millisecond})
 	start := time.Now()
@@ -114,7 +114,7 @@ func TestLatency(t *testing.T) {
 }
 
 func TestRequestsHook(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	h.get(key, "/v1/Business/Summary", url.Values{"id": {"1001"}})
 	h.get(key, "/v1/Business/Summary", url.Values{"id": {"abc"}})

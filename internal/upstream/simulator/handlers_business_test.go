@@ -15,13 +15,13 @@ var paymentFields = []string{"CategoryName", "CategoryCode", "MonthReported", "A
 // TestBusinessOperationShapes checks every business operation's Data and
 // its exact field names.
 func TestBusinessOperationShapes(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	id := url.Values{"id": {"1001"}}
 	list := func(path string, n int, fields ...string) {
 		t.Helper()
 		var rows []map[string]any
-		data(t, path, h.get(key, path, id), &rows)
+		wantData(t, path, h.get(key, path, id), &rows)
 		if len(rows) != n {
 			t.Fatalf("%s: %d rows, want %d", path, len(rows), n)
 		}
@@ -32,7 +32,7 @@ func TestBusinessOperationShapes(t *testing.T) {
 	object := func(path string, fields ...string) map[string]any {
 		t.Helper()
 		var obj map[string]any
-		data(t, path, h.get(key, path, id), &obj)
+		wantData(t, path, h.get(key, path, id), &obj)
 		wantKeys(t, path, obj, fields...)
 		return obj
 	}
@@ -56,7 +56,7 @@ func TestBusinessOperationShapes(t *testing.T) {
 }
 
 func TestEmptyListsAreEmptyNotNull(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	for _, path := range []string{"/v1/Business/LatestAnnualStatements", "/v1/Business/Officers",
 		"/v1/Business/NAICSCodes", "/v1/Business/PaymentSummary/Monthly", "/v1/Business/CreditScoreHistory"} {
@@ -68,7 +68,7 @@ func TestEmptyListsAreEmptyNotNull(t *testing.T) {
 }
 
 func TestStatements(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	years := func(q url.Values) []float64 {
 		t.Helper()
@@ -80,7 +80,7 @@ func TestStatements(t *testing.T) {
 				Text  string
 			} `json:"values"`
 		}
-		data(t, "statements "+q.Encode(), h.get(key, "/v1/Business/LatestAnnualStatements", q), &rows)
+		wantData(t, "statements "+q.Encode(), h.get(key, "/v1/Business/LatestAnnualStatements", q), &rows)
 		var out []float64
 		for _, r := range rows {
 			fy, ok := r.Values["FiscalYear"]
@@ -118,7 +118,7 @@ func TestStatements(t *testing.T) {
 }
 
 func TestAPIOnlyStatementKeys(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	allowed := map[string]bool{"FiscalYear": true, "PeriodEndDate": true}
 	for _, k := range APIOnlyKeys() {
 		allowed[k] = true
@@ -127,8 +127,8 @@ func TestAPIOnlyStatementKeys(t *testing.T) {
 		Values map[string]any `json:"values"`
 	}
 	q := url.Values{"id": {"1001"}}
-	data(t, "demo", h.get(h.login("demo"), "/v1/Business/LatestAnnualStatements", q), &full)
-	data(t, "developer", h.get(h.login("developer"), "/v1/Business/LatestAnnualStatements", q), &limited)
+	wantData(t, "demo", h.get(h.login("demo"), "/v1/Business/LatestAnnualStatements", q), &full)
+	wantData(t, "developer", h.get(h.login("developer"), "/v1/Business/LatestAnnualStatements", q), &limited)
 	if _, ok := full[0].Values["EBIT"]; !ok {
 		t.Fatalf("full access lacks EBIT: %v", full[0].Values)
 	}
@@ -145,7 +145,7 @@ func TestAPIOnlyStatementKeys(t *testing.T) {
 }
 
 func TestCreditScoreHistory(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	type row struct {
 		RiskScore, DBTScore, PayScore *int
@@ -156,7 +156,7 @@ func TestCreditScoreHistory(t *testing.T) {
 		t.Helper()
 		q.Set("id", "1001")
 		var rows []row
-		data(t, "history "+q.Encode(), h.get(key, "/v1/Business/CreditScoreHistory", q), &rows)
+		wantData(t, "history "+q.Encode(), h.get(key, "/v1/Business/CreditScoreHistory", q), &rows)
 		return rows
 	}
 	rows := get(url.Values{})
@@ -191,24 +191,24 @@ func TestCreditScoreHistory(t *testing.T) {
 }
 
 func TestRiskHistory(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	var rows []struct {
 		Year, Month      int
 		AverageRiskScore float64
 	}
-	data(t, "risk", h.get(h.login("demo"), "/v1/Business/RiskHistory", url.Values{"id": {"1001"}, "count": {"3"}}), &rows)
+	wantData(t, "risk", h.get(h.login("demo"), "/v1/Business/RiskHistory", url.Values{"id": {"1001"}, "count": {"3"}}), &rows)
 	if len(rows) != 3 || rows[0].Month != 6 || rows[1].Month != 5 || rows[2].Month != 4 || rows[0].AverageRiskScore != 7.25 {
 		t.Errorf("RiskHistory count=3: %+v, want 2025-06, -05, -04 at 7.25", rows)
 	}
 }
 
 func TestBusinessIdentification(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	name := func(what string, q url.Values) string {
 		t.Helper()
 		var g struct{ BusinessName string }
-		data(t, what, h.get(key, "/v1/Business/IdentificationGroup", q), &g)
+		wantData(t, what, h.get(key, "/v1/Business/IdentificationGroup", q), &g)
 		return g.BusinessName
 	}
 	if got := name("supplier", url.Values{"SupplierId": {"S-1002"}}); got != "Zenith Manufacturing Inc" {
@@ -244,15 +244,15 @@ func TestBusinessIdentification(t *testing.T) {
 }
 
 func TestTradeProviderFlow(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("trade")
-	cust := func(id string) reply {
+	cust := func(id string) apiReply {
 		return h.get(key, "/v1/Business/IdentificationGroup", url.Values{"CustomerId": {id}})
 	}
 	wantError(t, "before choosing", cust("C2-1002"), 400, CodeTradeProviderNotSelected)
 
 	var tps map[string]any
-	data(t, "GET providers", h.get(key, "/v1/Trade/TradeProviders", nil), &tps)
+	wantData(t, "GET providers", h.get(key, "/v1/Trade/TradeProviders", nil), &tps)
 	wantKeys(t, "TradeProviders", tps, "Current", "TradeProviders")
 	if tps["Current"] != "" {
 		t.Errorf("Current = %v before choosing, want empty", tps["Current"])
@@ -263,16 +263,16 @@ func TestTradeProviderFlow(t *testing.T) {
 	}
 	wantKeys(t, "TradeProvider", list[0].(map[string]any), "TradeProviderId", "Name")
 
-	post := func(form url.Values) reply { return h.do(http.MethodPost, "/v1/Trade/TradeProviders", key, form) }
+	post := func(form url.Values) apiReply { return h.do(http.MethodPost, "/v1/Trade/TradeProviders", key, form) }
 	wantError(t, "unknown provider", post(url.Values{"TradeProviderId": {"TP-7"}}), 400, CodeInvalidTradeProvider)
 	wantError(t, "no provider", post(url.Values{}), 400, CodeMissingParameter)
 	var msg string
-	data(t, "choose TP-2", post(url.Values{"TradeProviderId": {"TP-2"}}), &msg)
+	wantData(t, "choose TP-2", post(url.Values{"TradeProviderId": {"TP-2"}}), &msg)
 	if msg == "" {
 		t.Error("choosing a provider: Data is empty, want a sentence")
 	}
 	var g struct{ BusinessId int32 }
-	data(t, "C2-1002", cust("C2-1002"), &g)
+	wantData(t, "C2-1002", cust("C2-1002"), &g)
 	if g.BusinessId != 1002 {
 		t.Errorf("C2-1002 -> %d, want 1002", g.BusinessId)
 	}
@@ -280,15 +280,15 @@ func TestTradeProviderFlow(t *testing.T) {
 
 	// The choice belongs to the account: a new session keeps it.
 	key = h.login("trade")
-	data(t, "GET providers again", h.get(key, "/v1/Trade/TradeProviders", nil), &tps)
+	wantData(t, "GET providers again", h.get(key, "/v1/Trade/TradeProviders", nil), &tps)
 	if tps["Current"] != "TP-2" {
 		t.Errorf("Current = %v in a new session, want TP-2", tps["Current"])
 	}
-	data(t, "C2-1001 new session", cust("C2-1001"), &g)
+	wantData(t, "C2-1001 new session", cust("C2-1001"), &g)
 
 	// With a single provider no choice is needed.
 	solo := h.login("solo")
-	data(t, "solo", h.get(solo, "/v1/Business/IdentificationGroup", url.Values{"CustomerId": {"C-1003"}}), &g)
+	wantData(t, "solo", h.get(solo, "/v1/Business/IdentificationGroup", url.Values{"CustomerId": {"C-1003"}}), &g)
 	if g.BusinessId != 1003 {
 		t.Errorf("C-1003 -> %d, want 1003", g.BusinessId)
 	}

@@ -23,7 +23,7 @@ var fuzzState struct {
 
 func fuzzServer(t testing.TB) (*Server, map[string]string) {
 	fuzzState.once.Do(func() {
-		clock := &fakeClock{t: time.Date(2025, 7, 15, 9, 0, 0, 0, time.UTC)}
+		clock := &simClock{t: time.Date(2025, 7, 15, 9, 0, 0, 0, time.UTC)}
 		srv := New(testDataset(), Options{Now: clock.Now, Bulk: 50})
 		keys := map[string]string{}
 		for _, u := range []string{"demo", "trade", "bulk"} {

@@ -22,9 +22,9 @@ type scoreHistory struct {
 }
 
 func TestFoldersShape(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	var rows []map[string]any
-	data(t, "folders", h.get(h.login("demo"), "/v1/Portfolio/Folders", nil), &rows)
+	wantData(t, "folders", h.get(h.login("demo"), "/v1/Portfolio/Folders", nil), &rows)
 	if len(rows) != 2 {
 		t.Fatalf("%d folders, want 2", len(rows))
 	}
@@ -35,12 +35,12 @@ func TestFoldersShape(t *testing.T) {
 }
 
 func TestScoreHistories(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	get := func(path string, q url.Values) scoreHistory {
 		t.Helper()
 		var sh scoreHistory
-		data(t, path+"?"+q.Encode(), h.get(key, path, q), &sh)
+		wantData(t, path+"?"+q.Encode(), h.get(key, path, q), &sh)
 		return sh
 	}
 	pay := get("/v1/Portfolio/PayScoreHistory", url.Values{})
@@ -84,7 +84,7 @@ func TestScoreHistories(t *testing.T) {
 		t.Errorf("rows past the end: total %d, %d rows, want 5 and 0", past.TotalResults, len(past.Businesses))
 	}
 	var obj map[string]any
-	data(t, "past the end", h.get(key, "/v1/Portfolio/PayScoreHistory", url.Values{"StartRow": {"10"}}), &obj)
+	wantData(t, "past the end", h.get(key, "/v1/Portfolio/PayScoreHistory", url.Values{"StartRow": {"10"}}), &obj)
 	wantKeys(t, "PortfolioScoreHistory", obj, "TotalResults", "ScoreType", "Businesses")
 	if bs, ok := obj["Businesses"].([]any); !ok || len(bs) != 0 {
 		t.Errorf("past the end: Businesses = %v, want [] (not null)", obj["Businesses"])
@@ -101,15 +101,15 @@ func TestScoreHistories(t *testing.T) {
 }
 
 func TestPortfolioBusinesses(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	var rows []map[string]any
-	data(t, "all", h.get(key, "/v1/Portfolio/Businesses", nil), &rows)
+	wantData(t, "all", h.get(key, "/v1/Portfolio/Businesses", nil), &rows)
 	if len(rows) != 6 {
 		t.Fatalf("%d memberships, want 6", len(rows))
 	}
 	wantKeys(t, "PortfolioBusiness", rows[0], "BusinessId", "BusinessName", "FolderId")
-	data(t, "folder 12", h.get(key, "/v1/Portfolio/Businesses", url.Values{"FolderId": {"12"}}), &rows)
+	wantData(t, "folder 12", h.get(key, "/v1/Portfolio/Businesses", url.Values{"FolderId": {"12"}}), &rows)
 	if len(rows) != 3 || rows[0]["FolderId"] != 12.0 {
 		t.Errorf("folder 12: %v", rows)
 	}
@@ -137,13 +137,13 @@ func newestFirst(t *testing.T, what string, items []newsRow) {
 }
 
 func TestNews(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	var raw []map[string]any
-	data(t, "folder news", h.get(key, "/v1/Portfolio/Folders/11/News", nil), &raw)
+	wantData(t, "folder news", h.get(key, "/v1/Portfolio/Folders/11/News", nil), &raw)
 	wantKeys(t, "NewsItem", raw[0], "id", "title", "link", "description", "pubDate")
 	var items []newsRow
-	data(t, "folder news", h.get(key, "/v1/Portfolio/Folders/11/News", nil), &items)
+	wantData(t, "folder news", h.get(key, "/v1/Portfolio/Folders/11/News", nil), &items)
 	if len(items) != 5 {
 		t.Errorf("folder 11: %d items, want 5 (1001's 3 and 1002's 2)", len(items))
 	}
@@ -152,16 +152,16 @@ func TestNews(t *testing.T) {
 	wantError(t, "other user's folder", h.get(key, "/v1/Portfolio/Folders/21/News", nil), 404, CodeFolderNotFound)
 	wantError(t, "bad folder", h.get(key, "/v1/Portfolio/Folders/abc/News", nil), 400, CodeInvalidParameter)
 
-	data(t, "industry news", h.get(key, "/v1/Industries/News", nil), &items)
+	wantData(t, "industry news", h.get(key, "/v1/Industries/News", nil), &items)
 	if len(items) != 20 || items[0].ID/100 != 4400 {
 		t.Errorf("industry news: %d items from %d, want 20 from sector 44", len(items), items[0].ID)
 	}
 	newestFirst(t, "industry", items)
-	data(t, "industry news, no sector news", h.get(h.login("ordinary"), "/v1/Industries/News", nil), &items)
+	wantData(t, "industry news, no sector news", h.get(h.login("ordinary"), "/v1/Industries/News", nil), &items)
 	if len(items) != 0 {
 		t.Errorf("ordinary (sector 33, no news): %d items", len(items))
 	}
-	data(t, "all news", h.get(key, "/v1/News", nil), &items)
+	wantData(t, "all news", h.get(key, "/v1/News", nil), &items)
 	if len(items) != 5 {
 		t.Errorf("portfolio news: %d items, want 5", len(items))
 	}
@@ -169,12 +169,12 @@ func TestNews(t *testing.T) {
 }
 
 func TestSearch(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	ids := func(q url.Values) []int32 {
 		t.Helper()
 		var rows []map[string]any
-		data(t, "search "+q.Encode(), h.get(key, "/v1/Business/Search", q), &rows)
+		wantData(t, "search "+q.Encode(), h.get(key, "/v1/Business/Search", q), &rows)
 		var out []int32
 		for _, r := range rows {
 			wantKeys(t, "search hit", r, "BusinessId", "BusinessName", "City", "State")
@@ -199,7 +199,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestUnknownPathsAndMethods(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("demo")
 	wantError(t, "unknown /v1 path", h.get(key, "/v1/Business/Nope", nil), 404, CodeNotFound)
 	wantError(t, "unknown path without key", h.get("", "/v1/Nope", nil), 404, CodeNotFound)

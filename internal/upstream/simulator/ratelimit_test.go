@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-func headerInt(t *testing.T, r reply, name string) int {
+func headerInt(t *testing.T, r apiReply, name string) int {
 	t.Helper()
 	v := r.header.Get(name)
 	n, err := strconv.Atoi(v)
@@ -19,7 +19,7 @@ func headerInt(t *testing.T, r reply, name string) int {
 }
 
 func TestRateLimitOrdinary(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("ordinary")
 	for i := 1; i <= 10; i++ {
 		r := h.get(key, "/v1/Portfolio/Folders", nil)
@@ -64,7 +64,7 @@ func TestRateLimitOrdinary(t *testing.T) {
 }
 
 func TestRateLimitCountsFailedCalls(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("ordinary")
 	r := h.get(key, "/v1/Business/Summary", url.Values{"id": {"abc"}})
 	wantError(t, "bad id", r, 400, CodeInvalidParameter)
@@ -83,7 +83,7 @@ func TestRateLimitCountsFailedCalls(t *testing.T) {
 }
 
 func TestRateLimitByUserType(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	r := h.get(h.login("developer"), "/v1/Portfolio/Folders", nil)
 	if got := headerInt(t, r, "X-RateLimit-Limit"); got != 200 {
 		t.Errorf("developer: X-RateLimit-Limit = %d, want 200", got)
@@ -103,7 +103,7 @@ func TestRateLimitByUserType(t *testing.T) {
 }
 
 func TestResetHookRenewsWindows(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	key := h.login("ordinary")
 	for range 11 {
 		h.get(key, "/v1/Portfolio/Folders", nil)

@@ -13,18 +13,18 @@ import (
 // GenerateBusiness, made on the fly.
 func TestBulkPortfolio(t *testing.T) {
 	const n = 3000
-	h := newHarness(t, Options{Bulk: n})
+	h := newAPIHarness(t, Options{Bulk: n})
 	key := h.login("bulk")
 
 	var folders []map[string]any
-	data(t, "folders", h.get(key, "/v1/Portfolio/Folders", nil), &folders)
+	wantData(t, "folders", h.get(key, "/v1/Portfolio/Folders", nil), &folders)
 	if len(folders) != 1 {
 		t.Fatalf("bulk folders = %v, want one", folders)
 	}
 	folderID := strconv.Itoa(int(folders[0]["FolderId"].(float64)))
 
 	var sh scoreHistory
-	data(t, "pay page", h.get(key, "/v1/Portfolio/PayScoreHistory", url.Values{"StartRow": {"2991"}, "EndRow": {"3100"}}), &sh)
+	wantData(t, "pay page", h.get(key, "/v1/Portfolio/PayScoreHistory", url.Values{"StartRow": {"2991"}, "EndRow": {"3100"}}), &sh)
 	if sh.TotalResults != n || len(sh.Businesses) != 10 {
 		t.Fatalf("rows 2991-3100 of %d: total %d, %d rows", n, sh.TotalResults, len(sh.Businesses))
 	}
@@ -38,14 +38,14 @@ func TestBulkPortfolio(t *testing.T) {
 	}
 
 	var members []map[string]any
-	data(t, "businesses", h.get(key, "/v1/Portfolio/Businesses", url.Values{"FolderId": {folderID}}), &members)
+	wantData(t, "businesses", h.get(key, "/v1/Portfolio/Businesses", url.Values{"FolderId": {folderID}}), &members)
 	if len(members) != n {
 		t.Errorf("Portfolio/Businesses: %d, want %d", len(members), n)
 	}
 
 	var g struct{ BusinessId int32 }
 	mid := strconv.Itoa(int(BulkBusinessID(1234)))
-	data(t, "bulk id", h.get(key, "/v1/Business/IdentificationGroup", url.Values{"id": {mid}}), &g)
+	wantData(t, "bulk id", h.get(key, "/v1/Business/IdentificationGroup", url.Values{"id": {mid}}), &g)
 	if g.BusinessId != BulkBusinessID(1234) {
 		t.Errorf("bulk id %s -> %d", mid, g.BusinessId)
 	}
@@ -70,12 +70,12 @@ func TestBulkPortfolio(t *testing.T) {
 		t.Errorf("bulk CSV download: %d lines, want %d", lines, n+1)
 	}
 	var news []newsRow
-	data(t, "bulk news", h.get(key, "/v1/News", nil), &news)
-	data(t, "bulk industry news", h.get(key, "/v1/Industries/News", nil), &news)
+	wantData(t, "bulk news", h.get(key, "/v1/News", nil), &news)
+	wantData(t, "bulk industry news", h.get(key, "/v1/Industries/News", nil), &news)
 }
 
 func TestNoBulkUserByDefault(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	r := h.do("POST", "/v1/Users/Login", "", url.Values{"Username": {"bulk"}, "Password": {"demo"}})
 	wantError(t, "bulk without -bulk", r, 403, CodeInvalidCredentials)
 }

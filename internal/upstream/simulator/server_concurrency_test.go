@@ -11,7 +11,7 @@ import (
 // TestConcurrentUse mixes sign-ins, operations, fault changes, counter reads
 // and resets from many goroutines; run with -race it shows the state is guarded.
 func TestConcurrentUse(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {

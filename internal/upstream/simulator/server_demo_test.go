@@ -10,21 +10,21 @@ import (
 )
 
 // demoHarness serves the generated demo dataset, as cmd/simulator does.
-func demoHarness(t *testing.T) *harness {
+func demoHarness(t *testing.T) *apiHarness {
 	t.Helper()
-	clock := &fakeClock{t: time.Date(2025, 7, 15, 9, 0, 0, 0, time.UTC)}
+	clock := &simClock{t: time.Date(2025, 7, 15, 9, 0, 0, 0, time.UTC)}
 	ds := Generate(GenerateOptions{Seed: 1, AsOf: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)})
 	srv := New(ds, Options{Now: clock.Now})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	return &harness{t: t, srv: srv, ts: ts, clock: clock}
+	return &apiHarness{t: t, srv: srv, ts: ts, clock: clock}
 }
 
 func TestDemoUsersAndIdentifiers(t *testing.T) {
 	h := demoHarness(t)
 	demo := h.login("demo")
 	var members []struct{ BusinessId int32 }
-	data(t, "demo portfolio", h.get(demo, "/v1/Portfolio/Businesses", nil), &members)
+	wantData(t, "demo portfolio", h.get(demo, "/v1/Portfolio/Businesses", nil), &members)
 	in := map[int32]bool{}
 	for _, m := range members {
 		in[m.BusinessId] = true
@@ -35,7 +35,7 @@ func TestDemoUsersAndIdentifiers(t *testing.T) {
 		}
 	}
 	var g struct{ BusinessId int32 }
-	data(t, "S-1004", h.get(demo, "/v1/Business/IdentificationGroup", url.Values{"SupplierId": {"S-1004"}}), &g)
+	wantData(t, "S-1004", h.get(demo, "/v1/Business/IdentificationGroup", url.Values{"SupplierId": {"S-1004"}}), &g)
 	if g.BusinessId != 1004 {
 		t.Errorf("S-1004 -> %d", g.BusinessId)
 	}
@@ -50,13 +50,13 @@ func TestDemoUsersAndIdentifiers(t *testing.T) {
 	c := url.Values{"CustomerId": {"C2-1050"}}
 	wantError(t, "trade before choosing", h.get(trade, "/v1/Business/Summary", c), 400, CodeTradeProviderNotSelected)
 	h.do(http.MethodPost, "/v1/Trade/TradeProviders", trade, url.Values{"TradeProviderId": {"TP-2"}})
-	data(t, "C2-1050", h.get(trade, "/v1/Business/IdentificationGroup", c), &g)
+	wantData(t, "C2-1050", h.get(trade, "/v1/Business/IdentificationGroup", c), &g)
 	if g.BusinessId != 1050 {
 		t.Errorf("C2-1050 -> %d", g.BusinessId)
 	}
 
 	var news []newsRow
-	data(t, "industry news", h.get(demo, "/v1/Industries/News", nil), &news)
+	wantData(t, "industry news", h.get(demo, "/v1/Industries/News", nil), &news)
 	if len(news) == 0 || len(news) > 20 {
 		t.Errorf("demo industry news: %d items, want 1 to 20", len(news))
 	}
@@ -71,12 +71,12 @@ func TestDemoMissingScoresAreNull(t *testing.T) {
 	h := demoHarness(t)
 	key := h.login("demo")
 	var members []struct{ BusinessId int32 }
-	data(t, "portfolio", h.get(key, "/v1/Portfolio/Businesses", nil), &members)
+	wantData(t, "portfolio", h.get(key, "/v1/Portfolio/Businesses", nil), &members)
 	nulls := 0
 	for _, m := range members {
 		var rows []struct{ RiskScore, PayScore *int }
 		id := url.Values{"id": {strconv.Itoa(int(m.BusinessId))}}
-		data(t, "history", h.get(key, "/v1/Business/CreditScoreHistory", id), &rows)
+		wantData(t, "history", h.get(key, "/v1/Business/CreditScoreHistory", id), &rows)
 		for _, row := range rows {
 			if (row.RiskScore != nil && *row.RiskScore == 0) || (row.PayScore != nil && *row.PayScore == 0) {
 				t.Errorf("%d: a score of 0 in %+v", m.BusinessId, row)

@@ -13,27 +13,27 @@ import (
 	"time"
 )
 
-// fakeClock is a clock tests move by hand.
-type fakeClock struct {
+// simClock is a clock tests move by hand.
+type simClock struct {
 	mu sync.Mutex
 	t  time.Time
 }
 
-func (c *fakeClock) Now() time.Time {
+func (c *simClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.t
 }
 
-func (c *fakeClock) Advance(d time.Duration) {
+func (c *simClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.t = c.t.Add(d)
 	c.mu.Unlock()
 }
 
-func ip(n int) *int                    { return &n }
-func fp(f float64) *float64            { return &f }
-func dp(l string, v float64) DataPoint { return DataPoint{Label: l, Value: fp(v)} }
+func simIntPtr(n int) *int                   { return &n }
+func simFloatPtr(f float64) *float64         { return &f }
+func simPoint(l string, v float64) DataPoint { return DataPoint{Label: l, Value: simFloatPtr(v)} }
 
 // testDataset is a small hand-made dataset with the cases the tests need:
 // a public and a private business, one without Pay, one with nothing, and
@@ -42,12 +42,12 @@ func testDataset() *Dataset {
 	scores := func(withPay, withZ bool, risk int) []ScoreMonth {
 		var out []ScoreMonth
 		for m := monthOf(2023, 1); m <= monthOf(2025, 6); m++ {
-			sm := ScoreMonth{Year: m.year(), Month: m.month(), Risk: ip(risk), AverageRisk: fp(float64(risk) + 0.25), DBT: ip(3)}
+			sm := ScoreMonth{Year: m.year(), Month: m.month(), Risk: simIntPtr(risk), AverageRisk: simFloatPtr(float64(risk) + 0.25), DBT: simIntPtr(3)}
 			if withPay {
-				sm.Pay = ip(1 + m.month()%10)
+				sm.Pay = simIntPtr(1 + m.month()%10)
 			}
 			if withZ && m.month()%3 == 0 {
-				sm.Z = fp(2.5 + float64(m.month())/100)
+				sm.Z = simFloatPtr(2.5 + float64(m.month())/100)
 			}
 			out = append(out, sm)
 		}
@@ -64,8 +64,8 @@ func testDataset() *Dataset {
 		return out
 	}
 	payment := func(month, cat, code string, dbt int) PaymentRow {
-		return PaymentRow{CategoryName: cat, CategoryCode: code, MonthReported: month, Accounts: 12, DBTIndex: ip(dbt),
-			AverageDBTIndex: ip(6), TotalDue: 100000, CurrentAmount: 90000, PastDue30Days: 5000, PastDue60Days: 2500,
+		return PaymentRow{CategoryName: cat, CategoryCode: code, MonthReported: month, Accounts: 12, DBTIndex: simIntPtr(dbt),
+			AverageDBTIndex: simIntPtr(6), TotalDue: 100000, CurrentAmount: 90000, PastDue30Days: 5000, PastDue60Days: 2500,
 			PastDue90Days: 1500, PastDueOver90Days: 1000, CurrentAmountPercent: 90, PastDue30DaysPercent: 5,
 			PastDue60DaysPercent: 2.5, PastDue90DaysPercent: 1.5, PastDueOver90DaysPercent: 1}
 	}
@@ -76,12 +76,12 @@ func testDataset() *Dataset {
 		FinancialComments: "Revenue fell while margins held.",
 		Statements: []Statement{
 			{FiscalYear: 2024, PeriodEndDate: "2024-12-31T00:00:00", Values: map[string]DataPoint{
-				"Sales": dp("Sales", 1.5e9), "NetIncome": dp("Net income", -2.5e7), "TotalAssets": dp("Total assets", 9e8),
-				"EBIT": dp("EBIT", 4e7), "Goodwill": {Label: "Goodwill"}}},
+				"Sales": simPoint("Sales", 1.5e9), "NetIncome": simPoint("Net income", -2.5e7), "TotalAssets": simPoint("Total assets", 9e8),
+				"EBIT": simPoint("EBIT", 4e7), "Goodwill": {Label: "Goodwill"}}},
 			{FiscalYear: 2023, PeriodEndDate: "2023-12-31T00:00:00", Values: map[string]DataPoint{
-				"Sales": dp("Sales", 1.6e9), "NetIncome": dp("Net income", 1e7), "EBIT": dp("EBIT", 6e7)}},
+				"Sales": simPoint("Sales", 1.6e9), "NetIncome": simPoint("Net income", 1e7), "EBIT": simPoint("EBIT", 6e7)}},
 			{FiscalYear: 2022, PeriodEndDate: "2022-12-31T00:00:00", Values: map[string]DataPoint{
-				"Sales": dp("Sales", 1.7e9)}},
+				"Sales": simPoint("Sales", 1.7e9)}},
 		},
 		PaymentsMonthly: []PaymentRow{payment("2025-06", "All categories", "", 3), payment("2025-05", "All categories", "", 4)},
 		PaymentsSIC: []PaymentRow{payment("2025-06", "Trucking and warehousing", "42", 2), payment("2025-06", "Chemicals", "28", 5),
@@ -122,28 +122,28 @@ func testDataset() *Dataset {
 		}}
 }
 
-// harness is a server under test with its fake clock.
-type harness struct {
+// apiHarness is a server under test with its fake clock.
+type apiHarness struct {
 	t     *testing.T
 	srv   *Server
 	ts    *httptest.Server
-	clock *fakeClock
+	clock *simClock
 }
 
-func newHarness(t *testing.T, opts Options) *harness {
+func newAPIHarness(t *testing.T, opts Options) *apiHarness {
 	t.Helper()
-	clock := &fakeClock{t: time.Date(2025, 7, 15, 9, 15, 2, 0, time.UTC)}
+	clock := &simClock{t: time.Date(2025, 7, 15, 9, 15, 2, 0, time.UTC)}
 	if opts.Now == nil {
 		opts.Now = clock.Now
 	}
 	srv := New(testDataset(), opts)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	return &harness{t: t, srv: srv, ts: ts, clock: clock}
+	return &apiHarness{t: t, srv: srv, ts: ts, clock: clock}
 }
 
-// reply is a raw answer: status, headers and body.
-type reply struct {
+// apiReply is a raw answer: status, headers and body.
+type apiReply struct {
 	status int
 	header http.Header
 	body   []byte
@@ -156,7 +156,7 @@ type rawEnvelope struct {
 	ErrorCode string          `json:"ErrorCode"`
 }
 
-func (r reply) envelope(t *testing.T) rawEnvelope {
+func (r apiReply) envelope(t *testing.T) rawEnvelope {
 	t.Helper()
 	var env rawEnvelope
 	if err := json.Unmarshal(r.body, &env); err != nil {
@@ -166,7 +166,7 @@ func (r reply) envelope(t *testing.T) rawEnvelope {
 }
 
 // do sends a raw request; key, when set, goes in the bearer header.
-func (h *harness) do(method, path, key string, form url.Values) reply {
+func (h *apiHarness) do(method, path, key string, form url.Values) apiReply {
 	h.t.Helper()
 	var body io.Reader
 	if method == http.MethodPost {
@@ -193,15 +193,15 @@ func (h *harness) do(method, path, key string, form url.Values) reply {
 	if err != nil {
 		h.t.Fatalf("%s %s: reading body: %v", method, path, err)
 	}
-	return reply{status: resp.StatusCode, header: resp.Header, body: b}
+	return apiReply{status: resp.StatusCode, header: resp.Header, body: b}
 }
 
-func (h *harness) get(key, path string, q url.Values) reply {
+func (h *apiHarness) get(key, path string, q url.Values) apiReply {
 	return h.do(http.MethodGet, path, key, q)
 }
 
 // login signs user in and returns the session key.
-func (h *harness) login(user string) string {
+func (h *apiHarness) login(user string) string {
 	h.t.Helper()
 	r := h.do(http.MethodPost, "/v1/Users/Login", "", url.Values{"Username": {user}, "Password": {"demo"}})
 	if r.status != http.StatusOK {
@@ -215,7 +215,7 @@ func (h *harness) login(user string) string {
 }
 
 // wantError checks status and ErrorCode of a failed envelope.
-func wantError(t *testing.T, what string, r reply, status int, code string) {
+func wantError(t *testing.T, what string, r apiReply, status int, code string) {
 	t.Helper()
 	if r.status != status {
 		t.Errorf("%s: status = %d, want %d: %s", what, r.status, status, r.body)
@@ -232,7 +232,7 @@ func wantError(t *testing.T, what string, r reply, status int, code string) {
 }
 
 // data decodes a successful answer's Data into v.
-func data(t *testing.T, what string, r reply, v any) {
+func wantData(t *testing.T, what string, r apiReply, v any) {
 	t.Helper()
 	if r.status != http.StatusOK {
 		t.Fatalf("%s: status = %d, want 200: %s", what, r.status, r.body)

@@ -15,17 +15,17 @@ import (
 )
 
 // node is a generic XML element.
-type node struct {
+type xmlNode struct {
 	name     string
 	attrs    map[string]string // by local name
-	children []*node
+	children []*xmlNode
 	text     string
 }
 
-func parseXML(b []byte) (*node, error) {
+func parseXML(b []byte) (*xmlNode, error) {
 	dec := xml.NewDecoder(bytes.NewReader(b))
-	var stack []*node
-	var root *node
+	var stack []*xmlNode
+	var root *xmlNode
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
@@ -36,7 +36,7 @@ func parseXML(b []byte) (*node, error) {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			n := &node{name: t.Name.Local, attrs: map[string]string{}}
+			n := &xmlNode{name: t.Name.Local, attrs: map[string]string{}}
 			for _, a := range t.Attr {
 				n.attrs[a.Name.Local] = a.Value
 			}
@@ -63,7 +63,7 @@ func parseXML(b []byte) (*node, error) {
 	return root, nil
 }
 
-func (n *node) child(name string) *node {
+func (n *xmlNode) child(name string) *xmlNode {
 	for _, c := range n.children {
 		if c.name == name {
 			return c
@@ -74,7 +74,7 @@ func (n *node) child(name string) *node {
 
 // sameValue compares a generic JSON value with an XML element, following
 // the rules documented in xml.go.
-func sameValue(j any, n *node, at string) error {
+func sameValue(j any, n *xmlNode, at string) error {
 	if j == nil {
 		if n.attrs["nil"] != "true" || len(n.children) > 0 || n.text != "" {
 			return fmt.Errorf("%s: JSON null, XML <%s> %v %q", at, n.name, n.attrs, n.text)
@@ -184,7 +184,7 @@ func TestXMLMatchesJSON(t *testing.T) {
 		{"demo", "GET", "/v1/Nope", nil, nil},
 		{"", "GET", "/v1/Portfolio/Folders", nil, nil},
 	}
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	keys := map[string]string{"": ""}
 	for _, c := range cases {
 		if _, ok := keys[c.user]; !ok {
@@ -202,7 +202,7 @@ func TestXMLMatchesJSON(t *testing.T) {
 	}
 }
 
-func compareReplies(t *testing.T, what string, jr, xr reply, items []string) {
+func compareReplies(t *testing.T, what string, jr, xr apiReply, items []string) {
 	t.Helper()
 	if jr.status != xr.status {
 		t.Errorf("%s: JSON status %d, XML status %d", what, jr.status, xr.status)
@@ -248,7 +248,7 @@ func compareReplies(t *testing.T, what string, jr, xr reply, items []string) {
 }
 
 func TestXMLLogin(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newAPIHarness(t, Options{})
 	r := h.do(http.MethodPost, "/v1/Users/Login", "", url.Values{"Username": {"demo"}, "Password": {"demo"}, "type": {"xml"}})
 	root, err := parseXML(r.body)
 	if err != nil || r.status != 200 {
