@@ -6,7 +6,9 @@ import (
 	"creditdash/internal/upstream"
 )
 
-// HomePage is the start page: the business lookup and search.
+// HomePage is the start page: the portfolio at a glance (folders, biggest
+// score moves, industry headlines), the business lookup and search. Each
+// section carries its own problem, so one failing call blanks only itself.
 type HomePage struct {
 	Base
 	Lookup LookupForm
@@ -15,7 +17,20 @@ type HomePage struct {
 	Query         string
 	Results       []SearchRow
 	SearchProblem *Problem
+
+	Folders        []FolderRow
+	FoldersProblem *Problem
+	Moves          []Move
+	// MovesNote qualifies the moves ("among the first 1,000 businesses").
+	MovesNote    string
+	MovesProblem *Problem
+	Headlines    []NewsItem
+	// HeadlinesProblem is nil also when the service offers no industry news.
+	HeadlinesProblem *Problem
 }
+
+// HomeHeadlines is how many industry stories the home page shows.
+const HomeHeadlines = 5
 
 // LookupForm is the "open a business" form with what the user typed.
 type LookupForm struct {

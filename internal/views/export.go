@@ -1,0 +1,148 @@
+package views
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"creditdash/internal/upstream"
+)
+
+// ExportFormat is one file format of the portfolio export.
+type ExportFormat struct {
+	// Param is how the export URL spells it: csv, xml or json.
+	Param string
+	Label string
+	// Wire is the service's name for it.
+	Wire        string
+	Ext         string
+	ContentType string
+}
+
+// exportFormats are the formats in the order the buttons show them.
+var exportFormats = []ExportFormat{
+	{"csv", "CSV", upstream.FormatCSV, "csv", "text/csv; charset=utf-8"},
+	{"xml", "XML", upstream.FormatXML, "xml", "application/xml; charset=utf-8"},
+	{"json", "JSON", upstream.FormatJSON, "json", "application/json; charset=utf-8"},
+}
+
+// LookupExportFormat finds a format by its parameter, in any case.
+func LookupExportFormat(param string) (ExportFormat, bool) {
+	for _, f := range exportFormats {
+		if strings.EqualFold(f.Param, param) {
+			return f, true
+		}
+	}
+	return ExportFormat{}, false
+}
+
+// ExportLayouts are the layouts the export offers: the service's two (ours,
+// see CONTRACT-CHOICES). Other names are passed on for the service to judge.
+var ExportLayouts = []ExportOption{
+	{Value: upstream.LayoutStandard, Label: "Standard (latest scores and details)"},
+	{Value: upstream.LayoutScores, Label: "Scores (12 months of Pay and Z″)"},
+}
+
+// ExportOption is one choice of the export form.
+type ExportOption struct{ Value, Label string }
+
+// ExportForm is the export buttons of a page: a layout choice and one
+// button per format, for one folder or the whole portfolio.
+type ExportForm struct {
+	// FolderID is "" for the whole portfolio.
+	FolderID string
+	Layouts  []ExportOption
+	Formats  []ExportOption
+}
+
+// NewExportForm builds the form for a folder (0: the whole portfolio).
+func NewExportForm(folderID int) ExportForm {
+	f := ExportForm{Layouts: ExportLayouts}
+	if folderID > 0 {
+		f.FolderID = strconv.Itoa(folderID)
+	}
+	for _, ef := range exportFormats {
+		f.Formats = append(f.Formats, ExportOption{Value: ef.Param, Label: ef.Label})
+	}
+	return f
+}
+
+// maxSlug bounds the folder part of a file name, in runes.
+const maxSlug = 60
+
+// ExportFileName names an export "portfolio-<folder or all>-<YYYY-MM-DD>.<ext>".
+// ascii is safe in any header and on any file system; unicode keeps the
+// letters of a folder name in other scripts, and equals ascii when it has
+// none. A folder whose name leaves no letters is called folder-<id>.
+func ExportFileName(folderName string, folderID int, day time.Time, ext string) (ascii, unicode string) {
+	part, uniPart := "all", "all"
+	if folderID > 0 {
+		part, uniPart = slug(folderName, false), slug(folderName, true)
+		if part == "" {
+			part = "folder-" + strconv.Itoa(folderID)
+		}
+		if uniPart == "" {
+			uniPart = part
+		}
+	}
+	tail := "-" + day.Format("2006-01-02") + "." + ext
+	return "portfolio-" + part + tail, "portfolio-" + uniPart + tail
+}
+
+// slug lowers a name to letters and digits joined by single hyphens; with
+// keepUnicode false only ASCII letters and digits survive.
+func slug(s string, keepUnicode bool) string {
+	var b strings.Builder
+	n := 0
+	pendingDash := false
+	for _, r := range strings.ToLower(s) {
+		ok := r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		if keepUnicode && r >= utf8.RuneSelf {
+			ok = unicode.IsLetter(r) || unicode.IsDigit(r)
+		}
+		if !ok {
+			pendingDash = b.Len() > 0
+			continue
+		}
+		if n >= maxSlug {
+			break
+		}
+		if pendingDash {
+			b.WriteByte('-')
+			n++
+			pendingDash = false
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return strings.TrimRight(b.String(), "-")
+}
+
+// ContentDisposition is the header value of an attachment: the ASCII name,
+// plus the RFC 5987 form when the Unicode name differs.
+func ContentDisposition(ascii, unicodeName string) string {
+	v := `attachment; filename="` + ascii + `"`
+	if unicodeName != "" && unicodeName != ascii {
+		v += "; filename*=UTF-8''" + percentEncode(unicodeName)
+	}
+	return v
+}
+
+// percentEncode escapes all but RFC 5987's attr-char.
+func percentEncode(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < utf8.RuneSelf && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$&+-.^_`|~", c) >= 0) {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}

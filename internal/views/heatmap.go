@@ -1,0 +1,231 @@
+package views
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"creditdash/internal/upstream"
+)
+
+// MonthSpan is an inclusive range of calendar months; From and To are the
+// first days of their months in UTC.
+type MonthSpan struct{ From, To time.Time }
+
+// Months counts the months of the span (0 for an empty or reversed span).
+func (s MonthSpan) Months() int {
+	if s.From.IsZero() || s.To.IsZero() {
+		return 0
+	}
+	return max(int(monthOfTime(s.To)-monthOfTime(s.From))+1, 0)
+}
+
+// LatestSpan is the n months ending at the latest month with a score in h;
+// ok is false when h holds no score at all.
+func LatestSpan(h upstream.PortfolioScoreHistory, n int) (span MonthSpan, ok bool) {
+	latest, ok := latestMonth(h)
+	if !ok {
+		return MonthSpan{}, false
+	}
+	return MonthSpan{From: (latest - portfolioMonth(n-1)).time(), To: latest.time()}, true
+}
+
+// HeatMap is the portfolio's scores as a grid: businesses down, months across.
+type HeatMap struct {
+	Score  PortfolioScore
+	Months []HeatMonth
+	Rows   []HeatRow
+	// Scored counts the cells that hold a score.
+	Scored int
+}
+
+// HeatMonth is one column.
+type HeatMonth struct {
+	Label string // "Oct 2026"
+	Param string // "2026-10"
+}
+
+// HeatRow is one business and its months.
+type HeatRow struct {
+	Name, URL string
+	Cells     []HeatCell
+}
+
+// HeatCell is one month of one business. A missing score has Missing set,
+// Text a dash and the zone-none class: it is never shown as 0.
+type HeatCell struct {
+	Text    string
+	Zone    Zone
+	Missing bool
+	// Title says the month and the score in words, for the cell's tooltip.
+	Title string
+	value float64
+}
+
+// NewHeatMap lays out one page of a portfolio score history over span.
+// Scores outside the span are left out.
+func NewHeatMap(kind PortfolioScore, h upstream.PortfolioScoreHistory, span MonthSpan) HeatMap {
+	hm := HeatMap{Score: kind}
+	first := monthOfTime(span.From)
+	n := span.Months()
+	for i := range n {
+		m := first + portfolioMonth(i)
+		hm.Months = append(hm.Months, HeatMonth{Label: m.String(), Param: m.param()})
+	}
+	for _, b := range h.Businesses {
+		values := monthValues(b.Scores)
+		row := HeatRow{Name: b.BusinessName, URL: reportURL(b.BusinessID), Cells: make([]HeatCell, n)}
+		if row.Name == "" {
+			row.Name = "Business " + strconv.FormatInt(int64(b.BusinessID), 10)
+		}
+		for i := range n {
+			m := first + portfolioMonth(i)
+			v, ok := values[m]
+			if !ok {
+				row.Cells[i] = HeatCell{Text: Dash, Missing: true, Zone: Zone{Label: "no score"},
+					Title: m.String() + ": no " + kind.Name()}
+				continue
+			}
+			z := kind.Zone(v)
+			row.Cells[i] = HeatCell{Text: kind.Format(v), Zone: z, value: v,
+				Title: m.String() + ": " + kind.Name() + " " + kind.Format(v) + " (" + z.Label + ")"}
+			hm.Scored++
+		}
+		hm.Rows = append(hm.Rows, row)
+	}
+	return hm
+}
+
+// zoneColours mirror --zone-1 .. --zone-5 of app.css, so the chart and the
+// table agree; the chart cannot read CSS variables.
+var zoneColours = [...]string{Level1: "#b3261e", Level2: "#e0662b", Level3: "#d9a31c", Level4: "#6f9d3a", Level5: "#2e7d4f"}
+
+// pieces are the score's zones for the chart's visual map.
+func (k PortfolioScore) pieces() []opts.Piece {
+	if k == PortfolioZ {
+		return []opts.Piece{
+			{Lt: 1.10, Color: zoneColours[Level1]},
+			{Gte: 1.10, Lte: 2.60, Color: zoneColours[Level3]},
+			{Gt: 2.60, Color: zoneColours[Level5]},
+		}
+	}
+	return []opts.Piece{
+		{Min: 1, Max: 2, Color: zoneColours[Level1]},
+		{Min: 3, Max: 4, Color: zoneColours[Level2]},
+		{Min: 5, Max: 5, Color: zoneColours[Level3]},
+		{Min: 6, Max: 7, Color: zoneColours[Level4]},
+		{Min: 8, Max: 10, Color: zoneColours[Level5]},
+	}
+}
+
+// LegendItem is one zone of a legend: its colour class and its words.
+type LegendItem struct{ Class, Text string }
+
+// Legend lists the score's zones in words, worst first.
+func (k PortfolioScore) Legend() []LegendItem {
+	if k == PortfolioZ {
+		return []LegendItem{
+			{"zone-1", "below 1.10 distress"}, {"zone-3", "1.10–2.60 grey"}, {"zone-5", "above 2.60 safe"},
+			{"zone-none", Dash + " no score"},
+		}
+	}
+	return []LegendItem{
+		{"zone-1", "1–2 severe"}, {"zone-2", "3–4 high"}, {"zone-3", "5 elevated"},
+		{"zone-4", "6–7 moderate"}, {"zone-5", "8–10 low"}, {"zone-none", Dash + " no score"},
+	}
+}
+
+// Chart draws the heat map with go-echarts: the visual map colours cells by
+// zone, each cell shows its value, and missing months stay empty. size is
+// the container's CSS class that gives it a height fitting the rows.
+func (hm HeatMap) Chart(id, size string) (Chart, error) {
+	months := make([]string, len(hm.Months))
+	for i, m := range hm.Months {
+		months[i] = m.Label
+	}
+	names := make([]string, len(hm.Rows))
+	var data []opts.HeatMapData
+	for y, r := range hm.Rows {
+		names[y] = r.Name
+		for x, c := range r.Cells {
+			if c.Missing {
+				continue
+			}
+			data = append(data, opts.HeatMapData{Name: r.Name + " · " + hm.Months[x].Label,
+				Value: [3]any{x, y, chartValue(hm.Score, c.value)}})
+		}
+	}
+	hc := charts.NewHeatMap()
+	hc.SetGlobalOptions(
+		charts.WithAnimation(false),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true)}),
+		charts.WithGridOpts(opts.Grid{Left: "8", Right: "16", Top: "8", Bottom: "56", ContainLabel: opts.Bool(true)}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "category", Data: months, SplitArea: &opts.SplitArea{Show: opts.Bool(true)}}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "category", Data: names, Inverse: opts.Bool(true),
+			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0"}}),
+		charts.WithVisualMapOpts(opts.VisualMap{Type: "piecewise", Pieces: hm.Score.pieces(),
+			Orient: "horizontal", Left: "center", Bottom: "0"}),
+	)
+	hc.AddSeries(hm.Score.Name(), data, charts.WithLabelOpts(opts.Label{Show: opts.Bool(true)}))
+	c, err := NewChart(id, hm.Score.Name()+" by month for "+strconv.Itoa(len(hm.Rows))+" businesses; the table below has the same numbers", hc)
+	c.Size = size
+	return c, err
+}
+
+// chartValue rounds a score as the table shows it, so both agree.
+func chartValue(k PortfolioScore, v float64) float64 {
+	if k == PortfolioZ {
+		return math.Round(v*100) / 100
+	}
+	return math.Round(v)
+}
+
+// portfolioMonth counts months since year 0, so month ranges are integer ranges.
+type portfolioMonth int
+
+func monthAt(year, month int) portfolioMonth { return portfolioMonth(year*12 + month - 1) }
+
+func monthOfTime(t time.Time) portfolioMonth { return monthAt(t.Year(), int(t.Month())) }
+
+func (m portfolioMonth) year() int  { return int(m) / 12 }
+func (m portfolioMonth) month() int { return int(m)%12 + 1 }
+
+func (m portfolioMonth) time() time.Time {
+	return time.Date(m.year(), time.Month(m.month()), 1, 0, 0, 0, 0, time.UTC)
+}
+
+// String is "Oct 2026".
+func (m portfolioMonth) String() string { return Month(m.year(), m.month()) }
+
+// param is "2026-10", as the scores page's from and to parameters.
+func (m portfolioMonth) param() string { return m.time().Format("2006-01") }
+
+// monthValues indexes a business's scores by month; months without a score
+// (or with a month out of range) are absent.
+func monthValues(scores []upstream.MonthlyScore) map[portfolioMonth]float64 {
+	out := make(map[portfolioMonth]float64, len(scores))
+	for _, s := range scores {
+		if s.Score == nil || s.Month < 1 || s.Month > 12 || math.IsNaN(*s.Score) || math.IsInf(*s.Score, 0) {
+			continue
+		}
+		out[monthAt(s.Year, s.Month)] = *s.Score
+	}
+	return out
+}
+
+// latestMonth is the latest month with a score anywhere in the answer.
+func latestMonth(h upstream.PortfolioScoreHistory) (portfolioMonth, bool) {
+	var latest portfolioMonth
+	found := false
+	for _, b := range h.Businesses {
+		for m := range monthValues(b.Scores) {
+			if !found || m > latest {
+				latest, found = m, true
+			}
+		}
+	}
+	return latest, found
+}
