@@ -105,26 +105,30 @@ func (c *genCore) listing() Business {
 	return b
 }
 
+// genScoreValues backs the pointers of one ScoreMonth.
+type genScoreValues struct {
+	risk, pay, dbt int
+	avg, z         float64
+}
+
 // scoreMonths renders the score series, oldest first. The pointers point
-// into two shared backing arrays: three allocations instead of one per
-// score per month.
+// into one backing array: two allocations instead of one per score per
+// month.
 func (c *genCore) scoreMonths() []ScoreMonth {
 	n := c.months
-	ints := make([]int, 3*n)
-	floats := make([]float64, 2*n)
+	values := make([]genScoreValues, n)
 	out := make([]ScoreMonth, n)
 	for m := range out {
 		mo := c.start() + genMonth(m)
-		s := &out[m]
+		v, s := &values[m], &out[m]
+		*v = genScoreValues{risk: c.risk[m], pay: c.pay[m], dbt: c.dbt[m], avg: c.avgRisk[m], z: c.z[m]}
 		s.Year, s.Month = mo.year(), mo.month()
-		ints[3*m], ints[3*m+1], ints[3*m+2] = c.risk[m], c.pay[m], c.dbt[m]
-		floats[2*m], floats[2*m+1] = c.avgRisk[m], c.z[m]
-		s.Risk, s.AverageRisk, s.DBT = &ints[3*m], &floats[2*m], &ints[3*m+2]
+		s.Risk, s.AverageRisk, s.DBT = &v.risk, &v.avg, &v.dbt
 		if c.pay[m] > 0 {
-			s.Pay = &ints[3*m+1]
+			s.Pay = &v.pay
 		}
 		if c.hasZ[m] {
-			s.Z = &floats[2*m+1]
+			s.Z = &v.z
 		}
 	}
 	return out

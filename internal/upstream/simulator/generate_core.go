@@ -34,15 +34,20 @@ type genCore struct {
 	risk    [genMaxMonths]int
 	health  [genMaxMonths]float64 // risk plus a smooth wobble; drives the statements
 	avgRisk [genMaxMonths]float64
-	profile int                      // trade payer profile
-	dbtRaw  [genMaxMonths]float64    // days beyond terms before rounding
-	shares  [genMaxMonths][6]float64 // percents: current, 1-30, 31-60, 61-90, 91+, other
-	dbt     [genMaxMonths]int        // DBT index, from shares by the bucket formula
-	pay     [genMaxMonths]int        // 0: no Pay score
-	fy      [genMaxFY]genFiscal      // newest first
-	nFY     int
-	z       [genMaxMonths]float64
-	hasZ    [genMaxMonths]bool
+	profile int                   // trade payer profile
+	dbtRaw  [genMaxMonths]float64 // days beyond terms before rounding
+	// The trade file by month: the DBT its buckets come to, the weights of
+	// the past-due buckets and the "other" percent (genShares turns them
+	// into percents when payments are rendered).
+	dbtExact [genMaxMonths]float64
+	weights  [genMaxMonths][4]float64
+	other    [genMaxMonths]float64
+	dbt      [genMaxMonths]int   // DBT index: dbtExact rounded
+	pay      [genMaxMonths]int   // 0: no Pay score
+	fy       [genMaxFY]genFiscal // newest first
+	nFY      int
+	z        [genMaxMonths]float64
+	hasZ     [genMaxMonths]bool
 }
 
 // start is the oldest month of the score history.
@@ -51,9 +56,11 @@ func (c *genCore) start() genMonth { return c.asOf - genMonth(c.months-1) }
 // primary is the business's main industry.
 func (c *genCore) primary() *genIndustry { return &genIndustries[c.industries[0]] }
 
-// genBuildCore fills c for (seed, asOf, id). bulk is the bulk index or -1.
+// genBuildCore fills c, which must be zero, for (seed, asOf, id). bulk is
+// the bulk index or -1. (Assigning a whole new genCore would build a second
+// 6 KB value and copy it, a tenth of BulkListing's time.)
 func genBuildCore(c *genCore, seed int64, asOf genMonth, id int32, bulk int) {
-	*c = genCore{seed: seed, id: id, asOf: asOf, bulk: bulk, sc: genScenarioFor(id)}
+	c.seed, c.id, c.asOf, c.bulk, c.sc = seed, id, asOf, bulk, genScenarioFor(id)
 	c.identity()
 	c.riskSeries()
 	c.tradeSeries()

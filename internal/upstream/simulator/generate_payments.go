@@ -42,10 +42,11 @@ func (c *genCore) payments(r *genRand) (monthly, sic []PaymentRow) {
 			accounts = int(genClamp(math.Round(5*math.Pow(total/20e3, 0.56)*r.uniform(0.9, 1.1)), 5, 400))
 		}
 		accounts = max(accounts, len(cats)) // every category has a line
+		shares := genShares(c.dbtExact[m], c.weights[m], c.other[m])
 		var amt [6]int64
 		rest := int64(total)
 		for b := 1; b < 6; b++ {
-			amt[b] = int64(math.Round(total * c.shares[m][b] / 100))
+			amt[b] = int64(math.Round(total * shares[b] / 100))
 			rest -= amt[b]
 		}
 		amt[0] = rest

@@ -53,6 +53,19 @@ func newGenRand(seed int64, key int64, stream uint64) genRand {
 // float returns a uniform value in [0, 1).
 func (r *genRand) float() float64 { return float64(r.pcg.Uint64()>>11) * 0x1p-53 }
 
+// next is one raw 64-bit draw. Hot loops split it with genU16 into four
+// uniforms of 16 bits, plenty for monthly wobbles at a quarter of the cost
+// of four draws (and small enough to inline, unlike a method returning an
+// array).
+func (r *genRand) next() uint64 { return r.pcg.Uint64() }
+
+// genU16 is the k-th (0-3) 16-bit slice of a draw as a uniform in [0, 1).
+func genU16(x uint64, k uint) float64 { return float64(x>>(16*k)&0xffff) * (1.0 / (1 << 16)) }
+
+// genTriangular turns two uniforms into a variance-1 triangular value, the
+// same shape norm draws.
+func genTriangular(a, b float64) float64 { return (a + b - 1) * 2.449489742783178 }
+
 // intn returns a value in [0, n); the tiny bias of multiply-shift does not
 // matter for demo data.
 func (r *genRand) intn(n int) int {
@@ -135,7 +148,16 @@ func genClamp(x, lo, hi float64) float64 {
 }
 
 // genRound2 rounds to two decimals, the precision of scores and percents.
-func genRound2(x float64) float64 { return math.Round(x*100) / 100 }
+func genRound2(x float64) float64 { return float64(genRoundInt(x*100)) / 100 }
+
+// genRoundInt rounds half away from zero like math.Round, by plain
+// conversion, which is several times faster in BulkListing's loops.
+func genRoundInt(x float64) int64 {
+	if x < 0 {
+		return -int64(-x + 0.5)
+	}
+	return int64(x + 0.5)
+}
 
 // genRound1k rounds a statement amount to whole thousands of dollars.
 func genRound1k(x float64) float64 { return math.Round(x/1000) * 1000 }

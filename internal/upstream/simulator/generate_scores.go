@@ -16,16 +16,23 @@ func (c *genCore) riskSeries() {
 		c.risk[n-1] = cur
 		for m := n - 2; m >= 0; m-- {
 			t := genTrendTarget(final, delta, length, end, n-1-m)
+			x := r.next()
 			step := 0
 			switch d := t - float64(cur); {
-			case d >= 1.5 || (d >= 0.5 && r.chance(0.8)):
+			case d >= 1.5 || (d >= 0.5 && genU16(x, 0) < 0.8):
 				step = 1
-			case d <= -1.5 || (d <= -0.5 && r.chance(0.8)):
+			case d <= -1.5 || (d <= -0.5 && genU16(x, 0) < 0.8):
 				step = -1
-			case r.chance(0.1):
-				step = 1 - 2*r.intn(2) // a passing wobble; the target pulls it back
+			case genU16(x, 1) < 0.1:
+				// A passing wobble; the target pulls it back.
+				step = 1
+				if genU16(x, 2) < 0.5 {
+					step = -1
+				}
 			}
-			cur = min(10, max(1, cur+step))
+			if cur += step; cur < 1 || cur > 10 {
+				cur -= step
+			}
 			c.risk[m] = cur
 		}
 	}
@@ -79,15 +86,16 @@ func genTrendTarget(final, delta, length, end, ago int) float64 {
 func (c *genCore) smoothHealth(r *genRand) {
 	wobble := 0.0
 	for m := 0; m < c.months; m++ {
-		wobble = genClamp(0.6*wobble+0.15*r.norm(), -0.45, 0.45)
+		x := r.next()
+		wobble = genClamp(0.6*wobble+0.15*genTriangular(genU16(x, 0), genU16(x, 1)), -0.45, 0.45)
 		risk := float64(c.risk[m])
 		c.health[m] = genClamp(risk+wobble, 1, 10)
 		prev := risk
 		if m > 0 {
 			prev = float64(c.risk[m-1])
 		}
-		avg := risk + 0.3*(prev-risk) + 0.1*r.norm()
-		avg = genClamp(avg, max(1, risk-0.49), min(10, risk+0.49))
+		avg := risk + 0.3*(prev-risk) + 0.1*genTriangular(genU16(x, 2), genU16(x, 3))
+		avg = genClamp(genClamp(avg, risk-0.49, risk+0.49), 1, 10)
 		c.avgRisk[m] = genRound2(avg)
 	}
 }
@@ -99,17 +107,26 @@ func (c *genCore) healthAt(mo genMonth) float64 {
 	return c.health[max(0, min(c.months-1, i))]
 }
 
-// genPayFromDBT maps days beyond terms to the Pay score a payer with that
-// record earns (10 safest).
-func genPayFromDBT(dbt int) int {
-	limits := [...]int{1, 2, 4, 7, 10, 14, 19, 27, 39} // upper DBT for Pay 10, 9, ... 2
-	for i, lim := range limits {
-		if dbt <= lim {
-			return 10 - i
+// genPayLimits are the highest DBT that still earns Pay 10, 9, ... 2.
+var genPayLimits = [...]int{1, 2, 4, 7, 10, 14, 19, 27, 39}
+
+// genPayByDBT maps DBT 0-120 to the Pay score a payer with that record
+// earns (10 safest), as a table because BulkListing looks it up per month.
+var genPayByDBT = func() (t [121]int8) {
+	for d := range t {
+		t[d] = 1
+		for i, lim := range genPayLimits {
+			if d <= lim {
+				t[d] = int8(10 - i)
+				break
+			}
 		}
 	}
-	return 1
-}
+	return t
+}()
+
+// genPayFromDBT is the Pay score for a DBT index.
+func genPayFromDBT(dbt int) int { return int(genPayByDBT[max(0, min(dbt, 120))]) }
 
 // paySeries sets the Pay score from the DBT index, moving at most one point
 // a month towards it; thin trade files have none.

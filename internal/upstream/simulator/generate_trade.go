@@ -63,50 +63,52 @@ func (c *genCore) tradeSeries() {
 	c.profile = r.weighted(genProfileOdds[genOddsBand(c.finalRisk)][:])
 	p := &genProfiles[c.profile]
 	level := r.uniform(p.lo, p.hi)
-	var jitter [4]float64
-	for b := range jitter {
-		jitter[b] = r.uniform(0.8, 1.25)
+	// This business's own mix of late buckets (base) and how a month's
+	// tilt shifts it towards the early or the late buckets (slope).
+	var base, slope [4]float64
+	for b := range base {
+		base[b] = p.weights[b] * r.uniform(0.8, 1.25)
+		slope[b] = base[b] * float64(b-1)
 	}
 	wander := 0.0
 	for m := 0; m < c.months; m++ {
-		wander = 0.7*wander + 0.3*r.norm()
+		u := r.next()
+		wander = 0.7*wander + 0.3*genTriangular(genU16(u, 0), genU16(u, 1))
 		factor := genClamp(1+0.07*float64(c.finalRisk-c.risk[m]), 0.5, 1.6)
-		d := genClamp(level*math.Exp(0.12*wander)*factor, p.min, p.max)
-		// The mix of late buckets shifts a little from month to month: one
-		// draw tilts it towards the early or the late buckets.
-		tilt := r.uniform(-0.1, 0.1)
-		var w [4]float64
-		for b := range w {
-			w[b] = p.weights[b] * jitter[b] * (1 + tilt*float64(b-1))
-		}
-		other := r.uniform(0, 1.2)
+		x := 0.12 * wander // |x| < 0.3: a two-term series stands in for exp
+		d := genClamp(level*(1+x+x*x/2)*factor, p.min, p.max)
+		tilt := 0.2*genU16(u, 2) - 0.1
+		w := [4]float64{base[0] + tilt*slope[0], base[1] + tilt*slope[1], base[2] + tilt*slope[2], base[3] + tilt*slope[3]}
+		other := 1.2 * genU16(u, 3)
 		if c.sc != nil && c.sc.trade != genTradeGeneric {
 			d, w = c.scenarioTrade(m, &r)
 		}
-		c.dbtRaw[m] = d
-		c.shares[m] = genShares(d, w, other)
-		c.dbt[m] = genRoundDBT(c.shares[m])
+		c.dbtExact[m] = genExactDBT(d, w, other)
+		c.weights[m], c.other[m] = w, other
+		c.dbt[m] = int(genRoundInt(c.dbtExact[m]))
 	}
 	c.paySeries()
 }
 
-// genShares solves for the aging percents: the past-due buckets keep the
-// weights' proportions and together come to whatever share gives `dbt`
-// days beyond terms; "other" is set aside and current takes the rest.
+// genExactDBT is the DBT the month's buckets come to: the target, unless
+// the past-due share would pass its cap (95 % less "other"), in which case
+// the capped share's DBT. One division: BulkListing runs this per month.
+func genExactDBT(dbt float64, w [4]float64, other float64) float64 {
+	total := w[0] + w[1] + w[2] + w[3]
+	days := w[0]*genBucketDays[0] + w[1]*genBucketDays[1] + w[2]*genBucketDays[2] + w[3]*genBucketDays[3]
+	return min(dbt, (95-other)*days/total/100)
+}
+
+// genShares solves for the aging percents that give `dbt` days beyond
+// terms (as genExactDBT returned it) by the bucket formula: the past-due
+// buckets keep the weights' proportions, "other" is set aside and current
+// takes the rest.
 func genShares(dbt float64, w [4]float64, other float64) [6]float64 {
-	total, days := 0.0, 0.0
-	for b := range w {
-		total += w[b]
-		days += w[b] * genBucketDays[b]
-	}
-	pastDue := min(dbt*100*total/days, 95-other)
-	var s [6]float64
-	for b := range w {
-		s[b+1] = pastDue * w[b] / total
-	}
-	s[5] = other
-	s[0] = 100 - pastDue - other
-	return s
+	total := w[0] + w[1] + w[2] + w[3]
+	days := w[0]*genBucketDays[0] + w[1]*genBucketDays[1] + w[2]*genBucketDays[2] + w[3]*genBucketDays[3]
+	k := dbt * 100 / days // past-due share per unit of weight
+	pastDue := k * total
+	return [6]float64{100 - pastDue - other, k * w[0], k * w[1], k * w[2], k * w[3], other}
 }
 
 // genDBT is the bucket formula over percents (or over amounts divided by the
@@ -115,8 +117,9 @@ func genDBT(s [6]float64) float64 {
 	return (s[1]*genBucketDays[0] + s[2]*genBucketDays[1] + s[3]*genBucketDays[2] + s[4]*genBucketDays[3]) / 100
 }
 
-// genRoundDBT is the DBT index: the bucket formula rounded to whole days.
-func genRoundDBT(s [6]float64) int { return int(math.Round(genDBT(s))) }
+// genRoundDBT is the DBT index of percents or amounts: the bucket formula
+// rounded to whole days.
+func genRoundDBT(s [6]float64) int { return int(genRoundInt(genDBT(s))) }
 
 // genIndustryDBT is the industry's average DBT in a month: the same for
 // every business with that key (a NAICS sector or a SIC group), within 4-10,
