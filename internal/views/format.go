@@ -49,16 +49,16 @@ func CompactMoney(v float64) string {
 	if v < 0 {
 		sign, v = "-", -v
 	}
+	// from is where a unit starts: its size less half of the smallest step
+	// the unit below shows, so 999,950 becomes "$1M", not "$1000.0K",
+	// while 950 stays "$950".
 	units := []struct {
-		size   float64
-		suffix string
-	}{{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}}
+		size, from float64
+		suffix     string
+	}{{1e12, 1e12 - 5e7, "T"}, {1e9, 1e9 - 5e4, "B"}, {1e6, 1e6 - 50, "M"}, {1e3, 1e3 - 0.5, "K"}}
 	for _, u := range units {
-		// Round first so 999,950 becomes "$1.0M", not "$1000.0K".
-		if r := math.Round(v/u.size*10) / 10; r >= 1 {
-			if r >= 1000 && u.suffix != "T" {
-				continue
-			}
+		if v >= u.from {
+			r := math.Round(v/u.size*10) / 10
 			return sign + "$" + trimZero(strconv.FormatFloat(r, 'f', 1, 64)) + u.suffix
 		}
 	}
@@ -188,4 +188,20 @@ func plural(n int, unit string) string {
 		return "1 " + unit
 	}
 	return strconv.Itoa(n) + " " + unit + "s"
+}
+
+// Years says how many whole years lie between t and now: "12 years",
+// "1 year", "less than a year"; "" for the zero time or a future t.
+func Years(t, now time.Time) string {
+	if t.IsZero() || t.After(now) {
+		return ""
+	}
+	n := now.Year() - t.Year()
+	if now.Month() < t.Month() || (now.Month() == t.Month() && now.Day() < t.Day()) {
+		n--
+	}
+	if n < 1 {
+		return "less than a year"
+	}
+	return plural(n, "year")
 }

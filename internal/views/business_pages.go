@@ -1,0 +1,110 @@
+package views
+
+import (
+	"fmt"
+
+	"creditdash/internal/upstream"
+)
+
+// BusinessOverviewPage is the report's first tab: summary, score cards,
+// score history charts and the risk history chart.
+type BusinessOverviewPage struct {
+	Base
+	Header         BusinessHeader
+	Summary        SummaryView
+	SummaryProblem *Problem
+	Window         TimeWindow
+	Cards          []ScoreCard
+	ScoreCharts    []ChartPanel
+	ScoresProblem  *Problem
+	RiskHistory    ChartPanel
+	RiskProblem    *Problem
+}
+
+// SummaryView is the business description and when it was filed.
+type SummaryView struct {
+	Text  string
+	Filed string
+}
+
+// NewSummaryView formats the summary; an empty text reads as such.
+func NewSummaryView(s upstream.BusinessSummary) SummaryView {
+	return SummaryView{Text: s.Text, Filed: Date(s.DateFiled.Time)}
+}
+
+// TimeWindow is the from/to form of the score charts.
+type TimeWindow struct {
+	// From and To are YYYY-MM, as month inputs send and show them.
+	From, To string
+	// Label is "Nov 2024 – Oct 2026", the frame the charts show.
+	Label string
+	// Error tells why the user's values were refused (defaults shown).
+	Error string
+	// Action is the form's target: the overview's own path.
+	Action string
+	// ResetURL shows the default frame again.
+	ResetURL string
+}
+
+// FillFromHistory sets empty From/To and the label from the months the
+// service returned, so the form shows the frame actually drawn.
+func (w *TimeWindow) FillFromHistory(rows []upstream.CreditScoreHistoryRow) {
+	h := newScoreHistory(rows)
+	if len(h.months) == 0 {
+		return
+	}
+	first, last := h.months[0], h.months[len(h.months)-1]
+	if w.From == "" {
+		w.From = first.param()
+	}
+	if w.To == "" {
+		w.To = last.param()
+	}
+	w.Label = first.String() + " – " + last.String()
+}
+
+// param is the month as YYYY-MM.
+func (m monthIndex) param() string { return fmt.Sprintf("%04d-%02d", m.year(), m.month()) }
+
+// BusinessPaymentsPage is the payments tab: monthly aging and the SIC split.
+type BusinessPaymentsPage struct {
+	Base
+	Header         BusinessHeader
+	Monthly        []AgingRow
+	AgingChart     ChartPanel
+	MonthlyProblem *Problem
+	// SICMonth is the month of SICRows ("Oct 2026").
+	SICMonth   string
+	SICRows    []AgingRow
+	SICChart   ChartPanel
+	SICProblem *Problem
+}
+
+// BusinessFinancialsPage is the financials tab: statements and comments.
+type BusinessFinancialsPage struct {
+	Base
+	Header            BusinessHeader
+	Controls          StatementControls
+	Statements        StatementGrid
+	StatementsProblem *Problem
+	Comments          string
+	CommentsProblem   *Problem
+}
+
+// StatementControls is the form that narrows the statements table.
+type StatementControls struct {
+	// Count is the number of years ("5"); Year one fiscal year or "";
+	// Sort "D" (newest first) or "A".
+	Count, Year, Sort string
+	// Error tells why the user's values were refused (defaults shown).
+	Error  string
+	Action string
+}
+
+// BusinessOfficersPage is the officers tab, with the industry codes.
+type BusinessOfficersPage struct {
+	Base
+	Header          BusinessHeader
+	Officers        []OfficerRow
+	OfficersProblem *Problem
+}

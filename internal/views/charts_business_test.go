@@ -1,0 +1,223 @@
+package views
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"creditdash/internal/upstream"
+)
+
+// options is a chart's options as the browser receives them.
+func options(t *testing.T, c Chart) (map[string]any, string) {
+	t.Helper()
+	b, err := json.Marshal(c.Option)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "__f__") {
+		t.Errorf("chart %s holds a JavaScript function", c.ID)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m, string(b)
+}
+
+func series(t *testing.T, opt map[string]any) []map[string]any {
+	t.Helper()
+	raw, _ := opt["series"].([]any)
+	out := make([]map[string]any, 0, len(raw))
+	for _, s := range raw {
+		out = append(out, s.(map[string]any))
+	}
+	return out
+}
+
+func xLabels(t *testing.T, opt map[string]any) []any {
+	t.Helper()
+	axes, _ := opt["xAxis"].([]any)
+	if len(axes) == 0 {
+		t.Fatal("no x axis")
+	}
+	data, _ := axes[0].(map[string]any)["data"].([]any)
+	return data
+}
+
+func TestScoreChartsOptions(t *testing.T) {
+	rows := history(24, func(i int, r *upstream.CreditScoreHistoryRow) {
+		r.RiskScore, r.PayScore, r.DBTScore = ip(7-i/5), ip(8), ip(3)
+		if i < 17 {
+			r.ZScore = fp(2.6)
+		}
+	})
+	panels, err := ScoreCharts(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"chart-risk", "chart-pay", "chart-dbt", "chart-z"}
+	names := []string{"Risk", "Pay", "DBT", "Z″"}
+	for i, p := range panels {
+		if p.Chart.ID != ids[i] || p.Empty != "" || p.Chart.Label == "" {
+			t.Errorf("panel %d: id %q empty %q label %q", i, p.Chart.ID, p.Empty, p.Chart.Label)
+		}
+		opt, _ := options(t, p.Chart)
+		s := series(t, opt)
+		if len(s) != 1 || s[0]["name"] != names[i] || s[0]["type"] != "line" {
+			t.Fatalf("%s: series %v", ids[i], s)
+		}
+		if data := s[0]["data"].([]any); len(data) != 24 || len(xLabels(t, opt)) != 24 {
+			t.Errorf("%s: %d points, want 24", ids[i], len(data))
+		}
+		if title := opt["title"].(map[string]any)["text"]; title == "" || title == nil {
+			t.Errorf("%s: no title", ids[i])
+		}
+		if legend := opt["legend"].(map[string]any); legend["show"] != true {
+			t.Errorf("%s: legend hidden", ids[i])
+		}
+		tip := opt["tooltip"].(map[string]any)
+		if tip["trigger"] != "axis" || tip["formatter"] != "{b0}" {
+			t.Errorf("%s: tooltip %v", ids[i], tip)
+		}
+		if len(p.Table.Rows) != 24 || len(p.Table.Head) != 3 {
+			t.Errorf("%s: table %d rows %v", ids[i], len(p.Table.Rows), p.Table.Head)
+		}
+		if xLabels(t, opt)[0] != "Nov 2024" {
+			t.Errorf("%s: first month %v", ids[i], xLabels(t, opt)[0])
+		}
+	}
+	_, risk := options(t, panels[0].Chart)
+	if !strings.Contains(risk, "chance of bankruptcy within 12 months") {
+		t.Error("Risk tooltips do not name the bankruptcy probability band")
+	}
+	_, pay := options(t, panels[1].Chart)
+	if !strings.Contains(pay, "assumed to apply to Pay") {
+		t.Error("Pay tooltips do not say the Risk table is assumed")
+	}
+	yRisk := panels[0].Chart.Option["yAxis"]
+	if b, _ := json.Marshal(yRisk); !strings.Contains(string(b), `"min":1`) || !strings.Contains(string(b), `"max":10`) {
+		t.Errorf("Risk y axis %s, want 1 to 10", b)
+	}
+	zopt, zraw := options(t, panels[3].Chart)
+	zdata := series(t, zopt)[0]["data"].([]any)
+	last := zdata[23].(map[string]any)
+	if last["value"] != "-" || !strings.Contains(last["name"].(string), "no Z″ score") {
+		t.Errorf("missing Z point = %v, want a gap named as missing", last)
+	}
+	if !strings.Contains(zraw, "distress below 1.10") || !strings.Contains(zraw, "safe above 2.60") {
+		t.Error("Z chart lacks its labelled zone lines")
+	}
+	if cell := panels[3].Table.Rows[23].Cells[1]; cell.Text != "missing" {
+		t.Errorf("Z table for Oct 2026 = %+v, want missing", cell)
+	}
+}
+
+func TestScoreChartsEmpty(t *testing.T) {
+	panels, err := ScoreCharts(history(12, func(i int, r *upstream.CreditScoreHistoryRow) { r.RiskScore = ip(5) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if panels[0].Empty != "" || panels[1].Empty == "" || panels[3].Empty == "" {
+		t.Errorf("empties: %q %q %q", panels[0].Empty, panels[1].Empty, panels[3].Empty)
+	}
+	none, _ := ScoreCharts(nil)
+	for _, p := range none {
+		if p.Empty == "" {
+			t.Errorf("%s drawn without data", p.Title)
+		}
+	}
+}
+
+func TestRiskHistoryChart(t *testing.T) {
+	p, err := RiskHistoryChart([]upstream.RiskHistoryRow{
+		{Year: 2026, Month: 10, AverageRiskScore: fp(2.02)},
+		{Year: 2026, Month: 9, AverageRiskScore: nil},
+		{Year: 2026, Month: 8, AverageRiskScore: fp(2.9)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, _ := options(t, p.Chart)
+	if got := xLabels(t, opt); len(got) != 3 || got[0] != "Aug 2026" || got[2] != "Oct 2026" {
+		t.Errorf("months = %v, want oldest first", got)
+	}
+	data := series(t, opt)[0]["data"].([]any)
+	if v := data[2].(map[string]any)["value"]; v != 2.02 {
+		t.Errorf("Oct 2026 = %v", v)
+	}
+	if v := data[1].(map[string]any)["value"]; v != "-" {
+		t.Errorf("missing month = %v, want a gap", v)
+	}
+	if p.Chart.ID != "chart-risk-history" || len(p.Table.Rows) != 3 || p.Table.Rows[2].Cells[2].Text != "severe" {
+		t.Errorf("panel %+v", p.Table.Rows)
+	}
+	if e, _ := RiskHistoryChart(nil); e.Empty == "" {
+		t.Error("no rows must read as empty")
+	}
+}
+
+func TestAgingChart(t *testing.T) {
+	p, err := AgingChart([]upstream.PaymentSummaryRow{
+		payment("2026-10", "", "All categories", 1000, ip(55)),
+		payment("2026-09", "", "All categories", 1000, ip(52)),
+		payment("bad", "", "All categories", 1000, ip(52)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, _ := options(t, p.Chart)
+	s := series(t, opt)
+	if len(s) != 6 {
+		t.Fatalf("%d series, want 6 aging buckets", len(s))
+	}
+	for i, ser := range s {
+		if ser["stack"] != "aging" || ser["type"] != "bar" || !strings.HasPrefix(ser["name"].(string), AgingColumns[i]) {
+			t.Errorf("series %d = %v %v %v", i, ser["name"], ser["type"], ser["stack"])
+		}
+	}
+	if got := xLabels(t, opt); len(got) != 2 || got[0] != "Sep 2026" {
+		t.Errorf("months = %v, want the two readable months oldest first", got)
+	}
+	if v := s[4]["data"].([]any)[1].(map[string]any)["value"]; v != 41.14 {
+		t.Errorf("91+ share of Oct 2026 = %v", v)
+	}
+	if b, _ := json.Marshal(opt["aria"]); !strings.Contains(string(b), `"decal":{"show":true}`) {
+		t.Errorf("bars carry no patterns: %s", b)
+	}
+	if e, _ := AgingChart(nil); e.Empty == "" {
+		t.Error("no rows must read as empty")
+	}
+}
+
+func TestSICDBTChart(t *testing.T) {
+	p, err := SICDBTChart([]upstream.PaymentSummaryRow{
+		payment("2026-10", "73", "Business Services", 500, ip(12)),
+		payment("2026-10", "50", "Wholesale", 100, ip(3)),
+		payment("2026-09", "73", "Business Services", 500, nil),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, _ := options(t, p.Chart)
+	s := series(t, opt)
+	if len(s) != 2 || s[0]["name"] != "50 Wholesale" || s[1]["name"] != "73 Business Services" {
+		t.Fatalf("series = %v", s)
+	}
+	if s[0]["symbol"] == s[1]["symbol"] {
+		t.Error("series share a symbol: colour would be their only difference")
+	}
+	wholesale := s[0]["data"].([]any)
+	if wholesale[0].(map[string]any)["value"] != "-" || wholesale[1].(map[string]any)["value"] != 3.0 {
+		t.Errorf("wholesale = %v, want a gap in Sep and 3 in Oct", wholesale)
+	}
+	if got := p.Table.Head; len(got) != 3 || got[1] != "50 Wholesale" {
+		t.Errorf("table head = %q", got)
+	}
+	if cell := p.Table.Rows[1].Cells[2]; cell.Text != "12 (slow)" {
+		t.Errorf("Oct 2026 business services = %+v", cell)
+	}
+	if e, _ := SICDBTChart(nil); e.Empty == "" {
+		t.Error("no rows must read as empty")
+	}
+}

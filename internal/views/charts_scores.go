@@ -1,0 +1,204 @@
+package views
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"creditdash/internal/upstream"
+)
+
+// noValue is how ECharts marks a gap in a series: the line breaks there
+// instead of dropping to zero.
+const noValue = "-"
+
+// Series colours; each chart also names its series in a legend, and every
+// value is in the table beside the chart.
+const (
+	colourRisk = "#1f5fbf"
+	colourPay  = "#7b3fa0"
+	colourDBT  = "#c05a1a"
+	colourZ    = "#2e7d4f"
+)
+
+func (k ScoreKind) colour() string {
+	return [...]string{colourRisk, colourPay, colourDBT, colourZ}[k]
+}
+
+// chartID is the element id of a score's history chart.
+func (k ScoreKind) chartID() string {
+	return [...]string{"chart-risk", "chart-pay", "chart-dbt", "chart-z"}[k]
+}
+
+// ScoreCharts builds the history charts of the four scores, each with a
+// table of its months beside it.
+func ScoreCharts(rows []upstream.CreditScoreHistoryRow) ([]ChartPanel, error) {
+	h := newScoreHistory(rows)
+	out := make([]ChartPanel, 0, len(scoreKinds))
+	for _, k := range scoreKinds {
+		p, err := scoreChart(k, h)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func scoreChart(k ScoreKind, h scoreHistory) (ChartPanel, error) {
+	p := ChartPanel{Title: k.Name() + " history", Note: k.Scale()}
+	pts := h.points[k]
+	if len(pts) == 0 {
+		p.Empty = "No score history in this time frame."
+		return p, nil
+	}
+	if _, ever := lastReported(pts); !ever {
+		p.Empty = "No " + k.short() + " score in this time frame."
+		return p, nil
+	}
+	if k == ScoreRisk || k == ScorePay {
+		p.Note += "; the tooltip names the 12-month bankruptcy probability of each score"
+		if k == ScorePay {
+			p.Note += " (the Risk table, assumed to apply to Pay)"
+		}
+	}
+	labels := make([]string, len(pts))
+	data := make([]opts.LineData, len(pts))
+	p.Table = DataTable{Caption: k.Name() + " by month", Head: []string{"Month", k.short(), "Zone"}}
+	for i, pt := range pts {
+		labels[i] = pt.month.String()
+		data[i] = opts.LineData{Name: scoreTip(k, pt), Value: noValue}
+		row := DataRow{Cells: []DataCell{{Text: labels[i]}}}
+		if pt.ok {
+			data[i].Value = round(pt.value, k.decimals())
+			z := k.zone(pt.value)
+			row.Cells = append(row.Cells, numCell(k.format(pt.value)), DataCell{Text: z.Label, Class: z.Class()})
+		} else {
+			row.Cells = append(row.Cells, missingCell("missing"), missingCell(Dash))
+		}
+		p.Table.Rows = append(p.Table.Rows, row)
+	}
+	line := newLineChart(k.Name(), k.Scale(), k.yAxis())
+	line.SetXAxis(labels).AddSeries(k.short(), data, lineSeries(k.colour(), "circle")...)
+	if k == ScoreZ {
+		line.SetSeriesOptions(
+			charts.WithMarkLineNameYAxisItemOpts(
+				opts.MarkLineNameYAxisItem{Name: "distress below 1.10", YAxis: 1.1},
+				opts.MarkLineNameYAxisItem{Name: "safe above 2.60", YAxis: 2.6},
+			),
+			charts.WithMarkLineStyleOpts(opts.MarkLineStyle{
+				Symbol:    []string{"none", "none"},
+				Label:     &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "insideEndTop"},
+				LineStyle: &opts.LineStyle{Type: "dashed", Color: "#5b6475"},
+			}),
+		)
+	}
+	c, err := NewChart(k.chartID(), k.Name()+" by month; the table below lists every value", line)
+	p.Chart = c
+	return p, err
+}
+
+// yAxis fixes the scale of Risk and Pay so charts of different businesses
+// compare at a glance.
+func (k ScoreKind) yAxis() opts.YAxis {
+	switch k {
+	case ScoreRisk, ScorePay:
+		return opts.YAxis{Name: "score", Type: "value", Min: 1, Max: 10, MinInterval: 1}
+	case ScoreDBT:
+		return opts.YAxis{Name: "days", Type: "value", Min: 0, MinInterval: 1}
+	default:
+		return opts.YAxis{Name: "Z″", Type: "value", Scale: opts.Bool(true)}
+	}
+}
+
+// scoreTip is the tooltip text of one month: with richText tooltips the
+// text comes from the data point's name, so no formatter function is needed.
+func scoreTip(k ScoreKind, pt scorePoint) string {
+	when := pt.month.String()
+	if k == ScoreZ {
+		when = pt.month.quarter() + " (" + when + ")"
+	}
+	if !pt.ok {
+		return when + " · no " + k.short() + " score"
+	}
+	z := k.zone(pt.value)
+	s := when + " · " + k.short() + " " + k.format(pt.value) + " (" + z.Label + ")"
+	if k == ScoreRisk || k == ScorePay {
+		if band := bandText(k, int(math.Round(pt.value))); band != "" {
+			s += " · " + band
+		}
+	}
+	return s
+}
+
+// RiskHistoryChart draws the monthly average risk score (RiskHistory, which
+// the service sends newest first).
+func RiskHistoryChart(rows []upstream.RiskHistoryRow) (ChartPanel, error) {
+	p := ChartPanel{Title: "Average risk score history", Note: "monthly average of the Risk score, 1–10, 10 safest"}
+	rows = slices.Clone(rows)
+	slices.SortStableFunc(rows, func(a, b upstream.RiskHistoryRow) int {
+		return cmp.Compare(monthIndexOf(a.Year, a.Month), monthIndexOf(b.Year, b.Month))
+	})
+	if len(rows) == 0 {
+		p.Empty = "No risk history in this time frame."
+		return p, nil
+	}
+	labels := make([]string, len(rows))
+	data := make([]opts.LineData, len(rows))
+	p.Table = DataTable{Caption: "Average risk score by month", Head: []string{"Month", "Average risk", "Zone"}}
+	for i, r := range rows {
+		m := monthIndexOf(r.Year, r.Month)
+		labels[i] = m.String()
+		data[i] = opts.LineData{Name: labels[i] + " · no average risk score", Value: noValue}
+		row := DataRow{Cells: []DataCell{{Text: labels[i]}}}
+		if r.AverageRiskScore != nil && !math.IsNaN(*r.AverageRiskScore) {
+			v := *r.AverageRiskScore
+			z := RiskZone(int(math.Round(v)))
+			data[i] = opts.LineData{Name: labels[i] + " · average risk " + Decimal(v, 2) + " (" + z.Label + ")", Value: round(v, 2)}
+			row.Cells = append(row.Cells, numCell(Decimal(v, 2)), DataCell{Text: z.Label, Class: z.Class()})
+		} else {
+			row.Cells = append(row.Cells, missingCell("missing"), missingCell(Dash))
+		}
+		p.Table.Rows = append(p.Table.Rows, row)
+	}
+	line := newLineChart("Average risk score", "1–10, 10 safest", ScoreRisk.yAxis())
+	line.SetXAxis(labels).AddSeries("Average risk", data, lineSeries(colourRisk, "diamond")...)
+	c, err := NewChart("chart-risk-history", "Average risk score by month; the table below lists every value", line)
+	p.Chart = c
+	return p, err
+}
+
+// newLineChart sets what every line chart of the report shares: title,
+// legend, an axis tooltip whose text is the data point's name, no animation.
+func newLineChart(title, subtitle string, y opts.YAxis) *charts.Line {
+	line := charts.NewLine()
+	line.SetGlobalOptions(
+		charts.WithAnimation(false),
+		charts.WithTitleOpts(opts.Title{Title: title, Subtitle: subtitle, Left: "left"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Bottom: "0"}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis", Formatter: "{b0}"}),
+		charts.WithGridOpts(opts.Grid{Top: "64", Bottom: "56", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "category", BoundaryGap: opts.Bool(false)}),
+		charts.WithYAxisOpts(y),
+	)
+	return line
+}
+
+// lineSeries styles a series: its colour and a symbol on every point, so a
+// lone month between gaps still shows.
+func lineSeries(colour, symbol string) []charts.SeriesOpts {
+	return []charts.SeriesOpts{
+		charts.WithLineChartOpts(opts.LineChart{Symbol: symbol, SymbolSize: 6, ShowSymbol: opts.Bool(true), ConnectNulls: opts.Bool(false)}),
+		charts.WithItemStyleOpts(opts.ItemStyle{Color: colour}),
+		charts.WithLineStyleOpts(opts.LineStyle{Color: colour, Width: 2}),
+	}
+}
+
+// round keeps chart data short and free of float noise.
+func round(v float64, decimals int) float64 {
+	p := math.Pow(10, float64(decimals))
+	return math.Round(v*p) / p
+}

@@ -1,0 +1,194 @@
+package views
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"creditdash/internal/upstream"
+)
+
+// ScoreKind is one of the four scores of CreditScoreHistory.
+type ScoreKind int
+
+// The four scores, in the order the overview shows them.
+const (
+	ScoreRisk ScoreKind = iota
+	ScorePay
+	ScoreDBT
+	ScoreZ
+)
+
+// scoreKinds lists the kinds in display order.
+var scoreKinds = [...]ScoreKind{ScoreRisk, ScorePay, ScoreDBT, ScoreZ}
+
+// Name is the score's name as people read it.
+func (k ScoreKind) Name() string {
+	switch k {
+	case ScoreRisk:
+		return "Risk score"
+	case ScorePay:
+		return "Pay score"
+	case ScoreDBT:
+		return "DBT (days beyond terms)"
+	default:
+		return "Z″-Score (four-ratio)"
+	}
+}
+
+// Scale says how to read the score.
+func (k ScoreKind) Scale() string {
+	switch k {
+	case ScoreRisk, ScorePay:
+		return "1–10, 10 safest"
+	case ScoreDBT:
+		return "days, lower is better"
+	default:
+		return "below 1.10 distress, above 2.60 safe"
+	}
+}
+
+// short is the name used inside sentences and tooltips.
+func (k ScoreKind) short() string {
+	switch k {
+	case ScoreRisk:
+		return "Risk"
+	case ScorePay:
+		return "Pay"
+	case ScoreDBT:
+		return "DBT"
+	default:
+		return "Z″"
+	}
+}
+
+// decimals is how many decimals the score is shown with.
+func (k ScoreKind) decimals() int {
+	if k == ScoreZ {
+		return 2
+	}
+	return 0
+}
+
+// higherIsBetter says which way an improvement goes.
+func (k ScoreKind) higherIsBetter() bool { return k != ScoreDBT }
+
+// zone places a value of this score in its band.
+func (k ScoreKind) zone(v float64) Zone {
+	switch k {
+	case ScoreRisk, ScorePay:
+		return RiskZone(int(math.Round(v)))
+	case ScoreDBT:
+		return DBTZone(int(math.Round(v)))
+	default:
+		return ZScoreZone(v)
+	}
+}
+
+// format shows a value of this score: "7", "3 days", "1.80".
+func (k ScoreKind) format(v float64) string {
+	s := Decimal(v, k.decimals())
+	if k == ScoreDBT {
+		if s == "1" {
+			return "1 day"
+		}
+		return s + " days"
+	}
+	return s
+}
+
+// monthIndex counts months from year 0 so month arithmetic is integer arithmetic.
+type monthIndex int
+
+func monthIndexOf(year, month int) monthIndex { return monthIndex(year*12 + month - 1) }
+
+func (m monthIndex) year() int  { return int(m) / 12 }
+func (m monthIndex) month() int { return int(m)%12 + 1 }
+
+// String is "Oct 2026".
+func (m monthIndex) String() string { return Month(m.year(), m.month()) }
+
+// quarter is "Q4 2026".
+func (m monthIndex) quarter() string {
+	return "Q" + strconv.Itoa((m.month()-1)/3+1) + " " + strconv.Itoa(m.year())
+}
+
+// scorePoint is one month of one score; ok is false when the service had none.
+type scorePoint struct {
+	month monthIndex
+	value float64
+	ok    bool
+}
+
+// scoreHistory is the monthly history of every score, oldest first.
+type scoreHistory struct {
+	months []monthIndex
+	points map[ScoreKind][]scorePoint
+}
+
+// newScoreHistory sorts the rows by month (the service sends them oldest
+// first, but the page must not depend on it) and splits them per score.
+func newScoreHistory(rows []upstream.CreditScoreHistoryRow) scoreHistory {
+	rows = slices.Clone(rows)
+	slices.SortStableFunc(rows, func(a, b upstream.CreditScoreHistoryRow) int {
+		return cmp.Compare(monthIndexOf(a.Year, a.Month), monthIndexOf(b.Year, b.Month))
+	})
+	h := scoreHistory{points: map[ScoreKind][]scorePoint{}}
+	for _, r := range rows {
+		m := monthIndexOf(r.Year, r.Month)
+		h.months = append(h.months, m)
+		h.points[ScoreRisk] = append(h.points[ScoreRisk], intPoint(m, r.RiskScore))
+		h.points[ScorePay] = append(h.points[ScorePay], intPoint(m, r.PayScore))
+		h.points[ScoreDBT] = append(h.points[ScoreDBT], intPoint(m, r.DBTScore))
+		zp := scorePoint{month: m}
+		if r.ZScore != nil && !math.IsNaN(*r.ZScore) {
+			zp.value, zp.ok = *r.ZScore, true
+		}
+		h.points[ScoreZ] = append(h.points[ScoreZ], zp)
+	}
+	return h
+}
+
+func intPoint(m monthIndex, v *int) scorePoint {
+	if v == nil {
+		return scorePoint{month: m}
+	}
+	return scorePoint{month: m, value: float64(*v), ok: true}
+}
+
+// lastReported is the newest point with a value.
+func lastReported(pts []scorePoint) (scorePoint, bool) {
+	for i := len(pts) - 1; i >= 0; i-- {
+		if pts[i].ok {
+			return pts[i], true
+		}
+	}
+	return scorePoint{}, false
+}
+
+// at finds the point of month m.
+func at(pts []scorePoint, m monthIndex) (scorePoint, bool) {
+	for _, p := range pts {
+		if p.month == m {
+			return p, p.ok
+		}
+	}
+	return scorePoint{}, false
+}
+
+// missingQuarters lists the quarters after the last reported month, for a
+// quarterly score that stopped: "Q2 2026, Q3 2026, Q4 2026".
+func missingQuarters(pts []scorePoint, after monthIndex) string {
+	var qs []string
+	for _, p := range pts {
+		if p.month <= after || p.ok {
+			continue
+		}
+		if q := p.month.quarter(); len(qs) == 0 || qs[len(qs)-1] != q {
+			qs = append(qs, q)
+		}
+	}
+	return strings.Join(qs, ", ")
+}
