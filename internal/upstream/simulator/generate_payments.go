@@ -37,7 +37,7 @@ func (c *genCore) payments(r *genRand) (monthly, sic []PaymentRow) {
 	for m := c.months - months; m < c.months; m++ {
 		mo := c.start() + genMonth(m)
 		wander = 0.7*wander + 0.3*r.norm()
-		total := math.Max(20e3, math.Round(base*math.Exp(0.08*wander)))
+		total := math.Round(genClamp(base*math.Exp(0.08*wander), 20e3, 50e6))
 		if !c.thin {
 			accounts = int(genClamp(math.Round(5*math.Pow(total/20e3, 0.56)*r.uniform(0.9, 1.1)), 5, 400))
 		}
@@ -103,10 +103,19 @@ func (c *genCore) categories(r *genRand) []genCategory {
 	r.shuffle(len(others), func(i, j int) { others[i], others[j] = others[j], others[i] })
 	order = append(order[:min(k, len(order), 4)], others...)[:k]
 	slices.Sort(order)
+	// Slowness is stratified (one category per band of the range, in a
+	// random order) so that the categories really differ in how late they
+	// get paid.
+	rank := make([]int, k)
+	for i := range rank {
+		rank[i] = i
+	}
+	r.shuffle(k, func(i, j int) { rank[i], rank[j] = rank[j], rank[i] })
 	cats := make([]genCategory, k)
 	for i, idx := range order {
 		w := r.uniform(0.3, 1)
-		cats[i] = genCategory{sic: &genSICs[idx], weight: w * w, slowness: r.uniform(0.55, 1.7)}
+		slow := 0.45 + 1.55*(float64(rank[i])+r.float())/float64(k)
+		cats[i] = genCategory{sic: &genSICs[idx], weight: w * w, slowness: slow}
 	}
 	return cats
 }
