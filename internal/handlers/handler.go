@@ -23,6 +23,17 @@ type Service interface {
 	Search(ctx context.Context, key, text string, count int) ([]upstream.SearchResult, error)
 	IdentificationGroup(ctx context.Context, key string, ref upstream.BusinessRef) (upstream.Identification, error)
 
+	// Business report (issue 4).
+	NAICSCodes(ctx context.Context, key string, ref upstream.BusinessRef) ([]upstream.NAICSCode, error)
+	Summary(ctx context.Context, key string, ref upstream.BusinessRef) (upstream.BusinessSummary, error)
+	CreditScoreHistory(ctx context.Context, key string, ref upstream.BusinessRef, from, to time.Time) ([]upstream.CreditScoreHistoryRow, error)
+	RiskHistory(ctx context.Context, key string, ref upstream.BusinessRef, count int) ([]upstream.RiskHistoryRow, error)
+	PaymentSummaryMonthly(ctx context.Context, key string, ref upstream.BusinessRef) ([]upstream.PaymentSummaryRow, error)
+	PaymentSummarySIC(ctx context.Context, key string, ref upstream.BusinessRef) ([]upstream.PaymentSummaryRow, error)
+	LatestAnnualStatements(ctx context.Context, key string, ref upstream.BusinessRef, sq upstream.StatementsQuery) ([]upstream.AnnualFinancials, error)
+	WordFill(ctx context.Context, key string, ref upstream.BusinessRef) (upstream.WordFill, error)
+	Officers(ctx context.Context, key string, ref upstream.BusinessRef) ([]upstream.Officer, error)
+
 	// Portfolio, news, trade providers and export (issue 5).
 	Folders(ctx context.Context, key string) ([]upstream.Folder, error)
 	PortfolioBusinesses(ctx context.Context, key string, folderID int) ([]upstream.PortfolioBusiness, error)

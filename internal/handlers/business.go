@@ -1,0 +1,171 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+)
+
+// The business report: four tabs, each reachable by the service's id, by a
+// CustomerId and by a SupplierId. Service calls per tab, all concurrent:
+//
+//	every tab   IdentificationGroup, NAICSCodes (the header)
+//	overview    + Summary, CreditScoreHistory, RiskHistory
+//	payments    + PaymentSummary/Monthly, PaymentSummary/SIC
+//	financials  + LatestAnnualStatements, WordFill
+//	officers    + Officers (its industry codes come from the header's call)
+//
+// A 404 from any operation of the specification means the business does not
+// exist (404 page). IdentificationGroup is an operation the specification
+// names without a shape, so a 404 from it alone means "not offered here":
+// the header then reads "Business {identifier}".
+
+// businessRoutes adds the report's routes to the signed-in group.
+func (h *Handler) businessRoutes(g *echo.Group) {
+	refs := []struct {
+		path  string
+		parse func(c *echo.Context) (upstream.BusinessRef, error)
+	}{
+		{"/businesses/:id", parseIDParam},
+		{"/customers/:customerId", parseExternalParam("customerId", upstream.ByCustomerID, "Customer ids", "C1-1001")},
+		{"/suppliers/:supplierId", parseExternalParam("supplierId", upstream.BySupplierID, "Supplier ids", "S-1001")},
+	}
+	for _, r := range refs {
+		g.GET(r.path, businessPage(r.parse, h.showBusinessOverview))
+		g.GET(r.path+"/payments", businessPage(r.parse, h.showBusinessPayments))
+		g.GET(r.path+"/financials", businessPage(r.parse, h.showBusinessFinancials))
+		g.GET(r.path+"/officers", businessPage(r.parse, h.showBusinessOfficers))
+	}
+}
+
+// businessPage reads the business reference from the URL before the tab runs.
+func businessPage(parse func(*echo.Context) (upstream.BusinessRef, error), show func(*echo.Context, upstream.BusinessRef) error) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		ref, err := parse(c)
+		if err != nil {
+			return err
+		}
+		return show(c, ref)
+	}
+}
+
+// pathParam is a path parameter as the user typed it. The router matches on
+// the escaped path when escaping matters, so the value may still need it.
+func pathParam(c *echo.Context, name string) (string, bool) {
+	raw := c.Param(name)
+	if c.Request().URL.RawPath == "" {
+		return raw, true
+	}
+	s, err := url.PathUnescape(raw)
+	return s, err == nil
+}
+
+func parseIDParam(c *echo.Context) (upstream.BusinessRef, error) {
+	raw, _ := pathParam(c, "id")
+	ref, err := upstream.ParseID(raw)
+	if err != nil {
+		return ref, badInput("“%s” is not a business id. Business ids are whole numbers from 1 to 2147483647, such as 1001.", clip(raw))
+	}
+	return ref, nil
+}
+
+// parseExternalParam reads a CustomerId or SupplierId, which the service
+// treats as opaque text, refusing what it could never resolve.
+func parseExternalParam(name string, by func(string) upstream.BusinessRef, what, example string) func(*echo.Context) (upstream.BusinessRef, error) {
+	return func(c *echo.Context) (upstream.BusinessRef, error) {
+		raw, ok := pathParam(c, name)
+		ref := by(raw)
+		if !ok || ref.Validate() != nil {
+			return ref, badInput("%s are codes of up to 64 characters without spaces, such as %s.", what, example)
+		}
+		return ref, nil
+	}
+}
+
+// clip shortens what the user typed before it is quoted back to them.
+func clip(s string) string {
+	if !utf8.ValidString(s) {
+		return "?"
+	}
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
+}
+
+// headerData holds the two calls behind the header of every tab.
+type headerData struct {
+	ident    upstream.Identification
+	identErr error
+	naics    []upstream.NAICSCode
+	naicsErr error
+}
+
+// calls are the header's service calls, to run with the tab's own.
+func (hd *headerData) calls(ctx context.Context, svc Service, key string, ref upstream.BusinessRef) []func() {
+	return []func(){
+		func() { hd.ident, hd.identErr = svc.IdentificationGroup(ctx, key, ref) },
+		func() { hd.naics, hd.naicsErr = svc.NAICSCodes(ctx, key, ref) },
+	}
+}
+
+// pageError decides whether the page can render at all, given the header's
+// results and the errors of the tab's own calls. It returns the error the
+// error handler must turn into a whole page: a refused session, a
+// trade-provider problem, an unknown business, or a failed header.
+func (hd *headerData) pageError(sectionErrs ...error) error {
+	all := append([]error{hd.identErr, hd.naicsErr}, sectionErrs...)
+	for _, err := range all {
+		if errors.Is(err, upstream.ErrSessionExpired) || isTradeProviderProblem(err) {
+			return err
+		}
+	}
+	for _, err := range append([]error{hd.naicsErr}, sectionErrs...) {
+		if errors.Is(err, upstream.ErrNotFound) {
+			return err
+		}
+	}
+	if hd.identErr != nil && !errors.Is(hd.identErr, upstream.ErrNotFound) {
+		return hd.identErr
+	}
+	return nil
+}
+
+// identification is nil when the service does not offer IdentificationGroup.
+func (hd *headerData) identification() *upstream.Identification {
+	if hd.identErr != nil {
+		return nil
+	}
+	return &hd.ident
+}
+
+// public says whether the business is public, nil when unknown.
+func (hd *headerData) public() *bool {
+	if hd.identErr != nil {
+		return nil
+	}
+	p := hd.ident.Public
+	return &p
+}
+
+func isTradeProviderProblem(err error) bool {
+	var ue *upstream.Error
+	return errors.As(err, &ue) && ue.Code == upstream.CodeTradeProviderNotSelected
+}
+
+// businessBase builds the header and the shared part of a tab's view model.
+func (h *Handler) businessBase(c *echo.Context, ref upstream.BusinessRef, hd *headerData, tab views.BusinessTab) (views.Base, views.BusinessHeader) {
+	share := c.Scheme() + "://" + c.Request().Host + c.Request().URL.RequestURI()
+	header := views.NewBusinessHeader(ref, hd.identification(), hd.naics, tab, share)
+	if hd.naicsErr != nil {
+		header.NAICSProblem = h.sectionProblem(c, hd.naicsErr)
+	}
+	b := h.base(c, header.Name+" · "+tab.Label(), views.NavBusiness)
+	return b, header
+}

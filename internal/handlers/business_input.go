@@ -1,0 +1,165 @@
+package handlers
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"creditdash/internal/upstream"
+)
+
+// Limits of the report's controls.
+const (
+	// defaultWindowMonths is the score charts' default frame, the service's
+	// own default for CreditScoreHistory.
+	defaultWindowMonths = 24
+	// maxWindowMonths bounds a chosen frame: ten years of monthly points.
+	maxWindowMonths = 120
+	// defaultYears and maxYears bound the statements' count control.
+	defaultYears = 5
+	maxYears     = 10
+	minYear      = 1900
+	maxYear      = 2100
+)
+
+// scoreWindow is the frame of the score charts. Zero times leave the
+// service's default: the last 24 months.
+type scoreWindow struct {
+	from, to time.Time // first day of the first and last month
+	// fromParam and toParam are the values shown back in the form.
+	fromParam, toParam string
+}
+
+// parseWindow reads the from/to form (YYYY-MM each, both optional). Its
+// error is a message for people; the window is then the default.
+func parseWindow(fromRaw, toRaw string) (scoreWindow, error) {
+	fromRaw, toRaw = strings.TrimSpace(fromRaw), strings.TrimSpace(toRaw)
+	var w scoreWindow
+	var err error
+	if fromRaw != "" {
+		if w.from, err = parseMonth("From", fromRaw); err != nil {
+			return scoreWindow{}, err
+		}
+	}
+	if toRaw != "" {
+		if w.to, err = parseMonth("To", toRaw); err != nil {
+			return scoreWindow{}, err
+		}
+	}
+	if !w.from.IsZero() && !w.to.IsZero() {
+		if w.from.After(w.to) {
+			return scoreWindow{}, errors.New("From must not be after To. Showing the last 24 months instead.")
+		}
+		if months(w.from, w.to) > maxWindowMonths {
+			return scoreWindow{}, errors.New("Choose at most 10 years (120 months). Showing the last 24 months instead.")
+		}
+	}
+	if w.from.IsZero() && !w.to.IsZero() {
+		// The service counts 24 months back from EndDate; say so in the form.
+		w.from = w.to.AddDate(0, -(defaultWindowMonths - 1), 0)
+	}
+	w.fromParam, w.toParam = monthParam(w.from), monthParam(w.to)
+	return w, nil
+}
+
+// parseMonth reads YYYY-MM, as month inputs send it.
+func parseMonth(field, s string) (time.Time, error) {
+	t, err := time.Parse("2006-01", s)
+	if err != nil || len(s) != 7 || t.Year() < minYear || t.Year() > maxYear {
+		return time.Time{}, errors.New(field + " must be a month written YYYY-MM between 1900 and 2100, such as 2025-10. Showing the last 24 months instead.")
+	}
+	return t, nil
+}
+
+// months counts the months from a to b, both included.
+func months(a, b time.Time) int {
+	return (b.Year()-a.Year())*12 + int(b.Month()) - int(a.Month()) + 1
+}
+
+func monthParam(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format("2006-01")
+}
+
+// endDate is the last day of t's month: the service's EndDate is inclusive.
+func endDate(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return t.AddDate(0, 1, -1)
+}
+
+// riskCount is how many months of RiskHistory the frame needs: the default
+// frame's 24, or everything when the user chose a frame (RiskHistory only
+// counts back from the latest month, so a past frame needs the rest too).
+func (w scoreWindow) riskCount() int {
+	if w.from.IsZero() && w.to.IsZero() {
+		return defaultWindowMonths
+	}
+	return 0
+}
+
+// riskWithin keeps the RiskHistory months inside the frame.
+func (w scoreWindow) riskWithin(rows []upstream.RiskHistoryRow) []upstream.RiskHistoryRow {
+	if w.from.IsZero() && w.to.IsZero() {
+		return rows
+	}
+	out := make([]upstream.RiskHistoryRow, 0, len(rows))
+	for _, r := range rows {
+		m := time.Date(r.Year, time.Month(r.Month), 1, 0, 0, 0, 0, time.UTC)
+		if (!w.from.IsZero() && m.Before(w.from)) || (!w.to.IsZero() && m.After(w.to)) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// statementsForm is the financials tab's controls, read and checked.
+type statementsForm struct {
+	query upstream.StatementsQuery
+	// count, year and sort are shown back in the form.
+	count, year, sort string
+}
+
+// parseStatementsForm reads count, year and sort. An invalid value falls
+// back to its default and adds to the message returned.
+func parseStatementsForm(countRaw, yearRaw, sortRaw string) (statementsForm, error) {
+	f := statementsForm{query: upstream.StatementsQuery{Count: defaultYears, SortOrder: "D"}}
+	var problems []string
+	if s := strings.TrimSpace(countRaw); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > maxYears {
+			problems = append(problems, "Years must be a whole number from 1 to 10; showing 5.")
+		} else {
+			f.query.Count = n
+		}
+	}
+	if s := strings.TrimSpace(yearRaw); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < minYear || n > maxYear {
+			problems = append(problems, "Fiscal year must be a year such as 2024; showing every year.")
+		} else {
+			f.query.StandardYear = n
+		}
+	}
+	switch s := strings.ToUpper(strings.TrimSpace(sortRaw)); s {
+	case "":
+	case "A", "D":
+		f.query.SortOrder = s
+	default:
+		problems = append(problems, "Order must be A (oldest first) or D (newest first); showing newest first.")
+	}
+	f.count = strconv.Itoa(f.query.Count)
+	if f.query.StandardYear > 0 {
+		f.year = strconv.Itoa(f.query.StandardYear)
+	}
+	f.sort = f.query.SortOrder
+	if len(problems) > 0 {
+		return f, errors.New(strings.Join(problems, " "))
+	}
+	return f, nil
+}

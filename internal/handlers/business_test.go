@@ -1,0 +1,359 @@
+package handlers_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"creditdash/internal/apptest"
+)
+
+// tabs of the business report: the path suffix and what only that tab shows.
+var businessTabs = []struct {
+	suffix, label, marker string
+	charts                int
+}{
+	{"", "Overview", "#scores .score-card", 5},
+	{"/payments", "Payments", "table.aging", 2},
+	{"/financials", "Financials", "table.statements", 0},
+	{"/officers", "Officers", "table.officers", 0},
+}
+
+// chartOptions decodes the options of the chart with the given id.
+func chartOptions(t *testing.T, p *apptest.Page, id string) map[string]any {
+	t.Helper()
+	sel := p.Doc.Find("script#" + id + "-options")
+	if sel.Length() != 1 {
+		t.Fatalf("no options for chart %s", id)
+	}
+	var opt map[string]any
+	if err := json.Unmarshal([]byte(sel.Text()), &opt); err != nil {
+		t.Fatalf("chart %s: options are not JSON: %v", id, err)
+	}
+	return opt
+}
+
+// xAxisLen is how many categories a chart's x axis has.
+func xAxisLen(t *testing.T, p *apptest.Page, id string) int {
+	t.Helper()
+	axes, _ := chartOptions(t, p, id)["xAxis"].([]any)
+	if len(axes) == 0 {
+		t.Fatalf("chart %s has no x axis", id)
+	}
+	data, _ := axes[0].(map[string]any)["data"].([]any)
+	return len(data)
+}
+
+// card returns the score card whose heading starts with name.
+func card(p *apptest.Page, name string) *goquery.Selection {
+	return p.Doc.Find(".score-card").FilterFunction(func(_ int, s *goquery.Selection) bool {
+		return strings.HasPrefix(strings.TrimSpace(s.Find("h3").Text()), name)
+	})
+}
+
+func TestBusinessTabsForEveryIdentifierKind(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	demo := app.SignIn(t, "demo")
+	trade := app.SignIn(t, "trade")
+	if _, err := app.Client.SetTradeProvider(context.Background(), trade.SessionKey(), "TP-1"); err != nil {
+		t.Fatal(err)
+	}
+	name := apptest.DemoData().Businesses[0].Name
+	kinds := []struct {
+		user   *apptest.User
+		prefix string
+	}{
+		{demo, "/businesses/1001"},
+		{demo, "/suppliers/S-1001"},
+		{trade, "/customers/C1-1001"},
+	}
+	for _, k := range kinds {
+		for _, tab := range businessTabs {
+			path := k.prefix + tab.suffix
+			p := k.user.Get(path)
+			if p.Status != http.StatusOK {
+				t.Errorf("GET %s: status %d, want 200; %s", path, p.Status, p.Text("main"))
+				continue
+			}
+			checkSecurityHeaders(t, path, p, true)
+			if got := p.Text("h1"); got != name {
+				t.Errorf("GET %s: h1 %q, want %q", path, got, name)
+			}
+			if p.Doc.Find(tab.marker).Length() == 0 {
+				t.Errorf("GET %s: no %s", path, tab.marker)
+			}
+			if got := p.Doc.Find("[data-chart]").Length(); got != tab.charts {
+				t.Errorf("GET %s: %d charts, want %d", path, got, tab.charts)
+			}
+			if p.Doc.Find(".naics li").Length() == 0 {
+				t.Errorf("GET %s: no NAICS codes in the header", path)
+			}
+			if share, _ := p.Doc.Find("#share-url").Attr("value"); share != app.URL+path {
+				t.Errorf("GET %s: shareable URL %q, want %q", path, share, app.URL+path)
+			}
+			links := p.Doc.Find("nav.tabs a")
+			if links.Length() != 4 {
+				t.Fatalf("GET %s: %d tabs", path, links.Length())
+			}
+			links.Each(func(i int, a *goquery.Selection) {
+				href, _ := a.Attr("href")
+				if want := k.prefix + businessTabs[i].suffix; href != want {
+					t.Errorf("GET %s: tab %d links to %q, want %q", path, i, href, want)
+				}
+				_, current := a.Attr("aria-current")
+				if current != (businessTabs[i].label == tab.label) {
+					t.Errorf("GET %s: tab %s aria-current = %v", path, a.Text(), current)
+				}
+			})
+			if (tab.charts > 0) != (p.Doc.Find(`script[src*="echarts"]`).Length() == 1) {
+				t.Errorf("GET %s: ECharts loaded on a page with %d charts", path, tab.charts)
+			}
+		}
+	}
+}
+
+func TestBusinessCustomerIDBeforeChoosingATradeProvider(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "trade")
+	p := u.Get("/customers/C1-1001/payments")
+	if p.Status != http.StatusConflict {
+		t.Fatalf("status %d, want 409", p.Status)
+	}
+	if p.Doc.Find(`a[href="/settings/trade-provider"]`).Length() == 0 {
+		t.Error("the page does not link to the trade-provider choice")
+	}
+}
+
+func TestBusinessScenarioStories(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+
+	p := u.Get("/businesses/1001")
+	risk := card(p, "Risk score")
+	if got := risk.Find(".value").Text(); got != "2" || risk.Find(".zone-word").Text() != "severe" || !risk.HasClass("zone-1") {
+		t.Errorf("1001 Risk card = %q %q", got, risk.Find(".zone-word").Text())
+	}
+	if !strings.Contains(risk.Find(".change").Text(), "-5 over 12 months") || risk.Find(".trend").Text() != "worse" {
+		t.Errorf("1001 Risk change = %q", risk.Find(".change").Text())
+	}
+	if dbt := card(p, "DBT"); dbt.Find(".zone-word").Text() != "prompt" {
+		t.Errorf("1001 DBT card = %q", dbt.Text())
+	}
+
+	p = u.Get("/businesses/1002")
+	if got := card(p, "Risk score").Find(".value").Text(); got != "9" {
+		t.Errorf("1002 Risk = %q, want 9", got)
+	}
+	if z := card(p, "DBT").Find(".zone-word").Text(); z != "late" {
+		t.Errorf("1002 DBT zone = %q, want late (about 20 days)", z)
+	}
+
+	p = u.Get("/businesses/1003")
+	pay := card(p, "Pay score")
+	if pay.Find(".value").Text() != "missing" || !strings.Contains(pay.Find(".missing-reason").Text(), "no score: thin trade file") {
+		t.Errorf("1003 Pay card = %q", strings.Join(strings.Fields(pay.Text()), " "))
+	}
+	if !strings.Contains(card(p, "Z″-Score").Text(), "private companies have no Z-Score") {
+		t.Errorf("1003 Z card = %q", card(p, "Z″-Score").Text())
+	}
+
+	p = u.Get("/businesses/1004")
+	risk = card(p, "Risk score")
+	if risk.Find(".value").Text() != "1" || risk.Find(".zone-word").Text() != "severe" {
+		t.Errorf("1004 Risk card = %q", strings.Join(strings.Fields(risk.Text()), " "))
+	}
+	p = u.Get("/businesses/1004/payments")
+	first := p.Doc.Find("table.aging").First().Find("tbody tr").First()
+	over90 := first.Find("td").Eq(6).Find(".pct").Text() // accounts, total, current, 1-30, 31-60, 61-90, 91+
+	if share, err := strconv.ParseFloat(strings.TrimSuffix(over90, "%"), 64); err != nil || share <= 30 {
+		t.Errorf("1004 latest 91+ share = %q, want above 30%%", over90)
+	}
+
+	p = u.Get("/businesses/1005")
+	pay = card(p, "Pay score")
+	if pay.Find(".value").Text() != "7" || pay.Find(".trend").Text() != "better" || !strings.Contains(pay.Find(".change").Text(), "from 3") {
+		t.Errorf("1005 Pay card = %q", strings.Join(strings.Fields(pay.Text()), " "))
+	}
+
+	p = u.Get("/businesses/1006")
+	z := card(p, "Z″-Score")
+	if z.Find(".value").Text() != "missing" || !strings.Contains(z.Text(), "missing for the latest quarters: Q2 2026, Q3 2026, Q4 2026") {
+		t.Errorf("1006 Z card = %q", strings.Join(strings.Fields(z.Text()), " "))
+	}
+	missing := p.Doc.Find("#chart-z").Parent().Find("details td.missing").Length()
+	if missing < 7 {
+		t.Errorf("1006 Z table shows %d missing months, want the months since Apr 2026 as missing", missing)
+	}
+
+	for _, tab := range []string{"/financials", "/officers", "", "/payments"} {
+		p = u.Get("/businesses/1007" + tab)
+		if p.Status != http.StatusOK || p.Doc.Find(".problem").Length() != 0 {
+			t.Errorf("1007%s: status %d, problems %q", tab, p.Status, p.Text(".problem"))
+		}
+	}
+	if p = u.Get("/businesses/1007/financials"); !strings.Contains(p.Text("#statements .empty"), "No financial statements") {
+		t.Errorf("1007 financials: %q", p.Text("#statements"))
+	}
+	if p = u.Get("/businesses/1007/officers"); !strings.Contains(p.Text("#officers .empty"), "No officers") {
+		t.Errorf("1007 officers: %q", p.Text("#officers"))
+	}
+}
+
+func TestBusinessDeveloperSeesWithheldData(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "developer")
+	p := u.Get("/businesses/1001/financials")
+	if p.Status != http.StatusOK {
+		t.Fatalf("status %d", p.Status)
+	}
+	rows := map[string]*goquery.Selection{}
+	p.Doc.Find("table.statements tbody tr").Each(func(_ int, tr *goquery.Selection) {
+		rows[strings.TrimSpace(tr.Find("th").Text())] = tr
+	})
+	for _, label := range []string{"Cost of sales", "Gross profit", "Current assets", "Working capital", "Retained earnings"} {
+		tr, ok := rows[label]
+		if !ok {
+			t.Errorf("no row %q: withheld points must still be listed", label)
+			continue
+		}
+		if got := strings.TrimSpace(tr.Find("td.withheld").Text()); got != "withheld — not available with API-Only access" {
+			t.Errorf("%s reads %q", label, got)
+		}
+		if tr.Find("td.num").Length() != 0 {
+			t.Errorf("%s shows numbers although withheld", label)
+		}
+	}
+	if tr := rows["Sales"]; tr == nil || tr.Find("td.num").Length() == 0 || !strings.Contains(tr.Text(), "$") {
+		t.Errorf("Sales is visible to API-Only accounts: %v", tr)
+	}
+	if !strings.Contains(p.Text(".notice"), "API-Only") {
+		t.Errorf("no notice about API-Only access: %q", p.Text("main"))
+	}
+	full := app.SignIn(t, "demo").Get("/businesses/1001/financials")
+	if full.Doc.Find("td.withheld").Length() != 0 || full.Doc.Find(".notice").Length() != 0 {
+		t.Error("a Full Access account sees withheld points")
+	}
+}
+
+func TestBusinessUnknownAndBadIdentifiers(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	for _, path := range []string{"/businesses/999999", "/businesses/999999/payments", "/businesses/999999/financials",
+		"/businesses/999999/officers", "/suppliers/S-999999", "/suppliers/S-1001x/officers"} {
+		if p := u.Get(path); p.Status != http.StatusNotFound || p.Text("h1") != "Not found" {
+			t.Errorf("GET %s: status %d %q, want the 404 page", path, p.Status, p.Text("h1"))
+		}
+	}
+	for _, path := range []string{"/businesses/abc", "/businesses/-5", "/businesses/0", "/businesses/99999999999",
+		"/businesses/1.5/payments", "/businesses/%20/officers", "/suppliers/a%20b", "/customers/" + strings.Repeat("x", 65)} {
+		p := u.Get(path)
+		if p.Status != http.StatusBadRequest || p.Text(".problem-page p") == "" {
+			t.Errorf("GET %s: status %d %q, want 400 with a message", path, p.Status, p.Text(".problem-page"))
+		}
+		if p.Text("header .user") != "demo" {
+			t.Errorf("GET %s: the 400 page lost the session", path)
+		}
+	}
+	if p := u.Get("/businesses/abc"); !strings.Contains(p.Text(".problem-page"), "“abc” is not a business id") {
+		t.Errorf("message = %q", p.Text(".problem-page"))
+	}
+	if u.Get("/").Status != http.StatusOK {
+		t.Error("bad identifiers lost the session")
+	}
+}
+
+func TestBusinessBadControlsKeepDefaults(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	for _, q := range []string{"from=2026-13", "to=abc", "from=2026-1", "from=2026-10&to=2025-01",
+		"from=2000-01&to=2026-10", "from=1800-01", "to=2026-10-01"} {
+		p := u.Get("/businesses/1001?" + q)
+		if p.Status != http.StatusBadRequest || p.Text("#scores .form-error") == "" {
+			t.Errorf("?%s: status %d, message %q; want 400 with a message", q, p.Status, p.Text("#scores .form-error"))
+			continue
+		}
+		if n := xAxisLen(t, p, "chart-risk"); n != 24 {
+			t.Errorf("?%s: %d months drawn, want the default 24", q, n)
+		}
+		if p.Doc.Find(".score-card").Length() != 4 || p.Text("header .user") != "demo" {
+			t.Errorf("?%s: the page is not whole", q)
+		}
+	}
+	for _, q := range []string{"count=0", "count=abc", "count=11", "year=20x5", "year=99", "sort=Z", "count=-1&sort=up"} {
+		p := u.Get("/businesses/1001/financials?" + q)
+		if p.Status != http.StatusBadRequest || p.Text("#statements .form-error") == "" {
+			t.Errorf("financials ?%s: status %d message %q", q, p.Status, p.Text("#statements .form-error"))
+			continue
+		}
+		if p.Doc.Find("table.statements thead th.num").Length() == 0 {
+			t.Errorf("financials ?%s: no statements shown with the defaults", q)
+		}
+	}
+}
+
+func TestBusinessTimeFrameChangesTheCharts(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	cases := []struct {
+		query  string
+		months int
+		label  string
+	}{
+		{"", 24, "Nov 2024 – Oct 2026"},
+		{"from=2026-01&to=2026-06", 6, "Jan 2026 – Jun 2026"},
+		{"from=2026-05", 6, "May 2026 – Oct 2026"},
+		{"to=2026-06", 24, "Jul 2024 – Jun 2026"},
+		{"from=&to=", 24, "Nov 2024 – Oct 2026"},
+	}
+	for _, c := range cases {
+		p := u.Get("/businesses/1001?" + c.query)
+		if p.Status != http.StatusOK {
+			t.Errorf("?%s: status %d", c.query, p.Status)
+			continue
+		}
+		for _, id := range []string{"chart-risk", "chart-pay", "chart-dbt", "chart-z", "chart-risk-history"} {
+			if n := xAxisLen(t, p, id); n != c.months {
+				t.Errorf("?%s: %s draws %d months, want %d", c.query, id, n, c.months)
+			}
+		}
+		if got := p.Text(".window-label"); !strings.Contains(got, c.label) {
+			t.Errorf("?%s: label %q, want %q", c.query, got, c.label)
+		}
+	}
+}
+
+func TestBusinessStatementControls(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	years := func(q string) []string {
+		p := u.Get("/businesses/1001/financials?" + q)
+		if p.Status != http.StatusOK {
+			t.Fatalf("?%s: status %d", q, p.Status)
+		}
+		var out []string
+		p.Doc.Find("table.statements thead th.num").Each(func(_ int, s *goquery.Selection) { out = append(out, s.Text()) })
+		return out
+	}
+	all := years("")
+	if len(all) < 3 || all[0] <= all[len(all)-1] {
+		t.Fatalf("default years = %q, want 3-5 newest first", all)
+	}
+	if got := years("count=2"); len(got) != 2 || got[0] != all[0] {
+		t.Errorf("count=2: %q", got)
+	}
+	if got := years("sort=A"); len(got) != len(all) || got[0] != all[len(all)-1] {
+		t.Errorf("sort=A: %q, want oldest first", got)
+	}
+	year := strings.TrimPrefix(all[1], "FY ")
+	if got := years("year=" + year); len(got) != 1 || got[0] != all[1] {
+		t.Errorf("year=%s: %q", year, got)
+	}
+	if got := years("year=1990"); len(got) != 0 {
+		t.Errorf("a year without statements: %q", got)
+	}
+}
