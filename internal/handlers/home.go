@@ -20,20 +20,55 @@ const (
 	searchResults = 20
 )
 
-// showHome shows the business lookup and, with ?q=, businesses found by name.
+// homeMoveRows is how many businesses (by name) the home page compares for
+// score moves: a page the service builds in one answer.
+const homeMoveRows = 1000
+
+// showHome shows the portfolio at a glance (folders, biggest score moves,
+// industry headlines), the business lookup and, with ?q=, businesses found
+// by name. Every section's call runs at once and fails on its own.
 func (h *Handler) showHome(c *echo.Context) error {
 	page := views.HomePage{Base: h.base(c, "Home", views.NavHome), SearchOffered: !h.searchMissing.Load()}
 	page.Lookup.By = "id"
-	status := http.StatusOK
+	s := mustSession(c)
+	ctx := c.Request().Context()
+	var (
+		folders                      []upstream.Folder
+		pay, z                       upstream.PortfolioScoreHistory
+		news                         []upstream.NewsItem
+		ferr, perr, zerr, nerr, serr error
+	)
+	rows := upstream.PortfolioQuery{StartRow: 1, EndRow: homeMoveRows}
+	calls := []func(){
+		func() { folders, ferr = h.svc.Folders(ctx, s.Key) },
+		func() { pay, perr = h.svc.PayScoreHistory(ctx, s.Key, rows) },
+		func() { z, zerr = h.svc.ZScoreHistory(ctx, s.Key, rows) },
+		func() { news, nerr = h.svc.IndustryNews(ctx, s.Key) },
+	}
 	if q := strings.TrimSpace(c.QueryParam("q")); q != "" && page.SearchOffered {
 		page.Query = q
-		if err := h.search(c, &page); err != nil {
-			return err
-		}
-		if page.SearchProblem != nil && page.SearchProblem.Status == http.StatusBadRequest {
-			status = http.StatusBadRequest
-		}
+		// Only this call touches page while the others run.
+		calls = append(calls, func() { serr = h.search(c, &page) })
 	}
+	fanOut(calls...)
+	if err := expiredAmong(serr, ferr, perr, zerr, nerr); err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if page.SearchProblem != nil && page.SearchProblem.Status == http.StatusBadRequest {
+		status = http.StatusBadRequest
+	}
+	page.FoldersProblem = h.sectionProblem(c, ferr)
+	page.Folders = views.FolderRows(folders, nil, false)
+	page.MovesProblem = h.sectionProblem(c, errors.Join(perr, zerr))
+	page.Moves = views.BiggestMoves(pay, z, views.MaxMoves)
+	if max(pay.TotalResults, z.TotalResults) > homeMoveRows {
+		page.MovesNote = "Only the first " + views.Int(homeMoveRows) + " businesses by name are compared."
+	}
+	if !errors.Is(nerr, upstream.ErrNotFound) { // no industry news offered: nothing to say
+		page.HeadlinesProblem = h.sectionProblem(c, nerr)
+	}
+	page.Headlines = views.NewsItems(news, h.now(), views.HomeHeadlines)
 	return h.render(c, status, templates.Home(page))
 }
 

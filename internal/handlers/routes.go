@@ -41,6 +41,7 @@ func (h *Handler) Routes() *echo.Echo {
 	app := pages.Group("", h.requireSignIn)
 	app.GET("/", h.showHome)
 	app.GET("/open", h.openBusiness)
+	h.portfolioRoutes(app)
 	h.businessRoutes(app)
 	return e
 }

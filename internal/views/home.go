@@ -21,7 +21,7 @@ type HomePage struct {
 	Folders        []FolderRow
 	FoldersProblem *Problem
 	Moves          []Move
-	// MovesNote qualifies the moves ("among the first 1,000 businesses").
+	// MovesNote qualifies the moves ("Only the first 1,000 businesses...").
 	MovesNote    string
 	MovesProblem *Problem
 	Headlines    []NewsItem

@@ -1,0 +1,168 @@
+package handlers
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+)
+
+// exportBuffer is the copy buffer of a download: small, so memory stays
+// flat however big the export, and each chunk is flushed as it arrives.
+const exportBuffer = 32 << 10
+
+var exportBufs = sync.Pool{New: func() any { b := make([]byte, exportBuffer); return &b }}
+
+// exportPortfolio streams the service's Download to the browser as it
+// arrives. Until the first byte is in hand, failures are ordinary error
+// pages; after the headers are sent, a failure aborts the connection so
+// the browser marks the download failed instead of keeping a cut file.
+func (h *Handler) exportPortfolio(c *echo.Context) error {
+	format, folderID, layout, err := parseExportQuery(c)
+	if err != nil {
+		return err
+	}
+	s := mustSession(c)
+	ctx := c.Request().Context()
+	folderName := ""
+	if folderID > 0 {
+		// The folder's name goes into the file name; an unknown folder is a
+		// 404 page before anything is downloaded.
+		folders, err := h.svc.Folders(ctx, s.Key)
+		if err != nil {
+			return err
+		}
+		name, ok := views.FolderName(folders, folderID)
+		if !ok {
+			return folderNotFound(folderID)
+		}
+		folderName = name
+	}
+	dl, err := h.svc.Download(ctx, s.Key, upstream.DownloadQuery{Format: format.Wire, FolderID: folderID, Layout: layout})
+	if err != nil {
+		return err
+	}
+	defer dl.Body.Close()
+
+	bufp := exportBufs.Get().(*[]byte)
+	defer exportBufs.Put(bufp)
+	buf := *bufp
+	// Read the first chunk before committing to a 200, so a service that
+	// fails at once still gets a proper error page.
+	n, rerr := io.ReadAtLeast(dl.Body, buf, 1)
+	if rerr != nil && !errors.Is(rerr, io.EOF) {
+		return &upstream.Error{Op: "Portfolio/Download", Kind: upstream.ErrUnavailable, Err: rerr}
+	}
+
+	ascii, unicodeName := views.ExportFileName(folderName, folderID, h.now().UTC(), format.Ext)
+	w := c.Response()
+	hd := w.Header()
+	hd.Set(echo.HeaderContentType, format.ContentType)
+	hd.Set(echo.HeaderContentDisposition, views.ContentDisposition(ascii, unicodeName))
+	if dl.Size >= 0 {
+		hd.Set(echo.HeaderContentLength, strconv.FormatInt(dl.Size, 10))
+	}
+	rc := http.NewResponseController(w)
+	// A big export outlasts the page write deadline; the client's idle
+	// timeout on the service side still ends a stalled one.
+	_ = rc.SetWriteDeadline(time.Time{})
+	w.WriteHeader(http.StatusOK)
+
+	written, err := streamExport(w, rc, dl.Body, buf, n)
+	if err != nil {
+		h.log.Warn("export aborted mid-stream", "request_id", requestID(ctx), "path", c.Request().URL.Path,
+			"bytes", written, "err", err)
+		// The status is sent: only a broken connection tells the browser
+		// that the file is incomplete.
+		panic(http.ErrAbortHandler)
+	}
+	return nil
+}
+
+// streamExport writes the first n bytes of buf, then copies the rest of
+// body through buf, flushing after every chunk.
+func streamExport(w io.Writer, rc *http.ResponseController, body io.Reader, buf []byte, n int) (int64, error) {
+	var written int64
+	for {
+		if n > 0 {
+			m, err := w.Write(buf[:n])
+			written += int64(m)
+			if err != nil {
+				return written, errors.New("handlers: export: writing to the browser: " + err.Error())
+			}
+			if err := rc.Flush(); err != nil {
+				return written, errors.New("handlers: export: flushing: " + err.Error())
+			}
+		}
+		var err error
+		n, err = body.Read(buf)
+		if errors.Is(err, io.EOF) {
+			if n > 0 {
+				continue // write the last chunk; the next Read says EOF again
+			}
+			return written, nil
+		}
+		if err != nil && n == 0 {
+			return written, errors.New("handlers: export: reading from the service: " + err.Error())
+		}
+	}
+}
+
+// parseExportQuery checks the export's format, folder and layout.
+func parseExportQuery(c *echo.Context) (views.ExportFormat, int, string, error) {
+	raw := c.QueryParam("format")
+	if raw == "" {
+		raw = "csv"
+	}
+	format, ok := views.LookupExportFormat(raw)
+	if !ok {
+		return format, 0, "", badInput("The export format can be csv, xml or json, not %q.", clipInput(raw, 20))
+	}
+	folderID := 0
+	if raw := c.QueryParam("folder"); raw != "" {
+		id, err := parseFolderID(raw)
+		if err != nil {
+			return format, 0, "", err
+		}
+		folderID = id
+	}
+	layout := canonicalLayout(c.QueryParam("layout"))
+	if !validLayoutName(layout) {
+		return format, 0, "", badInput("A layout name is up to 64 letters, digits, - or _, such as Standard or Scores; %q is not.",
+			clipInput(c.QueryParam("layout"), 40))
+	}
+	return format, folderID, layout, nil
+}
+
+// canonicalLayout spells the known layouts as the service does; other
+// names go to the service as typed, for it to accept or refuse. "" leaves
+// the service's default.
+func canonicalLayout(raw string) string {
+	for _, l := range views.ExportLayouts {
+		if strings.EqualFold(raw, l.Value) {
+			return l.Value
+		}
+	}
+	return raw
+}
+
+// validLayoutName accepts "" (the default) or a plain name.
+func validLayoutName(s string) bool {
+	if len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,136 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// showPortfolio lists the folders, with member counts where the service
+// lists folder members, and the export of the whole portfolio.
+func (h *Handler) showPortfolio(c *echo.Context) error {
+	s := mustSession(c)
+	ctx := c.Request().Context()
+	var (
+		folders    []upstream.Folder
+		members    []upstream.PortfolioBusiness
+		ferr, merr error
+	)
+	fanOut(
+		func() { folders, ferr = h.svc.Folders(ctx, s.Key) },
+		func() { members, merr = h.svc.PortfolioBusinesses(ctx, s.Key, 0) },
+	)
+	if err := expiredAmong(ferr, merr); err != nil {
+		return err
+	}
+	page := views.PortfolioPage{Base: h.base(c, "Portfolio", views.NavPortfolio), Export: views.NewExportForm(0)}
+	page.FoldersProblem = h.sectionProblem(c, ferr)
+	switch {
+	case merr == nil:
+		page.ShowCounts = true
+	case errors.Is(merr, upstream.ErrNotFound):
+		// The service does not list folder members: no counts, no error.
+	default:
+		page.CountsProblem = h.sectionProblem(c, merr)
+	}
+	page.Folders = views.FolderRows(folders, members, page.ShowCounts)
+	return h.render(c, http.StatusOK, templates.Portfolio(page))
+}
+
+// showFolder shows one folder: its news, its businesses where the service
+// lists them, and its export. The three calls run at once.
+func (h *Handler) showFolder(c *echo.Context) error {
+	id, err := parseFolderID(c.Param("folderId"))
+	if err != nil {
+		return err
+	}
+	s := mustSession(c)
+	ctx := c.Request().Context()
+	var (
+		folders          []upstream.Folder
+		news             []upstream.NewsItem
+		members          []upstream.PortfolioBusiness
+		ferr, nerr, merr error
+	)
+	fanOut(
+		func() { folders, ferr = h.svc.Folders(ctx, s.Key) },
+		func() { news, nerr = h.svc.FolderNews(ctx, s.Key, id) },
+		func() { members, merr = h.svc.PortfolioBusinesses(ctx, s.Key, id) },
+	)
+	if err := expiredAmong(ferr, nerr, merr); err != nil {
+		return err
+	}
+	name, known := views.FolderName(folders, id)
+	switch {
+	case ferr == nil && !known, errors.Is(nerr, upstream.ErrNotFound):
+		return folderNotFound(id)
+	case !known:
+		name = "Folder " + strconv.Itoa(id) // the folder list failed; the rest may not have
+	}
+	page := views.FolderPage{Base: h.base(c, name, views.NavPortfolio), Name: name, Export: views.NewExportForm(id)}
+	page.NewsProblem = h.sectionProblem(c, nerr)
+	page.News = views.NewsItems(news, h.now(), 0)
+	// The folder exists, so a 404 here means the service does not list
+	// folder members: the section is left out.
+	page.BusinessesOffered = !errors.Is(merr, upstream.ErrNotFound)
+	if page.BusinessesOffered {
+		page.BusinessesProblem = h.sectionProblem(c, merr)
+		page.Businesses, page.MoreBusinesses = views.FolderBusinesses(members, views.MaxFolderBusinesses)
+	}
+	return h.render(c, http.StatusOK, templates.Folder(page))
+}
+
+// parseFolderID reads a folder id from a path or query: a positive int32.
+func parseFolderID(raw string) (int, error) {
+	id, err := strconv.ParseInt(raw, 10, 32)
+	if err != nil || id < 1 {
+		return 0, badInput("A folder id is a positive whole number, not %q.", clipInput(raw, 40))
+	}
+	return int(id), nil
+}
+
+// folderNotFound is the error for a folder the portfolio does not have; the
+// error handler shows it as the 404 page.
+func folderNotFound(id int) error {
+	return &upstream.Error{Op: "Portfolio/Folders", Status: http.StatusNotFound, Code: upstream.CodeFolderNotFound,
+		Message: "There is no folder " + strconv.Itoa(id) + " in your portfolio.", Kind: upstream.ErrNotFound}
+}
+
+// expiredAmong returns the first error that ended the session: then the
+// whole page goes back to sign-in instead of showing section errors.
+func expiredAmong(errs ...error) error {
+	for _, err := range errs {
+		if errors.Is(err, upstream.ErrSessionExpired) {
+			return err
+		}
+	}
+	return nil
+}
+
+// clipInput shortens what a user typed before it is echoed in a message.
+func clipInput(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// portfolioRoutes adds the portfolio, news, export and trade-provider pages
+// to the signed-in group. The export is GET so that a plain link or form
+// downloads it; skipCompression keeps gzip off it.
+func (h *Handler) portfolioRoutes(app *echo.Group) {
+	app.GET("/portfolio", h.showPortfolio)
+	app.GET("/portfolio/folders/:folderId", h.showFolder)
+	app.GET("/portfolio/scores", h.showScores)
+	app.GET("/portfolio/export", h.exportPortfolio)
+	app.GET("/news/industry", h.showIndustryNews)
+	app.GET(tradeProviderPath, h.showTradeProvider)
+	app.POST(tradeProviderPath, h.submitTradeProvider)
+}

@@ -1,0 +1,177 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// Limits of the scores page's input.
+const (
+	defaultScoreMonths = 12
+	maxScoreMonths     = 36
+	maxScoresPage      = 1_000_000
+)
+
+// scoresQuery is the scores page's input once checked.
+type scoresQuery struct {
+	score    views.PortfolioScore
+	from, to time.Time // zero: the service's default range
+	page     int
+	size     int
+}
+
+// showScores shows one page of the portfolio's monthly Pay or Z″ scores.
+// Refused input gets a message and a default, with status 400; a page past
+// the end gets a link to the last page, with status 404; neither is a 500.
+func (h *Handler) showScores(c *echo.Context) error {
+	sq, notices := parseScoresQuery(c.Request().URL.Query())
+	s := mustSession(c)
+	pq := upstream.PortfolioQuery{From: sq.from, To: sq.to, StartRow: (sq.page-1)*sq.size + 1, EndRow: sq.page * sq.size}
+	var hist upstream.PortfolioScoreHistory
+	var err error
+	if sq.score == views.PortfolioZ {
+		hist, err = h.svc.ZScoreHistory(c.Request().Context(), s.Key, pq)
+	} else {
+		hist, err = h.svc.PayScoreHistory(c.Request().Context(), s.Key, pq)
+	}
+	if errors.Is(err, upstream.ErrSessionExpired) {
+		return err
+	}
+	page := views.ScoresPage{
+		Base:    h.base(c, "Portfolio scores", views.NavPortfolio),
+		Form:    views.NewScoresForm(sq.score, scoresMonth(sq.from), scoresMonth(sq.to), sq.size),
+		Notices: notices,
+	}
+	status := http.StatusOK
+	if len(notices) > 0 {
+		status = http.StatusBadRequest
+	}
+	if page.Problem = h.sectionProblem(c, err); page.Problem != nil {
+		return h.render(c, max(status, page.Problem.Status), templates.Scores(page))
+	}
+	page.Pager = views.NewPager(sq.page, sq.size, hist.TotalResults, func(n int) string { return scoresURL(sq, n) })
+	if page.Pager.PastEnd() {
+		page.PastEnd = true
+		if status == http.StatusOK {
+			status = http.StatusNotFound
+		}
+		return h.render(c, status, templates.Scores(page))
+	}
+	span := views.MonthSpan{From: sq.from, To: sq.to}
+	if sq.from.IsZero() {
+		// The service chose the months; show the last year it has data for.
+		span, _ = views.LatestSpan(hist, defaultScoreMonths)
+	}
+	page.Map = views.NewHeatMap(sq.score, hist, span)
+	if page.Map.Scored > 0 {
+		chart, err := page.Map.Chart("score-heatmap", views.HeatSize(len(page.Map.Rows)))
+		if err != nil {
+			// The table below holds the same numbers; log and go on without the chart.
+			h.log.Error("building the heat map failed", "request_id", requestID(c.Request().Context()), "err", err)
+		} else {
+			page.Chart = &chart
+			page.Charts = true
+		}
+	}
+	return h.render(c, status, templates.Scores(page))
+}
+
+// parseScoresQuery checks each parameter on its own, keeping the good ones;
+// each refused one yields a message and its default.
+func parseScoresQuery(q url.Values) (scoresQuery, []string) {
+	sq := scoresQuery{score: views.PortfolioPay, page: 1, size: views.PageSizes[0]}
+	var notices []string
+	switch raw := strings.ToLower(strings.TrimSpace(q.Get("score"))); raw {
+	case "", string(views.PortfolioPay):
+	case string(views.PortfolioZ):
+		sq.score = views.PortfolioZ
+	default:
+		notices = append(notices, fmt.Sprintf("The score %q is not pay or z; showing Pay scores.", clipInput(raw, 20)))
+	}
+	if raw := q.Get("size"); raw != "" {
+		n, err := strconv.Atoi(raw)
+		if err != nil || !slices.Contains(views.PageSizes, n) {
+			notices = append(notices, fmt.Sprintf("Rows per page can be 25, 50 or 100, not %q; showing 25.", clipInput(raw, 20)))
+		} else {
+			sq.size = n
+		}
+	}
+	if raw := q.Get("page"); raw != "" {
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 1 || n > maxScoresPage {
+			notices = append(notices, fmt.Sprintf("The page %q is not a page number; showing the first page.", clipInput(raw, 20)))
+		} else {
+			sq.page = n
+		}
+	}
+	from, okFrom := parseScoresMonth(q.Get("from"))
+	to, okTo := parseScoresMonth(q.Get("to"))
+	if !okFrom {
+		notices = append(notices, fmt.Sprintf("The start month %q is not a month like 2026-01.", clipInput(q.Get("from"), 20)))
+	}
+	if !okTo {
+		notices = append(notices, fmt.Sprintf("The end month %q is not a month like 2026-12.", clipInput(q.Get("to"), 20)))
+	}
+	switch {
+	case !from.IsZero() && !to.IsZero() && from.After(to):
+		notices = append(notices, "The start month is after the end month; showing the latest 12 months.")
+		from, to = time.Time{}, time.Time{}
+	case !from.IsZero() && to.IsZero():
+		to = from.AddDate(0, defaultScoreMonths-1, 0)
+	case from.IsZero() && !to.IsZero():
+		from = to.AddDate(0, -(defaultScoreMonths - 1), 0)
+	}
+	if !from.IsZero() && from.AddDate(0, maxScoreMonths, 0).Before(to.AddDate(0, 1, 0)) {
+		notices = append(notices, fmt.Sprintf("At most %d months fit on the page; showing the %d months up to %s.",
+			maxScoreMonths, maxScoreMonths, views.MonthOf(to)))
+		from = to.AddDate(0, -(maxScoreMonths - 1), 0)
+	}
+	sq.from, sq.to = from, to
+	return sq, notices
+}
+
+// parseScoresMonth reads "2026-10"; "" is a valid absence. Years outside
+// 1900–2999 are refused: no credit history reaches them.
+func parseScoresMonth(raw string) (time.Time, bool) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return time.Time{}, true
+	}
+	t, err := time.Parse("2006-01", raw)
+	if err != nil || t.Year() < 1900 || t.Year() > 2999 {
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+func scoresMonth(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format("2006-01")
+}
+
+// scoresURL links to another page of the same view.
+func scoresURL(sq scoresQuery, page int) string {
+	q := url.Values{}
+	q.Set("score", string(sq.score))
+	if !sq.from.IsZero() {
+		q.Set("from", scoresMonth(sq.from))
+		q.Set("to", scoresMonth(sq.to))
+	}
+	q.Set("size", strconv.Itoa(sq.size))
+	q.Set("page", strconv.Itoa(page))
+	return "/portfolio/scores?" + q.Encode()
+}
