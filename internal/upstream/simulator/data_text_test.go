@@ -159,14 +159,40 @@ func TestDataNews(t *testing.T) {
 	}
 }
 
-// TestDataEmptyListsNotNull checks that the dataset never writes null for
-// a list, so the service answers [] for a business with nothing to show.
+// TestDataEmptyListsNotNull checks that the dataset never holds a nil
+// list, which WriteJSON would write as null: the service must answer [] for
+// a business with nothing to show.
 func TestDataEmptyListsNotNull(t *testing.T) {
-	out := string(genJSON(t, genTestDataset(t)))
-	for _, field := range []string{"naics", "statements", "paymentsMonthly", "paymentsSIC", "scores",
-		"officers", "news", "businesses", "users", "folders", "businessIds", "values", "customers"} {
-		if strings.Contains(out, `"`+field+`": null`) {
-			t.Errorf("WriteJSON writes %q as null", field)
+	for _, d := range genTestDatasets(t) {
+		e := &genErrs{t: t}
+		if d.Businesses == nil || d.Users == nil || d.IndustryNews == nil {
+			e.Errorf("seed %d: nil top-level list", d.Seed)
 		}
+		for i := range d.Businesses {
+			b := &d.Businesses[i]
+			if b.NAICS == nil || b.Statements == nil || b.PaymentsMonthly == nil || b.PaymentsSIC == nil ||
+				b.Scores == nil || b.Officers == nil || b.News == nil {
+				e.Errorf("business %d: a nil list", b.ID)
+			}
+			for _, s := range b.Statements {
+				if s.Values == nil {
+					e.Errorf("business %d FY%d: nil values", b.ID, s.FiscalYear)
+				}
+			}
+		}
+		for _, u := range d.Users {
+			if u.Folders == nil {
+				e.Errorf("user %s: nil folders", u.Username)
+			}
+			for _, f := range u.Folders {
+				if f.BusinessIDs == nil {
+					e.Errorf("user %s folder %d: nil businessIds", u.Username, f.FolderID)
+				}
+			}
+		}
+	}
+	out := string(genTestJSON(t))
+	if !strings.Contains(out, `"officers": []`) || strings.Contains(out, `"officers": null`) {
+		t.Error(`WriteJSON: want "officers": [] for 1007 and never null`)
 	}
 }

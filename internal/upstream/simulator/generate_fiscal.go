@@ -73,11 +73,15 @@ func (c *genCore) fiscalYears() {
 		end := latest - genMonth(12*k)
 		h := c.healthAt(end)
 		u := (h - 1) / 9
-		lev := genClamp(0.86-0.5*u+0.04*offL+0.02*r.norm(), 0.31, 0.89)
-		cr := genClamp(0.85+1.45*u+0.12*offC+0.05*r.norm(), 0.82, 2.45)
-		margin := genClamp(-0.045+0.25*u+0.02*offM+0.01*r.norm(), -0.049, min(0.249, gm-0.03))
-		re := genClamp(-0.55+1.05*u+0.08*offR+0.03*r.norm(), -0.8, min(0.75, 1.2-lev))
-		ta := sales / (turnover * r.uniform(0.95, 1.05))
+		// Three raw draws, split in 16-bit slices, give the year's twelve
+		// small variations; full draws for each would double the cost of
+		// the statements in BulkListing.
+		x, y, z := r.next(), r.next(), r.next()
+		lev := genClamp(0.86-0.5*u+0.04*offL+0.02*genTriangular(genU16(x, 0), genU16(x, 1)), 0.31, 0.89)
+		cr := genClamp(0.85+1.45*u+0.12*offC+0.05*genTriangular(genU16(x, 2), genU16(x, 3)), 0.82, 2.45)
+		margin := genClamp(-0.045+0.25*u+0.02*offM+0.01*genTriangular(genU16(y, 0), genU16(y, 1)), -0.049, min(0.249, gm-0.03))
+		re := genClamp(-0.55+1.05*u+0.08*offR+0.03*genTriangular(genU16(y, 2), genU16(y, 3)), -0.8, min(0.75, 1.2-lev))
+		ta := sales / (turnover * (0.95 + 0.1*genU16(z, 0)))
 		f := &c.fy[k]
 		f.year, f.end = end.year(), end
 		f.sales = genRound1k(sales)
@@ -88,14 +92,15 @@ func (c *genCore) fiscalYears() {
 		f.net = genRound1k(pretax - max(0, 0.23*pretax))
 		f.assets = genRound1k(ta)
 		f.liab = genRound1k(lev * ta)
-		f.current = genRound1k(caShare * ta * r.uniform(0.95, 1.05))
+		f.current = genRound1k(caShare * ta * (0.95 + 0.1*genU16(z, 1)))
 		f.curLiab = genRound1k(f.current / cr)
 		f.retained = genRound1k(re * ta)
-		f.cash = genRound1k(r.uniform(0.1, 0.45) * f.current)
-		f.cashMissing = k == c.nFY-1 && r.chance(0.15)
+		f.cash = genRound1k((0.1 + 0.35*genU16(z, 2)) * f.current)
+		f.cashMissing = k == c.nFY-1 && genU16(z, 3) < 0.15
 		f.z = f.zScore()
 		// Step back a year: growth follows the change in health.
-		g := 0.04 + 0.05*(h-c.healthAt(end-12)) + 0.03*r.norm()
+		w := r.next()
+		g := 0.04 + 0.05*(h-c.healthAt(end-12)) + 0.03*genTriangular(genU16(w, 0), genU16(w, 1))
 		if h < 3 {
 			g -= 0.06
 		}
@@ -117,14 +122,16 @@ func (c *genCore) zSeriesFrom(r *genRand) {
 	newest, oldest := &c.fy[0], &c.fy[c.nFY-1]
 	for q := c.start().quarter(); q <= c.asOf.quarter(); q++ {
 		last := min(c.asOf, genMonth(q*3+2))
+		x := r.next()
+		noise := 0.1 * genTriangular(genU16(x, 0), genU16(x, 1))
 		z := 0.0
 		switch {
 		case q > newest.end.quarter():
-			z = newest.z + 0.55*(c.healthAt(last)-c.healthAt(newest.end)) + 0.1*r.norm()
+			z = newest.z + 0.55*(c.healthAt(last)-c.healthAt(newest.end)) + noise
 		case q < oldest.end.quarter():
-			z = oldest.z + 0.55*(c.healthAt(last)-c.healthAt(oldest.end)) + 0.1*r.norm()
+			z = oldest.z + 0.55*(c.healthAt(last)-c.healthAt(oldest.end)) + noise
 		default:
-			z = c.interpolateZ(q) + 0.1*r.norm()
+			z = c.interpolateZ(q) + noise
 		}
 		z = genRound2(genClamp(z, -4, 12))
 		for m := genMonth(q * 3); m <= genMonth(q*3+2); m++ {

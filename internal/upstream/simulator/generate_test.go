@@ -34,6 +34,19 @@ func genTestDatasets(t testing.TB) []*Dataset {
 // genTestDataset is the main fixture.
 func genTestDataset(t testing.TB) *Dataset { return genTestDatasets(t)[0] }
 
+// The main fixture as WriteJSON writes it, made once: encoding 50 MB is the
+// slowest step of these tests under the race detector.
+var (
+	genFixtureJSONOnce sync.Once
+	genFixtureJSON     []byte
+)
+
+func genTestJSON(t testing.TB) []byte {
+	t.Helper()
+	genFixtureJSONOnce.Do(func() { genFixtureJSON = genJSON(t, genTestDataset(t)) })
+	return genFixtureJSON
+}
+
 // genJSON renders a dataset with WriteJSON.
 func genJSON(t testing.TB, d *Dataset) []byte {
 	t.Helper()
@@ -45,7 +58,7 @@ func genJSON(t testing.TB, d *Dataset) []byte {
 }
 
 func TestGenerateSameSeedSameBytes(t *testing.T) {
-	a := genJSON(t, genTestDataset(t))
+	a := genTestJSON(t)
 	b := genJSON(t, Generate(GenerateOptions{Seed: 42, AsOf: genTestAsOf.AddDate(0, 0, 20)}))
 	if !bytes.Equal(a, b) {
 		i := 0
@@ -71,8 +84,8 @@ func TestGenerateOtherSeedOtherData(t *testing.T) {
 	if same > len(a.Businesses)/20 {
 		t.Errorf("seeds 42 and 43: %d of %d businesses have identical score histories", same, len(a.Businesses))
 	}
-	if bytes.Equal(genJSON(t, a), genJSON(t, b)) {
-		t.Error("seeds 42 and 43 produced identical datasets")
+	if a.Businesses[100].Name == b.Businesses[100].Name && a.Businesses[200].Name == b.Businesses[200].Name {
+		t.Error("seeds 42 and 43 give the same names")
 	}
 }
 

@@ -92,8 +92,13 @@ func (c *genCore) tradeSeries() {
 
 // genExactDBT is the DBT the month's buckets come to: the target, unless
 // the past-due share would pass its cap (95 % less "other"), in which case
-// the capped share's DBT. One division: BulkListing runs this per month.
+// the capped share's DBT. The cap's days per unit of past due are at least
+// 15 (everything 1-30 days late), so below 14 days it cannot bind and the
+// division, BulkListing's costliest step per month, is skipped.
 func genExactDBT(dbt float64, w [4]float64, other float64) float64 {
+	if dbt < 14 {
+		return dbt
+	}
 	total := w[0] + w[1] + w[2] + w[3]
 	days := w[0]*genBucketDays[0] + w[1]*genBucketDays[1] + w[2]*genBucketDays[2] + w[3]*genBucketDays[3]
 	return min(dbt, (95-other)*days/total/100)
