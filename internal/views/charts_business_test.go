@@ -96,8 +96,12 @@ func TestScoreChartsOptions(t *testing.T) {
 		t.Error("Pay tooltips do not say the Risk table is assumed")
 	}
 	yRisk := panels[0].Chart.Option["yAxis"]
-	if b, _ := json.Marshal(yRisk); !strings.Contains(string(b), `"min":1`) || !strings.Contains(string(b), `"max":10`) {
-		t.Errorf("Risk y axis %s, want 1 to 10", b)
+	if b, _ := json.Marshal(yRisk); !strings.Contains(string(b), `"min":0`) || !strings.Contains(string(b), `"max":10`) {
+		t.Errorf("Risk y axis %s, want 0 to 10 whatever the data", b)
+	}
+	yZ, _ := json.Marshal(panels[3].Chart.Option["yAxis"])
+	if !strings.Contains(string(yZ), `"min":0`) || !strings.Contains(string(yZ), `"max":4`) {
+		t.Errorf("Z y axis %s, want 0 to 4: both zone lines (1.10, 2.60) and the data (2.60) in view", yZ)
 	}
 	zopt, zraw := options(t, panels[3].Chart)
 	zdata := series(t, zopt)[0]["data"].([]any)

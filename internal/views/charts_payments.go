@@ -40,10 +40,10 @@ func AgingChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(
 		charts.WithAnimation(false),
-		charts.WithTitleOpts(opts.Title{Title: "Aging mix", Subtitle: "% of total due by bucket"}),
+		charts.WithTitleOpts(opts.Title{Title: "Aging mix", TitleStyle: &opts.TextStyle{FontSize: 14}}),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Bottom: "0"}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithGridOpts(opts.Grid{Top: "64", Bottom: "56", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}),
+		charts.WithGridOpts(opts.Grid{Top: "56", Bottom: "48", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}),
 		charts.WithXAxisOpts(opts.XAxis{Type: "category"}),
 		charts.WithYAxisOpts(opts.YAxis{Name: "% of total due", Type: "value", Min: 0, Max: 100}),
 		charts.WithAriaOpts(&opts.Aria{Enabled: opts.Bool(true), Decal: &opts.AriaDecal{Show: opts.Bool(true)}}),
@@ -112,10 +112,10 @@ func SICDBTChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 	line := charts.NewLine()
 	line.SetGlobalOptions(
 		charts.WithAnimation(false),
-		charts.WithTitleOpts(opts.Title{Title: "DBT by supplier category", Subtitle: "days beyond terms, lower is better"}),
+		charts.WithTitleOpts(opts.Title{Title: "DBT by supplier category", TitleStyle: &opts.TextStyle{FontSize: 14}}),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Bottom: "0"}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithGridOpts(opts.Grid{Top: "64", Bottom: "56", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}),
+		charts.WithGridOpts(opts.Grid{Top: "56", Bottom: "48", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}),
 		charts.WithXAxisOpts(opts.XAxis{Type: "category", BoundaryGap: opts.Bool(false)}),
 		charts.WithYAxisOpts(opts.YAxis{Name: "days", Type: "value", Min: 0, MinInterval: 1}),
 	)

@@ -81,7 +81,11 @@ func scoreChart(k ScoreKind, h scoreHistory) (ChartPanel, error) {
 		}
 		p.Table.Rows = append(p.Table.Rows, row)
 	}
-	line := newLineChart(k.Name(), k.Scale(), k.yAxis())
+	y := k.yAxis()
+	if k == ScoreZ {
+		y.Min, y.Max = zRange(pts)
+	}
+	line := newLineChart(k.Name(), y)
 	line.SetXAxis(labels).AddSeries(k.short(), data, lineSeries(k.colour(), "circle")...)
 	if k == ScoreZ {
 		line.SetSeriesOptions(
@@ -102,16 +106,28 @@ func scoreChart(k ScoreKind, h scoreHistory) (ChartPanel, error) {
 }
 
 // yAxis fixes the scale of Risk and Pay so charts of different businesses
-// compare at a glance.
+// compare at a glance (0 to 10 in steps of 2 keeps the labels apart).
 func (k ScoreKind) yAxis() opts.YAxis {
 	switch k {
 	case ScoreRisk, ScorePay:
-		return opts.YAxis{Name: "score", Type: "value", Min: 1, Max: 10, MinInterval: 1}
+		return opts.YAxis{Name: "score", Type: "value", Min: 0, Max: 10, SplitNumber: 5, MinInterval: 1}
 	case ScoreDBT:
 		return opts.YAxis{Name: "days", Type: "value", Min: 0, MinInterval: 1}
 	default:
-		return opts.YAxis{Name: "Z″", Type: "value", Scale: opts.Bool(true)}
+		return opts.YAxis{Name: "Z″", Type: "value"}
 	}
+}
+
+// zRange is the Z″ axis: the data and both zone lines (1.10 and 2.60), so
+// the lines that name the zones are always in view.
+func zRange(pts []scorePoint) (lo, hi float64) {
+	lo, hi = 1.1, 2.6
+	for _, p := range pts {
+		if p.ok {
+			lo, hi = math.Min(lo, p.value), math.Max(hi, p.value)
+		}
+	}
+	return math.Floor(lo - 0.5), math.Ceil(hi + 0.5)
 }
 
 // scoreTip is the tooltip text of one month: with richText tooltips the
@@ -164,7 +180,7 @@ func RiskHistoryChart(rows []upstream.RiskHistoryRow) (ChartPanel, error) {
 		}
 		p.Table.Rows = append(p.Table.Rows, row)
 	}
-	line := newLineChart("Average risk score", "1–10, 10 safest", ScoreRisk.yAxis())
+	line := newLineChart("Average risk score", ScoreRisk.yAxis())
 	line.SetXAxis(labels).AddSeries("Average risk", data, lineSeries(colourRisk, "diamond")...)
 	c, err := NewChart("chart-risk-history", "Average risk score by month; the table below lists every value", line)
 	p.Chart = c
@@ -173,14 +189,14 @@ func RiskHistoryChart(rows []upstream.RiskHistoryRow) (ChartPanel, error) {
 
 // newLineChart sets what every line chart of the report shares: title,
 // legend, an axis tooltip whose text is the data point's name, no animation.
-func newLineChart(title, subtitle string, y opts.YAxis) *charts.Line {
+func newLineChart(title string, y opts.YAxis) *charts.Line {
 	line := charts.NewLine()
 	line.SetGlobalOptions(
 		charts.WithAnimation(false),
-		charts.WithTitleOpts(opts.Title{Title: title, Subtitle: subtitle, Left: "left"}),
+		charts.WithTitleOpts(opts.Title{Title: title, Left: "left", TitleStyle: &opts.TextStyle{FontSize: 14}}),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Bottom: "0"}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis", Formatter: "{b0}"}),
-		charts.WithGridOpts(opts.Grid{Top: "64", Bottom: "56", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}),
+		charts.WithGridOpts(opts.Grid{Top: "56", Bottom: "48", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}),
 		charts.WithXAxisOpts(opts.XAxis{Type: "category", BoundaryGap: opts.Bool(false)}),
 		charts.WithYAxisOpts(y),
 	)
