@@ -111,25 +111,18 @@ type genScoreValues struct {
 	avg, z         float64
 }
 
-// genScoreBlock holds a whole score history and the values its pointers
-// point to in one allocation.
-type genScoreBlock struct {
-	months [genMaxMonths]ScoreMonth
-	values [genMaxMonths]genScoreValues
-}
-
-// scoreMonths renders the score series, oldest first, in one allocation
-// instead of one per score per month. The months are filled on the stack
-// and copied in at once: storing each pointer into the heap one by one
-// costs a write barrier per pointer while the collector runs, which it
-// nearly always does during a million-row export.
+// scoreMonths renders the score series, oldest first, with two
+// allocations instead of one per score per month. The months are filled on
+// the stack and copied in at once: storing each pointer into the heap one
+// by one costs a write barrier per pointer while the collector runs, which
+// it nearly always does during a million-row export.
 func (c *genCore) scoreMonths() []ScoreMonth {
 	n := c.months
-	block := new(genScoreBlock)
+	values := make([]genScoreValues, n)
 	var months [genMaxMonths]ScoreMonth
 	for m := range n {
 		mo := c.start() + genMonth(m)
-		v, s := &block.values[m], &months[m]
+		v, s := &values[m], &months[m]
 		*v = genScoreValues{risk: c.risk[m], pay: c.pay[m], dbt: c.dbt[m], avg: c.avgRisk[m], z: c.z[m]}
 		s.Year, s.Month = mo.year(), mo.month()
 		s.Risk, s.AverageRisk, s.DBT = &v.risk, &v.avg, &v.dbt
@@ -140,7 +133,5 @@ func (c *genCore) scoreMonths() []ScoreMonth {
 			s.Z = &v.z
 		}
 	}
-	out := block.months[:n:n]
-	copy(out, months[:n])
-	return out
+	return append([]ScoreMonth(nil), months[:n]...)
 }

@@ -93,6 +93,11 @@ func (c *genCore) identity() {
 	c.nIndustry = 1 + r.weighted([]float64{0.5, 0.35, 0.15})
 	c.city = r.intn(len(genCities))
 	c.months = r.between(24, genMaxMonths)
+	if c.bulk >= 0 {
+		// Bulk businesses carry the shortest history DEMO-DATA allows: a
+		// million-row export builds every one of them.
+		c.months = 24
+	}
 	if sc := c.sc; sc != nil {
 		c.public, c.thin, c.statements = sc.public, sc.thin, sc.statements
 		c.industries[0] = genIndustryIndex(sc.industry)

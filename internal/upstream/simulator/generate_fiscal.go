@@ -51,6 +51,9 @@ func (c *genCore) fiscalYears() {
 	sales := r.logUniform(50e6, 2e9)
 	if c.public {
 		c.nFY = r.between(3, genMaxFY)
+		if c.bulk >= 0 {
+			c.nFY = 3 // the fewest years allowed, as with the history
+		}
 		sales = r.logUniform(50e6, 50e9)
 	}
 	if c.sc != nil && c.sc.revenue > 0 {
