@@ -29,7 +29,10 @@ type Business struct {
 	Country string `json:"country"`
 	Ticker  string `json:"ticker,omitempty"`
 	Public  bool   `json:"public"`
-	// Story names the scenario a fixed business plays out ("" for most).
+	// Story names the scenario a fixed business plays out ("" for most):
+	// one of the Story* constants. Private businesses with a thin trade file
+	// carry StoryThinTradeFile too, so the reason a Pay score is missing is
+	// known.
 	Story string `json:"story,omitempty"`
 
 	NAICS             []NAICSCode  `json:"naics"`
@@ -59,7 +62,9 @@ type Summary struct {
 type Statement struct {
 	FiscalYear    int    `json:"fiscalYear"`
 	PeriodEndDate string `json:"periodEndDate"` // ISO 8601 without zone
-	// Values maps a data-point key (Sales, NetIncome, ...) to its value.
+	// Values maps a data-point key (Sales, NetIncome, ...; the Key*
+	// constants, FiscalYear and PeriodEndDate included) to its value.
+	// Amounts are whole US dollars.
 	Values map[string]DataPoint `json:"values"`
 }
 
@@ -71,6 +76,10 @@ type DataPoint struct {
 }
 
 // PaymentRow is one month of trade-payment aging, overall or for one category.
+// Amounts are whole US dollars and the six buckets add up to TotalDue
+// (CreditBalance is apart); percents are of TotalDue with two decimals;
+// DBTIndex is (1-30 x 15 + 31-60 x 45 + 61-90 x 75 + 91+ x 105) / TotalDue,
+// rounded.
 type PaymentRow struct {
 	CategoryName             string  `json:"categoryName"`
 	CategoryCode             string  `json:"categoryCode"`
@@ -95,6 +104,9 @@ type PaymentRow struct {
 }
 
 // ScoreMonth is one month of a business's scores; nil means no score that month.
+// Z is quarterly: the months of a calendar quarter carry the same value, and
+// the quarter holding a fiscal year's period end carries the Z″ of that
+// year's statements, rounded to two decimals.
 type ScoreMonth struct {
 	Year        int      `json:"year"`
 	Month       int      `json:"month"`
