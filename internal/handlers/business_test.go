@@ -357,3 +357,39 @@ func TestBusinessStatementControls(t *testing.T) {
 		t.Errorf("a year without statements: %q", got)
 	}
 }
+
+func TestBusinessCallsPerTab(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	header := []string{"/v1/Business/IdentificationGroup", "/v1/Business/NAICSCodes"}
+	cases := []struct {
+		path string
+		own  []string
+	}{
+		{"/businesses/1001", []string{"/v1/Business/Summary", "/v1/Business/CreditScoreHistory", "/v1/Business/RiskHistory"}},
+		{"/businesses/1001?from=2026-01&to=2026-06", []string{"/v1/Business/Summary", "/v1/Business/CreditScoreHistory", "/v1/Business/RiskHistory"}},
+		{"/businesses/1001/payments", []string{"/v1/Business/PaymentSummary/Monthly", "/v1/Business/PaymentSummary/SIC"}},
+		{"/businesses/1001/financials?count=2", []string{"/v1/Business/LatestAnnualStatements", "/v1/Business/WordFill"}},
+		{"/businesses/1001/officers", []string{"/v1/Business/Officers"}},
+	}
+	for _, c := range cases {
+		app.Sim.Reset()
+		if p := u.Get(c.path); p.Status != http.StatusOK {
+			t.Fatalf("GET %s: status %d", c.path, p.Status)
+		}
+		got := app.Sim.Requests()["demo"]
+		want := map[string]int{}
+		for _, op := range append(append([]string(nil), header...), c.own...) {
+			want[op] = 1
+		}
+		if len(got) != len(want) {
+			t.Errorf("GET %s called %v, want each of %v once", c.path, got, want)
+			continue
+		}
+		for op, n := range want {
+			if got[op] != n {
+				t.Errorf("GET %s called %s %d times, want %d", c.path, op, got[op], n)
+			}
+		}
+	}
+}
