@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
@@ -259,5 +262,30 @@ func checkNoEventAttributes(t *testing.T, what string, p *apptest.Page) {
 	}
 	for _, n := range p.Doc.Nodes {
 		walk(n)
+	}
+}
+
+func TestBusinessExpiredSessionGoesToSignIn(t *testing.T) {
+	var skew atomic.Int64 // how far the stand-in's clock runs ahead
+	app := apptest.Start(t, apptest.Options{Sim: simulator.Options{
+		SessionTTL: time.Hour,
+		Now:        func() time.Time { return time.Now().Add(time.Duration(skew.Load())) },
+	}})
+	for _, tab := range businessTabs {
+		skew.Store(0)
+		u := app.SignIn(t, "demo")
+		path := "/suppliers/S-1001" + tab.suffix
+		if p := u.Get(path); p.Status != http.StatusOK {
+			t.Fatalf("GET %s: status %d", path, p.Status)
+		}
+		skew.Store(int64(2 * time.Hour))
+		p := u.Get(path)
+		want := "/login?next=" + url.QueryEscape(path) + "&reason=expired"
+		if p.Status != http.StatusSeeOther || p.Location() != want {
+			t.Errorf("GET %s with an expired service session: %d to %q, want 303 to %q", path, p.Status, p.Location(), want)
+		}
+		if p := u.Get(path); p.Status != http.StatusSeeOther || !strings.HasPrefix(p.Location(), "/login") {
+			t.Errorf("GET %s after expiry: the dashboard session was not cleared (%d %q)", path, p.Status, p.Location())
+		}
 	}
 }
