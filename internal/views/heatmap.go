@@ -162,6 +162,8 @@ func (hm HeatMap) Chart(id, size string) (Chart, error) {
 	hc.SetGlobalOptions(
 		charts.WithAnimation(false),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true)}),
+		// The visual map is the legend; the series legend would sit on it.
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		charts.WithGridOpts(opts.Grid{Left: "8", Right: "16", Top: "8", Bottom: "56", ContainLabel: opts.Bool(true)}),
 		charts.WithXAxisOpts(opts.XAxis{Type: "category", Data: months, SplitArea: &opts.SplitArea{Show: opts.Bool(true)}}),
 		charts.WithYAxisOpts(opts.YAxis{Type: "category", Data: names, Inverse: opts.Bool(true),
