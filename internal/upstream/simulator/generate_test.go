@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"bytes"
+	"math"
 	"reflect"
 	"sync"
 	"testing"
@@ -129,6 +130,17 @@ func TestGenerateBusinessIsStandalone(t *testing.T) {
 		}
 		if got := GenerateBusiness(42, genTestAsOf, id); !reflect.DeepEqual(got, *want) {
 			t.Errorf("GenerateBusiness(42, 2026-05, %d) differs from the dataset's business", id)
+		}
+	}
+}
+
+func TestGenerateBusinessAnyID(t *testing.T) {
+	// The server may be asked for any int32; none may panic, and every
+	// business must be whole.
+	for _, id := range []int32{math.MinInt32, -1, 0, 1, 999999, 2_000_000, math.MaxInt32} {
+		b := GenerateBusiness(1, genTestAsOf, id)
+		if b.ID != id || b.Name == "" || len(b.Scores) < 24 || len(b.PaymentsMonthly) < 12 {
+			t.Errorf("GenerateBusiness(%d): id %d, name %q, %d scores, %d payment months", id, b.ID, b.Name, len(b.Scores), len(b.PaymentsMonthly))
 		}
 	}
 }

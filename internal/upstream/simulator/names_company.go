@@ -35,7 +35,8 @@ func genNameBase(seed int64, id int32) int {
 	const a = 331 // prime, and no factor of genNameBases
 	n := genNameBases
 	c := int(genMix(uint64(seed)^0x51ed270b27e4c3a9) % uint64(n))
-	return int((int64(id)%int64(n)*a + int64(c)) % int64(n))
+	k := (int64(id)%int64(n) + int64(n)) % int64(n) // ids below zero too
+	return int((k*a + int64(c)) % int64(n))
 }
 
 // genBaseParts returns the base as one or two strings to concatenate.
