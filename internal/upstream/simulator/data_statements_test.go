@@ -158,9 +158,9 @@ func TestDataCommentsAgree(t *testing.T) {
 			}
 			switch {
 			case m0 > m1:
-				want = append(want, "margin widened")
+				want = append(want, "margin improved")
 			case m0 < m1:
-				want = append(want, "margin narrowed")
+				want = append(want, "margin slipped")
 			default:
 				want = append(want, "margin held")
 			}

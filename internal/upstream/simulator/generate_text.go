@@ -86,9 +86,9 @@ func (c *genCore) comments(b *Business) string {
 		m0, m1 := genPercent1(cur.ebit/cur.sales), genPercent1(prev.ebit/prev.sales)
 		switch {
 		case m0 > m1:
-			fmt.Fprintf(&s, "The EBIT margin widened to %.1f%% from %.1f%%", m0, m1)
+			fmt.Fprintf(&s, "The EBIT margin improved to %.1f%% from %.1f%%", m0, m1)
 		case m0 < m1:
-			fmt.Fprintf(&s, "The EBIT margin narrowed to %.1f%% from %.1f%%", m0, m1)
+			fmt.Fprintf(&s, "The EBIT margin slipped to %.1f%% from %.1f%%", m0, m1)
 		default:
 			fmt.Fprintf(&s, "The EBIT margin held at %.1f%%", m0)
 		}
