@@ -105,6 +105,32 @@ func TestExportEqualsTheServiceDownload(t *testing.T) {
 	}
 }
 
+func TestExportFileNameOfAnOddFolderName(t *testing.T) {
+	base := apptest.DemoData()
+	data := *base
+	data.Users = append([]simulator.User(nil), base.Users...)
+	var folderID int
+	for i := range data.Users {
+		if data.Users[i].Username == "demo" {
+			data.Users[i].Folders = append([]simulator.Folder(nil), base.Users[i].Folders...)
+			data.Users[i].Folders[0].FolderName = "Café Zürich \"/../\r\n<b>x</b>"
+			folderID = data.Users[i].Folders[0].FolderID
+		}
+	}
+	app := apptest.Start(t, apptest.Options{Data: &data, Now: func() time.Time { return exportDay }})
+	u := app.SignIn(t, "demo")
+	p := u.Get("/portfolio/export?format=xml&folder=" + strconv.Itoa(folderID))
+	mustStatus(t, "export", p, http.StatusOK)
+	want := `attachment; filename="portfolio-caf-z-rich-b-x-b-2026-11-21.xml"; filename*=UTF-8''portfolio-caf%C3%A9-z%C3%BCrich-b-x-b-2026-11-21.xml`
+	if got := p.Header.Get("Content-Disposition"); got != want {
+		t.Errorf("Content-Disposition\n got %s\nwant %s", got, want)
+	}
+	fp := u.Get("/portfolio/folders/" + strconv.Itoa(folderID))
+	if h1 := fp.Text("h1"); !strings.Contains(h1, "<b>x</b>") || fp.Doc.Find("h1 b").Length() != 0 {
+		t.Errorf("the folder name is not shown as text: %q", h1)
+	}
+}
+
 func TestExportRefusesBadInput(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := app.SignIn(t, "demo")

@@ -140,6 +140,13 @@ func TestPortfolioPagesForEveryUser(t *testing.T) {
 				}
 			}
 
+			ex := user().Get("/portfolio/export?format=csv")
+			mustStatus(t, "/portfolio/export", ex, http.StatusOK)
+			if !strings.HasPrefix(ex.Header.Get("Content-Type"), "text/csv") || !strings.HasPrefix(ex.Body, "BusinessId,") ||
+				!strings.Contains(ex.Header.Get("Content-Disposition"), `filename="portfolio-all-`) {
+				t.Errorf("export: type %q disposition %q body %.40q", ex.Header.Get("Content-Type"), ex.Header.Get("Content-Disposition"), ex.Body)
+			}
+
 			np := user().Get("/news/industry")
 			mustStatus(t, "/news/industry", np, http.StatusOK)
 			noProblems(t, "/news/industry", np)
