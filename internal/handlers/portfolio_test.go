@@ -333,3 +333,39 @@ type withoutMembers struct{ *upstream.Client }
 func (withoutMembers) PortfolioBusinesses(context.Context, string, int) ([]upstream.PortfolioBusiness, error) {
 	return nil, &upstream.Error{Op: "Portfolio/Businesses", Status: http.StatusNotFound, Kind: upstream.ErrNotFound}
 }
+
+func TestPortfolioPagesCarrySecurityHeaders(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	folder := "/portfolio/folders/" + strconv.Itoa(demoUser(t, "demo").Folders[0].FolderID)
+	for _, path := range []string{"/", "/portfolio", folder, "/portfolio/scores", "/portfolio/scores?page=99", "/portfolio/scores?size=7",
+		"/news/industry", "/settings/trade-provider", "/portfolio/folders/abc", "/portfolio/export?format=nope"} {
+		checkSecurityHeaders(t, path, u.Get(path), true)
+	}
+	// The download is no page, but carries the same headers.
+	checkSecurityHeaders(t, "export", u.Get("/portfolio/export?format=json"), false)
+	if p := u.Get("/portfolio/export?format=json"); p.Header.Get("Cache-Control") != "no-store" || p.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("export: Cache-Control %q, nosniff %q", p.Header.Get("Cache-Control"), p.Header.Get("X-Content-Type-Options"))
+	}
+	// Signed out, every page sends to sign-in and back.
+	anon := app.NewUser(t)
+	for _, path := range []string{"/portfolio", folder, "/portfolio/scores?score=z", "/portfolio/export?format=csv", "/news/industry", "/settings/trade-provider"} {
+		p := anon.Get(path)
+		if p.Status != http.StatusSeeOther || !strings.HasPrefix(p.Location(), "/login?next=") {
+			t.Errorf("GET %s signed out: status %d to %q, want 303 to sign-in", path, p.Status, p.Location())
+		}
+	}
+}
+
+func TestPortfolioPagesSendAnExpiredSessionToSignIn(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{Sim: simulator.Options{SessionTTL: 200 * time.Millisecond}})
+	folder := "/portfolio/folders/" + strconv.Itoa(demoUser(t, "demo").Folders[0].FolderID)
+	for _, path := range []string{"/", "/portfolio", folder, "/portfolio/scores", "/portfolio/export?format=csv", "/news/industry", "/settings/trade-provider"} {
+		u := app.SignIn(t, "demo")
+		time.Sleep(300 * time.Millisecond)
+		p := u.Get(path)
+		if p.Status != http.StatusSeeOther || !strings.HasPrefix(p.Location(), "/login?") || !strings.Contains(p.Location(), "reason=") {
+			t.Errorf("GET %s with the service session expired: status %d to %q, want 303 to sign-in", path, p.Status, p.Location())
+		}
+	}
+}
