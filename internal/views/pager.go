@@ -2,7 +2,7 @@ package views
 
 import "strconv"
 
-// Page sizes the scores page offers; the first is the default.
+// PageSizes are the page sizes the scores page offers; the first is the default.
 var PageSizes = []int{25, 50, 100}
 
 // Pager is the paging of a list of Total rows, Size at a time; Page counts
