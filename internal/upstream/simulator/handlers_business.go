@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // statements answers Business/LatestAnnualStatements: one element per fiscal
@@ -159,9 +160,18 @@ func (s *Server) riskHistory(c *call) (any, *apiError) {
 		return nil, e
 	}
 	scores := sortedScores(b.Scores)
+	// count is the most recent N months of the calendar, not N rows: months
+	// without a score leave gaps rather than reaching further back.
+	var cutoff time.Time
+	if count > 0 {
+		cutoff = s.asOf.AddDate(0, 1-count, 0)
+	}
 	out := []wireRiskHistoryRow{}
-	for i := len(scores) - 1; i >= 0 && (count == 0 || len(out) < count); i-- {
+	for i := len(scores) - 1; i >= 0; i-- {
 		sm := scores[i]
+		if count > 0 && time.Date(sm.Year, time.Month(sm.Month), 1, 0, 0, 0, 0, time.UTC).Before(cutoff) {
+			break
+		}
 		avg := sm.AverageRisk
 		if avg == nil && sm.Risk != nil {
 			f := float64(*sm.Risk)
