@@ -37,7 +37,7 @@ func (h *Handler) showPortfolio(c *echo.Context) error {
 	case errors.Is(merr, upstream.ErrNotFound):
 		// The service does not list folder members: no counts, no error.
 	default:
-		page.CountsProblem = h.sectionProblem(c, merr)
+		page.CountsProblem = h.membersProblem(c, merr)
 	}
 	page.Folders = views.FolderRows(folders, members, page.ShowCounts)
 	return h.render(c, http.StatusOK, templates.Portfolio(page))
@@ -80,10 +80,23 @@ func (h *Handler) showFolder(c *echo.Context) error {
 	// folder members: the section is left out.
 	page.BusinessesOffered = !errors.Is(merr, upstream.ErrNotFound)
 	if page.BusinessesOffered {
-		page.BusinessesProblem = h.sectionProblem(c, merr)
+		page.BusinessesProblem = h.membersProblem(c, merr)
 		page.Businesses, page.MoreBusinesses = views.FolderBusinesses(members, views.MaxFolderBusinesses)
 	}
 	return h.render(c, http.StatusOK, templates.Folder(page))
+}
+
+// membersProblem describes a failed member listing. An answer the client
+// could not read is most often one too large for its size limit (a huge
+// portfolio lists every membership): say so rather than "not answering".
+func (h *Handler) membersProblem(c *echo.Context, err error) *views.Problem {
+	p := h.sectionProblem(c, err)
+	if p != nil && errors.Is(err, upstream.ErrMalformed) {
+		p.Title = "The businesses could not be listed"
+		p.Message = "The service's list of businesses could not be read; it may be too large to show here. The export has every business."
+		p.RetryURL = ""
+	}
+	return p
 }
 
 // parseFolderID reads a folder id from a path or query: a positive int32.

@@ -369,3 +369,28 @@ func TestPortfolioPagesSendAnExpiredSessionToSignIn(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadableMemberListingIsToldPlainly: a listing the client cannot
+// read (the bulk portfolio's is larger than the client's size limit) hides
+// the counts and says why, instead of blaming the service.
+func TestUnreadableMemberListingIsToldPlainly(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) handlers.Service { return unreadableMembers{c} }})
+	u := app.SignIn(t, "demo")
+	for _, path := range []string{"/portfolio", "/portfolio/folders/" + strconv.Itoa(demoUser(t, "demo").Folders[0].FolderID)} {
+		p := u.Get(path)
+		mustStatus(t, path, p, http.StatusOK)
+		if !strings.Contains(p.Text(".problem"), "could not be listed") || strings.Contains(p.Text(".problem"), "not answering") {
+			t.Errorf("%s: problem reads %q", path, p.Text(".problem"))
+		}
+		if p.Doc.Find("table.folders td.num, ul.businesses li").Length() != 0 {
+			t.Errorf("%s: counts or businesses shown from an unreadable listing", path)
+		}
+	}
+}
+
+// unreadableMembers is a client whose member listing is too large to read.
+type unreadableMembers struct{ *upstream.Client }
+
+func (unreadableMembers) PortfolioBusinesses(context.Context, string, int) ([]upstream.PortfolioBusiness, error) {
+	return nil, &upstream.Error{Op: "Portfolio/Businesses", Status: http.StatusOK, Kind: upstream.ErrMalformed}
+}
