@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"mime"
@@ -39,10 +40,13 @@ type asset struct {
 
 // Load reads, hashes and compresses every embedded file.
 func Load() (*Assets, error) {
-	return load(files)
+	return LoadFS(files)
 }
 
-func load(fsys fs.FS) (*Assets, error) {
+// LoadFS reads, hashes and compresses every file of fsys the way Load does
+// with the embedded copy, so a folder on disk (os.DirFS) can stand in for it
+// during development.
+func LoadFS(fsys fs.FS) (*Assets, error) {
 	a := &Assets{byName: map[string]*asset{}, byPath: map[string]*asset{}}
 	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasSuffix(name, ".md") {
@@ -68,6 +72,11 @@ func load(fsys fs.FS) (*Assets, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("static: %w", err)
+	}
+	if len(a.byName) == 0 {
+		// A mistyped folder that happens to exist would otherwise fail
+		// later, far from the cause, on the first missing stylesheet.
+		return nil, errors.New("static: no files to serve")
 	}
 	return a, nil
 }

@@ -24,6 +24,7 @@ type config struct {
 	LogFormat       string
 	LogLevel        slog.Level
 	DemoSeed        int64
+	StaticDir       string // "" serves the embedded assets
 }
 
 // demo reports whether the dashboard runs against its built-in stand-in.
@@ -48,6 +49,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	logFormat := fs.String("log-format", env("LOG_FORMAT", "text"), "text or json (LOG_FORMAT)")
 	logLevel := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
 	seed := fs.String("demo-seed", env("DEMO_SEED", "1"), "seed of the stand-in's demo data (DEMO_SEED)")
+	staticDir := fs.String("static-dir", env("STATIC_DIR", ""), "development aid: serve static files from this folder instead of the embedded copy (STATIC_DIR)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -56,6 +58,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	var errs []error
 	cfg.ListenAddr = *listen
 	cfg.UpstreamURL = strings.TrimRight(*upstreamURL, "/")
+	cfg.StaticDir = *staticDir
 	var err error
 	if cfg.CookieSecure, err = strconv.ParseBool(*secure); err != nil {
 		errs = append(errs, fmt.Errorf("COOKIE_SECURE %q is not true or false", *secure))

@@ -63,3 +63,14 @@ func TestFlagsOverrideEnvironment(t *testing.T) {
 		t.Errorf("listen = %q (err %v), want the flag's", cfg.ListenAddr, err)
 	}
 }
+
+func TestConfigReadsStaticDir(t *testing.T) {
+	cfg, err := loadConfig(nil, env(nil), io.Discard)
+	if err != nil || cfg.StaticDir != "" {
+		t.Errorf("default StaticDir = %q (err %v), want empty: the embedded copy", cfg.StaticDir, err)
+	}
+	cfg, err = loadConfig([]string{"-static-dir", "b"}, env(map[string]string{"STATIC_DIR": "a"}), io.Discard)
+	if err != nil || cfg.StaticDir != "b" {
+		t.Errorf("StaticDir = %q (err %v), want the flag's", cfg.StaticDir, err)
+	}
+}

@@ -65,7 +65,13 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	assets, err := static.Load()
+	loadAssets := static.Load
+	if cfg.StaticDir != "" {
+		// A development aid: edits to CSS or scripts show on restart,
+		// without a rebuild.
+		loadAssets = func() (*static.Assets, error) { return static.LoadFS(os.DirFS(cfg.StaticDir)) }
+	}
+	assets, err := loadAssets()
 	if err != nil {
 		return err
 	}
