@@ -3,6 +3,19 @@
 // models of internal/views; they do no I/O.
 package templates
 
-import "strconv"
+import (
+	"strconv"
+
+	"creditdash/internal/views"
+)
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// problemRole announces failures at once; a section left unloaded on
+// purpose is only status.
+func problemRole(p *views.Problem) string {
+	if p.Deferred {
+		return "status"
+	}
+	return "alert"
+}

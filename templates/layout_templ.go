@@ -249,7 +249,7 @@ func navigation(active views.Nav) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = navItem("/portfolio/scores", "Score map", false).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = navItem("/portfolio/scores", "Score map", active == views.NavScores).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -429,7 +429,7 @@ func quotaMeter(q *views.Quota) templ.Component {
 			templ_7745c5c3_Var19 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		if q != nil {
+		if q != nil && q.Limit > 0 {
 			var templ_7745c5c3_Var20 = []any{"quota", templ.KV("quota-low", q.Remaining*5 <= q.Limit)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var20...)
 			if templ_7745c5c3_Err != nil {
@@ -569,7 +569,7 @@ func freshness(f *views.Freshness) templ.Component {
 			templ_7745c5c3_Var29 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		if f != nil {
+		if f != nil && !f.FetchedAt.IsZero() {
 			var templ_7745c5c3_Var30 = []any{"freshness", templ.KV("stale", !f.StaleSince.IsZero())}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var30...)
 			if templ_7745c5c3_Err != nil {

@@ -21,10 +21,15 @@ type config struct {
 	CookieSecure    bool
 	UpstreamTimeout time.Duration
 	SessionLifetime time.Duration
-	LogFormat       string
-	LogLevel        slog.Level
-	DemoSeed        int64
-	StaticDir       string // "" serves the embedded assets
+	// CacheTTL is how long report and portfolio data stay fresh; NewsTTL
+	// the same for news and search; CacheBytes bounds the cache's memory.
+	CacheTTL   time.Duration
+	NewsTTL    time.Duration
+	CacheBytes uint64
+	LogFormat  string
+	LogLevel   slog.Level
+	DemoSeed   int64
+	StaticDir  string // "" serves the embedded assets
 }
 
 // demo reports whether the dashboard runs against its built-in stand-in.
@@ -46,6 +51,9 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	secure := fs.String("cookie-secure", env("COOKIE_SECURE", "true"), "mark cookies Secure (COOKIE_SECURE)")
 	timeout := fs.String("upstream-timeout", env("UPSTREAM_TIMEOUT", "10s"), "limit for each call to the service (UPSTREAM_TIMEOUT)")
 	lifetime := fs.String("session-lifetime", env("SESSION_LIFETIME", "12h"), "longest a sign-in lasts (SESSION_LIFETIME)")
+	cacheTTL := fs.String("cache-ttl", env("CACHE_TTL", "15m"), "how long scores, statements, officers and portfolio data stay fresh (CACHE_TTL)")
+	newsTTL := fs.String("news-ttl", env("NEWS_TTL", "5m"), "how long news and search results stay fresh (NEWS_TTL)")
+	cacheMB := fs.String("cache-mb", env("CACHE_MB", "64"), "memory bound of the cache in MiB (CACHE_MB)")
 	logFormat := fs.String("log-format", env("LOG_FORMAT", "text"), "text or json (LOG_FORMAT)")
 	logLevel := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
 	seed := fs.String("demo-seed", env("DEMO_SEED", "1"), "seed of the stand-in's demo data (DEMO_SEED)")
@@ -68,6 +76,17 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	}
 	if cfg.SessionLifetime, err = time.ParseDuration(*lifetime); err != nil || cfg.SessionLifetime < time.Minute {
 		errs = append(errs, fmt.Errorf("SESSION_LIFETIME %q is not a duration of a minute or more", *lifetime))
+	}
+	if cfg.CacheTTL, err = time.ParseDuration(*cacheTTL); err != nil || cfg.CacheTTL < 0 {
+		errs = append(errs, fmt.Errorf("CACHE_TTL %q is not a duration such as 15m", *cacheTTL))
+	}
+	if cfg.NewsTTL, err = time.ParseDuration(*newsTTL); err != nil || cfg.NewsTTL < 0 {
+		errs = append(errs, fmt.Errorf("NEWS_TTL %q is not a duration such as 5m", *newsTTL))
+	}
+	if mb, err := strconv.ParseUint(*cacheMB, 10, 32); err != nil || mb == 0 {
+		errs = append(errs, fmt.Errorf("CACHE_MB %q is not a positive whole number of MiB", *cacheMB))
+	} else {
+		cfg.CacheBytes = mb << 20
 	}
 	if cfg.DemoSeed, err = strconv.ParseInt(*seed, 10, 64); err != nil {
 		errs = append(errs, fmt.Errorf("DEMO_SEED %q is not a whole number", *seed))

@@ -18,6 +18,7 @@ import (
 
 	"creditdash/internal/handlers"
 	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
 	"creditdash/static"
 )
@@ -61,6 +62,18 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	// Every page reads through the cache: per user, a lifetime per kind of
+	// data, older copies when the service cannot answer.
+	svc, err := cache.New(client, cache.Options{
+		TTLs: map[cache.Kind]time.Duration{
+			cache.KindReport: cfg.CacheTTL, cache.KindPortfolio: cfg.CacheTTL, cache.KindAccount: cfg.CacheTTL,
+			cache.KindNews: cfg.NewsTTL, cache.KindSearch: cfg.NewsTTL,
+		},
+		MaxBytes: cfg.CacheBytes,
+	})
+	if err != nil {
+		return err
+	}
 	sessions, err := handlers.NewSessionStore(cfg.SessionSecrets, cfg.CookieSecure, cfg.SessionLifetime)
 	if err != nil {
 		return err
@@ -76,7 +89,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		return err
 	}
 	h, err := handlers.New(handlers.Config{
-		Service:      client,
+		Service:      svc,
+		Quotas:       svc,
 		Sessions:     sessions,
 		Assets:       assets,
 		Logger:       log,

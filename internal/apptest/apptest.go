@@ -16,6 +16,7 @@ import (
 
 	"creditdash/internal/handlers"
 	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
 	"creditdash/static"
 )
@@ -37,7 +38,14 @@ type Options struct {
 	Sim simulator.Options
 	// Timeout is the upstream call limit; zero means 5 seconds.
 	Timeout time.Duration
-	// Wrap puts a layer (a cache) between the handlers and the client.
+	// NoCache makes the handlers call the client directly, as a dashboard
+	// without the cache would; by default they read through the cache, as
+	// in production.
+	NoCache bool
+	// Cache tunes the cache (its clock defaults to Now).
+	Cache cache.Options
+	// Wrap replaces the service with a layer around the client (a service
+	// that lacks an operation, say); it implies NoCache.
 	Wrap func(*upstream.Client) handlers.Service
 	// Now is the dashboard's clock; nil means time.Now.
 	Now func() time.Time
@@ -53,6 +61,8 @@ type App struct {
 	SimURL string
 	Sim    *simulator.Server
 	Client *upstream.Client
+	// Cache is the cache in front of the client, nil with NoCache.
+	Cache *cache.Cache
 	// Logs holds everything the dashboard logged.
 	Logs *LogBuffer
 
@@ -85,6 +95,7 @@ func Start(t testing.TB, opts Options) *App {
 	if data == nil {
 		data = DemoData()
 	}
+	app := &App{}
 	sim := simulator.New(data, opts.Sim)
 	simSrv := httptest.NewServer(sim)
 	t.Cleanup(simSrv.Close)
@@ -98,8 +109,20 @@ func Start(t testing.TB, opts Options) *App {
 		t.Fatal(err)
 	}
 	var svc handlers.Service = client
-	if opts.Wrap != nil {
+	var quotas handlers.QuotaSource
+	switch {
+	case opts.Wrap != nil:
 		svc = opts.Wrap(client)
+	case !opts.NoCache:
+		if opts.Cache.Now == nil {
+			opts.Cache.Now = opts.Now
+		}
+		c, err := cache.New(client, opts.Cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc, quotas = c, c
+		app.Cache = c
 	}
 	sessions, err := handlers.NewSessionStore([]string{TestSecret}, false, 12*time.Hour)
 	if err != nil {
@@ -116,6 +139,7 @@ func Start(t testing.TB, opts Options) *App {
 		Assets:   assets,
 		Logger:   slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Ready:    client.Ping,
+		Quotas:   quotas,
 		Now:      opts.Now,
 	})
 	if err != nil {
@@ -127,7 +151,8 @@ func Start(t testing.TB, opts Options) *App {
 	}
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
-	return &App{URL: srv.URL, SimURL: simSrv.URL, Sim: sim, Client: client, Logs: logs, simSrv: simSrv}
+	app.URL, app.SimURL, app.Sim, app.Client, app.Logs, app.simSrv = srv.URL, simSrv.URL, sim, client, logs, simSrv
+	return app
 }
 
 // LogBuffer collects log output safely from concurrent handlers.

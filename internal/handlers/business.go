@@ -107,12 +107,12 @@ type headerData struct {
 	naicsErr error
 }
 
-// calls are the header's service calls, to run with the tab's own.
-func (hd *headerData) calls(ctx context.Context, svc Service, key string, ref upstream.BusinessRef) []func() {
-	return []func(){
-		func() { hd.ident, hd.identErr = svc.IdentificationGroup(ctx, key, ref) },
-		func() { hd.naics, hd.naicsErr = svc.NAICSCodes(ctx, key, ref) },
-	}
+// section is the header's service calls: the first section of every tab.
+func (hd *headerData) section(svc Service, key string, ref upstream.BusinessRef) section {
+	return section{name: "header", calls: []func(context.Context){
+		func(ctx context.Context) { hd.ident, hd.identErr = svc.IdentificationGroup(ctx, key, ref) },
+		func(ctx context.Context) { hd.naics, hd.naicsErr = svc.NAICSCodes(ctx, key, ref) },
+	}}
 }
 
 // pageError decides whether the page can render at all, given the header's
@@ -131,7 +131,11 @@ func (hd *headerData) pageError(sectionErrs ...error) error {
 			return err
 		}
 	}
-	if hd.identErr != nil && !errors.Is(hd.identErr, upstream.ErrNotFound) {
+	// A failed header is the whole page's failure when the service is down;
+	// an exhausted quota is told in the header instead, so the user keeps
+	// the page and whatever came from the cache.
+	if hd.identErr != nil && !errors.Is(hd.identErr, upstream.ErrNotFound) && !isDeferred(hd.identErr) &&
+		!errors.Is(hd.identErr, upstream.ErrRateLimited) {
 		return hd.identErr
 	}
 	return nil
@@ -154,6 +158,12 @@ func (hd *headerData) public() *bool {
 	return &p
 }
 
+// isDeferred reports a section left unloaded to save requests.
+func isDeferred(err error) bool {
+	var de *deferredError
+	return errors.As(err, &de)
+}
+
 func isTradeProviderProblem(err error) bool {
 	var ue *upstream.Error
 	return errors.As(err, &ue) && ue.Code == upstream.CodeTradeProviderNotSelected
@@ -163,8 +173,12 @@ func isTradeProviderProblem(err error) bool {
 func (h *Handler) businessBase(c *echo.Context, ref upstream.BusinessRef, hd *headerData, tab views.BusinessTab) (views.Base, views.BusinessHeader) {
 	share := c.Scheme() + "://" + c.Request().Host + c.Request().URL.RequestURI()
 	header := views.NewBusinessHeader(ref, hd.identification(), hd.naics, tab, share)
-	if hd.naicsErr != nil {
+	switch {
+	case hd.naicsErr != nil:
 		header.NAICSProblem = h.sectionProblem(c, hd.naicsErr)
+	case isDeferred(hd.identErr) || errors.Is(hd.identErr, upstream.ErrRateLimited):
+		// The name is missing for want of requests: say so where it would be.
+		header.NAICSProblem = h.sectionProblem(c, hd.identErr)
 	}
 	b := h.base(c, header.Name+" · "+tab.Label(), views.NavBusiness)
 	return b, header

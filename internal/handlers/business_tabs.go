@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/labstack/echo/v5"
@@ -13,7 +14,7 @@ import (
 // showBusinessOverview shows the summary, score cards and score charts over
 // the chosen frame, and the risk history.
 func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef) error {
-	s, ctx := mustSession(c), c.Request().Context()
+	s := mustSession(c)
 	win, winErr := parseWindow(c.QueryParam("from"), c.QueryParam("to"))
 	var (
 		hd         headerData
@@ -24,11 +25,13 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 		risk       []upstream.RiskHistoryRow
 		riskErr    error
 	)
-	fanOut(append(hd.calls(ctx, h.svc, s.Key, ref),
-		func() { summary, summaryErr = h.svc.Summary(ctx, s.Key, ref) },
-		func() { hist, histErr = h.svc.CreditScoreHistory(ctx, s.Key, ref, win.from, endDate(win.to)) },
-		func() { risk, riskErr = h.svc.RiskHistory(ctx, s.Key, ref, win.riskCount()) },
-	)...)
+	h.loadSections(c, s.Key, hd.section(h.svc, s.Key, ref),
+		one("scores", func(ctx context.Context) {
+			hist, histErr = h.svc.CreditScoreHistory(ctx, s.Key, ref, win.from, endDate(win.to))
+		}),
+		one("summary", func(ctx context.Context) { summary, summaryErr = h.svc.Summary(ctx, s.Key, ref) }),
+		one("risk", func(ctx context.Context) { risk, riskErr = h.svc.RiskHistory(ctx, s.Key, ref, win.riskCount()) }),
+	)
 	if err := hd.pageError(summaryErr, histErr, riskErr); err != nil {
 		return err
 	}
@@ -67,7 +70,7 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 
 // showBusinessPayments shows the monthly aging and the SIC breakdown.
 func (h *Handler) showBusinessPayments(c *echo.Context, ref upstream.BusinessRef) error {
-	s, ctx := mustSession(c), c.Request().Context()
+	s := mustSession(c)
 	var (
 		hd         headerData
 		monthly    []upstream.PaymentSummaryRow
@@ -75,10 +78,10 @@ func (h *Handler) showBusinessPayments(c *echo.Context, ref upstream.BusinessRef
 		sic        []upstream.PaymentSummaryRow
 		sicErr     error
 	)
-	fanOut(append(hd.calls(ctx, h.svc, s.Key, ref),
-		func() { monthly, monthlyErr = h.svc.PaymentSummaryMonthly(ctx, s.Key, ref) },
-		func() { sic, sicErr = h.svc.PaymentSummarySIC(ctx, s.Key, ref) },
-	)...)
+	h.loadSections(c, s.Key, hd.section(h.svc, s.Key, ref),
+		one("monthly", func(ctx context.Context) { monthly, monthlyErr = h.svc.PaymentSummaryMonthly(ctx, s.Key, ref) }),
+		one("sic", func(ctx context.Context) { sic, sicErr = h.svc.PaymentSummarySIC(ctx, s.Key, ref) }),
+	)
 	if err := hd.pageError(monthlyErr, sicErr); err != nil {
 		return err
 	}
@@ -104,7 +107,7 @@ func (h *Handler) showBusinessPayments(c *echo.Context, ref upstream.BusinessRef
 // showBusinessFinancials shows the annual statements, narrowed by the
 // form, and the latest financial comments.
 func (h *Handler) showBusinessFinancials(c *echo.Context, ref upstream.BusinessRef) error {
-	s, ctx := mustSession(c), c.Request().Context()
+	s := mustSession(c)
 	form, formErr := parseStatementsForm(c.QueryParam("count"), c.QueryParam("year"), c.QueryParam("sort"))
 	var (
 		hd          headerData
@@ -113,10 +116,12 @@ func (h *Handler) showBusinessFinancials(c *echo.Context, ref upstream.BusinessR
 		comments    upstream.WordFill
 		commentsErr error
 	)
-	fanOut(append(hd.calls(ctx, h.svc, s.Key, ref),
-		func() { stmts, stmtsErr = h.svc.LatestAnnualStatements(ctx, s.Key, ref, form.query) },
-		func() { comments, commentsErr = h.svc.WordFill(ctx, s.Key, ref) },
-	)...)
+	h.loadSections(c, s.Key, hd.section(h.svc, s.Key, ref),
+		one("statements", func(ctx context.Context) {
+			stmts, stmtsErr = h.svc.LatestAnnualStatements(ctx, s.Key, ref, form.query)
+		}),
+		one("comments", func(ctx context.Context) { comments, commentsErr = h.svc.WordFill(ctx, s.Key, ref) }),
+	)
 	if err := hd.pageError(stmtsErr, commentsErr); err != nil {
 		return err
 	}
@@ -141,15 +146,15 @@ func (h *Handler) showBusinessFinancials(c *echo.Context, ref upstream.BusinessR
 // showBusinessOfficers shows the officers; the industry codes come from the
 // header's own call.
 func (h *Handler) showBusinessOfficers(c *echo.Context, ref upstream.BusinessRef) error {
-	s, ctx := mustSession(c), c.Request().Context()
+	s := mustSession(c)
 	var (
 		hd          headerData
 		officers    []upstream.Officer
 		officersErr error
 	)
-	fanOut(append(hd.calls(ctx, h.svc, s.Key, ref),
-		func() { officers, officersErr = h.svc.Officers(ctx, s.Key, ref) },
-	)...)
+	h.loadSections(c, s.Key, hd.section(h.svc, s.Key, ref),
+		one("officers", func(ctx context.Context) { officers, officersErr = h.svc.Officers(ctx, s.Key, ref) }),
+	)
 	if err := hd.pageError(officersErr); err != nil {
 		return err
 	}

@@ -242,7 +242,7 @@ func TestBusinessUnknownAndBadIdentifiers(t *testing.T) {
 }
 
 func TestBusinessCallsPerTab(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{})
+	app := apptest.Start(t, apptest.Options{NoCache: true})
 	u := app.SignIn(t, "demo")
 	header := []string{"/v1/Business/IdentificationGroup", "/v1/Business/NAICSCodes"}
 	cases := []struct {

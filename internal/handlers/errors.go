@@ -136,6 +136,7 @@ func (h *Handler) handleError(c *echo.Context, err error) {
 		p.RetryURL = c.Request().URL.RequestURI()
 	}
 	page := views.ErrorPage{Base: h.base(c, p.Title, views.NavNone), Problem: p, Now: h.now()}
+	page.Freshness = nil // an error page shows no data to date
 	if rerr := h.render(c, p.Status, templates.ErrorPage(page)); rerr != nil {
 		h.log.Error("rendering the error page failed", "request_id", requestID(c.Request().Context()), "err", rerr)
 		_ = c.String(p.Status, p.Title)
@@ -159,6 +160,10 @@ func (h *Handler) logProblem(c *echo.Context, p views.Problem, err error) {
 func (h *Handler) sectionProblem(c *echo.Context, err error) *views.Problem {
 	if err == nil {
 		return nil
+	}
+	var de *deferredError
+	if errors.As(err, &de) {
+		return de.problem()
 	}
 	p := classify(err, h.now())
 	h.logProblem(c, p, err)

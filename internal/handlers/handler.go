@@ -52,6 +52,9 @@ type Config struct {
 	Sessions *SessionStore
 	Assets   *static.Assets
 	Logger   *slog.Logger
+	// Quotas reports each user's hourly budget (the cache); nil when the
+	// service is used without one.
+	Quotas QuotaSource
 	// Ready checks that the service answers, for /readyz.
 	Ready func(ctx context.Context) error
 	// CookieSecure marks the CSRF cookie Secure, like the session cookie.
@@ -62,14 +65,16 @@ type Config struct {
 
 // Handler serves every page of the dashboard.
 type Handler struct {
-	svc      Service
-	sessions *SessionStore
-	assets   *static.Assets
-	log      *slog.Logger
-	ready    func(ctx context.Context) error
-	secure   bool
-	now      func() time.Time
-	urls     views.Assets
+	svc       Service
+	sessions  *SessionStore
+	assets    *static.Assets
+	log       *slog.Logger
+	ready     func(ctx context.Context) error
+	secure    bool
+	now       func() time.Time
+	urls      views.Assets
+	quotas    QuotaSource
+	refreshes refreshBook
 	// searchMissing is set once the service says it has no search operation.
 	searchMissing atomic.Bool
 }
@@ -94,6 +99,7 @@ func New(cfg Config) (*Handler, error) {
 		assets:   cfg.Assets,
 		log:      cfg.Logger,
 		ready:    cfg.Ready,
+		quotas:   cfg.Quotas,
 		secure:   cfg.CookieSecure,
 		now:      cfg.Now,
 	}

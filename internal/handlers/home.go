@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -31,7 +32,6 @@ func (h *Handler) showHome(c *echo.Context) error {
 	page := views.HomePage{Base: h.base(c, "Home", views.NavHome), SearchOffered: !h.searchMissing.Load()}
 	page.Lookup.By = "id"
 	s := mustSession(c)
-	ctx := c.Request().Context()
 	var (
 		folders                      []upstream.Folder
 		pay, z                       upstream.PortfolioScoreHistory
@@ -39,18 +39,23 @@ func (h *Handler) showHome(c *echo.Context) error {
 		ferr, perr, zerr, nerr, serr error
 	)
 	rows := upstream.PortfolioQuery{StartRow: 1, EndRow: homeMoveRows}
-	calls := []func(){
-		func() { folders, ferr = h.svc.Folders(ctx, s.Key) },
-		func() { pay, perr = h.svc.PayScoreHistory(ctx, s.Key, rows) },
-		func() { z, zerr = h.svc.ZScoreHistory(ctx, s.Key, rows) },
-		func() { news, nerr = h.svc.IndustryNews(ctx, s.Key) },
-	}
+	var secs []section
 	if q := strings.TrimSpace(c.QueryParam("q")); q != "" && page.SearchOffered {
 		page.Query = q
-		// Only this call touches page while the others run.
-		calls = append(calls, func() { serr = h.search(c, &page) })
+		// Typed by the user, so always loaded; only this call touches page
+		// while the others run.
+		secs = append(secs, section{name: "search", always: true,
+			calls: []func(context.Context){func(ctx context.Context) { serr = h.search(ctx, c, &page) }}})
 	}
-	fanOut(calls...)
+	secs = append(secs,
+		one("folders", func(ctx context.Context) { folders, ferr = h.svc.Folders(ctx, s.Key) }),
+		section{name: "moves", calls: []func(context.Context){
+			func(ctx context.Context) { pay, perr = h.svc.PayScoreHistory(ctx, s.Key, rows) },
+			func(ctx context.Context) { z, zerr = h.svc.ZScoreHistory(ctx, s.Key, rows) },
+		}},
+		one("headlines", func(ctx context.Context) { news, nerr = h.svc.IndustryNews(ctx, s.Key) }),
+	)
+	h.loadSections(c, s.Key, secs...)
 	if err := expiredAmong(serr, ferr, perr, zerr, nerr); err != nil {
 		return err
 	}
@@ -73,14 +78,14 @@ func (h *Handler) showHome(c *echo.Context) error {
 }
 
 // search fills the page's results, or a message in their place.
-func (h *Handler) search(c *echo.Context, page *views.HomePage) error {
+func (h *Handler) search(ctx context.Context, c *echo.Context, page *views.HomePage) error {
 	if utf8.RuneCountInString(page.Query) > maxSearchLen {
 		page.SearchProblem = &views.Problem{Status: http.StatusBadRequest, Title: "Search text too long",
 			Message: "Search for at most 100 characters of a business name."}
 		return nil
 	}
 	s := mustSession(c)
-	found, err := h.svc.Search(c.Request().Context(), s.Key, page.Query, searchResults)
+	found, err := h.svc.Search(ctx, s.Key, page.Query, searchResults)
 	switch {
 	case errors.Is(err, upstream.ErrNotFound):
 		// The service does not offer search: hide it from now on.

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
@@ -15,7 +16,9 @@ import (
 // 20), rendered like folder news.
 func (h *Handler) showIndustryNews(c *echo.Context) error {
 	s := mustSession(c)
-	items, err := h.svc.IndustryNews(c.Request().Context(), s.Key)
+	var items []upstream.NewsItem
+	var err error
+	h.loadSections(c, s.Key, one("news", func(ctx context.Context) { items, err = h.svc.IndustryNews(ctx, s.Key) }))
 	switch {
 	case errors.Is(err, upstream.ErrSessionExpired):
 		return err

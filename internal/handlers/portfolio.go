@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -16,15 +17,14 @@ import (
 // lists folder members, and the export of the whole portfolio.
 func (h *Handler) showPortfolio(c *echo.Context) error {
 	s := mustSession(c)
-	ctx := c.Request().Context()
 	var (
 		folders    []upstream.Folder
 		members    []upstream.PortfolioBusiness
 		ferr, merr error
 	)
-	fanOut(
-		func() { folders, ferr = h.svc.Folders(ctx, s.Key) },
-		func() { members, merr = h.svc.PortfolioBusinesses(ctx, s.Key, 0) },
+	h.loadSections(c, s.Key,
+		one("folders", func(ctx context.Context) { folders, ferr = h.svc.Folders(ctx, s.Key) }),
+		one("counts", func(ctx context.Context) { members, merr = h.svc.PortfolioBusinesses(ctx, s.Key, 0) }),
 	)
 	if err := expiredAmong(ferr, merr); err != nil {
 		return err
@@ -51,17 +51,16 @@ func (h *Handler) showFolder(c *echo.Context) error {
 		return err
 	}
 	s := mustSession(c)
-	ctx := c.Request().Context()
 	var (
 		folders          []upstream.Folder
 		news             []upstream.NewsItem
 		members          []upstream.PortfolioBusiness
 		ferr, nerr, merr error
 	)
-	fanOut(
-		func() { folders, ferr = h.svc.Folders(ctx, s.Key) },
-		func() { news, nerr = h.svc.FolderNews(ctx, s.Key, id) },
-		func() { members, merr = h.svc.PortfolioBusinesses(ctx, s.Key, id) },
+	h.loadSections(c, s.Key,
+		one("news", func(ctx context.Context) { news, nerr = h.svc.FolderNews(ctx, s.Key, id) }),
+		one("businesses", func(ctx context.Context) { members, merr = h.svc.PortfolioBusinesses(ctx, s.Key, id) }),
+		one("folders", func(ctx context.Context) { folders, ferr = h.svc.Folders(ctx, s.Key) }),
 	)
 	if err := expiredAmong(ferr, nerr, merr); err != nil {
 		return err

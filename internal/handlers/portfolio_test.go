@@ -268,7 +268,7 @@ func TestFolderPageRefusesBadAndUnknownFolders(t *testing.T) {
 }
 
 func TestPortfolioSectionsFailOnTheirOwn(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{})
+	app := apptest.Start(t, apptest.Options{NoCache: true})
 	u := app.SignIn(t, "demo")
 	acct := demoUser(t, "demo")
 

@@ -23,6 +23,7 @@ func (h *Handler) render(c *echo.Context, status int, page templ.Component) erro
 			bufPool.Put(buf)
 		}
 	}()
+	h.finishChrome(c)
 	if err := page.Render(c.Request().Context(), buf); err != nil {
 		return err
 	}
@@ -44,6 +45,9 @@ func (h *Handler) base(c *echo.Context, title string, nav views.Nav) views.Base 
 	}
 	if s, ok := sessionOf(c); ok {
 		b.User = s.User
+		ch := &chrome{fresh: &views.Freshness{}, quota: &views.Quota{}}
+		b.Freshness, b.Quota = ch.fresh, ch.quota
+		c.Set(ctxChrome, ch)
 	}
 	b.CSRF, _ = c.Get(ctxCSRF).(string)
 	return b

@@ -38,7 +38,7 @@ func (h *Handler) Routes() *echo.Echo {
 	pages.POST("/login", h.submitLogin)
 	pages.POST("/logout", h.submitLogout)
 
-	app := pages.Group("", h.requireSignIn)
+	app := pages.Group("", h.requireSignIn, h.trackPage)
 	app.GET("/", h.showHome)
 	app.GET("/open", h.openBusiness)
 	h.portfolioRoutes(app)

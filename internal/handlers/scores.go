@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -41,16 +42,18 @@ func (h *Handler) showScores(c *echo.Context) error {
 	pq := upstream.PortfolioQuery{From: sq.from, To: sq.to, StartRow: (sq.page-1)*sq.size + 1, EndRow: sq.page * sq.size}
 	var hist upstream.PortfolioScoreHistory
 	var err error
-	if sq.score == views.PortfolioZ {
-		hist, err = h.svc.ZScoreHistory(c.Request().Context(), s.Key, pq)
-	} else {
-		hist, err = h.svc.PayScoreHistory(c.Request().Context(), s.Key, pq)
-	}
+	h.loadSections(c, s.Key, one("scores", func(ctx context.Context) {
+		if sq.score == views.PortfolioZ {
+			hist, err = h.svc.ZScoreHistory(ctx, s.Key, pq)
+		} else {
+			hist, err = h.svc.PayScoreHistory(ctx, s.Key, pq)
+		}
+	}))
 	if errors.Is(err, upstream.ErrSessionExpired) {
 		return err
 	}
 	page := views.ScoresPage{
-		Base:    h.base(c, "Portfolio scores", views.NavPortfolio),
+		Base:    h.base(c, "Portfolio scores", views.NavScores),
 		Form:    views.NewScoresForm(sq.score, scoresMonth(sq.from), scoresMonth(sq.to), sq.size),
 		Notices: notices,
 	}

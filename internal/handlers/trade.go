@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -23,7 +24,9 @@ const tradeProviderPath = "/settings/trade-provider"
 // hand-made link confirms nothing.
 func (h *Handler) showTradeProvider(c *echo.Context) error {
 	s := mustSession(c)
-	tp, err := h.tradeProviders(c, s.Key)
+	var tp upstream.TradeProviders
+	var err error
+	h.loadSections(c, s.Key, one("providers", func(ctx context.Context) { tp, err = h.tradeProviders(ctx, s.Key) }))
 	if errors.Is(err, upstream.ErrSessionExpired) {
 		return err
 	}
@@ -42,7 +45,7 @@ func (h *Handler) showTradeProvider(c *echo.Context) error {
 func (h *Handler) submitTradeProvider(c *echo.Context) error {
 	s := mustSession(c)
 	picked := strings.TrimSpace(c.FormValue("provider"))
-	tp, err := h.tradeProviders(c, s.Key)
+	tp, err := h.tradeProviders(c.Request().Context(), s.Key)
 	if err != nil {
 		return err
 	}
@@ -71,8 +74,8 @@ func (h *Handler) submitTradeProvider(c *echo.Context) error {
 
 // tradeProviders asks the service; a service without the operation (404)
 // is an account without trade providers.
-func (h *Handler) tradeProviders(c *echo.Context, key string) (upstream.TradeProviders, error) {
-	tp, err := h.svc.TradeProviders(c.Request().Context(), key)
+func (h *Handler) tradeProviders(ctx context.Context, key string) (upstream.TradeProviders, error) {
+	tp, err := h.svc.TradeProviders(ctx, key)
 	if errors.Is(err, upstream.ErrNotFound) {
 		return upstream.TradeProviders{}, nil
 	}

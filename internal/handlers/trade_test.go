@@ -108,7 +108,7 @@ func TestTradeProviderWithoutProviders(t *testing.T) {
 }
 
 func TestTradeProviderServiceFailure(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{})
+	app := apptest.Start(t, apptest.Options{NoCache: true})
 	u := app.SignIn(t, "trade")
 	tok := u.Token(tradePath)
 	app.Sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorPaths: []string{"/v1/Trade/TradeProviders"}})

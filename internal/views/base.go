@@ -14,6 +14,7 @@ const (
 	NavHome      Nav = "home"
 	NavBusiness  Nav = "business"
 	NavPortfolio Nav = "portfolio"
+	NavScores    Nav = "scores"
 	NavNews      Nav = "news"
 	NavSettings  Nav = "settings"
 )

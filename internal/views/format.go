@@ -183,6 +183,9 @@ func Until(t, now time.Time) string {
 	return strconv.Itoa(mins/60) + " h " + strconv.Itoa(mins%60) + " min"
 }
 
+// Plural counts a unit for people: "1 request", "3 requests".
+func Plural(n int, unit string) string { return plural(n, unit) }
+
 func plural(n int, unit string) string {
 	if n == 1 {
 		return "1 " + unit

@@ -19,6 +19,9 @@ type Problem struct {
 	RenewsAt time.Time
 	// SignIn means the session is gone and the user must sign in again.
 	SignIn bool
+	// Deferred means nothing failed: the section was left unloaded to save
+	// the hourly request budget, and ActionURL loads it.
+	Deferred bool
 	// ActionURL and ActionText point to where the user can fix the problem
 	// (choosing a trade provider, say); empty when there is nothing to do.
 	ActionURL  string

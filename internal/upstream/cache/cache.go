@@ -42,7 +42,9 @@ var DefaultTTLs = map[Kind]time.Duration{
 
 // Options configures a Cache.
 type Options struct {
-	// TTLs overrides lifetimes per kind.
+	// TTLs overrides lifetimes per kind; a zero lifetime keeps nothing
+	// fresh (every read asks the service) but still keeps copies to show
+	// when the service fails.
 	TTLs map[Kind]time.Duration
 	// MaxBytes bounds the memory the copies take (estimated as their JSON
 	// size); zero means 64 MiB.
@@ -93,7 +95,7 @@ func New(client *upstream.Client, opts Options) (*Cache, error) {
 	c := &Cache{client: client, store: store, now: opts.Now, quotas: newQuotaBook()}
 	for k := range numKinds {
 		c.ttl[k] = DefaultTTLs[k]
-		if d, ok := opts.TTLs[k]; ok && d > 0 {
+		if d, ok := opts.TTLs[k]; ok && d >= 0 {
 			c.ttl[k] = d
 		}
 	}
@@ -118,9 +120,9 @@ func get[T any](ctx context.Context, c *Cache, kind Kind, key, sessionKey string
 		recordOf(ctx).hit(held.fetchedAt)
 		return held.value.(T), nil
 	}
-	if isProbe(ctx) {
+	if perr := probeErr(ctx); perr != nil {
 		recordOf(ctx).miss()
-		return zero, ErrNotCached
+		return zero, perr
 	}
 	v, err, _ := c.flight.Do(fullKey, func() (any, error) {
 		// The shared call must not die with the first caller's request;

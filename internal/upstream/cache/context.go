@@ -33,9 +33,16 @@ func userOf(ctx context.Context, sessionKey string) string {
 // Probe returns a context whose calls only look: a fresh copy is returned,
 // anything else answers ErrNotCached without a request. Pages use it to
 // count what a full load would spend.
-func Probe(ctx context.Context) context.Context { return context.WithValue(ctx, probeKey{}, true) }
+func Probe(ctx context.Context) context.Context { return ProbeWith(ctx, ErrNotCached) }
 
-func isProbe(ctx context.Context) bool { v, _ := ctx.Value(probeKey{}).(bool); return v }
+// ProbeWith is Probe answering err instead of ErrNotCached, so a page can
+// tell which of its parts a missing copy belongs to.
+func ProbeWith(ctx context.Context, err error) context.Context {
+	return context.WithValue(ctx, probeKey{}, err)
+}
+
+// probeErr is the error a probing context answers, or nil when not probing.
+func probeErr(ctx context.Context) error { err, _ := ctx.Value(probeKey{}).(error); return err }
 
 // Bypass returns a context whose calls skip fresh copies and ask the
 // service (a page's Refresh).
