@@ -16,10 +16,10 @@ build: assets generate
 	$(GO) build -trimpath -o $(BIN)/web ./cmd/web
 	$(GO) build -trimpath -o $(BIN)/simulator ./cmd/simulator
 
-## assets: ECharts from npm into static/vendor (git-ignored)
+## assets: a custom ECharts build (static/src/echarts.js) from npm into static/vendor (git-ignored)
 assets: $(ECHARTS)
 
-$(ECHARTS): package.json package-lock.json scripts/build-assets.sh
+$(ECHARTS): package.json package-lock.json scripts/build-assets.sh static/src/echarts.js
 	scripts/build-assets.sh
 
 ## generate: templ components into Go (committed; CI checks they are fresh)
