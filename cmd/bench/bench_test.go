@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPercentileByNearestRank(t *testing.T) {
+	var ds []time.Duration
+	for i := 1; i <= 200; i++ {
+		ds = append(ds, time.Duration(i)*time.Millisecond)
+	}
+	cases := []struct {
+		p    float64
+		want time.Duration
+	}{{0.5, 100 * time.Millisecond}, {0.99, 198 * time.Millisecond}, {1, 200 * time.Millisecond}, {0, time.Millisecond}}
+	for _, c := range cases {
+		if got := percentile(ds, c.p); got != c.want {
+			t.Errorf("percentile(1..200 ms, %v) = %v, want %v", c.p, got, c.want)
+		}
+	}
+	if got := median([]time.Duration{3, 1, 2, 10}); got != 2 {
+		t.Errorf("median(3, 1, 2, 10) = %v, want 2 (mean of the middle two, rounded down)", got)
+	}
+}
+
+func TestAssetPathsListsWhatABrowserFetches(t *testing.T) {
+	html := `<html><head>
+<link rel="stylesheet" href="/static/css/app.1.css">
+<link rel="icon" type="image/svg+xml" href="/static/img/favicon.2.svg">
+<link rel="canonical" href="/businesses/1001">
+<script src="/static/vendor/echarts.3.js" defer></script>
+<script src="/static/js/charts.4.js" defer></script>
+<script src="https://cdn.example/x.js"></script>
+</head><body><img src="/static/img/favicon.2.svg"><a href="/portfolio">p</a></body></html>`
+	got, err := assetPaths([]byte(html))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/static/css/app.1.css", "/static/img/favicon.2.svg", "/static/vendor/echarts.3.js", "/static/js/charts.4.js"}
+	if !slices.Equal(got, want) {
+		t.Errorf("assetPaths = %q, want %q", got, want)
+	}
+}
+
+func TestWireCountsHeadersAndBody(t *testing.T) {
+	r := response{status: http.StatusOK, header: http.Header{"Content-Type": {"text/html"}}, body: []byte("12345")}
+	// "HTTP/1.1 200 OK\r\n" + "Content-Type: text/html\r\n" + "\r\n" + body
+	if got, want := wire(r), int64(17+25+2+5); got != want {
+		t.Errorf("wire = %d, want %d", got, want)
+	}
+}
+
+func TestCheckOnceNamesTheMisses(t *testing.T) {
+	l := &lab{rep: &report{}}
+	l.checkOnce(3, "tabs", map[string]int{"/v1/Business/NAICSCodes": 4, "/v1/Business/Summary": 1}, []string{"/v1/Business/NAICSCodes", "/v1/Business/Summary"})
+	l.checkOnce(3, "overview", map[string]int{"/v1/Business/Summary": 1}, []string{"/v1/Business/Summary"})
+	if r := l.rep.lines; r[0].result != "FAIL" || r[1].result != "pass" {
+		t.Errorf("results = %q, %q; want FAIL, pass", r[0].result, r[1].result)
+	}
+	if len(l.rep.notes) != 1 || !strings.Contains(l.rep.notes[0], "NAICSCodes×4, Summary×1") {
+		t.Errorf("notes = %q, want the per-path counts of the miss", l.rep.notes)
+	}
+}
+
+func TestTailBufferKeepsTheEnd(t *testing.T) {
+	tb := &tailBuffer{max: 8}
+	tb.Write([]byte("0123456789"))
+	tb.Write([]byte("ab"))
+	if got := tb.String(); got != "456789ab" {
+		t.Errorf("tail = %q, want %q", got, "456789ab")
+	}
+	var out bytes.Buffer
+	prefixWriter{prefix: "web: ", w: &out}.Write([]byte("one\ntwo\n"))
+	if out.String() != "web: one\nweb: two\n" {
+		t.Errorf("prefixed = %q", out.String())
+	}
+}

@@ -1,0 +1,142 @@
+// Command bench measures the dashboard the way the speed issue states its
+// targets: it starts bin/simulator and bin/web as their own processes on
+// loopback ports, signs in through the real form, and prints a table of
+// figures next to their targets. Targets are informational: it exits 0
+// unless something could not be measured.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"time"
+)
+
+// options are the bench's flags.
+type options struct {
+	web, simulator string // the built binaries
+	static         string // the static/ folder to copy for the static twin
+	rows           int    // bulk businesses for the export (0 skips it)
+	samples        int    // cold samples per latency
+	requests       int    // warm requests per measure
+	clients        int    // concurrent warm clients
+	exportRuns     int    // downloads of each kind, alternating
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.web, "web", filepath.Join("bin", "web"), "the dashboard binary")
+	flag.StringVar(&o.simulator, "simulator", filepath.Join("bin", "simulator"), "the stand-in service binary")
+	flag.StringVar(&o.static, "static", "static", "the static files folder, copied for the warm figure's static twin")
+	flag.IntVar(&o.rows, "rows", 1_000_000, "businesses in the bulk portfolio the export downloads; 0 skips the export")
+	flag.IntVar(&o.samples, "samples", 5, "cold samples per stand-in latency")
+	flag.IntVar(&o.requests, "requests", 2000, "requests per warm measure")
+	flag.IntVar(&o.clients, "clients", 8, "concurrent clients of the warm measures")
+	flag.IntVar(&o.exportRuns, "export-runs", 3, "downloads of each kind (direct, through the dashboard), alternating")
+	flag.Parse()
+	if o.samples < 1 || o.requests < 1 || o.clients < 1 || o.exportRuns < 1 || o.rows < 0 {
+		fmt.Fprintln(os.Stderr, "bench: -samples, -requests, -clients and -export-runs must be at least 1, -rows at least 0")
+		os.Exit(2)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	started := time.Now()
+	rep := &report{}
+	err := run(ctx, o, rep)
+	heading := fmt.Sprintf("CreditDash bench · %s · %s/%s, %d CPUs, %s · took %s",
+		started.UTC().Format("2006-01-02 15:04 UTC"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(),
+		runtime.Version(), time.Since(started).Round(time.Second))
+	rep.print(os.Stdout, heading)
+	switch {
+	case ctx.Err() != nil:
+		fmt.Fprintln(os.Stderr, errStopped)
+		os.Exit(130)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	case rep.failed():
+		os.Exit(1)
+	}
+}
+
+// run starts the stand-in once and measures every figure, each against
+// dashboards of its own; children and the temporary folder are gone when
+// it returns.
+func run(ctx context.Context, o options, rep *report) error {
+	for _, bin := range []string{o.web, o.simulator} {
+		if _, err := os.Stat(bin); err != nil {
+			return fmt.Errorf("bench: %w (run make build first)", err)
+		}
+	}
+	tmp, err := os.MkdirTemp("", "creditdash-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	staticDir, err := copyStatic(o.static, tmp)
+	if err != nil {
+		return err
+	}
+	sim, err := startStandIn(ctx, o.simulator, o.rows)
+	if err != nil {
+		return err
+	}
+	defer sim.stop()
+
+	l := &lab{opts: o, sim: sim, staticDir: staticDir, rep: rep}
+	var html []byte
+	figures := []func(){
+		func() { html = l.coldReport(ctx) },
+		func() { l.warmReport(ctx, html) },
+		func() { l.serviceCalls(ctx) },
+		func() { l.pageWeight(ctx) },
+		// The longest, so last: tens of seconds at a million rows.
+		func() { l.export(ctx) },
+	}
+	for _, measure := range figures {
+		measure()
+		if ctx.Err() != nil {
+			return errStopped
+		}
+		if err := sim.failed(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lab is one bench run: the stand-in, the static twin's folder, the table.
+type lab struct {
+	opts      options
+	sim       *standIn
+	staticDir string
+	rep       *report
+}
+
+// withDashboard runs fn against a dashboard of its own (so with an empty
+// cache), stopped when fn returns.
+func (l *lab) withDashboard(ctx context.Context, staticDir string, fn func(web *proc) error) error {
+	if ctx.Err() != nil {
+		return errStopped
+	}
+	web, err := startDashboard(ctx, l.opts.web, l.sim.url, staticDir)
+	if err != nil {
+		return err
+	}
+	defer web.stop()
+	err = fn(web)
+	if ctx.Err() != nil {
+		return errStopped
+	}
+	if exitErr := web.failed(); exitErr != nil {
+		return errors.Join(err, exitErr)
+	}
+	return err
+}
