@@ -44,6 +44,11 @@ test: assets browser
 browser:
 	@scripts/ensure-browser.sh
 
+## bench: the speed table (stand-in and dashboard as their own processes), then the view benchmarks; BENCH_FLAGS="-rows 20000 -samples 2" for a quick run
+bench: build
+	$(GO) run ./cmd/bench $(BENCH_FLAGS)
+	$(GO) test -run '^$$' -bench . -benchtime 200x ./internal/views/
+
 ## lint: formatting, vet and templ freshness
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt would change the files above"; exit 1; }
