@@ -17,6 +17,10 @@ var agingColours = [...]string{"#2e7d4f", "#6f9d3a", "#d9a31c", "#e0662b", "#b32
 // seriesSymbols tell the lines of a multi-series chart apart without colour.
 var seriesSymbols = [...]string{"circle", "rect", "triangle", "diamond", "pin", "arrow", "roundRect", "emptyCircle"}
 
+// legendGrid leaves room for the title and a legend line above the plot,
+// and the zoom slider below it.
+var legendGrid = opts.Grid{Top: "80", Bottom: "64", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}
+
 // AgingChart stacks the share of each aging bucket per month, oldest month
 // first (credit balances are not part of the total due and are left out).
 func AgingChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
@@ -41,12 +45,16 @@ func AgingChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 	bar.SetGlobalOptions(
 		charts.WithAnimation(false),
 		charts.WithTitleOpts(opts.Title{Title: "Aging mix", TitleStyle: &opts.TextStyle{FontSize: 14}}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Bottom: "0"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "24"}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithGridOpts(opts.Grid{Top: "56", Bottom: "48", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}),
+		charts.WithGridOpts(legendGrid),
+		timeZoom(),
 		charts.WithXAxisOpts(opts.XAxis{Type: "category"}),
 		charts.WithYAxisOpts(opts.YAxis{Name: "% of total due", Type: "value", Min: 0, Max: 100}),
-		charts.WithAriaOpts(&opts.Aria{Enabled: opts.Bool(true), Decal: &opts.AriaDecal{Show: opts.Bool(true)}}),
+		// Decal patterns only: ECharts' generated description would replace
+		// the container's own aria-label with a long text of raw values.
+		charts.WithAriaOpts(&opts.Aria{Enabled: opts.Bool(true), Label: &opts.AriaLabel{Enabled: opts.Bool(false)},
+			Decal: &opts.AriaDecal{Show: opts.Bool(true)}}),
 	)
 	bar.SetXAxis(months)
 	for i, s := range shares {
@@ -113,9 +121,10 @@ func SICDBTChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 	line.SetGlobalOptions(
 		charts.WithAnimation(false),
 		charts.WithTitleOpts(opts.Title{Title: "DBT by supplier category", TitleStyle: &opts.TextStyle{FontSize: 14}}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Bottom: "0"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "24"}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithGridOpts(opts.Grid{Top: "56", Bottom: "48", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}),
+		charts.WithGridOpts(legendGrid),
+		timeZoom(),
 		charts.WithXAxisOpts(opts.XAxis{Type: "category", BoundaryGap: opts.Bool(false)}),
 		charts.WithYAxisOpts(opts.YAxis{Name: "days", Type: "value", Min: 0, MinInterval: 1}),
 	)

@@ -194,13 +194,23 @@ func newLineChart(title string, y opts.YAxis) *charts.Line {
 	line.SetGlobalOptions(
 		charts.WithAnimation(false),
 		charts.WithTitleOpts(opts.Title{Title: title, Left: "left", TitleStyle: &opts.TextStyle{FontSize: 14}}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Bottom: "0"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "0", Right: "0"}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis", Formatter: "{b0}"}),
-		charts.WithGridOpts(opts.Grid{Top: "56", Bottom: "48", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}),
+		charts.WithGridOpts(timeGrid),
+		timeZoom(),
 		charts.WithXAxisOpts(opts.XAxis{Type: "category", BoundaryGap: opts.Bool(false)}),
 		charts.WithYAxisOpts(y),
 	)
 	return line
+}
+
+// timeGrid leaves room for the title above and the zoom slider below.
+var timeGrid = opts.Grid{Top: "56", Bottom: "64", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}
+
+// timeZoom lets the reader zoom into a stretch of months: with the mouse
+// wheel or a drag inside the chart, or with the slider below it.
+func timeZoom() charts.GlobalOpts {
+	return charts.WithDataZoomOpts(opts.DataZoom{Type: "inside"}, opts.DataZoom{Type: "slider"})
 }
 
 // lineSeries styles a series: its colour and a symbol on every point, so a

@@ -5,8 +5,8 @@
 //
 // A build that lacks a part does not fail: ECharts keeps an option it has
 // no component for as a plain setting and draws the chart without it. So
-// when a chart in internal/views asks for something new (a dataZoom, a
-// toolbox feature, another series type), add it here as well;
+// when a chart in internal/views asks for something new (a toolbox
+// feature, another series type), add it here as well;
 // internal/browsertest/echarts_test.go compares every chart's options with
 // what its live instance built and names what is missing.
 //
@@ -19,6 +19,8 @@ import { BarChart, HeatmapChart, LineChart } from "echarts/charts";
 import {
   // aria.decal: patterns on the aging bars, so colour is not the only cue.
   AriaComponent,
+  // Zoom into a stretch of months: inside (wheel, drag) and the slider.
+  DataZoomComponent,
   // The cartesian grid and its axes; includes the axis pointer the axis
   // tooltips use.
   GridComponent,
@@ -35,7 +37,7 @@ import {
 import { CanvasRenderer } from "echarts/renderers";
 
 // Not here on purpose: ToolboxComponent (go-echarts sends an empty
-// `toolbox: {}`, which draws nothing) and DataZoomComponent (no chart zooms).
+// `toolbox: {}`, which draws nothing).
 use([
   LineChart,
   BarChart,
@@ -44,6 +46,7 @@ use([
   LegendComponent,
   TooltipComponent,
   GridComponent,
+  DataZoomComponent,
   MarkLineComponent,
   VisualMapPiecewiseComponent,
   AriaComponent,
