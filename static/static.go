@@ -150,7 +150,7 @@ func (a *Assets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body := as.body
 	if as.gzipped != nil {
 		h.Add("Vary", "Accept-Encoding")
-		if acceptsGzip(r) {
+		if AcceptsGzip(r) {
 			h.Set("Content-Encoding", "gzip")
 			body = as.gzipped
 		}
@@ -162,7 +162,8 @@ func (a *Assets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func acceptsGzip(r *http.Request) bool {
+// AcceptsGzip reports whether the request's Accept-Encoding allows gzip.
+func AcceptsGzip(r *http.Request) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
 		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
 		if strings.TrimSpace(enc) == "gzip" && strings.ReplaceAll(q, " ", "") != "q=0" {

@@ -51,13 +51,14 @@ func (e *deferredError) Error() string {
 // spends what is left on the sections the user asked for (?load=), then on
 // the others in order, and leaves the rest unloaded: their calls then hold
 // a *deferredError. Unlimited accounts and accounts whose budget is not
-// known yet load everything.
-func (h *Handler) loadSections(c *echo.Context, key string, secs ...section) {
+// known yet load everything. It reports true when the whole page was then
+// sent from the page cache, and the handler has nothing left to do.
+func (h *Handler) loadSections(c *echo.Context, key string, secs ...section) (served bool) {
 	ctx := c.Request().Context()
 	q, known := h.quota(ctx, key)
 	if !known || q.Remaining >= countCalls(secs) {
 		runSections(ctx, secs)
-		return
+		return h.servedFromPageCache(c, nil)
 	}
 	// Probe the cache only: each section's calls store a deferredError of
 	// their own where a copy is missing, and its recorder counts them.
@@ -104,6 +105,7 @@ func (h *Handler) loadSections(c *echo.Context, key string, secs ...section) {
 		d.loadURL = withLoad(c.Request().URL, s.name)
 	}
 	runSections(ctx, run)
+	return h.servedFromPageCache(c, deferred)
 }
 
 func runSections(ctx context.Context, secs []section) {

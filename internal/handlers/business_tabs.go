@@ -25,13 +25,15 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 		risk       []upstream.RiskHistoryRow
 		riskErr    error
 	)
-	h.loadSections(c, s.Key, hd.section(h.svc, s.Key, ref),
+	if h.loadSections(c, s.Key, hd.section(h.svc, s.Key, ref),
 		one("scores", func(ctx context.Context) {
 			hist, histErr = h.svc.CreditScoreHistory(ctx, s.Key, ref, win.from, endDate(win.to))
 		}),
 		one("summary", func(ctx context.Context) { summary, summaryErr = h.svc.Summary(ctx, s.Key, ref) }),
 		one("risk", func(ctx context.Context) { risk, riskErr = h.svc.RiskHistory(ctx, s.Key, ref, win.riskCount()) }),
-	)
+	) {
+		return nil
+	}
 	if err := hd.pageError(summaryErr, histErr, riskErr); err != nil {
 		return err
 	}
@@ -78,10 +80,12 @@ func (h *Handler) showBusinessPayments(c *echo.Context, ref upstream.BusinessRef
 		sic        []upstream.PaymentSummaryRow
 		sicErr     error
 	)
-	h.loadSections(c, s.Key, hd.section(h.svc, s.Key, ref),
+	if h.loadSections(c, s.Key, hd.section(h.svc, s.Key, ref),
 		one("monthly", func(ctx context.Context) { monthly, monthlyErr = h.svc.PaymentSummaryMonthly(ctx, s.Key, ref) }),
 		one("sic", func(ctx context.Context) { sic, sicErr = h.svc.PaymentSummarySIC(ctx, s.Key, ref) }),
-	)
+	) {
+		return nil
+	}
 	if err := hd.pageError(monthlyErr, sicErr); err != nil {
 		return err
 	}
@@ -116,12 +120,14 @@ func (h *Handler) showBusinessFinancials(c *echo.Context, ref upstream.BusinessR
 		comments    upstream.WordFill
 		commentsErr error
 	)
-	h.loadSections(c, s.Key, hd.section(h.svc, s.Key, ref),
+	if h.loadSections(c, s.Key, hd.section(h.svc, s.Key, ref),
 		one("statements", func(ctx context.Context) {
 			stmts, stmtsErr = h.svc.LatestAnnualStatements(ctx, s.Key, ref, form.query)
 		}),
 		one("comments", func(ctx context.Context) { comments, commentsErr = h.svc.WordFill(ctx, s.Key, ref) }),
-	)
+	) {
+		return nil
+	}
 	if err := hd.pageError(stmtsErr, commentsErr); err != nil {
 		return err
 	}
@@ -152,9 +158,11 @@ func (h *Handler) showBusinessOfficers(c *echo.Context, ref upstream.BusinessRef
 		officers    []upstream.Officer
 		officersErr error
 	)
-	h.loadSections(c, s.Key, hd.section(h.svc, s.Key, ref),
+	if h.loadSections(c, s.Key, hd.section(h.svc, s.Key, ref),
 		one("officers", func(ctx context.Context) { officers, officersErr = h.svc.Officers(ctx, s.Key, ref) }),
-	)
+	) {
+		return nil
+	}
 	if err := hd.pageError(officersErr); err != nil {
 		return err
 	}

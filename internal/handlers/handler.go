@@ -6,10 +6,13 @@ package handlers
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"log/slog"
 	"sync/atomic"
 	"time"
+
+	"github.com/maypok86/otter/v2"
 
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -75,6 +78,10 @@ type Handler struct {
 	urls      views.Assets
 	quotas    QuotaSource
 	refreshes refreshBook
+	// pages keeps rendered pages (see pagecache.go); marker stands in for
+	// the CSP nonce while a page renders.
+	pages  *otter.Cache[pageKey, *splicedPage]
+	marker string
 	// searchMissing is set once the service says it has no search operation.
 	searchMissing atomic.Bool
 }
@@ -103,6 +110,12 @@ func New(cfg Config) (*Handler, error) {
 		secure:   cfg.CookieSecure,
 		now:      cfg.Now,
 	}
+	var err error
+	if h.pages, err = newPageCache(32 << 20); err != nil {
+		return nil, err
+	}
+	// A marker no page can contain by chance: it is cut out of every page.
+	h.marker = "nonce-" + rand.Text()
 	h.urls = views.Assets{
 		CSS:    cfg.Assets.URL("css/app.css"),
 		Icon:   cfg.Assets.URL("img/favicon.svg"),

@@ -55,7 +55,9 @@ func (h *Handler) showHome(c *echo.Context) error {
 		}},
 		one("headlines", func(ctx context.Context) { news, nerr = h.svc.IndustryNews(ctx, s.Key) }),
 	)
-	h.loadSections(c, s.Key, secs...)
+	if h.loadSections(c, s.Key, secs...) {
+		return nil
+	}
 	if err := expiredAmong(serr, ferr, perr, zerr, nerr); err != nil {
 		return err
 	}

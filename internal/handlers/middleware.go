@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 )
 
@@ -19,6 +18,7 @@ import (
 const (
 	ctxSession = "session"
 	ctxCSRF    = "csrf"
+	ctxNonce   = "nonce"
 )
 
 // pageWriteTimeout bounds writing a page; downloads lift it.
@@ -99,8 +99,9 @@ func (h *Handler) secureHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 			hd.Set("Cache-Control", "no-store")
 			_ = http.NewResponseController(c.Response()).SetWriteDeadline(time.Now().Add(pageWriteTimeout))
 		}
-		r := c.Request()
-		c.SetRequest(r.WithContext(templ.WithNonce(r.Context(), nonce)))
+		// Templates render with a marker in its place (see render), so the
+		// request keeps the nonce itself.
+		c.Set(ctxNonce, nonce)
 		return next(c)
 	}
 }
@@ -114,8 +115,12 @@ func cspFor(nonce string) string {
 		"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 }
 
+// nonceLen is the length of every nonce: 18 random bytes in base64, which
+// kept pages are compressed for (see splicedPage).
+const nonceLen = 24
+
 func newNonce() string {
-	b := make([]byte, 18)
+	b := make([]byte, nonceLen/4*3)
 	_, _ = rand.Read(b)
 	return base64.RawURLEncoding.EncodeToString(b)
 }

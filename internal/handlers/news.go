@@ -18,7 +18,9 @@ func (h *Handler) showIndustryNews(c *echo.Context) error {
 	s := mustSession(c)
 	var items []upstream.NewsItem
 	var err error
-	h.loadSections(c, s.Key, one("news", func(ctx context.Context) { items, err = h.svc.IndustryNews(ctx, s.Key) }))
+	if h.loadSections(c, s.Key, one("news", func(ctx context.Context) { items, err = h.svc.IndustryNews(ctx, s.Key) })) {
+		return nil
+	}
 	switch {
 	case errors.Is(err, upstream.ErrSessionExpired):
 		return err

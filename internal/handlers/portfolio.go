@@ -22,10 +22,12 @@ func (h *Handler) showPortfolio(c *echo.Context) error {
 		members    []upstream.PortfolioBusiness
 		ferr, merr error
 	)
-	h.loadSections(c, s.Key,
+	if h.loadSections(c, s.Key,
 		one("folders", func(ctx context.Context) { folders, ferr = h.svc.Folders(ctx, s.Key) }),
 		one("counts", func(ctx context.Context) { members, merr = h.svc.PortfolioBusinesses(ctx, s.Key, 0) }),
-	)
+	) {
+		return nil
+	}
 	if err := expiredAmong(ferr, merr); err != nil {
 		return err
 	}
@@ -57,11 +59,13 @@ func (h *Handler) showFolder(c *echo.Context) error {
 		members          []upstream.PortfolioBusiness
 		ferr, nerr, merr error
 	)
-	h.loadSections(c, s.Key,
+	if h.loadSections(c, s.Key,
 		one("news", func(ctx context.Context) { news, nerr = h.svc.FolderNews(ctx, s.Key, id) }),
 		one("businesses", func(ctx context.Context) { members, merr = h.svc.PortfolioBusinesses(ctx, s.Key, id) }),
 		one("folders", func(ctx context.Context) { folders, ferr = h.svc.Folders(ctx, s.Key) }),
-	)
+	) {
+		return nil
+	}
 	if err := expiredAmong(ferr, nerr, merr); err != nil {
 		return err
 	}

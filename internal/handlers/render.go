@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"compress/flate"
 	"net/http"
 	"sync"
 
@@ -14,7 +15,10 @@ import (
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // render renders into a buffer first, so that a failing template becomes a
-// clean error page instead of half a page.
+// clean error page instead of half a page. The page is rendered with a
+// marker where the CSP nonce goes, cut there and compressed part by part
+// (see splicedPage); a page whose data came whole from the cache is kept for
+// the next identical request.
 func (h *Handler) render(c *echo.Context, status int, page templ.Component) error {
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
@@ -24,14 +28,15 @@ func (h *Handler) render(c *echo.Context, status int, page templ.Component) erro
 		}
 	}()
 	h.finishChrome(c)
-	if err := page.Render(c.Request().Context(), buf); err != nil {
+	ctx := templ.WithNonce(c.Request().Context(), h.marker)
+	if err := page.Render(ctx, buf); err != nil {
 		return err
 	}
-	w := c.Response()
-	w.Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	w.WriteHeader(status)
-	_, err := w.Write(buf.Bytes())
-	return err
+	sp := newSplicedPage(status, buf.Bytes(), []byte(h.marker), flate.DefaultCompression, nonceLen)
+	if key, ok := c.Get(ctxPageKey).(pageKey); ok {
+		h.pages.Set(key, sp)
+	}
+	return h.writePage(c, sp)
 }
 
 // base fills the part of the view model every page shares.

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v5"
 	"github.com/labstack/echo/v5/middleware"
@@ -30,10 +29,9 @@ func (h *Handler) Routes() *echo.Echo {
 		return c.Redirect(http.StatusMovedPermanently, h.urls.Icon)
 	})
 
-	pages := e.Group("", h.loadSession, h.csrf(), middleware.GzipWithConfig(middleware.GzipConfig{
-		MinLength: 1024,
-		Skipper:   skipCompression,
-	}))
+	// Pages compress themselves (see render); nothing else is worth it, and
+	// a streamed download must never be buffered by a compressor.
+	pages := e.Group("", h.loadSession, h.csrf())
 	pages.GET("/login", h.showLogin)
 	pages.POST("/login", h.submitLogin)
 	pages.POST("/logout", h.submitLogout)
@@ -65,9 +63,3 @@ func (h *Handler) csrf() echo.MiddlewareFunc {
 
 // csrfField is the name of the hidden form field carrying the token.
 const csrfField = "_csrf"
-
-// skipCompression leaves streamed downloads alone: the gzip middleware
-// would buffer and re-encode them.
-func skipCompression(c *echo.Context) bool {
-	return strings.HasPrefix(c.Request().URL.Path, "/portfolio/export")
-}

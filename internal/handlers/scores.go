@@ -42,13 +42,15 @@ func (h *Handler) showScores(c *echo.Context) error {
 	pq := upstream.PortfolioQuery{From: sq.from, To: sq.to, StartRow: (sq.page-1)*sq.size + 1, EndRow: sq.page * sq.size}
 	var hist upstream.PortfolioScoreHistory
 	var err error
-	h.loadSections(c, s.Key, one("scores", func(ctx context.Context) {
+	if h.loadSections(c, s.Key, one("scores", func(ctx context.Context) {
 		if sq.score == views.PortfolioZ {
 			hist, err = h.svc.ZScoreHistory(ctx, s.Key, pq)
 		} else {
 			hist, err = h.svc.PayScoreHistory(ctx, s.Key, pq)
 		}
-	}))
+	})) {
+		return nil
+	}
 	if errors.Is(err, upstream.ErrSessionExpired) {
 		return err
 	}

@@ -26,7 +26,9 @@ func (h *Handler) showTradeProvider(c *echo.Context) error {
 	s := mustSession(c)
 	var tp upstream.TradeProviders
 	var err error
-	h.loadSections(c, s.Key, one("providers", func(ctx context.Context) { tp, err = h.tradeProviders(ctx, s.Key) }))
+	if h.loadSections(c, s.Key, one("providers", func(ctx context.Context) { tp, err = h.tradeProviders(ctx, s.Key) })) {
+		return nil
+	}
 	if errors.Is(err, upstream.ErrSessionExpired) {
 		return err
 	}

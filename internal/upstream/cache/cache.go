@@ -117,7 +117,7 @@ func get[T any](ctx context.Context, c *Cache, kind Kind, key, sessionKey string
 	held, ok := c.store.GetIfPresent(fullKey)
 	now := c.now()
 	if ok && now.Sub(held.fetchedAt) < c.ttl[kind] && !bypassing(ctx) {
-		recordOf(ctx).hit(held.fetchedAt)
+		recordOf(ctx).used(fullKey, held.fetchedAt)
 		return held.value.(T), nil
 	}
 	if perr := probeErr(ctx); perr != nil {
@@ -141,14 +141,14 @@ func get[T any](ctx context.Context, c *Cache, kind Kind, key, sessionKey string
 	if err != nil {
 		c.noteRateLimit(u, err)
 		if ok && staleWorthy(err) {
-			recordOf(ctx).stale(held.fetchedAt, reason(err))
+			recordOf(ctx).stale(fullKey, held.fetchedAt, reason(err))
 			return held.value.(T), nil
 		}
 		recordOf(ctx).failed()
 		return zero, err
 	}
 	e := v.(*entry)
-	recordOf(ctx).fetched(e.fetchedAt)
+	recordOf(ctx).used(fullKey, e.fetchedAt)
 	return e.value.(T), nil
 }
 

@@ -3,7 +3,9 @@ package cache
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
+	"hash/maphash"
 	"sync"
 	"time"
 )
@@ -60,6 +62,26 @@ type Recorder struct {
 	staleReason string
 	misses      int
 	calls       int
+	failures    int
+	// sum adds up a hash of each copy used (its key and fetch time), in
+	// any order: two pages built from the same copies have the same sum.
+	sum uint64
+}
+
+// seed makes the copy hashes of this process; they are never stored.
+var seed = maphash.MakeSeed()
+
+func copyHash(key string, t time.Time, stale bool) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	h.WriteString(key)
+	var b [9]byte
+	binary.LittleEndian.PutUint64(b[:8], uint64(t.UnixNano()))
+	if stale {
+		b[8] = 1
+	}
+	h.Write(b[:])
+	return h.Sum64()
 }
 
 // Record returns a context whose calls report to a new Recorder.
@@ -90,14 +112,16 @@ func (r *Recorder) seen(t time.Time) {
 	}
 }
 
-func (r *Recorder) hit(t time.Time)     { r.note(func() { r.seen(t) }) }
-func (r *Recorder) fetched(t time.Time) { r.note(func() { r.seen(t) }) }
-func (r *Recorder) failed()             { r.note(func() {}) }
-func (r *Recorder) miss()               { r.note(func() { r.misses++ }) }
+func (r *Recorder) used(key string, t time.Time) {
+	r.note(func() { r.seen(t); r.sum += copyHash(key, t, false) })
+}
+func (r *Recorder) failed() { r.note(func() { r.failures++ }) }
+func (r *Recorder) miss()   { r.note(func() { r.misses++ }) }
 
-func (r *Recorder) stale(t time.Time, why string) {
+func (r *Recorder) stale(key string, t time.Time, why string) {
 	r.note(func() {
 		r.seen(t)
+		r.sum += copyHash(key, t, true)
 		if r.staleSince.IsZero() || t.Before(r.staleSince) {
 			r.staleSince, r.staleReason = t, why
 		}
@@ -114,6 +138,15 @@ func (r *Recorder) Stale() (since time.Time, why string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.staleSince, r.staleReason
+}
+
+// Fingerprint identifies the copies the page's calls used. ok is false when
+// a call failed (an error is never kept, so its page must not be) or when
+// no call went through the cache at all (nothing then vouches for the data).
+func (r *Recorder) Fingerprint() (sum uint64, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.sum, r.failures == 0 && r.calls > 0
 }
 
 // Misses is how many calls a probe found not cached: the requests a full
