@@ -43,7 +43,8 @@ func copyStatic(src, dir string) (string, error) {
 // warmReport measures figure 2: the report again within the cache
 // lifetime, at l.opts.clients concurrent keep-alive clients, against its
 // static twin from the same server. Both are asked for gzip, as a browser
-// does; the page is compressed per request, the twin once at start.
+// does; the twin is compressed once at start, the page once per version of
+// its data (the page cache), with a fresh nonce spliced in per request.
 func (l *lab) warmReport(ctx context.Context, html []byte) {
 	const what = "warm report"
 	if len(html) == 0 {
@@ -72,23 +73,32 @@ func (l *lab) warmReport(ctx context.Context, html []byte) {
 		if _, err := b.getOK(ctx, reportPath, true); err != nil {
 			return err
 		}
-		page, err := l.load(ctx, b, reportPath)
-		if err != nil {
-			return err
+		// Page and twin take turns, warmRounds times each, so a burst of
+		// other work on the 2 shared cores does not land on one side only;
+		// the ratio is of the median rates.
+		var pages, statics []loadRun
+		for range warmRounds {
+			page, err := l.load(ctx, b, reportPath)
+			if err != nil {
+				return err
+			}
+			static, err := l.load(ctx, b, "/static/"+twinName)
+			if err != nil {
+				return err
+			}
+			pages, statics = append(pages, page), append(statics, static)
 		}
-		static, err := l.load(ctx, b, "/static/"+twinName)
-		if err != nil {
-			return err
-		}
+		page, static := medianRun(pages), medianRun(statics)
 		p50, p99 := percentile(page.times, 0.50), percentile(page.times, 0.99)
 		l.rep.info(2, "warm report p50", ms(p50))
 		l.rep.check(2, "warm report p99", ms(p99), "<= "+ms(warmP99Target), p99 <= warmP99Target)
 		ratio := page.rate() / static.rate()
 		l.rep.check(2, "warm report / static file throughput", fmt.Sprintf("%.2f (%.0f / %.0f req/s)", ratio, page.rate(), static.rate()),
 			fmt.Sprintf(">= %.2f", warmRatioTarget), ratio >= warmRatioTarget)
-		l.rep.note(2, "%d requests each at %d clients, keep-alive, Accept-Encoding: gzip for both, timed client-side on loopback; stand-in latency %v; "+
+		l.rep.note(2, "%d requests each at %d clients, keep-alive, Accept-Encoding: gzip for both, timed client-side on loopback; "+
+			"page and static twin alternate %d times, the run of median rate shown; stand-in latency %v; "+
 			"page %d bytes (%d gzipped), static twin %s %d bytes (%d gzipped, p50 %s, p99 %s)",
-			l.opts.requests, l.opts.clients, warmLatency, len(html), page.bytes/int64(len(page.times)),
+			l.opts.requests, l.opts.clients, warmRounds, warmLatency, len(html), page.bytes/int64(len(page.times)),
 			twinName, len(html), static.bytes/int64(len(static.times)),
 			ms(percentile(static.times, 0.5)), ms(percentile(static.times, 0.99)))
 		return nil
@@ -96,6 +106,24 @@ func (l *lab) warmReport(ctx context.Context, html []byte) {
 	if err != nil {
 		l.rep.broken(2, what, err)
 	}
+}
+
+// warmRounds is how many times page and twin are measured in turn.
+const warmRounds = 3
+
+// medianRun is the run of median rate.
+func medianRun(runs []loadRun) loadRun {
+	sorted := slices.Clone(runs)
+	slices.SortFunc(sorted, func(a, b loadRun) int {
+		switch {
+		case a.rate() < b.rate():
+			return -1
+		case a.rate() > b.rate():
+			return 1
+		}
+		return 0
+	})
+	return sorted[len(sorted)/2]
 }
 
 // loadRun is the outcome of one load measure.
