@@ -6,6 +6,7 @@ package apptest
 import (
 	"bytes"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -65,6 +66,8 @@ type App struct {
 	Cache *cache.Cache
 	// Logs holds everything the dashboard logged.
 	Logs *LogBuffer
+	// Handler is the dashboard's router, for benchmarks without a network.
+	Handler http.Handler
 
 	simSrv *httptest.Server
 }
@@ -152,6 +155,7 @@ func Start(t testing.TB, opts Options) *App {
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
 	app.URL, app.SimURL, app.Sim, app.Client, app.Logs, app.simSrv = srv.URL, simSrv.URL, sim, client, logs, simSrv
+	app.Handler = e
 	return app
 }
 

@@ -57,7 +57,7 @@ func (h *Handler) loadSections(c *echo.Context, key string, secs ...section) (se
 	ctx := c.Request().Context()
 	q, known := h.quota(ctx, key)
 	if !known || q.Remaining >= countCalls(secs) {
-		runSections(ctx, secs)
+		h.runSections(ctx, secs)
 		return h.servedFromPageCache(c, nil)
 	}
 	// Probe the cache only: each section's calls store a deferredError of
@@ -104,11 +104,26 @@ func (h *Handler) loadSections(c *echo.Context, key string, secs ...section) (se
 		d.cost, d.left, d.renewsAt = recs[i].Misses(), left, q.RenewsAt()
 		d.loadURL = withLoad(c.Request().URL, s.name)
 	}
-	runSections(ctx, run)
+	h.runSections(ctx, run)
 	return h.servedFromPageCache(c, deferred)
 }
 
-func runSections(ctx context.Context, secs []section) {
+// runSections runs the sections' calls. When the cache holds every answer,
+// they are read one after another on this goroutine: starting goroutines
+// would cost more than the reads.
+func (h *Handler) runSections(ctx context.Context, secs []section) {
+	if h.cached {
+		pctx, probe := cache.Record(cache.Probe(ctx))
+		for _, s := range secs {
+			for _, call := range s.calls {
+				call(pctx)
+			}
+		}
+		if probe.Misses() == 0 {
+			cache.RecorderOf(ctx).Absorb(probe)
+			return
+		}
+	}
 	var calls []func()
 	for _, s := range secs {
 		for _, call := range s.calls {

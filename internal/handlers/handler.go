@@ -15,6 +15,7 @@ import (
 	"github.com/maypok86/otter/v2"
 
 	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
 	"creditdash/static"
 )
@@ -78,6 +79,9 @@ type Handler struct {
 	urls      views.Assets
 	quotas    QuotaSource
 	refreshes refreshBook
+	// cached is true when the service is the cache, which can answer
+	// from memory without a request.
+	cached bool
 	// pages keeps rendered pages (see pagecache.go); marker stands in for
 	// the CSP nonce while a page renders.
 	pages  *otter.Cache[pageKey, *splicedPage]
@@ -110,6 +114,7 @@ func New(cfg Config) (*Handler, error) {
 		secure:   cfg.CookieSecure,
 		now:      cfg.Now,
 	}
+	_, h.cached = cfg.Service.(*cache.Cache)
 	var err error
 	if h.pages, err = newPageCache(32 << 20); err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
 	"creditdash/templates"
 )
@@ -88,7 +89,10 @@ func (h *Handler) search(ctx context.Context, c *echo.Context, page *views.HomeP
 	}
 	s := mustSession(c)
 	found, err := h.svc.Search(ctx, s.Key, page.Query, searchResults)
+	page.Results, page.SearchProblem = nil, nil
 	switch {
+	case errors.Is(err, cache.ErrNotCached):
+		return nil // only looked in the cache; the search itself follows
 	case errors.Is(err, upstream.ErrNotFound):
 		// The service does not offer search: hide it from now on.
 		h.searchMissing.Store(true)

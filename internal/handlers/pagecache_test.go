@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"creditdash/internal/apptest"
 )
@@ -45,7 +46,8 @@ func fetch(t *testing.T, u *apptest.User, url string, gz bool) (string, string) 
 }
 
 func TestKeptPagesCarryTheirOwnRequestsNonce(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{})
+	// A still clock: a page is kept for the minute it names.
+	app := apptest.Start(t, apptest.Options{Now: newClock(time.Now()).Now})
 	u := app.SignIn(t, "demo")
 	first, _ := fetch(t, u, app.URL+"/businesses/1001", true)
 	if strings.Count(app.Logs.String(), "page served from the page cache") != 0 {
@@ -75,7 +77,7 @@ func TestKeptPagesCarryTheirOwnRequestsNonce(t *testing.T) {
 }
 
 func TestKeptPagesFollowTheData(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{})
+	app := apptest.Start(t, apptest.Options{Now: newClock(time.Now()).Now})
 	u := app.SignIn(t, "demo")
 	u.Get("/businesses/1001/officers")
 	u.Get("/businesses/1001/officers")
@@ -90,5 +92,20 @@ func TestKeptPagesFollowTheData(t *testing.T) {
 	p := other.Get("/businesses/1001/officers")
 	if p.Text("header .user") != "developer" {
 		t.Errorf("the developer was served a page with user %q", p.Text("header .user"))
+	}
+}
+
+func TestKeptPagesLastTheMinuteTheyName(t *testing.T) {
+	clock := newClock(time.Now())
+	app := apptest.Start(t, apptest.Options{Now: clock.Now})
+	u := app.SignIn(t, "demo")
+	u.Get("/news/industry")
+	clock.Advance(time.Minute)
+	p := u.Get("/news/industry")
+	if strings.Contains(app.Logs.String(), "page served from the page cache") {
+		t.Error("a page was kept past its minute")
+	}
+	if !strings.Contains(p.Text(".freshness"), "1 minute ago") {
+		t.Errorf("freshness after a minute: %q", p.Text(".freshness"))
 	}
 }

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"bytes"
-	"compress/flate"
 	"net/http"
 	"sync"
 
@@ -32,7 +31,7 @@ func (h *Handler) render(c *echo.Context, status int, page templ.Component) erro
 	if err := page.Render(ctx, buf); err != nil {
 		return err
 	}
-	sp := newSplicedPage(status, buf.Bytes(), []byte(h.marker), flate.DefaultCompression, nonceLen)
+	sp := newSplicedPage(status, buf.Bytes(), []byte(h.marker), nonceLen)
 	if key, ok := c.Get(ctxPageKey).(pageKey); ok {
 		h.pages.Set(key, sp)
 	}

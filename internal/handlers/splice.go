@@ -6,28 +6,29 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"io"
+	"sync"
 )
 
-// splicedPage is a rendered page cut wherever the CSP nonce goes, each part
+// splicedPage is a rendered page cut wherever the CSP nonce goes, and
 // compressed once. Serving it again only splices the request's nonce
-// between the parts: each part's DEFLATE blocks end byte-aligned (a sync
-// flush), so they chain with the nonce as a stored block into one valid
-// gzip stream, as parallel gzip tools build theirs.
+// between the compressed parts: each part's DEFLATE blocks end byte-aligned
+// (a sync flush), so they chain with the nonce as a stored block into one
+// valid gzip stream, as parallel gzip tools build theirs.
 //
-// A part may refer back into the parts before it, as one compressor over
-// the whole page would, which matters because the chart options repeat
-// each other: each part is compressed with the earlier parts as its
-// dictionary, with gapLen zero bytes standing where the nonces will be. The
-// distances then hold for any nonce of that length, and since no match can
-// copy a zero byte the page does not contain, none reaches into a nonce.
-// A page with a zero byte of its own is compressed part by part instead.
+// The parts are compressed by one compressor, in order, so a part refers
+// back into the parts before it as a compressor over the whole page would
+// (the chart options repeat each other). Where a nonce goes, the compressor
+// is fed gapLen bytes of a value the page never contains, and what it makes
+// of them is thrown away: the stored nonce takes their place, of the same
+// length, so every distance still holds, and no match can reach into a
+// nonce, since no match copies a byte the page lacks.
 type splicedPage struct {
 	status   int
 	parts    [][]byte // the page's bytes between nonces
 	deflated [][]byte // each part as raw DEFLATE blocks, none final
 	size     int      // bytes of all parts
 	// gapLen is the nonce length the parts were compressed for; 0 when
-	// they do not refer to each other and any nonce fits.
+	// they were compressed apart and any nonce fits.
 	gapLen int
 }
 
@@ -37,43 +38,57 @@ var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}
 // finalBlock ends the DEFLATE stream: an empty stored block marked final.
 var finalBlock = []byte{0x01, 0x00, 0x00, 0xff, 0xff}
 
+// compressors are reused: a DEFLATE compressor holds most of a megabyte.
+var compressors = sync.Pool{New: func() any {
+	fw, _ := flate.NewWriter(io.Discard, flate.DefaultCompression)
+	return fw
+}}
+
 // newSplicedPage cuts html at each marker and compresses the parts for
 // nonces of gapLen bytes. It copies what it keeps: html may be a pooled
 // buffer.
-func newSplicedPage(status int, html, marker []byte, level, gapLen int) *splicedPage {
+func newSplicedPage(status int, html, marker []byte, gapLen int) *splicedPage {
 	sp := &splicedPage{status: status, parts: bytes.Split(bytes.Clone(html), marker)}
-	if bytes.IndexByte(html, 0) < 0 {
+	fw := compressors.Get().(*flate.Writer)
+	defer compressors.Put(fw)
+	var buf bytes.Buffer
+	fw.Reset(&buf)
+	fill, chained := absentByte(html)
+	if chained {
 		sp.gapLen = gapLen
 	}
-	var buf, window bytes.Buffer
-	gap := make([]byte, sp.gapLen)
+	gap := bytes.Repeat([]byte{fill}, sp.gapLen)
 	for i, part := range sp.parts {
-		buf.Reset()
-		var fw *flate.Writer
-		if sp.gapLen > 0 && i > 0 {
-			window.Write(gap)
-			fw, _ = flate.NewWriterDict(&buf, level, lastWindow(window.Bytes()))
-		} else {
-			fw, _ = flate.NewWriter(&buf, level)
+		switch {
+		case chained && i > 0:
+			fw.Write(gap)
+			fw.Flush()
+			buf.Reset() // the nonce's stored block replaces these blocks
+		case !chained:
+			fw.Reset(&buf) // parts apart: no part refers to another
 		}
 		fw.Write(part)
 		fw.Flush() // byte-aligned, not final: the next block may follow
 		sp.deflated = append(sp.deflated, bytes.Clone(buf.Bytes()))
+		buf.Reset()
 		sp.size += len(part)
-		if sp.gapLen > 0 {
-			window.Write(part)
-		}
 	}
 	return sp
 }
 
-// lastWindow is the end of b that DEFLATE can refer back to (32 KiB).
-func lastWindow(b []byte) []byte {
-	const window = 32 << 10
-	if len(b) > window {
-		return b[len(b)-window:]
+// absentByte finds a byte value html does not contain; ok is false when it
+// has every one.
+func absentByte(html []byte) (b byte, ok bool) {
+	var seen [256]bool
+	for _, c := range html {
+		seen[c] = true
 	}
-	return b
+	for v, in := range seen {
+		if !in {
+			return byte(v), true
+		}
+	}
+	return 0, false
 }
 
 // fits reports whether nonce can be spliced into the compressed parts.

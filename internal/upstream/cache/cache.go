@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/maypok86/otter/v2"
@@ -71,7 +72,13 @@ type entry struct {
 	value     any
 	fetchedAt time.Time
 	weight    uint32
+	// version tells this copy from any other of the same key, even one
+	// fetched within the same clock tick.
+	version uint64
 }
+
+// versions numbers every copy the cache keeps.
+var versions atomic.Uint64
 
 // New builds a cache in front of client.
 func New(client *upstream.Client, opts Options) (*Cache, error) {
@@ -117,7 +124,7 @@ func get[T any](ctx context.Context, c *Cache, kind Kind, key, sessionKey string
 	held, ok := c.store.GetIfPresent(fullKey)
 	now := c.now()
 	if ok && now.Sub(held.fetchedAt) < c.ttl[kind] && !bypassing(ctx) {
-		recordOf(ctx).used(fullKey, held.fetchedAt)
+		recordOf(ctx).used(fullKey, held.fetchedAt, held.version)
 		return held.value.(T), nil
 	}
 	if perr := probeErr(ctx); perr != nil {
@@ -134,21 +141,21 @@ func get[T any](ctx context.Context, c *Cache, kind Kind, key, sessionKey string
 		if err != nil {
 			return nil, err
 		}
-		e := &entry{value: val, fetchedAt: c.now(), weight: weigh(val)}
+		e := &entry{value: val, fetchedAt: c.now(), weight: weigh(val), version: versions.Add(1)}
 		c.store.Set(fullKey, e)
 		return e, nil
 	})
 	if err != nil {
 		c.noteRateLimit(u, err)
 		if ok && staleWorthy(err) {
-			recordOf(ctx).stale(fullKey, held.fetchedAt, reason(err))
+			recordOf(ctx).stale(fullKey, held.fetchedAt, held.version, reason(err))
 			return held.value.(T), nil
 		}
 		recordOf(ctx).failed()
 		return zero, err
 	}
 	e := v.(*entry)
-	recordOf(ctx).used(fullKey, e.fetchedAt)
+	recordOf(ctx).used(fullKey, e.fetchedAt, e.version)
 	return e.value.(T), nil
 }
 

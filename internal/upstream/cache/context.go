@@ -63,20 +63,20 @@ type Recorder struct {
 	misses      int
 	calls       int
 	failures    int
-	// sum adds up a hash of each copy used (its key and fetch time), in
-	// any order: two pages built from the same copies have the same sum.
+	// sum adds up a hash of each copy used (its key and version), in any
+	// order: two pages built from the same copies have the same sum.
 	sum uint64
 }
 
 // seed makes the copy hashes of this process; they are never stored.
 var seed = maphash.MakeSeed()
 
-func copyHash(key string, t time.Time, stale bool) uint64 {
+func copyHash(key string, version uint64, stale bool) uint64 {
 	var h maphash.Hash
 	h.SetSeed(seed)
 	h.WriteString(key)
 	var b [9]byte
-	binary.LittleEndian.PutUint64(b[:8], uint64(t.UnixNano()))
+	binary.LittleEndian.PutUint64(b[:8], version)
 	if stale {
 		b[8] = 1
 	}
@@ -112,21 +112,46 @@ func (r *Recorder) seen(t time.Time) {
 	}
 }
 
-func (r *Recorder) used(key string, t time.Time) {
-	r.note(func() { r.seen(t); r.sum += copyHash(key, t, false) })
+func (r *Recorder) used(key string, t time.Time, version uint64) {
+	r.note(func() { r.seen(t); r.sum += copyHash(key, version, false) })
 }
 func (r *Recorder) failed() { r.note(func() { r.failures++ }) }
 func (r *Recorder) miss()   { r.note(func() { r.misses++ }) }
 
-func (r *Recorder) stale(key string, t time.Time, why string) {
+func (r *Recorder) stale(key string, t time.Time, version uint64, why string) {
 	r.note(func() {
 		r.seen(t)
-		r.sum += copyHash(key, t, true)
+		r.sum += copyHash(key, version, true)
 		if r.staleSince.IsZero() || t.Before(r.staleSince) {
 			r.staleSince, r.staleReason = t, why
 		}
 	})
 }
+
+// Absorb adds what another recorder noted to r, as if r had seen it; a
+// page that looked its calls up with a probe takes them over this way.
+func (r *Recorder) Absorb(o *Recorder) {
+	if r == nil || o == nil {
+		return
+	}
+	o.mu.Lock()
+	oldest, since, why, sum, calls, failures := o.oldest, o.staleSince, o.staleReason, o.sum, o.calls, o.failures
+	o.mu.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !oldest.IsZero() {
+		r.seen(oldest)
+	}
+	if !since.IsZero() && (r.staleSince.IsZero() || since.Before(r.staleSince)) {
+		r.staleSince, r.staleReason = since, why
+	}
+	r.sum += sum
+	r.calls += calls
+	r.failures += failures
+}
+
+// RecorderOf returns the recorder of ctx, or nil.
+func RecorderOf(ctx context.Context) *Recorder { return recordOf(ctx) }
 
 // FetchedAt is when the oldest data the page shows was fetched (zero when
 // the page made no call).
