@@ -46,7 +46,14 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 
 	serviceURL := cfg.UpstreamURL
 	if cfg.demo() {
-		stopSim, addr, err := startStandIn(cfg, log)
+		// The stand-in logs a line per request; quieter than the
+		// dashboard unless debugging.
+		simLevel := max(cfg.LogLevel, slog.LevelWarn)
+		if cfg.LogLevel <= slog.LevelDebug {
+			simLevel = cfg.LogLevel
+		}
+		simLog := newLogger(config{LogFormat: cfg.LogFormat, LogLevel: simLevel}, stderr).With("component", "stand-in")
+		stopSim, addr, err := startStandIn(cfg, simLog)
 		if err != nil {
 			return err
 		}
@@ -141,7 +148,7 @@ func startStandIn(cfg config, log *slog.Logger) (stop func(), addr string, err e
 		return nil, "", fmt.Errorf("starting the stand-in service: %w", err)
 	}
 	data := simulator.Generate(simulator.GenerateOptions{Seed: cfg.DemoSeed})
-	sim := simulator.New(data, simulator.Options{Logger: log.With("component", "stand-in")})
+	sim := simulator.New(data, simulator.Options{Logger: log})
 	srv := &http.Server{Handler: sim, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
