@@ -48,6 +48,7 @@ browser:
 bench: build
 	$(GO) run ./cmd/bench $(BENCH_FLAGS)
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./internal/views/
+	$(GO) test -run '^$$' -bench 'WarmReport|StaticFile' -benchtime 5000x ./internal/handlers/
 
 ## lint: formatting, vet and templ freshness
 lint:
