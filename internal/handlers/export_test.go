@@ -192,8 +192,10 @@ func TestExportFailingMidStreamAbortsTheResponse(t *testing.T) {
 	if !errors.Is(err, io.ErrUnexpectedEOF) && !strings.Contains(err.Error(), "connection reset") {
 		t.Logf("body error: %v", err) // any error will do; these two are the usual ones
 	}
-	if n < 50_000 || n > 100_000 {
-		t.Errorf("got %d bytes before the cut, want most of the 100000 the service sent", n)
+	// How much of the 100000 bytes the service sent gets through before
+	// the cut depends on socket buffers; none beyond it may.
+	if n == 0 || n > 100_000 {
+		t.Errorf("got %d bytes before the cut, want some of the 100000 the service sent and no more", n)
 	}
 	deadline := time.Now().Add(2 * time.Second)
 	for !app.Logs.Contains("export aborted mid-stream") && time.Now().Before(deadline) {

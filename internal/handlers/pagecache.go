@@ -50,10 +50,11 @@ func (h *Handler) servedFromPageCache(c *echo.Context, deferred []*deferredError
 	if !hit {
 		return false
 	}
+	// Logged before the write, so the line is there once the page is.
+	h.log.Debug("page served from the page cache", "request_id", requestID(c.Request().Context()))
 	if err := h.writePage(c, page); err != nil {
 		h.log.Debug("writing a kept page failed", "request_id", requestID(c.Request().Context()), "err", err)
 	}
-	h.log.Debug("page served from the page cache", "request_id", requestID(c.Request().Context()))
 	return true
 }
 

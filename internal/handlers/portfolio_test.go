@@ -358,11 +358,12 @@ func TestPortfolioPagesCarrySecurityHeaders(t *testing.T) {
 }
 
 func TestPortfolioPagesSendAnExpiredSessionToSignIn(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{Sim: simulator.Options{SessionTTL: 200 * time.Millisecond}})
+	clock := newClock(time.Now())
+	app := apptest.Start(t, apptest.Options{Sim: simulator.Options{SessionTTL: time.Hour, Now: clock.Now}})
 	folder := "/portfolio/folders/" + strconv.Itoa(demoUser(t, "demo").Folders[0].FolderID)
 	for _, path := range []string{"/", "/portfolio", folder, "/portfolio/scores", "/portfolio/export?format=csv", "/news/industry", "/settings/trade-provider"} {
 		u := app.SignIn(t, "demo")
-		time.Sleep(300 * time.Millisecond)
+		clock.Advance(61 * time.Minute) // the service's clock: the key has expired
 		p := u.Get(path)
 		if p.Status != http.StatusSeeOther || !strings.HasPrefix(p.Location(), "/login?") || !strings.Contains(p.Location(), "reason=") {
 			t.Errorf("GET %s with the service session expired: status %d to %q, want 303 to sign-in", path, p.Status, p.Location())
