@@ -23,7 +23,10 @@ func TestCachedPagesSpendNothing(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := app.SignIn(t, "demo")
 	app.Sim.Reset()
-	u.Get("/businesses/1001")
+	page := u.Get("/businesses/1001")
+	if page.Doc.Find(".quota").Length() != 0 {
+		t.Errorf("an unlimited account shows a quota meter: %q", page.Text(".quota"))
+	}
 	cold := app.Sim.Requests()["demo"]
 	want := []string{"/v1/Business/IdentificationGroup", "/v1/Business/NAICSCodes", "/v1/Business/Summary",
 		"/v1/Business/CreditScoreHistory", "/v1/Business/RiskHistory"}
