@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/url"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v5"
 
@@ -70,7 +69,7 @@ func parseIDParam(c *echo.Context) (upstream.BusinessRef, error) {
 	raw, _ := pathParam(c, "id")
 	ref, err := upstream.ParseID(raw)
 	if err != nil {
-		return ref, badInput("“%s” is not a business id. Business ids are whole numbers from 1 to 2147483647, such as 1001.", clip(raw))
+		return ref, badInput("“%s” is not a business id. Business ids are whole numbers from 1 to 2147483647, such as 1001.", clipInput(raw, 40))
 	}
 	return ref, nil
 }
@@ -86,17 +85,6 @@ func parseExternalParam(name string, by func(string) upstream.BusinessRef, what,
 		}
 		return ref, nil
 	}
-}
-
-// clip shortens what the user typed before it is quoted back to them.
-func clip(s string) string {
-	if !utf8.ValidString(s) {
-		return "?"
-	}
-	if r := []rune(s); len(r) > 40 {
-		return string(r[:40]) + "…"
-	}
-	return s
 }
 
 // headerData holds the two calls behind the header of every tab.

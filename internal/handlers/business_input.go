@@ -65,8 +65,8 @@ func parseWindow(fromRaw, toRaw string) (scoreWindow, error) {
 
 // parseMonth reads YYYY-MM, as month inputs send it.
 func parseMonth(field, s string) (time.Time, error) {
-	t, err := time.Parse("2006-01", s)
-	if err != nil || len(s) != 7 || t.Year() < minYear || t.Year() > maxYear {
+	t, ok := readMonth(s)
+	if !ok || t.IsZero() {
 		return time.Time{}, errors.New(field + " must be a month written YYYY-MM between 1900 and 2100, such as 2025-10. Showing the last 24 months instead.")
 	}
 	return t, nil
@@ -75,13 +75,6 @@ func parseMonth(field, s string) (time.Time, error) {
 // months counts the months from a to b, both included.
 func months(a, b time.Time) int {
 	return (b.Year()-a.Year())*12 + int(b.Month()) - int(a.Month()) + 1
-}
-
-func monthParam(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.Format("2006-01")
 }
 
 // endDate is the last day of t's month: the service's EndDate is inclusive.

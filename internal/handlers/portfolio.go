@@ -129,15 +129,6 @@ func expiredAmong(errs ...error) error {
 	return nil
 }
 
-// clipInput shortens what a user typed before it is echoed in a message.
-func clipInput(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
-}
-
 // portfolioRoutes adds the portfolio, news, export and trade-provider pages
 // to the signed-in group. The export is GET so that a plain link or form
 // downloads it; skipCompression keeps gzip off it.

@@ -56,7 +56,7 @@ func (h *Handler) showScores(c *echo.Context) error {
 	}
 	page := views.ScoresPage{
 		Base:    h.base(c, "Portfolio scores", views.NavScores),
-		Form:    views.NewScoresForm(sq.score, scoresMonth(sq.from), scoresMonth(sq.to), sq.size),
+		Form:    views.NewScoresForm(sq.score, monthParam(sq.from), monthParam(sq.to), sq.size),
 		Notices: notices,
 	}
 	status := http.StatusOK
@@ -121,8 +121,8 @@ func parseScoresQuery(q url.Values) (scoresQuery, []string) {
 			sq.page = n
 		}
 	}
-	from, okFrom := parseScoresMonth(q.Get("from"))
-	to, okTo := parseScoresMonth(q.Get("to"))
+	from, okFrom := readMonth(q.Get("from"))
+	to, okTo := readMonth(q.Get("to"))
 	if !okFrom {
 		notices = append(notices, fmt.Sprintf("The start month %q is not a month like 2026-01.", clipInput(q.Get("from"), 20)))
 	}
@@ -147,34 +147,13 @@ func parseScoresQuery(q url.Values) (scoresQuery, []string) {
 	return sq, notices
 }
 
-// parseScoresMonth reads "2026-10"; "" is a valid absence. Years outside
-// 1900–2999 are refused: no credit history reaches them.
-func parseScoresMonth(raw string) (time.Time, bool) {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		return time.Time{}, true
-	}
-	t, err := time.Parse("2006-01", raw)
-	if err != nil || t.Year() < 1900 || t.Year() > 2999 {
-		return time.Time{}, false
-	}
-	return t, true
-}
-
-func scoresMonth(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.Format("2006-01")
-}
-
 // scoresURL links to another page of the same view.
 func scoresURL(sq scoresQuery, page int) string {
 	q := url.Values{}
 	q.Set("score", string(sq.score))
 	if !sq.from.IsZero() {
-		q.Set("from", scoresMonth(sq.from))
-		q.Set("to", scoresMonth(sq.to))
+		q.Set("from", monthParam(sq.from))
+		q.Set("to", monthParam(sq.to))
 	}
 	q.Set("size", strconv.Itoa(sq.size))
 	q.Set("page", strconv.Itoa(page))

@@ -49,10 +49,10 @@ func TestSplicedPageDecodesToThePageWithTheNonce(t *testing.T) {
 				sp := newSplicedPage(200, []byte(page), []byte(marker), len(nonce))
 				want := strings.ReplaceAll(page, marker, nonce)
 				if got := decode(t, sp, nonce, false); got != want {
-					t.Fatalf("plain: got %q, want %q", clip(got), clip(want))
+					t.Fatalf("plain: got %q, want %q", clipInput(got, 40), clipInput(want, 40))
 				}
 				if got := decode(t, sp, nonce, true); got != want {
-					t.Fatalf("gzip: got %q, want %q", clip(got), clip(want))
+					t.Fatalf("gzip: got %q, want %q", clipInput(got, 40), clipInput(want, 40))
 				}
 			}
 		}

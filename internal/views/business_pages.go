@@ -1,8 +1,6 @@
 package views
 
 import (
-	"fmt"
-
 	"creditdash/internal/upstream"
 )
 
@@ -62,9 +60,6 @@ func (w *TimeWindow) FillFromHistory(rows []upstream.CreditScoreHistoryRow) {
 	}
 	w.Label = first.String() + " – " + last.String()
 }
-
-// param is the month as YYYY-MM.
-func (m monthIndex) param() string { return fmt.Sprintf("%04d-%02d", m.year(), m.month()) }
 
 // BusinessPaymentsPage is the payments tab: monthly aging and the SIC split.
 type BusinessPaymentsPage struct {

@@ -30,7 +30,7 @@ func LatestSpan(h upstream.PortfolioScoreHistory, n int) (span MonthSpan, ok boo
 	if !ok {
 		return MonthSpan{}, false
 	}
-	return MonthSpan{From: (latest - portfolioMonth(n-1)).time(), To: latest.time()}, true
+	return MonthSpan{From: (latest - monthIndex(n-1)).time(), To: latest.time()}, true
 }
 
 // HeatMap is the portfolio's scores as a grid: businesses down, months across.
@@ -72,7 +72,7 @@ func NewHeatMap(kind PortfolioScore, h upstream.PortfolioScoreHistory, span Mont
 	first := monthOfTime(span.From)
 	n := span.Months()
 	for i := range n {
-		m := first + portfolioMonth(i)
+		m := first + monthIndex(i)
 		hm.Months = append(hm.Months, HeatMonth{Label: m.String(), Param: m.param()})
 	}
 	for _, b := range h.Businesses {
@@ -82,7 +82,7 @@ func NewHeatMap(kind PortfolioScore, h upstream.PortfolioScoreHistory, span Mont
 			row.Name = "Business " + strconv.FormatInt(int64(b.BusinessID), 10)
 		}
 		for i := range n {
-			m := first + portfolioMonth(i)
+			m := first + monthIndex(i)
 			v, ok := values[m]
 			if !ok {
 				row.Cells[i] = HeatCell{Text: Dash, Missing: true, Zone: Zone{Label: "no score"},
@@ -185,42 +185,22 @@ func chartValue(k PortfolioScore, v float64) float64 {
 	return math.Round(v)
 }
 
-// portfolioMonth counts months since year 0, so month ranges are integer ranges.
-type portfolioMonth int
-
-func monthAt(year, month int) portfolioMonth { return portfolioMonth(year*12 + month - 1) }
-
-func monthOfTime(t time.Time) portfolioMonth { return monthAt(t.Year(), int(t.Month())) }
-
-func (m portfolioMonth) year() int  { return int(m) / 12 }
-func (m portfolioMonth) month() int { return int(m)%12 + 1 }
-
-func (m portfolioMonth) time() time.Time {
-	return time.Date(m.year(), time.Month(m.month()), 1, 0, 0, 0, 0, time.UTC)
-}
-
-// String is "Oct 2026".
-func (m portfolioMonth) String() string { return Month(m.year(), m.month()) }
-
-// param is "2026-10", as the scores page's from and to parameters.
-func (m portfolioMonth) param() string { return m.time().Format("2006-01") }
-
 // monthValues indexes a business's scores by month; months without a score
 // (or with a month out of range) are absent.
-func monthValues(scores []upstream.MonthlyScore) map[portfolioMonth]float64 {
-	out := make(map[portfolioMonth]float64, len(scores))
+func monthValues(scores []upstream.MonthlyScore) map[monthIndex]float64 {
+	out := make(map[monthIndex]float64, len(scores))
 	for _, s := range scores {
 		if s.Score == nil || s.Month < 1 || s.Month > 12 || math.IsNaN(*s.Score) || math.IsInf(*s.Score, 0) {
 			continue
 		}
-		out[monthAt(s.Year, s.Month)] = *s.Score
+		out[monthIndexOf(s.Year, s.Month)] = *s.Score
 	}
 	return out
 }
 
 // latestMonth is the latest month with a score anywhere in the answer.
-func latestMonth(h upstream.PortfolioScoreHistory) (portfolioMonth, bool) {
-	var latest portfolioMonth
+func latestMonth(h upstream.PortfolioScoreHistory) (monthIndex, bool) {
+	var latest monthIndex
 	found := false
 	for _, b := range h.Businesses {
 		for m := range monthValues(b.Scores) {

@@ -121,7 +121,7 @@ func scoreMoves(kind PortfolioScore, h upstream.PortfolioScoreHistory) []Move {
 			continue
 		}
 		for back := 1; back <= moveLookback; back++ {
-			prev, ok := byMonth[latest-portfolioMonth(back)]
+			prev, ok := byMonth[latest-monthIndex(back)]
 			if !ok {
 				continue
 			}
@@ -131,7 +131,7 @@ func scoreMoves(kind PortfolioScore, h upstream.PortfolioScoreHistory) []Move {
 					Old: kind.Format(prev), New: kind.Format(now),
 					OldZone: kind.Zone(prev), NewZone: kind.Zone(now),
 					Change: kind.signed(d), Drop: d < 0,
-					FromMonth: (latest - portfolioMonth(back)).String(), ToMonth: latest.String(),
+					FromMonth: (latest - monthIndex(back)).String(), ToMonth: latest.String(),
 					normalised: d / kind.scale(),
 				})
 			}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"creditdash/internal/upstream"
@@ -97,22 +96,6 @@ func (k ScoreKind) format(v float64) string {
 		return s + " days"
 	}
 	return s
-}
-
-// monthIndex counts months from year 0 so month arithmetic is integer arithmetic.
-type monthIndex int
-
-func monthIndexOf(year, month int) monthIndex { return monthIndex(year*12 + month - 1) }
-
-func (m monthIndex) year() int  { return int(m) / 12 }
-func (m monthIndex) month() int { return int(m)%12 + 1 }
-
-// String is "Oct 2026".
-func (m monthIndex) String() string { return Month(m.year(), m.month()) }
-
-// quarter is "Q4 2026".
-func (m monthIndex) quarter() string {
-	return "Q" + strconv.Itoa((m.month()-1)/3+1) + " " + strconv.Itoa(m.year())
 }
 
 // scorePoint is one month of one score; ok is false when the service had none.
