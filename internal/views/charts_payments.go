@@ -42,20 +42,14 @@ func AgingChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 		return p, nil
 	}
 	bar := charts.NewBar()
-	bar.SetGlobalOptions(
-		charts.WithAnimation(false),
-		charts.WithTitleOpts(opts.Title{Title: "Aging mix", TitleStyle: &opts.TextStyle{FontSize: 14}}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "24"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithGridOpts(legendGrid),
-		timeZoom(),
+	bar.SetGlobalOptions(append(paymentChartOpts("Aging mix"),
 		charts.WithXAxisOpts(opts.XAxis{Type: "category"}),
 		charts.WithYAxisOpts(opts.YAxis{Name: "% of total due", Type: "value", Min: 0, Max: 100}),
 		// Decal patterns only: ECharts' generated description would replace
 		// the container's own aria-label with a long text of raw values.
 		charts.WithAriaOpts(&opts.Aria{Enabled: opts.Bool(true), Label: &opts.AriaLabel{Enabled: opts.Bool(false)},
 			Decal: &opts.AriaDecal{Show: opts.Bool(true)}}),
-	)
+	)...)
 	bar.SetXAxis(months)
 	for i, s := range shares {
 		bar.AddSeries(AgingColumns[i]+" (%)", s,
@@ -118,16 +112,10 @@ func SICDBTChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 		p.Table.Rows = append(p.Table.Rows, row)
 	}
 	line := charts.NewLine()
-	line.SetGlobalOptions(
-		charts.WithAnimation(false),
-		charts.WithTitleOpts(opts.Title{Title: "DBT by supplier category", TitleStyle: &opts.TextStyle{FontSize: 14}}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "24"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithGridOpts(legendGrid),
-		timeZoom(),
+	line.SetGlobalOptions(append(paymentChartOpts("DBT by supplier category"),
 		charts.WithXAxisOpts(opts.XAxis{Type: "category", BoundaryGap: opts.Bool(false)}),
 		charts.WithYAxisOpts(opts.YAxis{Name: "days", Type: "value", Min: 0, MinInterval: 1}),
-	)
+	)...)
 	line.SetXAxis(labels)
 	for i, c := range cats {
 		data := make([]opts.LineData, len(months))
@@ -144,4 +132,17 @@ func SICDBTChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 	c, err := NewChart("chart-sic-dbt", "DBT index of each supplier category by month; the table below lists every value", line)
 	p.Chart = c
 	return p, err
+}
+
+// paymentChartOpts is what both payment charts share: a title, a scrolling
+// legend under it, axis tooltips and zoom over the months.
+func paymentChartOpts(title string) []charts.GlobalOpts {
+	return []charts.GlobalOpts{
+		charts.WithAnimation(false),
+		charts.WithTitleOpts(opts.Title{Title: title, TitleStyle: &opts.TextStyle{FontSize: 14}}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "24"}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithGridOpts(legendGrid),
+		timeZoom(),
+	}
 }
