@@ -38,6 +38,7 @@ simulator: build
 test: assets browser
 	$(GO) tool templ generate -check
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 	BROWSER_TESTS=$(BROWSER_TESTS) $(GO) test -race -count=1 -timeout 20m ./...
 
 ## browser: make sure Chromium is there for the browser tests
@@ -50,10 +51,11 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./internal/views/
 	$(GO) test -run '^$$' -bench 'WarmReport|StaticFile' -benchtime 5000x ./internal/handlers/
 
-## lint: formatting, vet and templ freshness
+## lint: formatting, vet, staticcheck and templ freshness
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt would change the files above"; exit 1; }
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 	$(GO) tool templ generate -check
 
 clean:
