@@ -34,8 +34,7 @@ type genCore struct {
 	risk    [genMaxMonths]int
 	health  [genMaxMonths]float64 // risk plus a smooth wobble; drives the statements
 	avgRisk [genMaxMonths]float64
-	profile int                   // trade payer profile
-	dbtRaw  [genMaxMonths]float64 // days beyond terms before rounding
+	profile int // trade payer profile
 	// The trade file by month: the DBT its buckets come to, the weights of
 	// the past-due buckets and the "other" percent (genShares turns them
 	// into percents when payments are rendered).

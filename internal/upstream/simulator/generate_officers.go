@@ -1,7 +1,5 @@
 package simulator
 
-import "time"
-
 // Officer titles: every business has a chief executive and a chief
 // financial officer; the others vary.
 const (
@@ -49,6 +47,3 @@ func (c *genCore) officers(r *genRand) []Officer {
 	}
 	return out
 }
-
-// genParseDateTime reads a LayoutDateTime value.
-func genParseDateTime(s string) (time.Time, error) { return time.Parse(LayoutDateTime, s) }

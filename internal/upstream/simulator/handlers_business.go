@@ -70,7 +70,7 @@ func statementValues(st Statement, allowed map[string]bool) map[string]wireDataP
 	values := make(map[string]wireDataPoint, len(st.Values)+2)
 	for k, dp := range st.Values {
 		if allowed == nil || allowed[k] || k == keyFiscalYear || k == keyPeriodEndDate {
-			values[k] = wireDataPoint{Label: dp.Label, Value: dp.Value, Text: dp.Text}
+			values[k] = wireDataPoint(dp)
 		}
 	}
 	if _, ok := values[keyFiscalYear]; !ok {
@@ -110,16 +110,7 @@ func (s *Server) paymentsSIC(c *call) (any, *apiError) {
 func paymentRows(rows []PaymentRow) []wirePaymentSummaryRow {
 	out := make([]wirePaymentSummaryRow, 0, len(rows))
 	for _, p := range rows {
-		out = append(out, wirePaymentSummaryRow{
-			CategoryName: p.CategoryName, CategoryCode: p.CategoryCode, MonthReported: p.MonthReported,
-			Accounts: p.Accounts, DBTIndex: p.DBTIndex, AverageDBTIndex: p.AverageDBTIndex,
-			TotalDue: p.TotalDue, CurrentAmount: p.CurrentAmount,
-			PastDue30Days: p.PastDue30Days, PastDue60Days: p.PastDue60Days, PastDue90Days: p.PastDue90Days,
-			PastDueOver90Days: p.PastDueOver90Days, OtherAmount: p.OtherAmount, CreditBalance: p.CreditBalance,
-			CurrentAmountPercent: p.CurrentAmountPercent, PastDue30DaysPercent: p.PastDue30DaysPercent,
-			PastDue60DaysPercent: p.PastDue60DaysPercent, PastDue90DaysPercent: p.PastDue90DaysPercent,
-			PastDueOver90DaysPercent: p.PastDueOver90DaysPercent, OtherAmountPercent: p.OtherAmountPercent,
-		})
+		out = append(out, wirePaymentSummaryRow(p))
 	}
 	return out
 }
