@@ -12,7 +12,10 @@ import (
 // agingColours run from the zone colours' best to worst so the stack reads
 // as a gradient of lateness; the legend names each bucket, and the bars
 // carry patterns (aria decals), so colour is never the only signal.
-var agingColours = [...]string{"#2e7d4f", "#6f9d3a", "#d9a31c", "#e0662b", "#b3261e", "#8a93a3"}
+var agingColours = [...]string{
+	zoneColours[Level5], zoneColours[Level4], zoneColours[Level3],
+	zoneColours[Level2], zoneColours[Level1], zoneColours[LevelNone],
+}
 
 // seriesSymbols tell the lines of a multi-series chart apart without colour.
 var seriesSymbols = [...]string{"circle", "rect", "triangle", "diamond", "pin", "arrow", "roundRect", "emptyCircle"}

@@ -99,10 +99,6 @@ func NewHeatMap(kind PortfolioScore, h upstream.PortfolioScoreHistory, span Mont
 	return hm
 }
 
-// zoneColours mirror --zone-1 .. --zone-5 of app.css, so the chart and the
-// table agree; the chart cannot read CSS variables.
-var zoneColours = [...]string{Level1: "#b3261e", Level2: "#e0662b", Level3: "#d9a31c", Level4: "#6f9d3a", Level5: "#2e7d4f"}
-
 // pieces are the score's zones for the chart's visual map.
 func (k PortfolioScore) pieces() []opts.Piece {
 	if k == PortfolioZ {
