@@ -178,6 +178,7 @@ func banner(w io.Writer, base string, bulk int) {
 	fmt.Fprintln(w, "  ordinary   Ordinary (10 requests/hour), Full Access")
 	fmt.Fprintln(w, "  developer  API Developer (200 requests/hour), API-Only")
 	fmt.Fprintln(w, "  trade      API User, trade providers TP-1 (C1-<id>) and TP-2 (C2-<id>)")
+	fmt.Fprintln(w, "  secure     API User, two-factor sign-in: the code is logged as a warning")
 	if bulk > 0 {
 		fmt.Fprintf(w, "  bulk       API User, one folder of %d businesses\n", bulk)
 	}
@@ -187,6 +188,7 @@ Try it:
         | sed -E 's/.*"SessionKey":"([^"]*)".*/\1/')
   curl -s -H "Authorization: Bearer $KEY" '%[1]s/v1/Business/CreditScoreHistory?id=1001'
 
-Test hooks: GET %[1]s/_sim/requests, GET|POST %[1]s/_sim/faults, POST %[1]s/_sim/reset
+Test hooks: GET %[1]s/_sim/requests, GET|POST %[1]s/_sim/faults, POST %[1]s/_sim/reset,
+            GET %[1]s/_sim/otp?user=secure (the last code sent)
 `, base)
 }

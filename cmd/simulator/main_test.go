@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -48,5 +49,23 @@ func TestDumpThenLoad(t *testing.T) {
 	}
 	if ds.Seed != 3 || ds.AsOf != "2026-06" || len(ds.Businesses) < 500 {
 		t.Errorf("loaded seed %d, asOf %s, %d businesses", ds.Seed, ds.AsOf, len(ds.Businesses))
+	}
+	secure := false
+	for _, u := range ds.Users {
+		secure = secure || (u.Username == "secure" && u.TwoFactor && u.BrowserVerification)
+	}
+	if !secure {
+		t.Error("the loaded dataset lost the two-factor user secure")
+	}
+}
+
+// The banner tells a person how to sign in as the two-factor user.
+func TestBannerNamesTwoFactorUser(t *testing.T) {
+	var b strings.Builder
+	banner(&b, "http://127.0.0.1:8081", 0)
+	for _, want := range []string{"secure", "two-factor", "/_sim/otp?user=secure"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("banner lacks %q:\n%s", want, b.String())
+		}
 	}
 }

@@ -8,10 +8,16 @@ import (
 	"time"
 )
 
-// session is one signed-in session key.
+// session is one signed-in session key. While pending is set the key is
+// good for Users/2FAKey only.
 type session struct {
 	user    string
+	id      int64 // the SessionId sign-in answered with
 	expires time.Time
+	pending bool
+	code    string // the one-time code sent for this key, while pending
+	wrong   int    // wrong codes sent for this key so far
+	locked  bool   // too many wrong codes: the key is dead
 }
 
 const (
@@ -62,6 +68,10 @@ func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) string {
 			"The user name or password is incorrect."))
 		return user
 	}
+	if acct.TwoFactor {
+		s.loginTwoFactor(w, r, acct)
+		return user
+	}
 	key, id := s.newSession(username)
 	writeData(w, r, wireLogin{SessionKey: key, Username: username, SessionId: id})
 	return user
@@ -70,6 +80,13 @@ func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) string {
 // newSession issues a key shaped like the real service's: the date and time
 // of issue, a space, and 32 random letters and digits.
 func (s *Server) newSession(user string) (string, int64) {
+	return s.issue(&session{user: user}, s.opts.SessionTTL)
+}
+
+// issue stores sess under a new key that lives for ttl: the session
+// lifetime, or the few minutes a pending two-factor sign-in has.
+func (s *Server) issue(sess *session, ttl time.Duration) (string, int64) {
+	user := sess.user
 	now := s.now()
 	key := now.UTC().Format("01/02/2006 15:04:05") + " " + randomText(32)
 	s.mu.Lock()
@@ -86,8 +103,10 @@ func (s *Server) newSession(user string) (string, int64) {
 		keys = keys[1:]
 	}
 	s.userKeys[user] = append(keys, key)
-	s.sessions[key] = &session{user: user, expires: now.Add(s.opts.SessionTTL)}
+	sess.expires = now.Add(ttl)
+	s.sessions[key] = sess
 	s.nextID++
+	sess.id = s.nextID
 	return key, s.nextID
 }
 
@@ -109,25 +128,51 @@ func (s *Server) prune(now time.Time) {
 // authenticate finds the account of the bearer key. user is set whenever the
 // key names a user, even an expired one, so that the request is counted.
 func (s *Server) authenticate(r *http.Request) (acct *account, user string, e *apiError) {
-	h := r.Header.Get("Authorization")
-	scheme, key, ok := strings.Cut(h, " ")
-	key = strings.TrimSpace(key)
-	if !ok || !strings.EqualFold(scheme, "Bearer") || key == "" {
-		return nil, "", errf(http.StatusForbidden, CodeInvalidSessionKey,
-			"A session key is required: sign in and send it as a bearer token.")
+	key, ok := bearerKey(r)
+	if !ok {
+		return nil, "", errNoKey()
 	}
+	// A copy taken under the lock: 2FAKey changes a pending session in place.
 	s.mu.Lock()
-	sess := s.sessions[key]
-	s.mu.Unlock()
-	if sess == nil {
-		return nil, "", errf(http.StatusForbidden, CodeInvalidSessionKey,
-			"The session key is not valid: sign in again.")
+	p := s.sessions[key]
+	var sess session
+	if p != nil {
+		sess = *p
 	}
-	if !s.now().Before(sess.expires) {
-		return nil, sess.user, errf(http.StatusForbidden, CodeSessionExpired,
-			"The session key has expired: sign in again.")
+	s.mu.Unlock()
+	if p == nil {
+		return nil, "", errUnknownKey()
+	}
+	switch {
+	case !s.now().Before(sess.expires):
+		return nil, sess.user, errExpired()
+	case sess.locked:
+		return nil, sess.user, errLocked()
+	case sess.pending:
+		return nil, sess.user, errf(http.StatusForbidden, CodeTwoFactorRequired,
+			"Enter the code sent to your phone (Users/2FAKey) before using this key.")
 	}
 	return s.accounts[sess.user], sess.user, nil
+}
+
+// bearerKey reads the session key of the Authorization header.
+func bearerKey(r *http.Request) (string, bool) {
+	scheme, key, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	key = strings.TrimSpace(key)
+	return key, ok && strings.EqualFold(scheme, "Bearer") && key != ""
+}
+
+func errNoKey() *apiError {
+	return errf(http.StatusForbidden, CodeInvalidSessionKey,
+		"A session key is required: sign in and send it as a bearer token.")
+}
+
+func errUnknownKey() *apiError {
+	return errf(http.StatusForbidden, CodeInvalidSessionKey, "The session key is not valid: sign in again.")
+}
+
+func errExpired() *apiError {
+	return errf(http.StatusForbidden, CodeSessionExpired, "The session key has expired: sign in again.")
 }
 
 // randomText returns n letters and digits from crypto/rand, without modulo bias.

@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 )
@@ -29,6 +30,7 @@ func TestDataUsers(t *testing.T) {
 		{"ordinary", UserOrdinary, AccessFull, [2]int{2, 2}, [2]int{15, 25}},
 		{"developer", UserAPIDeveloper, AccessAPIOnly, [2]int{3, 3}, [2]int{30, 50}},
 		{"trade", UserAPIUser, AccessFull, [2]int{1, 4}, [2]int{5, 100}},
+		{"secure", UserAPIUser, AccessFull, [2]int{4, 6}, [2]int{60, 150}},
 	}
 	if len(d.Users) != len(tests) {
 		t.Errorf("%d users, want %d", len(d.Users), len(tests))
@@ -123,5 +125,19 @@ func TestDataTradeProviders(t *testing.T) {
 		if u.Username != "demo" && len(u.Suppliers) > 0 {
 			t.Errorf("%s has a supplier list", u.Username)
 		}
+	}
+}
+
+func TestDataSecureUser(t *testing.T) {
+	d := genTestDataset(t)
+	for _, u := range d.Users {
+		want := u.Username == "secure"
+		if u.TwoFactor != want || u.BrowserVerification != want {
+			t.Errorf("%s: twoFactor %v, browserVerification %v; want %v", u.Username, u.TwoFactor, u.BrowserVerification, want)
+		}
+	}
+	secure, demo := genUser(t, d, "secure"), genUser(t, d, "demo")
+	if got, want := genPortfolio(secure.Folders), genPortfolio(demo.Folders); !slices.Equal(got, want) {
+		t.Errorf("secure watches %d businesses, demo %d: want the same", len(got), len(want))
 	}
 }

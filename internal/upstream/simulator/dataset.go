@@ -151,6 +151,11 @@ type User struct {
 	Suppliers map[string]int32 `json:"suppliers,omitempty"`
 	// TradeProviders lists the trade provider ids of the account with their customers.
 	TradeProviders []TradeProvider `json:"tradeProviders,omitempty"`
+	// TwoFactor makes sign-in send a one-time code that 2FAKey must confirm.
+	TwoFactor bool `json:"twoFactor,omitempty"`
+	// BrowserVerification (with TwoFactor) hands out a browser key on a
+	// right code; a Login that sends it back within 30 days skips the code.
+	BrowserVerification bool `json:"browserVerification,omitempty"`
 }
 
 // Folder is a named group of businesses in a user's portfolio.

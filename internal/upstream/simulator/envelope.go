@@ -22,6 +22,9 @@ const (
 	CodeFolderNotFound           = "FolderNotFound"
 	CodeInvalidTradeProvider     = "InvalidTradeProvider"
 	CodeInvalidLayout            = "InvalidLayout"
+	CodeTwoFactorRequired        = "TwoFactorRequired"
+	CodeInvalidTwoFactorKey      = "InvalidTwoFactorKey"
+	CodeTwoFactorLocked          = "TwoFactorLocked"
 
 	CodeMissingParameter = "MissingParameter"
 	CodeInvalidFormat    = "InvalidFormat"

@@ -19,7 +19,8 @@ type genFolderPlan struct {
 	must []int32
 }
 
-// genUsers makes the four demo users of DEMO-DATA "Users". Folders draw
+// genUsers makes the four demo users of DEMO-DATA "Users" and the
+// two-factor user of CONTRACT-CHOICES "Two-factor sign-in". Folders draw
 // from the generated businesses by trait (a retail watchlist holds
 // retailers), so they read like an analyst's, and every scenario business
 // is in the demo user's portfolio.
@@ -75,11 +76,27 @@ func genUsers(seed int64, asOf genMonth, d *Dataset) []User {
 		trade.TradeProviders[0].Customers["C1-"+strconv.Itoa(int(id))] = id
 		trade.TradeProviders[1].Customers["C2-"+strconv.Itoa(int(id))] = id
 	}
-	users := []User{demo, ordinary, developer, trade}
+	users := []User{demo, ordinary, developer, trade, genSecureUser(demo)}
 	for i := range users {
 		users[i].Password = DemoPassword
 	}
 	return users
+}
+
+// genSecureUser is "secure": API User, Full Access, with two-factor sign-in
+// and browser verification. It watches the demo user's businesses, in
+// folders of its own ids, so that an analyst trying the second step finds
+// the same companies; it draws nothing at random, so adding it changed no
+// other user.
+func genSecureUser(demo User) User {
+	u := User{Username: "secure", UserID: 5, Type: UserAPIUser, Access: AccessFull,
+		TwoFactor: true, BrowserVerification: true}
+	for _, f := range demo.Folders {
+		f.FolderID += 400 // 101.. becomes 501..
+		f.BusinessIDs = slices.Clone(f.BusinessIDs)
+		u.Folders = append(u.Folders, f)
+	}
+	return u
 }
 
 // genFolders fills the planned folders: the musts plus a random draw from

@@ -11,6 +11,8 @@ const maxHookBody = 64 << 10
 
 // serveHook answers the stand-in's own test hooks under /_sim/. They are not
 // part of the service: no session, no limits, no injected faults, JSON only.
+// GET /_sim/otp?user=NAME answers {"code": "123456"}, the one-time code last
+// sent to that user, so tests can finish a two-factor sign-in.
 func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
 	switch r.Method + " " + r.URL.Path {
 	case "GET /_sim/requests":
@@ -32,9 +34,17 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
 	case "POST /_sim/reset":
 		s.Reset()
 		writeHookJSON(w, http.StatusOK, map[string]bool{"reset": true})
+	case "GET /_sim/otp":
+		user := r.URL.Query().Get("user")
+		code, ok := s.LastCode(user)
+		if !ok {
+			writeError(w, r, errf(http.StatusNotFound, CodeNotFound, "no code has been sent to %q", user))
+			return
+		}
+		writeHookJSON(w, http.StatusOK, map[string]string{"code": code})
 	default:
 		switch r.URL.Path {
-		case "/_sim/requests", "/_sim/faults", "/_sim/reset":
+		case "/_sim/requests", "/_sim/faults", "/_sim/reset", "/_sim/otp":
 			writeError(w, r, errf(http.StatusMethodNotAllowed, CodeMethodNotAllowed,
 				"%s does not accept %s", r.URL.Path, r.Method))
 		default:

@@ -84,6 +84,9 @@ func (d *Dataset) validateUser(u *User) error {
 	if u.Access != AccessFull && u.Access != AccessAPIOnly {
 		return fmt.Errorf("access %q: want %s or %s", u.Access, AccessFull, AccessAPIOnly)
 	}
+	if u.BrowserVerification && !u.TwoFactor {
+		return fmt.Errorf("browserVerification needs twoFactor")
+	}
 	folders := map[int]bool{}
 	for _, f := range u.Folders {
 		if folders[f.FolderID] {

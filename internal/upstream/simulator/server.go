@@ -45,6 +45,10 @@ type Server struct {
 	counts   map[string]map[string]int
 	chosen   map[string]string // trade provider chosen per account
 	faults   Faults
+	// browserKeys holds each user's browser keys and when they expire;
+	// codes holds the one-time code last sent to each user (/_sim/otp).
+	browserKeys map[string]map[string]time.Time
+	codes       map[string]string
 }
 
 // New builds a Server over ds, which it never modifies.
@@ -59,18 +63,20 @@ func New(ds *Dataset, opts Options) *Server {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{
-		ds:       ds,
-		opts:     opts,
-		log:      opts.Logger,
-		now:      opts.Now,
-		asOf:     parseAsOf(ds.AsOf, opts.Now),
-		byID:     make(map[int32]*Business, len(ds.Businesses)),
-		sessions: map[string]*session{},
-		userKeys: map[string][]string{},
-		nextID:   100000,
-		windows:  map[string]*window{},
-		counts:   map[string]map[string]int{},
-		chosen:   map[string]string{},
+		ds:          ds,
+		opts:        opts,
+		log:         opts.Logger,
+		now:         opts.Now,
+		asOf:        parseAsOf(ds.AsOf, opts.Now),
+		byID:        make(map[int32]*Business, len(ds.Businesses)),
+		sessions:    map[string]*session{},
+		userKeys:    map[string][]string{},
+		nextID:      100000,
+		windows:     map[string]*window{},
+		counts:      map[string]map[string]int{},
+		chosen:      map[string]string{},
+		browserKeys: map[string]map[string]time.Time{},
+		codes:       map[string]string{},
 		faults: Faults{
 			Latency:     opts.Latency,
 			Jitter:      opts.Jitter,

@@ -23,11 +23,12 @@ type route struct {
 }
 
 const (
-	pathLogin      = "/v1/Users/Login"
-	folderPrefix   = "/v1/Portfolio/Folders/"
-	folderNewsTail = "/News"
-	folderNewsPath = folderPrefix + "{FolderId}" + folderNewsTail
-	maxFormBytes   = 64 << 10
+	pathLogin        = "/v1/Users/Login"
+	pathTwoFactorKey = "/v1/Users/2FAKey"
+	folderPrefix     = "/v1/Portfolio/Folders/"
+	folderNewsTail   = "/News"
+	folderNewsPath   = folderPrefix + "{FolderId}" + folderNewsTail
+	maxFormBytes     = 64 << 10
 )
 
 // routes maps path -> method -> operation.
@@ -79,8 +80,11 @@ func (s *Server) match(path string) (ops map[string]route, folder string) {
 func (s *Server) serveV1(w http.ResponseWriter, r *http.Request) string {
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 	path := r.URL.Path
-	if path == pathLogin {
+	switch path {
+	case pathLogin:
 		return s.serveLogin(w, r)
+	case pathTwoFactorKey:
+		return s.serveTwoFactorKey(w, r)
 	}
 	acct, user, authErr := s.authenticate(r)
 	s.count(user, path)
