@@ -34,6 +34,8 @@ func TestOrdinaryUserSeesQuotaAndLoadButtons(t *testing.T) {
 	if got := b.Text("#summary .problem.deferred a"); got != "Load (uses 1 request)" {
 		t.Errorf("Load button reads %q", got)
 	}
+	// Charts draw when they come into view.
+	Eval[bool](b, `(document.querySelector("#scores [data-chart]").scrollIntoView({block: "center"}), true)`)
 	b.WaitVisible(`#scores [data-chart][data-drawn="true"]`)
 	b.NoConsoleErrors(t)
 	b.NoCSPViolations(t)

@@ -11,14 +11,18 @@ import (
 
 // waitChartsDrawn resolves to the number of charts on the page once every
 // [data-chart] container says data-drawn="true", or to minus the number
-// still undrawn after ten seconds.
+// still undrawn after ten seconds. Charts draw when they come into view, so
+// it scrolls to each undrawn one in turn, and back where it was at the end.
 const waitChartsDrawn = `new Promise((resolve) => {
 	const deadline = Date.now() + 10000;
+	const x = window.scrollX, y = window.scrollY;
+	const done = (n) => { window.scrollTo(x, y); resolve(n); };
 	(function check() {
 		const els = Array.from(document.querySelectorAll('[data-chart]'));
 		const undrawn = els.filter((e) => e.getAttribute('data-drawn') !== 'true');
-		if (els.length > 0 && undrawn.length === 0) return resolve(els.length);
-		if (Date.now() > deadline) return resolve(-undrawn.length);
+		if (els.length > 0 && undrawn.length === 0) return done(els.length);
+		if (Date.now() > deadline) return done(-undrawn.length);
+		if (undrawn.length > 0) undrawn[0].scrollIntoView({block: 'center'});
 		setTimeout(check, 50);
 	})();
 })`
