@@ -15,7 +15,7 @@ const (
 	GenerateCount = 520
 )
 
-// Generate builds the demo dataset: businesses from id 1001 (at least 500), the fixed scenario businesses 1001-1007, the four demo users, industry news per sector.
+// Generate builds the demo dataset: businesses from id 1001 (at least 500), the fixed scenario businesses 1001-1007, the four demo users and the two-factor user secure, industry news per sector.
 func Generate(opts GenerateOptions) *Dataset {
 	asOf := genAsOfMonth(opts.AsOf)
 	d := &Dataset{

@@ -174,3 +174,26 @@ type wireTradeProvider struct {
 	TradeProviderId string `json:"TradeProviderId"`
 	Name            string `json:"Name"`
 }
+
+// wirePeerAnalysis is Data of PeerAnalysis.
+type wirePeerAnalysis struct {
+	PeerYear     int             `json:"PeerYear"`
+	PeerQuarter  int             `json:"PeerQuarter"`
+	SIC          string          `json:"SIC"`
+	IndustryName string          `json:"IndustryName"`
+	PeerCount    int             `json:"PeerCount"`
+	Ratios       []wirePeerRatio `json:"Ratios"`
+}
+
+// wirePeerRatio is one ratio of the business against its peers; Value and
+// Rank are null where the business lacks the inputs, Min, Median and Max
+// when no peer has the ratio.
+type wirePeerRatio struct {
+	Ratio  string   `json:"Ratio"`
+	Value  *float64 `json:"Value"`
+	Max    *float64 `json:"Max"`
+	Min    *float64 `json:"Min"`
+	Median *float64 `json:"Median"`
+	Count  int      `json:"Count"`
+	Rank   *int     `json:"Rank"`
+}

@@ -47,6 +47,7 @@ func (s *Server) routes() map[string]map[string]route {
 		"/v1/Business/Summary":                get(s.summary),
 		"/v1/Business/WordFill":               get(s.wordFill),
 		"/v1/Business/IdentificationGroup":    get(s.identificationGroup),
+		"/v1/Business/PeerAnalysis":           get(s.peerAnalysis),
 		"/v1/Business/Search":                 get(s.search),
 		"/v1/Portfolio/PayScoreHistory":       get(s.payScoreHistory),
 		"/v1/Portfolio/ZScoreHistory":         get(s.zScoreHistory),

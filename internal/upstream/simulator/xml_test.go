@@ -176,7 +176,11 @@ func TestXMLMatchesJSON(t *testing.T) {
 		{"demo", "GET", "/v1/Portfolio/Businesses", nil, []string{"PortfolioBusiness"}},
 		{"trade", "GET", "/v1/Trade/TradeProviders", nil, []string{"TradeProviders", "TradeProvider"}},
 		{"trade", "POST", "/v1/Trade/TradeProviders", url.Values{"TradeProviderId": {"TP-1"}}, nil},
+		{"demo", "GET", "/v1/Business/PeerAnalysis", id, []string{"Ratios", "PeerRatio", "Value"}},
+		{"developer", "GET", "/v1/Business/PeerAnalysis", id, []string{"Ratios", "PeerRatio"}},
+		{"demo", "GET", "/v1/Business/PeerAnalysis", url.Values{"id": {"1007"}}, []string{"PeerCount"}},
 		// Errors come in XML too.
+		{"demo", "GET", "/v1/Business/PeerAnalysis", url.Values{"id": {"1001"}, "DBTFilter": {"Z"}}, nil},
 		{"demo", "GET", "/v1/Business/Summary", url.Values{"id": {"abc"}}, nil},
 		{"demo", "GET", "/v1/Business/Summary", url.Values{"id": {"999999"}}, nil},
 		{"demo", "GET", "/v1/Business/Summary", nil, nil},
