@@ -71,7 +71,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	}
 	// Every page reads through the cache: per user, a lifetime per kind of
 	// data, older copies when the service cannot answer.
-	svc, err := cache.New(client, cache.Options{
+	store, err := cache.New(client, cache.Options{
 		TTLs: map[cache.Kind]time.Duration{
 			cache.KindReport: cfg.CacheTTL, cache.KindPortfolio: cfg.CacheTTL, cache.KindAccount: cfg.CacheTTL,
 			cache.KindNews: cfg.NewsTTL, cache.KindSearch: cfg.NewsTTL,
@@ -96,8 +96,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		return err
 	}
 	h, err := handlers.New(handlers.Config{
-		Service:      svc,
-		Quotas:       svc,
+		Service:      client,
+		Cache:        store,
 		Sessions:     sessions,
 		Assets:       assets,
 		Logger:       log,

@@ -39,15 +39,18 @@ type Options struct {
 	Sim simulator.Options
 	// Timeout is the upstream call limit; zero means 5 seconds.
 	Timeout time.Duration
-	// NoCache makes the handlers call the client directly, as a dashboard
-	// without the cache would; by default they read through the cache, as
-	// in production.
+	// NoCache keeps nothing: every read asks the service and no older copy
+	// stands in for a failure, so a test sees each answer as it comes.
 	NoCache bool
 	// Cache tunes the cache (its clock defaults to Now).
 	Cache cache.Options
-	// Wrap replaces the service with a layer around the client (a service
-	// that lacks an operation, say); it implies NoCache.
-	Wrap func(*upstream.Client) handlers.Service
+	// Wrap puts a layer around the client in front of the cache (a service
+	// that lacks an operation, say).
+	Wrap func(*upstream.Client) cache.Upstream
+	// PageWriteTimeout bounds writing a page; zero means the default.
+	PageWriteTimeout time.Duration
+	// CookieSecure marks cookies Secure and sends HSTS, as over TLS.
+	CookieSecure bool
 	// Now is the dashboard's clock; nil means time.Now.
 	Now func() time.Time
 	// Routes adds test-only routes to the router (a handler that panics).
@@ -62,7 +65,7 @@ type App struct {
 	SimURL string
 	Sim    *simulator.Server
 	Client *upstream.Client
-	// Cache is the cache in front of the client, nil with NoCache.
+	// Cache is the cache in front of the client.
 	Cache *cache.Cache
 	// Logs holds everything the dashboard logged.
 	Logs *LogBuffer
@@ -111,23 +114,26 @@ func Start(t testing.TB, opts Options) *App {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var svc handlers.Service = client
-	var quotas handlers.QuotaSource
-	switch {
-	case opts.Wrap != nil:
-		svc = opts.Wrap(client)
-	case !opts.NoCache:
-		if opts.Cache.Now == nil {
-			opts.Cache.Now = opts.Now
-		}
-		c, err := cache.New(client, opts.Cache)
-		if err != nil {
-			t.Fatal(err)
-		}
-		svc, quotas = c, c
-		app.Cache = c
+	var up cache.Upstream = client
+	if opts.Wrap != nil {
+		up = opts.Wrap(client)
 	}
-	sessions, err := handlers.NewSessionStore([]string{TestSecret}, false, 12*time.Hour)
+	if opts.Cache.Now == nil {
+		opts.Cache.Now = opts.Now
+	}
+	if opts.NoCache {
+		opts.Cache.TTLs = map[cache.Kind]time.Duration{}
+		for k := range cache.DefaultTTLs {
+			opts.Cache.TTLs[k] = 0
+		}
+		opts.Cache.KeepStale = time.Nanosecond
+	}
+	store, err := cache.New(up, opts.Cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app.Cache = store
+	sessions, err := handlers.NewSessionStore([]string{TestSecret}, opts.CookieSecure, 12*time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,13 +143,15 @@ func Start(t testing.TB, opts Options) *App {
 	}
 	logs := &LogBuffer{}
 	h, err := handlers.New(handlers.Config{
-		Service:  svc,
-		Sessions: sessions,
-		Assets:   assets,
-		Logger:   slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Ready:    client.Ping,
-		Quotas:   quotas,
-		Now:      opts.Now,
+		Service:          client,
+		Cache:            store,
+		Sessions:         sessions,
+		Assets:           assets,
+		Logger:           slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Ready:            client.Ping,
+		PageWriteTimeout: opts.PageWriteTimeout,
+		CookieSecure:     opts.CookieSecure,
+		Now:              opts.Now,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -164,3 +164,31 @@ func (u *User) SessionKey() string {
 	}
 	return s.Key
 }
+
+// Form returns the fields of the form sel on the page (hidden ones
+// included) and where it posts; ok is false when the page has no such form.
+func (p *Page) Form(sel string) (action string, fields url.Values, ok bool) {
+	form := p.Doc.Find(sel).First()
+	if form.Length() == 0 {
+		return "", nil, false
+	}
+	fields = url.Values{}
+	form.Find("input[name]").Each(func(_ int, in *goquery.Selection) {
+		name, _ := in.Attr("name")
+		value, _ := in.Attr("value")
+		fields.Add(name, value)
+	})
+	action, _ = form.Attr("action")
+	return action, fields, true
+}
+
+// Submit posts the form sel of page p as a browser would, failing the test
+// when the page has no such form.
+func (u *User) Submit(p *Page, sel string) *Page {
+	u.t.Helper()
+	action, fields, ok := p.Form(sel)
+	if !ok {
+		u.t.Fatalf("the page has no form %q", sel)
+	}
+	return u.PostForm(action, fields)
+}

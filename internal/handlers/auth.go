@@ -3,7 +3,6 @@ package handlers
 import (
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v5"
 
@@ -18,20 +17,14 @@ const (
 	reasonSignedOut = "signed-out"
 )
 
-// Bounds on what the sign-in form accepts, before anything reaches the service.
-const (
-	maxUsernameLen = 128
-	maxPasswordLen = 256
-)
-
 // showLogin renders the sign-in form, or goes straight on when the visitor
 // is already signed in.
 func (h *Handler) showLogin(c *echo.Context) error {
-	next := safeNext(c.QueryParam("next"))
+	next := safePath(c.QueryParam("next"))
 	if _, ok := sessionOf(c); ok {
 		return redirect(c, next)
 	}
-	page := views.LoginPage{Base: h.base(c, "Sign in", views.NavNone), Next: next}
+	page := views.LoginPage{Base: h.base(c, nil, "Sign in", views.NavNone), Next: next}
 	switch c.QueryParam("reason") {
 	case reasonExpired:
 		page.Notice = "Your session expired. Sign in again to continue where you left off."
@@ -42,36 +35,39 @@ func (h *Handler) showLogin(c *echo.Context) error {
 }
 
 // submitLogin signs in against the service and keeps the service's session
-// key in the encrypted cookie, then lands on the page asked for.
+// key in the encrypted cookie, then lands on the page asked for. A failure
+// shows the form again with the user name as typed.
 func (h *Handler) submitLogin(c *echo.Context) error {
-	username := strings.TrimSpace(c.FormValue("username"))
-	password := c.FormValue("password")
-	next := safeNext(c.FormValue("next"))
-	page := views.LoginPage{Base: h.base(c, "Sign in", views.NavNone), Username: username, Next: next}
-
-	switch {
-	case username == "" || password == "":
-		page.Error = "Enter your user name and password."
-		return h.render(c, http.StatusUnprocessableEntity, templates.Login(page))
-	case len(username) > maxUsernameLen || len(password) > maxPasswordLen:
-		page.Username = ""
-		page.Error = "That user name or password is too long."
+	form := readLoginForm(c)
+	page := views.LoginPage{Base: h.base(c, nil, "Sign in", views.NavNone), Username: form.Username, Next: form.Next}
+	if fault := form.validate(); fault != views.LoginOK {
+		if fault == views.LoginTooLong {
+			page.Username = ""
+		}
+		page.Error = fault.Message()
 		return h.render(c, http.StatusUnprocessableEntity, templates.Login(page))
 	}
-
-	res, err := h.svc.Login(c.Request().Context(), username, password)
+	res, err := h.svc.Login(c.Request().Context(), form.Username, form.Password)
 	if err != nil {
 		status, msg := loginFailure(err)
-		h.log.Info("sign-in failed", "request_id", requestID(c.Request().Context()), "user", username, "err", err)
+		logged := "(not a plausible user name)"
+		if plausibleUser(form.Username) {
+			logged = form.Username
+		}
+		h.log.Info("sign-in failed", "request_id", requestID(c.Request().Context()), "user", logged, "err", err)
 		page.Error = msg
 		return h.render(c, status, templates.Login(page))
 	}
 	sess := Session{Key: res.SessionKey, User: res.Username, SignedInAt: h.now()}
 	if err := h.sessions.Save(c.Response(), c.Request(), sess); err != nil {
+		if errors.Is(err, errCookieTooLong) {
+			page.Error = views.LoginKeyTooLong
+			return h.render(c, http.StatusBadGateway, templates.Login(page))
+		}
 		return err
 	}
 	h.log.Info("signed in", "request_id", requestID(c.Request().Context()), "user", sess.User)
-	return redirect(c, next)
+	return redirect(c, form.Next)
 }
 
 // loginFailure says why sign-in failed, using the service's own words for

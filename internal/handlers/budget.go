@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
 )
@@ -21,15 +22,15 @@ type section struct {
 	// name identifies the section in ?load= links.
 	name string
 	// calls each store their own result and error.
-	calls []func(ctx context.Context)
+	calls []func(ctx context.Context, src Source)
 	// always loads the section whatever the budget: the user asked for it
 	// (a search they typed).
 	always bool
 }
 
 // one is a section of a single call.
-func one(name string, call func(ctx context.Context)) section {
-	return section{name: name, calls: []func(context.Context){call}}
+func one(name string, call func(ctx context.Context, src Source)) section {
+	return section{name: name, calls: []func(context.Context, Source){call}}
 }
 
 // deferredError stands in for the results of a section left unloaded to
@@ -46,88 +47,115 @@ func (e *deferredError) Error() string {
 	return "handlers: section " + e.section + " left unloaded to save requests"
 }
 
-// loadSections runs the sections' calls at once. When the user's hourly
-// budget is known and too small for every call the cache cannot answer, it
-// spends what is left on the sections the user asked for (?load=), then on
-// the others in order, and leaves the rest unloaded: their calls then hold
-// a *deferredError. Unlimited accounts and accounts whose budget is not
-// known yet load everything. It reports true when the whole page was then
-// sent from the page cache, and the handler has nothing left to do.
-func (h *Handler) loadSections(c *echo.Context, key string, secs ...section) (served bool) {
-	ctx := c.Request().Context()
-	q, known := h.quota(ctx, key)
-	if !known || q.Remaining >= countCalls(secs) {
-		h.runSections(ctx, secs)
-		return h.servedFromPageCache(c, nil)
-	}
-	// Probe the cache only: each section's calls store a deferredError of
-	// their own where a copy is missing, and its recorder counts them.
-	deferred := make([]*deferredError, len(secs))
-	recs := make([]*cache.Recorder, len(secs))
-	var probes []func()
-	for i, s := range secs {
-		deferred[i] = &deferredError{section: s.name}
-		pctx, rec := cache.Record(cache.ProbeWith(ctx, deferred[i]))
-		recs[i] = rec
-		for _, call := range s.calls {
-			probes = append(probes, func() { call(pctx) })
-		}
-	}
-	fanOut(probes...)
+// plan is what a page loads now and what it offers as "Load" links.
+type plan struct {
+	load []bool
+	// offers holds, per section left unloaded, what loading it would cost.
+	offers []*deferredError
+}
 
-	asked := requestedSections(c)
-	left := q.Remaining
-	load := make([]bool, len(secs))
-	take := func(i int, force bool) {
-		if cost := recs[i].Misses(); cost <= left || force {
-			load[i], left = true, max(left-cost, 0)
+// loaded is what a page's sections read: the reader, which knows when
+// the data was fetched and which copies it came from, and the sections
+// offered instead of loaded.
+type loaded struct {
+	rd     *cache.Reader
+	offers []*deferredError
+}
+
+// load plans the sections within the user's hourly budget and runs what
+// the plan loads. Sections left out hold a *deferredError in their results.
+// It never writes the response: the handler renders what it returns.
+func (h *Handler) load(c *echo.Context, secs ...section) *loaded {
+	ctx := c.Request().Context()
+	s := mustSession(c)
+	rd := h.cache.Reader(cache.Who{User: s.User, Key: s.Key})
+	q, known := h.cache.Quota(s.User)
+	if !known || q.Remaining >= countCalls(secs) {
+		h.runAll(ctx, rd, secs)
+		return &loaded{rd: rd}
+	}
+	p := planWithin(ctx, rd, q, requestedSections(c), secs)
+	var run []section
+	for i, sec := range secs {
+		if p.load[i] {
+			run = append(run, sec)
+		} else {
+			p.offers[i].loadURL = withLoad(c.Request().URL, sec.name)
 		}
 	}
-	// First what the user asked for, whatever it costs: they were told.
-	for i, s := range secs {
-		if asked[s.name] || asked["all"] || s.always {
+	h.runAll(ctx, rd, run)
+	ld := &loaded{rd: rd}
+	for _, o := range p.offers {
+		if o != nil {
+			ld.offers = append(ld.offers, o)
+		}
+	}
+	return ld
+}
+
+// planWithin decides which sections a budget of q.Remaining requests loads:
+// first those the user asked for (they were told the cost), then the
+// others in order, each only if what the cache lacks for it still fits.
+// Probing runs every call against the cache alone, so an unloaded section
+// keeps whatever the cache held for it and a *deferredError for the rest.
+func planWithin(ctx context.Context, rd *cache.Reader, q upstream.RateLimit, asked map[string]bool, secs []section) plan {
+	p := plan{load: make([]bool, len(secs)), offers: make([]*deferredError, len(secs))}
+	costs := make([]int, len(secs))
+	probes := make([]*cache.Reader, len(secs))
+	for i, sec := range secs {
+		p.offers[i] = &deferredError{section: sec.name}
+		probes[i] = rd.Probe(p.offers[i])
+		for _, call := range sec.calls {
+			call(ctx, probes[i])
+		}
+		costs[i] = probes[i].Misses()
+	}
+	left := q.Remaining
+	take := func(i int, force bool) {
+		if costs[i] <= left || force {
+			p.load[i], left = true, max(left-costs[i], 0)
+		}
+	}
+	for i, sec := range secs {
+		if asked[sec.name] || asked["all"] || sec.always {
 			take(i, true)
 		}
 	}
 	for i := range secs {
-		if !load[i] {
+		if !p.load[i] {
 			take(i, false)
 		}
 	}
-	var run []section
-	for i, s := range secs {
-		if load[i] {
-			run = append(run, s)
+	for i := range secs {
+		if p.load[i] {
+			p.offers[i] = nil
 			continue
 		}
-		d := deferred[i]
-		d.cost, d.left, d.renewsAt = recs[i].Misses(), left, q.RenewsAt()
-		d.loadURL = withLoad(c.Request().URL, s.name)
+		rd.Absorb(probes[i]) // what the cache held is shown: it counts
+		o := p.offers[i]
+		o.cost, o.left, o.renewsAt = costs[i], left, q.RenewsAt()
 	}
-	h.runSections(ctx, run)
-	return h.servedFromPageCache(c, deferred)
+	return p
 }
 
-// runSections runs the sections' calls. When the cache holds every answer,
+// runAll runs the sections' calls. When the cache holds every answer,
 // they are read one after another on this goroutine: starting goroutines
 // would cost more than the reads.
-func (h *Handler) runSections(ctx context.Context, secs []section) {
-	if h.cached {
-		pctx, probe := cache.Record(cache.Probe(ctx))
-		for _, s := range secs {
-			for _, call := range s.calls {
-				call(pctx)
-			}
+func (h *Handler) runAll(ctx context.Context, rd *cache.Reader, secs []section) {
+	probe := rd.Probe(nil)
+	for _, s := range secs {
+		for _, call := range s.calls {
+			call(ctx, probe)
 		}
-		if probe.Misses() == 0 {
-			cache.RecorderOf(ctx).Absorb(probe)
-			return
-		}
+	}
+	if probe.Misses() == 0 {
+		rd.Absorb(probe)
+		return
 	}
 	var calls []func()
 	for _, s := range secs {
 		for _, call := range s.calls {
-			calls = append(calls, func() { call(ctx) })
+			calls = append(calls, func() { call(ctx, rd) })
 		}
 	}
 	fanOut(calls...)
@@ -141,13 +169,16 @@ func countCalls(secs []section) int {
 	return n
 }
 
+// maxAsked bounds the section names read from ?load=.
+const maxAsked = 16
+
 // requestedSections reads ?load=a,b (or load=all): sections the user asked
 // to load with the "Load" link.
 func requestedSections(c *echo.Context) map[string]bool {
 	asked := map[string]bool{}
 	for _, v := range c.Request().URL.Query()["load"] {
 		for _, name := range strings.Split(v, ",") {
-			if name = strings.TrimSpace(name); name != "" && len(asked) < 16 {
+			if name = strings.TrimSpace(name); name != "" && len(asked) < maxAsked {
 				asked[name] = true
 			}
 		}
@@ -163,7 +194,6 @@ func withLoad(u *url.URL, name string) string {
 		names = append(names, name)
 	}
 	q.Set("load", strings.Trim(strings.Join(names, ","), ","))
-	q.Del("refresh")
 	return u.Path + "?" + q.Encode()
 }
 

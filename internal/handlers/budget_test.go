@@ -98,18 +98,21 @@ func TestStaleDataIsMarkedWithItsAgeAndReason(t *testing.T) {
 	}
 }
 
-func TestRefreshBypassesTheCacheOnce(t *testing.T) {
+func TestRefreshFetchesThePagesCopiesAgain(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := app.SignIn(t, "demo")
 	page := u.Get("/businesses/1001/payments")
-	refresh, ok := page.Doc.Find(".freshness a").Attr("href")
-	if !ok || !strings.Contains(page.Text(".freshness"), "Data fetched just now") {
-		t.Fatalf("no fetched-at line with a Refresh link: %q", page.Text(".freshness"))
+	if !strings.Contains(page.Text(".freshness"), "Data fetched just now") {
+		t.Fatalf("no fetched-at line: %q", page.Text(".freshness"))
+	}
+	_, fields, ok := page.Form(".freshness form.refresh")
+	if !ok || len(fields["copy"]) != 4 || fields.Get("page") != "/businesses/1001/payments" {
+		t.Fatalf("Refresh form fields %v, want the page and its 4 copies", fields)
 	}
 	app.Sim.Reset()
-	r := u.Get(refresh)
+	r := u.Submit(page, ".freshness form.refresh")
 	if r.Status != http.StatusSeeOther || r.Location() != "/businesses/1001/payments" {
-		t.Fatalf("GET %s: status %d to %q, want 303 to the page", refresh, r.Status, r.Location())
+		t.Fatalf("POST /refresh: status %d to %q, want 303 to the page", r.Status, r.Location())
 	}
 	u.Get(r.Location())
 	if n := total(app, "demo"); n != 4 {
@@ -118,6 +121,38 @@ func TestRefreshBypassesTheCacheOnce(t *testing.T) {
 	u.Get(r.Location())
 	if n := total(app, "demo"); n != 4 {
 		t.Errorf("the page after the refresh made %d more requests, want 0", n-4)
+	}
+	// An old refresh link does nothing but show the page.
+	if p := u.Get("/businesses/1001/payments?refresh=1"); p.Status != http.StatusOK || total(app, "demo") != 4 {
+		t.Errorf("?refresh=1: status %d, %d requests; want 200 and no new request", p.Status, total(app, "demo"))
+	}
+}
+
+func TestRefreshIsForThisUserOnlyAndNeedsItsToken(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	demo := app.SignIn(t, "demo")
+	dev := app.SignIn(t, "developer")
+	page := demo.Get("/businesses/1001/officers")
+	dev.Get("/businesses/1001/officers")
+	_, fields, _ := page.Form(".freshness form.refresh")
+	app.Sim.Reset()
+	// The developer sends demo's copy tokens with the developer's own token.
+	fields.Set("_csrf", dev.Token("/"))
+	if r := dev.PostForm("/refresh", fields); r.Status != http.StatusSeeOther {
+		t.Fatalf("developer's refresh: status %d", r.Status)
+	}
+	demo.Get("/businesses/1001/officers")
+	if n := total(app, "demo"); n != 0 {
+		t.Errorf("another user's refresh made demo's page ask the service %d times", n)
+	}
+	// Without the form token nothing is forgotten.
+	fields.Del("_csrf")
+	if r := demo.PostForm("/refresh", fields); r.Status != http.StatusForbidden {
+		t.Errorf("refresh without a token: status %d, want 403", r.Status)
+	}
+	demo.Get("/businesses/1001/officers")
+	if n := total(app, "demo"); n != 0 {
+		t.Errorf("a refresh without a token forgot copies (%d requests)", n)
 	}
 }
 

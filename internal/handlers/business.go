@@ -25,26 +25,23 @@ import (
 // names without a shape, so a 404 from it alone means "not offered here":
 // the header then reads "Business {identifier}".
 
-// businessRoutes adds the report's routes to the signed-in group.
-func (h *Handler) businessRoutes(g *echo.Group) {
-	refs := []struct {
-		path  string
-		parse func(c *echo.Context) (upstream.BusinessRef, error)
-	}{
-		{"/businesses/:id", parseIDParam},
-		{"/customers/:customerId", parseExternalParam("customerId", upstream.ByCustomerID, "Customer ids", "C1-1001")},
-		{"/suppliers/:supplierId", parseExternalParam("supplierId", upstream.BySupplierID, "Supplier ids", "S-1001")},
-	}
-	for _, r := range refs {
-		g.GET(r.path, businessPage(r.parse, h.showBusinessOverview))
-		g.GET(r.path+"/payments", businessPage(r.parse, h.showBusinessPayments))
-		g.GET(r.path+"/financials", businessPage(r.parse, h.showBusinessFinancials))
-		g.GET(r.path+"/officers", businessPage(r.parse, h.showBusinessOfficers))
-	}
+// tab shows one tab of a business report.
+type tab func(c *echo.Context, ref upstream.BusinessRef) error
+
+// byID, byCustomerID and bySupplierID read the business reference from the
+// route's parameter before the tab runs: the three ways of addressing a
+// business share the tabs.
+func byID(show tab) echo.HandlerFunc { return withRef(parseIDParam, show) }
+
+func byCustomerID(show tab) echo.HandlerFunc {
+	return withRef(parseExternalParam("customerId", upstream.ByCustomerID, "Customer ids", "C1-1001"), show)
 }
 
-// businessPage reads the business reference from the URL before the tab runs.
-func businessPage(parse func(*echo.Context) (upstream.BusinessRef, error), show func(*echo.Context, upstream.BusinessRef) error) echo.HandlerFunc {
+func bySupplierID(show tab) echo.HandlerFunc {
+	return withRef(parseExternalParam("supplierId", upstream.BySupplierID, "Supplier ids", "S-1001"), show)
+}
+
+func withRef(parse func(*echo.Context) (upstream.BusinessRef, error), show tab) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		ref, err := parse(c)
 		if err != nil {
@@ -69,7 +66,7 @@ func parseIDParam(c *echo.Context) (upstream.BusinessRef, error) {
 	raw, _ := pathParam(c, "id")
 	ref, err := upstream.ParseID(raw)
 	if err != nil {
-		return ref, badInput("“%s” is not a business id. Business ids are whole numbers from 1 to 2147483647, such as 1001.", clipInput(raw, 40))
+		return ref, badInput("“%s” is not a business id. Business ids are whole numbers from 1 to 2147483647, such as 1001.", views.Clip(raw, 40))
 	}
 	return ref, nil
 }
@@ -96,10 +93,10 @@ type headerData struct {
 }
 
 // section is the header's service calls: the first section of every tab.
-func (hd *headerData) section(svc Service, key string, ref upstream.BusinessRef) section {
-	return section{name: "header", calls: []func(context.Context){
-		func(ctx context.Context) { hd.ident, hd.identErr = svc.IdentificationGroup(ctx, key, ref) },
-		func(ctx context.Context) { hd.naics, hd.naicsErr = svc.NAICSCodes(ctx, key, ref) },
+func (hd *headerData) section(ref upstream.BusinessRef) section {
+	return section{name: "header", calls: []func(context.Context, Source){
+		func(ctx context.Context, src Source) { hd.ident, hd.identErr = src.IdentificationGroup(ctx, ref) },
+		func(ctx context.Context, src Source) { hd.naics, hd.naicsErr = src.NAICSCodes(ctx, ref) },
 	}}
 }
 
@@ -158,7 +155,7 @@ func isTradeProviderProblem(err error) bool {
 }
 
 // businessBase builds the header and the shared part of a tab's view model.
-func (h *Handler) businessBase(c *echo.Context, ref upstream.BusinessRef, hd *headerData, tab views.BusinessTab) (views.Base, views.BusinessHeader) {
+func (h *Handler) businessBase(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, tab views.BusinessTab) (views.Base, views.BusinessHeader) {
 	share := c.Scheme() + "://" + c.Request().Host + c.Request().URL.RequestURI()
 	header := views.NewBusinessHeader(ref, hd.identification(), hd.naics, tab, share)
 	switch {
@@ -168,6 +165,6 @@ func (h *Handler) businessBase(c *echo.Context, ref upstream.BusinessRef, hd *he
 		// The name is missing for want of requests: say so where it would be.
 		header.NAICSProblem = h.sectionProblem(c, hd.identErr)
 	}
-	b := h.base(c, header.Name+" · "+tab.Label(), views.NavBusiness)
+	b := h.base(c, ld, header.Name+" · "+tab.Label(), views.NavBusiness)
 	return b, header
 }

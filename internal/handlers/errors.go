@@ -135,9 +135,7 @@ func (h *Handler) handleError(c *echo.Context, err error) {
 	if p.Retry && c.Request().Method == http.MethodGet {
 		p.RetryURL = c.Request().URL.RequestURI()
 	}
-	c.Set(ctxPageKey, nil) // an error page is never kept for the page that failed
-	page := views.ErrorPage{Base: h.base(c, p.Title, views.NavNone), Problem: p, Now: h.now()}
-	page.Freshness = nil // an error page shows no data to date
+	page := views.ErrorPage{Base: h.base(c, nil, p.Title, views.NavNone), Problem: p, Now: h.now()}
 	if rerr := h.render(c, p.Status, templates.ErrorPage(page)); rerr != nil {
 		h.log.Error("rendering the error page failed", "request_id", requestID(c.Request().Context()), "err", rerr)
 		_ = c.String(p.Status, p.Title)

@@ -3,6 +3,7 @@ package handlers
 import (
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
 )
 
@@ -31,12 +33,13 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 		return err
 	}
 	s := mustSession(c)
+	who := cache.Who{User: s.User, Key: s.Key}
 	ctx := c.Request().Context()
 	folderName := ""
 	if folderID > 0 {
 		// The folder's name goes into the file name; an unknown folder is a
 		// 404 page before anything is downloaded.
-		folders, err := h.svc.Folders(ctx, s.Key)
+		folders, err := h.cache.Reader(who).Folders(ctx)
 		if err != nil {
 			return err
 		}
@@ -46,7 +49,7 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 		}
 		folderName = name
 	}
-	dl, err := h.svc.Download(ctx, s.Key, upstream.DownloadQuery{Format: format.Wire, FolderID: folderID, Layout: layout})
+	dl, err := h.cache.Download(ctx, who, upstream.DownloadQuery{Format: format.Wire, FolderID: folderID, Layout: layout})
 	if err != nil {
 		return err
 	}
@@ -65,8 +68,8 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 	ascii, unicodeName := views.ExportFileName(folderName, folderID, h.now().UTC(), format.Ext)
 	w := c.Response()
 	hd := w.Header()
-	hd.Set(echo.HeaderContentType, format.ContentType)
-	hd.Set(echo.HeaderContentDisposition, views.ContentDisposition(ascii, unicodeName))
+	hd.Set(echo.HeaderContentType, mime.FormatMediaType(exportContentTypes[format.Param], map[string]string{"charset": "utf-8"}))
+	hd.Set(echo.HeaderContentDisposition, attachment(ascii, unicodeName))
 	if dl.Size >= 0 {
 		hd.Set(echo.HeaderContentLength, strconv.FormatInt(dl.Size, 10))
 	}
@@ -124,7 +127,7 @@ func parseExportQuery(c *echo.Context) (views.ExportFormat, int, string, error) 
 	}
 	format, ok := views.LookupExportFormat(raw)
 	if !ok {
-		return format, 0, "", badInput("The export format can be csv, xml or json, not %q.", clipInput(raw, 20))
+		return format, 0, "", badInput("The export format can be csv, xml or json, not %q.", views.Clip(raw, 20))
 	}
 	folderID := 0
 	if raw := c.QueryParam("folder"); raw != "" {
@@ -135,9 +138,9 @@ func parseExportQuery(c *echo.Context) (views.ExportFormat, int, string, error) 
 		folderID = id
 	}
 	layout := canonicalLayout(c.QueryParam("layout"))
-	if !validLayoutName(layout) {
+	if !upstream.IsLayoutName(layout) {
 		return format, 0, "", badInput("A layout name is up to 64 letters, digits, - or _, such as Standard or Scores; %q is not.",
-			clipInput(c.QueryParam("layout"), 40))
+			views.Clip(c.QueryParam("layout"), 40))
 	}
 	return format, folderID, layout, nil
 }
@@ -154,15 +157,21 @@ func canonicalLayout(raw string) string {
 	return raw
 }
 
-// validLayoutName accepts "" (the default) or a plain name.
-func validLayoutName(s string) bool {
-	if len(s) > 64 {
-		return false
+// exportContentTypes are the media types of the export's formats.
+var exportContentTypes = map[string]string{"csv": "text/csv", "xml": "application/xml", "json": "application/json"}
+
+// attachment is the Content-Disposition of a download: the ASCII name for
+// every browser and, when the folder's name has letters beyond ASCII, the
+// Unicode name too, in the RFC 2231 form the standard library writes.
+func attachment(ascii, unicodeName string) string {
+	v := mime.FormatMediaType("attachment", map[string]string{"filename": ascii})
+	if unicodeName == "" || unicodeName == ascii {
+		return v
 	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
+	// FormatMediaType writes a non-ASCII value as filename*=utf-8''...; its
+	// parameter part is appended to the plain one.
+	if u := mime.FormatMediaType("attachment", map[string]string{"filename": unicodeName}); u != "" {
+		v += strings.TrimPrefix(u, "attachment")
 	}
-	return true
+	return v
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"creditdash/internal/apptest"
-	"creditdash/internal/handlers"
 	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
 )
 
@@ -155,7 +155,7 @@ func TestHostileNewsRendersInert(t *testing.T) {
 }
 
 func TestIndustryNewsShowsAtMostTwenty(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) handlers.Service { return manyNews{c} }})
+	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream { return manyNews{c} }})
 	u := app.SignIn(t, "developer")
 	p := u.Get("/news/industry")
 	mustStatus(t, "/news/industry", p, http.StatusOK)

@@ -1,26 +1,26 @@
 package handlers
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/binary"
 	"strconv"
+	"sync"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 	"github.com/maypok86/otter/v2"
 
-	"creditdash/internal/upstream/cache"
 	"creditdash/static"
 )
 
-// The page cache keeps each rendered page for as long as what went into it
-// stays the same: the same user, form token, address, minute, quota and the
-// same cached copies of the service's data. A warm page is then the cost of
-// reading the cache and splicing a fresh CSP nonce into compressed parts,
+// The page cache keeps each finished, compressed page for as long as
+// everything it shows stays the same: the same user, form token, address,
+// minute, quota, offers and the same cached copies of the service's data.
+// A warm page is then the cost of reading the cache and writing bytes,
 // instead of building views, charts and HTML and compressing them again.
-
-// Ctx key of the page's cache key, set once its data is loaded.
-const ctxPageKey = "pagekey"
 
 // pageLife bounds a kept page: pages say "fetched 3 minutes ago", so the
 // minute is part of the key and older pages are of no use.
@@ -28,50 +28,61 @@ const pageLife = time.Minute
 
 type pageKey [sha256.Size]byte
 
-func newPageCache(maxBytes uint64) (*otter.Cache[pageKey, *splicedPage], error) {
-	return otter.New(&otter.Options[pageKey, *splicedPage]{
+// keptPage is a finished page: its status and its gzipped bytes.
+type keptPage struct {
+	status int
+	gz     []byte
+}
+
+func newPageCache(maxBytes uint64) (*otter.Cache[pageKey, *keptPage], error) {
+	return otter.New(&otter.Options[pageKey, *keptPage]{
 		MaximumWeight:    maxBytes,
-		Weigher:          func(_ pageKey, p *splicedPage) uint32 { return p.weight() },
-		ExpiryCalculator: otter.ExpiryWriting[pageKey, *splicedPage](pageLife),
+		Weigher:          func(_ pageKey, p *keptPage) uint32 { return uint32(len(p.gz)) + 64 },
+		ExpiryCalculator: otter.ExpiryWriting[pageKey, *keptPage](pageLife),
 	})
 }
 
-// servedFromPageCache is called by a page once its data is loaded. It works
-// out the page's key from everything the page shows besides that data; when
-// an identical page is kept, it sends it and reports true, and the handler
-// is done. Otherwise render keeps the page it is about to render.
-func (h *Handler) servedFromPageCache(c *echo.Context, deferred []*deferredError) bool {
-	key, ok := h.pageKey(c, deferred)
-	if !ok {
-		return false
+// respond is a data page's last step: it sends the kept copy of the page
+// when one matches, and otherwise builds the page, renders it and keeps it.
+// build runs only on a miss, so a warm page builds no views.
+func (h *Handler) respond(c *echo.Context, ld *loaded, build func() (int, templ.Component, error)) error {
+	// Kept pages are gzipped: a browser that takes no gzip gets its own.
+	key, keep := h.pageKey(c, ld)
+	keep = keep && static.AcceptsGzip(c.Request())
+	if keep {
+		if p, ok := h.pages.GetIfPresent(key); ok {
+			// Logged before the write, so the line is there once the page is.
+			h.log.Debug("page served from the page cache", "request_id", requestID(c.Request().Context()))
+			return writeGzipped(c, p)
+		}
 	}
-	c.Set(ctxPageKey, key)
-	page, hit := h.pages.GetIfPresent(key)
-	if !hit {
-		return false
+	status, page, err := build()
+	if err != nil {
+		return err
 	}
-	// Logged before the write, so the line is there once the page is.
-	h.log.Debug("page served from the page cache", "request_id", requestID(c.Request().Context()))
-	if err := h.writePage(c, page); err != nil {
-		h.log.Debug("writing a kept page failed", "request_id", requestID(c.Request().Context()), "err", err)
+	if !keep {
+		return h.render(c, status, page)
 	}
-	return true
+	html, err := renderHTML(c, page)
+	if err != nil {
+		return err
+	}
+	defer putBuffer(html)
+	p := &keptPage{status: status, gz: gzipBytes(html.Bytes())}
+	h.pages.Set(key, p)
+	return writeGzipped(c, p)
 }
 
-// pageKey hashes what a page shows besides the service's data. ok is false
-// for a page that must not be kept: not a GET, or a call failed.
-func (h *Handler) pageKey(c *echo.Context, deferred []*deferredError) (pageKey, bool) {
+// pageKey hashes everything a page shows besides the service's data, and
+// the exact copies of that data. keep is false for a page that must not be
+// kept: not a GET, or a call failed (a failure is never kept).
+func (h *Handler) pageKey(c *echo.Context, ld *loaded) (key pageKey, keep bool) {
 	r := c.Request()
 	s, signedIn := sessionOf(c)
-	rec, recorded := c.Get(ctxRecorder).(*cache.Recorder)
-	if r.Method != "GET" || !signedIn || !recorded {
+	rep := ld.rd.Report()
+	if r.Method != "GET" || !signedIn || rep.Failed > 0 || rep.FetchedAt.IsZero() {
 		return pageKey{}, false
 	}
-	sum, clean := rec.Fingerprint()
-	if !clean {
-		return pageKey{}, false
-	}
-	csrf, _ := c.Get(ctxCSRF).(string)
 	hs := sha256.New()
 	field := func(s string) {
 		var n [8]byte
@@ -81,48 +92,56 @@ func (h *Handler) pageKey(c *echo.Context, deferred []*deferredError) (pageKey, 
 	}
 	num := func(v int64) { field(strconv.FormatInt(v, 10)) }
 	field(s.User)
-	field(csrf)
+	field(csrfToken(c))
 	field(c.Scheme())
 	field(r.Host)
 	field(r.URL.RequestURI())
 	num(h.now().Truncate(time.Minute).Unix())
-	num(int64(sum))
-	if h.searchMissing.Load() {
+	num(int64(rep.Fingerprint))
+	if !h.features.offered(s.User, featureSearch) {
 		field("no-search")
 	}
-	if q, ok := h.quota(r.Context(), s.Key); ok {
+	if q, ok := h.cache.Quota(s.User); ok {
 		num(int64(q.Limit))
 		num(int64(q.Remaining))
 		num(q.RenewsAt().Truncate(time.Minute).Unix())
 	}
-	for _, d := range deferred {
-		if d != nil && d.cost > 0 {
-			field(d.section)
-			num(int64(d.cost))
-			num(int64(d.left))
-		}
+	for _, o := range ld.offers {
+		field(o.section)
+		num(int64(o.cost))
+		num(int64(o.left))
 	}
-	var key pageKey
 	hs.Sum(key[:0])
 	return key, true
 }
 
-// writePage sends a rendered page with this request's nonce, gzipped when
-// the browser accepts it.
-func (h *Handler) writePage(c *echo.Context, page *splicedPage) error {
-	nonce, _ := c.Get(ctxNonce).(string)
-	gz := static.AcceptsGzip(c.Request()) && page.fits(nonce)
+// writeGzipped sends a kept page.
+func writeGzipped(c *echo.Context, p *keptPage) error {
 	w := c.Response()
 	hd := w.Header()
 	hd.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	hd.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
-	if gz {
-		hd.Set(echo.HeaderContentEncoding, "gzip")
-	}
-	hd.Set(echo.HeaderContentLength, strconv.Itoa(page.length(nonce, gz)))
-	w.WriteHeader(page.status)
+	hd.Set(echo.HeaderContentEncoding, "gzip")
+	hd.Set(echo.HeaderContentLength, strconv.Itoa(len(p.gz)))
+	w.WriteHeader(p.status)
 	if c.Request().Method == "HEAD" {
 		return nil
 	}
-	return page.writeTo(w, nonce, gz)
+	_, err := w.Write(p.gz)
+	return err
+}
+
+// gzipWriters are reused: a compressor holds most of a megabyte.
+var gzipWriters = sync.Pool{New: func() any { return gzip.NewWriter(nil) }}
+
+// gzipBytes compresses a page once, for every later request of it.
+func gzipBytes(b []byte) []byte {
+	var out bytes.Buffer
+	out.Grow(len(b) / 4)
+	zw := gzipWriters.Get().(*gzip.Writer)
+	defer gzipWriters.Put(zw)
+	zw.Reset(&out)
+	_, _ = zw.Write(b)
+	_ = zw.Close()
+	return out.Bytes()
 }

@@ -3,7 +3,6 @@ package handlers
 import (
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // What the pages read from their query strings, in one place.
@@ -29,16 +28,4 @@ func monthParam(t time.Time) string {
 		return ""
 	}
 	return t.Format("2006-01")
-}
-
-// clipInput shortens what a user typed before it is quoted back to them
-// in a message, and refuses to echo text that is not even UTF-8.
-func clipInput(s string, n int) string {
-	if !utf8.ValidString(s) {
-		return "?"
-	}
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }

@@ -29,15 +29,3 @@ func TestReadMonth(t *testing.T) {
 		t.Error("monthParam does not write YYYY-MM")
 	}
 }
-
-func TestClipInput(t *testing.T) {
-	for in, want := range map[string]string{
-		"short":      "short",
-		"αβγδεζηθικ": "αβγδε…",
-		"\xff\xfe":   "?",
-	} {
-		if got := clipInput(in, 5); got != want {
-			t.Errorf("clipInput(%q, 5) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/upstream"
@@ -16,33 +17,32 @@ import (
 // showPortfolio lists the folders, with member counts where the service
 // lists folder members, and the export of the whole portfolio.
 func (h *Handler) showPortfolio(c *echo.Context) error {
-	s := mustSession(c)
 	var (
 		folders    []upstream.Folder
 		members    []upstream.PortfolioBusiness
 		ferr, merr error
 	)
-	if h.loadSections(c, s.Key,
-		one("folders", func(ctx context.Context) { folders, ferr = h.svc.Folders(ctx, s.Key) }),
-		one("counts", func(ctx context.Context) { members, merr = h.svc.PortfolioBusinesses(ctx, s.Key, 0) }),
-	) {
-		return nil
-	}
+	ld := h.load(c,
+		one("folders", func(ctx context.Context, src Source) { folders, ferr = src.Folders(ctx) }),
+		one("counts", func(ctx context.Context, src Source) { members, merr = src.PortfolioBusinesses(ctx, 0) }),
+	)
 	if err := expiredAmong(ferr, merr); err != nil {
 		return err
 	}
-	page := views.PortfolioPage{Base: h.base(c, "Portfolio", views.NavPortfolio), Export: views.NewExportForm(0)}
-	page.FoldersProblem = h.sectionProblem(c, ferr)
-	switch {
-	case merr == nil:
-		page.ShowCounts = true
-	case errors.Is(merr, upstream.ErrNotFound):
-		// The service does not list folder members: no counts, no error.
-	default:
-		page.CountsProblem = h.membersProblem(c, merr)
-	}
-	page.Folders = views.FolderRows(folders, members, page.ShowCounts)
-	return h.render(c, http.StatusOK, templates.Portfolio(page))
+	return h.respond(c, ld, func() (int, templ.Component, error) {
+		page := views.PortfolioPage{Base: h.base(c, ld, "Portfolio", views.NavPortfolio), Export: views.NewExportForm(0)}
+		page.FoldersProblem = h.sectionProblem(c, ferr)
+		switch {
+		case merr == nil:
+			page.ShowCounts = true
+		case errors.Is(merr, upstream.ErrNotFound):
+			// The service does not list folder members: no counts, no error.
+		default:
+			page.CountsProblem = h.membersProblem(c, merr)
+		}
+		page.Folders = views.FolderRows(folders, members, page.ShowCounts)
+		return http.StatusOK, templates.Portfolio(page), nil
+	})
 }
 
 // showFolder shows one folder: its news, its businesses where the service
@@ -52,20 +52,17 @@ func (h *Handler) showFolder(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	s := mustSession(c)
 	var (
 		folders          []upstream.Folder
 		news             []upstream.NewsItem
 		members          []upstream.PortfolioBusiness
 		ferr, nerr, merr error
 	)
-	if h.loadSections(c, s.Key,
-		one("news", func(ctx context.Context) { news, nerr = h.svc.FolderNews(ctx, s.Key, id) }),
-		one("businesses", func(ctx context.Context) { members, merr = h.svc.PortfolioBusinesses(ctx, s.Key, id) }),
-		one("folders", func(ctx context.Context) { folders, ferr = h.svc.Folders(ctx, s.Key) }),
-	) {
-		return nil
-	}
+	ld := h.load(c,
+		one("news", func(ctx context.Context, src Source) { news, nerr = src.FolderNews(ctx, id) }),
+		one("businesses", func(ctx context.Context, src Source) { members, merr = src.PortfolioBusinesses(ctx, id) }),
+		one("folders", func(ctx context.Context, src Source) { folders, ferr = src.Folders(ctx) }),
+	)
 	if err := expiredAmong(ferr, nerr, merr); err != nil {
 		return err
 	}
@@ -76,17 +73,19 @@ func (h *Handler) showFolder(c *echo.Context) error {
 	case !known:
 		name = "Folder " + strconv.Itoa(id) // the folder list failed; the rest may not have
 	}
-	page := views.FolderPage{Base: h.base(c, name, views.NavPortfolio), Name: name, Export: views.NewExportForm(id)}
-	page.NewsProblem = h.sectionProblem(c, nerr)
-	page.News = views.NewsItems(news, h.now(), 0)
-	// The folder exists, so a 404 here means the service does not list
-	// folder members: the section is left out.
-	page.BusinessesOffered = !errors.Is(merr, upstream.ErrNotFound)
-	if page.BusinessesOffered {
-		page.BusinessesProblem = h.membersProblem(c, merr)
-		page.Businesses, page.MoreBusinesses = views.FolderBusinesses(members, views.MaxFolderBusinesses)
-	}
-	return h.render(c, http.StatusOK, templates.Folder(page))
+	return h.respond(c, ld, func() (int, templ.Component, error) {
+		page := views.FolderPage{Base: h.base(c, ld, name, views.NavPortfolio), Name: name, Export: views.NewExportForm(id)}
+		page.NewsProblem = h.sectionProblem(c, nerr)
+		page.News = views.NewsItems(news, h.now(), 0)
+		// The folder exists, so a 404 here means the service does not list
+		// folder members: the section is left out.
+		page.BusinessesOffered = !errors.Is(merr, upstream.ErrNotFound)
+		if page.BusinessesOffered {
+			page.BusinessesProblem = h.membersProblem(c, merr)
+			page.Businesses, page.MoreBusinesses = views.FolderBusinesses(members, views.MaxFolderBusinesses)
+		}
+		return http.StatusOK, templates.Folder(page), nil
+	})
 }
 
 // membersProblem describes a failed member listing. An answer the client
@@ -106,7 +105,7 @@ func (h *Handler) membersProblem(c *echo.Context, err error) *views.Problem {
 func parseFolderID(raw string) (int, error) {
 	id, err := strconv.ParseInt(raw, 10, 32)
 	if err != nil || id < 1 {
-		return 0, badInput("A folder id is a positive whole number, not %q.", clipInput(raw, 40))
+		return 0, badInput("A folder id is a positive whole number, not %q.", views.Clip(raw, 40))
 	}
 	return int(id), nil
 }
@@ -127,17 +126,4 @@ func expiredAmong(errs ...error) error {
 		}
 	}
 	return nil
-}
-
-// portfolioRoutes adds the portfolio, news, export and trade-provider pages
-// to the signed-in group. The export is GET so that a plain link or form
-// downloads it; skipCompression keeps gzip off it.
-func (h *Handler) portfolioRoutes(app *echo.Group) {
-	app.GET("/portfolio", h.showPortfolio)
-	app.GET("/portfolio/folders/:folderId", h.showFolder)
-	app.GET("/portfolio/scores", h.showScores)
-	app.GET("/portfolio/export", h.exportPortfolio)
-	app.GET("/news/industry", h.showIndustryNews)
-	app.GET(tradeProviderPath, h.showTradeProvider)
-	app.POST(tradeProviderPath, h.submitTradeProvider)
 }

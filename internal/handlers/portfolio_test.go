@@ -12,8 +12,8 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"creditdash/internal/apptest"
-	"creditdash/internal/handlers"
 	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
 	"creditdash/internal/views"
 )
@@ -143,7 +143,7 @@ func TestPortfolioPagesForEveryUser(t *testing.T) {
 			ex := user().Get("/portfolio/export?format=csv")
 			mustStatus(t, "/portfolio/export", ex, http.StatusOK)
 			if !strings.HasPrefix(ex.Header.Get("Content-Type"), "text/csv") || !strings.HasPrefix(ex.Body, "BusinessId,") ||
-				!strings.Contains(ex.Header.Get("Content-Disposition"), `filename="portfolio-all-`) {
+				!strings.Contains(ex.Header.Get("Content-Disposition"), `filename=portfolio-all-`) {
 				t.Errorf("export: type %q disposition %q body %.40q", ex.Header.Get("Content-Type"), ex.Header.Get("Content-Disposition"), ex.Body)
 			}
 
@@ -309,7 +309,7 @@ func TestPortfolioSectionsFailOnTheirOwn(t *testing.T) {
 // TestPortfolioBusinessesNotOffered: a service without Portfolio/Businesses
 // (404) hides the counts and the folder's business list, without an error.
 func TestPortfolioBusinessesNotOffered(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) handlers.Service {
+	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream {
 		return withoutMembers{c}
 	}})
 	u := app.SignIn(t, "demo")
@@ -375,7 +375,7 @@ func TestPortfolioPagesSendAnExpiredSessionToSignIn(t *testing.T) {
 // read (the bulk portfolio's is larger than the client's size limit) hides
 // the counts and says why, instead of blaming the service.
 func TestUnreadableMemberListingIsToldPlainly(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) handlers.Service { return unreadableMembers{c} }})
+	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream { return unreadableMembers{c} }})
 	u := app.SignIn(t, "demo")
 	for _, path := range []string{"/portfolio", "/portfolio/folders/" + strconv.Itoa(demoUser(t, "demo").Folders[0].FolderID)} {
 		p := u.Get(path)

@@ -3,58 +3,94 @@ package handlers
 import (
 	"bytes"
 	"net/http"
+	"strconv"
 	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/views"
+	"creditdash/static"
 )
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// render renders into a buffer first, so that a failing template becomes a
-// clean error page instead of half a page. The page is rendered with a
-// marker where the CSP nonce goes, cut there and compressed part by part
-// (see splicedPage); a page whose data came whole from the cache is kept for
-// the next identical request.
-func (h *Handler) render(c *echo.Context, status int, page templ.Component) error {
+// renderHTML renders a page into a pooled buffer, so that a failing
+// template becomes a clean error page instead of half a page. The caller
+// hands the buffer back with putBuffer.
+func renderHTML(c *echo.Context, page templ.Component) (*bytes.Buffer, error) {
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
-	defer func() {
-		if buf.Cap() <= 1<<20 { // keep the pool from holding huge buffers
-			bufPool.Put(buf)
-		}
-	}()
-	h.finishChrome(c)
-	ctx := templ.WithNonce(c.Request().Context(), h.marker)
-	if err := page.Render(ctx, buf); err != nil {
-		return err
+	if err := page.Render(c.Request().Context(), buf); err != nil {
+		putBuffer(buf)
+		return nil, err
 	}
-	sp := newSplicedPage(status, buf.Bytes(), []byte(h.marker), nonceLen)
-	if key, ok := c.Get(ctxPageKey).(pageKey); ok {
-		h.pages.Set(key, sp)
-	}
-	return h.writePage(c, sp)
+	return buf, nil
 }
 
-// base fills the part of the view model every page shares.
-func (h *Handler) base(c *echo.Context, title string, nav views.Nav) views.Base {
+func putBuffer(buf *bytes.Buffer) {
+	if buf.Cap() <= 1<<20 { // keep the pool from holding huge buffers
+		bufPool.Put(buf)
+	}
+}
+
+// render renders a page and sends it, gzipped when the browser accepts it.
+func (h *Handler) render(c *echo.Context, status int, page templ.Component) error {
+	html, err := renderHTML(c, page)
+	if err != nil {
+		return err
+	}
+	defer putBuffer(html)
+	if static.AcceptsGzip(c.Request()) {
+		return writeGzipped(c, &keptPage{status: status, gz: gzipBytes(html.Bytes())})
+	}
+	w := c.Response()
+	w.Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	w.Header().Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+	w.Header().Set(echo.HeaderContentLength, strconv.Itoa(html.Len()))
+	w.WriteHeader(status)
+	if c.Request().Method == http.MethodHead {
+		return nil
+	}
+	_, err = w.Write(html.Bytes())
+	return err
+}
+
+// base builds the part of the view model every page shares, once the page
+// knows its data: ld says when it was fetched and from which copies (nil
+// for a page that shows no service data).
+func (h *Handler) base(c *echo.Context, ld *loaded, title string, nav views.Nav) views.Base {
+	now := h.now()
 	b := views.Base{
 		Title:  title,
 		Nav:    nav,
 		Assets: h.urls,
 		URL:    c.Request().URL.RequestURI(),
-		Now:    h.now(),
+		Now:    now,
+		CSRF:   csrfToken(c),
 	}
-	if s, ok := sessionOf(c); ok {
-		b.User = s.User
-		ch := &chrome{fresh: &views.Freshness{}, quota: &views.Quota{}}
-		b.Freshness, b.Quota = ch.fresh, ch.quota
-		c.Set(ctxChrome, ch)
+	s, ok := sessionOf(c)
+	if !ok {
+		return b
 	}
-	b.CSRF, _ = c.Get(ctxCSRF).(string)
+	b.User = s.User
+	if q, ok := h.cache.Quota(s.User); ok {
+		b.Quota = &views.Quota{Limit: q.Limit, Remaining: q.Remaining, RenewsAt: q.RenewsAt(), Now: now}
+	}
+	if ld == nil {
+		return b
+	}
+	if rep := ld.rd.Report(); !rep.FetchedAt.IsZero() {
+		b.Freshness = &views.Freshness{FetchedAt: rep.FetchedAt, StaleSince: rep.StaleSince, StaleReason: rep.StaleReason,
+			Now: now, Copies: rep.Copies, Page: b.URL}
+	}
 	return b
+}
+
+// csrfToken is the token this request's forms carry.
+func csrfToken(c *echo.Context) string {
+	t, _ := c.Get(ctxCSRF).(string)
+	return t
 }
 
 // redirect answers a form post with 303 so a reload does not resubmit it.

@@ -7,12 +7,15 @@ import (
 	"github.com/labstack/echo/v5/middleware"
 )
 
-// Routes builds the router with every route and the middleware order, stated
-// once: request id and log (outermost, so every response is logged with its
-// final status), panic recovery, security headers, session, CSRF, then
-// compression of pages.
+// Routes builds the router with every route, written out, and the
+// middleware order, stated once: request id and log (outermost, so every
+// response is logged with its final status), panic recovery, security
+// headers; then, for pages, session and CSRF; then the sign-in guard. HEAD
+// is answered for every GET route.
 func (h *Handler) Routes() *echo.Echo {
-	e := echo.New()
+	e := echo.NewWithConfig(echo.Config{
+		Router: echo.NewRouter(echo.RouterConfig{AutoHandleHEAD: true}),
+	})
 	e.Logger = h.log
 	e.HTTPErrorHandler = h.handleError
 
@@ -20,27 +23,46 @@ func (h *Handler) Routes() *echo.Echo {
 	e.Use(middleware.Recover())
 	e.Use(h.secureHeaders)
 
-	// Public, without session or CSRF: health and static files.
+	// Public, without session or CSRF: health, static files, robots.
 	e.GET("/healthz", h.showHealth)
 	e.GET("/readyz", h.showReady)
+	e.GET("/robots.txt", showRobots)
 	e.GET("/static/*", echo.WrapHandler(h.assets))
-	// Browsers ask for /favicon.ico on their own; point them at ours.
-	e.GET("/favicon.ico", func(c *echo.Context) error {
-		return c.Redirect(http.StatusMovedPermanently, h.urls.Icon)
-	})
+	e.GET("/favicon.ico", h.showFavicon)
 
-	// Pages compress themselves (see render); nothing else is worth it, and
-	// a streamed download must never be buffered by a compressor.
+	// Pages compress themselves (see render); a streamed download is never
+	// buffered by a compressor.
 	pages := e.Group("", h.loadSession, h.csrf())
 	pages.GET("/login", h.showLogin)
 	pages.POST("/login", h.submitLogin)
 	pages.POST("/logout", h.submitLogout)
 
-	app := pages.Group("", h.requireSignIn, h.trackPage)
+	app := pages.Group("", h.requireSignIn)
 	app.GET("/", h.showHome)
 	app.GET("/open", h.openBusiness)
-	h.portfolioRoutes(app)
-	h.businessRoutes(app)
+	app.POST("/refresh", h.submitRefresh)
+
+	app.GET("/businesses/:id", byID(h.showBusinessOverview))
+	app.GET("/businesses/:id/payments", byID(h.showBusinessPayments))
+	app.GET("/businesses/:id/financials", byID(h.showBusinessFinancials))
+	app.GET("/businesses/:id/officers", byID(h.showBusinessOfficers))
+	app.GET("/customers/:customerId", byCustomerID(h.showBusinessOverview))
+	app.GET("/customers/:customerId/payments", byCustomerID(h.showBusinessPayments))
+	app.GET("/customers/:customerId/financials", byCustomerID(h.showBusinessFinancials))
+	app.GET("/customers/:customerId/officers", byCustomerID(h.showBusinessOfficers))
+	app.GET("/suppliers/:supplierId", bySupplierID(h.showBusinessOverview))
+	app.GET("/suppliers/:supplierId/payments", bySupplierID(h.showBusinessPayments))
+	app.GET("/suppliers/:supplierId/financials", bySupplierID(h.showBusinessFinancials))
+	app.GET("/suppliers/:supplierId/officers", bySupplierID(h.showBusinessOfficers))
+
+	app.GET("/portfolio", h.showPortfolio)
+	app.GET("/portfolio/folders/:folderId", h.showFolder)
+	app.GET("/portfolio/scores", h.showScores)
+	// The export is GET so that a plain link or form downloads it.
+	app.GET("/portfolio/export", h.exportPortfolio)
+	app.GET("/news/industry", h.showIndustryNews)
+	app.GET(tradeProviderPath, h.showTradeProvider)
+	app.POST(tradeProviderPath, h.submitTradeProvider)
 	return e
 }
 
@@ -63,3 +85,14 @@ func (h *Handler) csrf() echo.MiddlewareFunc {
 
 // csrfField is the name of the hidden form field carrying the token.
 const csrfField = "_csrf"
+
+// showFavicon points browsers, which ask for /favicon.ico on their own, at
+// ours.
+func (h *Handler) showFavicon(c *echo.Context) error {
+	return c.Redirect(http.StatusMovedPermanently, h.urls.Icon)
+}
+
+// showRobots keeps crawlers out: every page is an account's.
+func showRobots(c *echo.Context) error {
+	return c.String(http.StatusOK, "User-agent: *\nDisallow: /\n")
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/upstream"
@@ -38,59 +39,58 @@ type scoresQuery struct {
 // the end gets a link to the last page, with status 404; neither is a 500.
 func (h *Handler) showScores(c *echo.Context) error {
 	sq, notices := parseScoresQuery(c.Request().URL.Query())
-	s := mustSession(c)
 	pq := upstream.PortfolioQuery{From: sq.from, To: sq.to, StartRow: (sq.page-1)*sq.size + 1, EndRow: sq.page * sq.size}
 	var hist upstream.PortfolioScoreHistory
 	var err error
-	if h.loadSections(c, s.Key, one("scores", func(ctx context.Context) {
+	ld := h.load(c, one("scores", func(ctx context.Context, src Source) {
 		if sq.score == views.PortfolioZ {
-			hist, err = h.svc.ZScoreHistory(ctx, s.Key, pq)
+			hist, err = src.ZScoreHistory(ctx, pq)
 		} else {
-			hist, err = h.svc.PayScoreHistory(ctx, s.Key, pq)
+			hist, err = src.PayScoreHistory(ctx, pq)
 		}
-	})) {
-		return nil
-	}
+	}))
 	if errors.Is(err, upstream.ErrSessionExpired) {
 		return err
 	}
-	page := views.ScoresPage{
-		Base:    h.base(c, "Portfolio scores", views.NavScores),
-		Form:    views.NewScoresForm(sq.score, monthParam(sq.from), monthParam(sq.to), sq.size),
-		Notices: notices,
-	}
-	status := http.StatusOK
-	if len(notices) > 0 {
-		status = http.StatusBadRequest
-	}
-	if page.Problem = h.sectionProblem(c, err); page.Problem != nil {
-		return h.render(c, max(status, page.Problem.Status), templates.Scores(page))
-	}
-	page.Pager = views.NewPager(sq.page, sq.size, hist.TotalResults, func(n int) string { return scoresURL(sq, n) })
-	if page.Pager.PastEnd() {
-		page.PastEnd = true
-		if status == http.StatusOK {
-			status = http.StatusNotFound
+	return h.respond(c, ld, func() (int, templ.Component, error) {
+		page := views.ScoresPage{
+			Base:    h.base(c, ld, "Portfolio scores", views.NavScores),
+			Form:    views.NewScoresForm(sq.score, monthParam(sq.from), monthParam(sq.to), sq.size),
+			Notices: notices,
 		}
-		return h.render(c, status, templates.Scores(page))
-	}
-	span := views.MonthSpan{From: sq.from, To: sq.to}
-	if sq.from.IsZero() {
-		// The service chose the months; show the last year it has data for.
-		span, _ = views.LatestSpan(hist, defaultScoreMonths)
-	}
-	page.Map = views.NewHeatMap(sq.score, hist, span)
-	if page.Map.Scored > 0 {
-		chart, err := page.Map.Chart("score-heatmap", views.HeatSize(len(page.Map.Rows)))
-		if err != nil {
-			// The table below holds the same numbers; log and go on without the chart.
-			h.log.Error("building the heat map failed", "request_id", requestID(c.Request().Context()), "err", err)
-		} else {
-			page.Chart = &chart
-			page.Charts = true
+		status := http.StatusOK
+		if len(notices) > 0 {
+			status = http.StatusBadRequest
 		}
-	}
-	return h.render(c, status, templates.Scores(page))
+		if page.Problem = h.sectionProblem(c, err); page.Problem != nil {
+			return max(status, page.Problem.Status), templates.Scores(page), nil
+		}
+		page.Pager = views.NewPager(sq.page, sq.size, hist.TotalResults, func(n int) string { return scoresURL(sq, n) })
+		if page.Pager.PastEnd() {
+			page.PastEnd = true
+			if status == http.StatusOK {
+				status = http.StatusNotFound
+			}
+			return status, templates.Scores(page), nil
+		}
+		span := views.MonthSpan{From: sq.from, To: sq.to}
+		if sq.from.IsZero() {
+			// The service chose the months; show the last year it has data for.
+			span, _ = views.LatestSpan(hist, defaultScoreMonths)
+		}
+		page.Map = views.NewHeatMap(sq.score, hist, span)
+		if page.Map.Scored > 0 {
+			chart, err := page.Map.Chart("score-heatmap", views.HeatSize(len(page.Map.Rows)))
+			if err != nil {
+				// The table below holds the same numbers; log and go on without the chart.
+				h.log.Error("building the heat map failed", "request_id", requestID(c.Request().Context()), "err", err)
+			} else {
+				page.Chart = &chart
+				page.Charts = true
+			}
+		}
+		return status, templates.Scores(page), nil
+	})
 }
 
 // parseScoresQuery checks each parameter on its own, keeping the good ones;
@@ -103,12 +103,12 @@ func parseScoresQuery(q url.Values) (scoresQuery, []string) {
 	case string(views.PortfolioZ):
 		sq.score = views.PortfolioZ
 	default:
-		notices = append(notices, fmt.Sprintf("The score %q is not pay or z; showing Pay scores.", clipInput(raw, 20)))
+		notices = append(notices, fmt.Sprintf("The score %q is not pay or z; showing Pay scores.", views.Clip(raw, 20)))
 	}
 	if raw := q.Get("size"); raw != "" {
 		n, err := strconv.Atoi(raw)
 		if err != nil || !slices.Contains(views.PageSizes, n) {
-			notices = append(notices, fmt.Sprintf("Rows per page can be 25, 50 or 100, not %q; showing 25.", clipInput(raw, 20)))
+			notices = append(notices, fmt.Sprintf("Rows per page can be 25, 50 or 100, not %q; showing 25.", views.Clip(raw, 20)))
 		} else {
 			sq.size = n
 		}
@@ -116,7 +116,7 @@ func parseScoresQuery(q url.Values) (scoresQuery, []string) {
 	if raw := q.Get("page"); raw != "" {
 		n, err := strconv.Atoi(raw)
 		if err != nil || n < 1 || n > maxScoresPage {
-			notices = append(notices, fmt.Sprintf("The page %q is not a page number; showing the first page.", clipInput(raw, 20)))
+			notices = append(notices, fmt.Sprintf("The page %q is not a page number; showing the first page.", views.Clip(raw, 20)))
 		} else {
 			sq.page = n
 		}
@@ -124,10 +124,10 @@ func parseScoresQuery(q url.Values) (scoresQuery, []string) {
 	from, okFrom := readMonth(q.Get("from"))
 	to, okTo := readMonth(q.Get("to"))
 	if !okFrom {
-		notices = append(notices, fmt.Sprintf("The start month %q is not a month like 2026-01.", clipInput(q.Get("from"), 20)))
+		notices = append(notices, fmt.Sprintf("The start month %q is not a month like 2026-01.", views.Clip(q.Get("from"), 20)))
 	}
 	if !okTo {
-		notices = append(notices, fmt.Sprintf("The end month %q is not a month like 2026-12.", clipInput(q.Get("to"), 20)))
+		notices = append(notices, fmt.Sprintf("The end month %q is not a month like 2026-12.", views.Clip(q.Get("to"), 20)))
 	}
 	switch {
 	case !from.IsZero() && !to.IsZero() && from.After(to):

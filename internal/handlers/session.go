@@ -100,8 +100,18 @@ func (s *SessionStore) Save(w http.ResponseWriter, r *http.Request, sess Session
 	gs.Values[keyServiceKey] = sess.Key
 	gs.Values[keyUser] = sess.User
 	gs.Values[keySignedIn] = sess.SignedInAt.Unix()
-	return s.store.Save(r, w, gs)
+	err := s.store.Save(r, w, gs)
+	// The codec refuses to seal a value longer than a browser keeps
+	// (4 kB): a usage error, not a failure of ours.
+	var ce securecookie.Error
+	if errors.As(err, &ce) && ce.IsUsage() {
+		return errCookieTooLong
+	}
+	return err
 }
+
+// errCookieTooLong: the session would not fit in a browser's cookie.
+var errCookieTooLong = errors.New("handlers: session cookie too long")
 
 // Clear expires the cookie in the browser.
 func (s *SessionStore) Clear(w http.ResponseWriter, r *http.Request) {

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
 	"creditdash/templates"
 )
@@ -23,61 +24,58 @@ const tradeProviderPath = "/settings/trade-provider"
 // redirect; it is shown only if it names the provider now current, so a
 // hand-made link confirms nothing.
 func (h *Handler) showTradeProvider(c *echo.Context) error {
-	s := mustSession(c)
 	var tp upstream.TradeProviders
 	var err error
-	if h.loadSections(c, s.Key, one("providers", func(ctx context.Context) { tp, err = h.tradeProviders(ctx, s.Key) })) {
-		return nil
-	}
+	ld := h.load(c, one("providers", func(ctx context.Context, src Source) { tp, err = tradeProviders(ctx, src) }))
 	if errors.Is(err, upstream.ErrSessionExpired) {
 		return err
 	}
-	page := views.NewTradePage(h.base(c, "Trade provider", views.NavSettings), tp, "")
-	status := http.StatusOK
-	if page.Problem = h.sectionProblem(c, err); page.Problem != nil {
-		status = page.Problem.Status
-	}
-	page.Flash = views.ChosenFlash(tp, c.QueryParam("chosen"))
-	return h.render(c, status, templates.Trade(page))
+	return h.respond(c, ld, func() (int, templ.Component, error) {
+		page := views.NewTradePage(h.base(c, ld, "Trade provider", views.NavSettings), tp, "")
+		status := http.StatusOK
+		if page.Problem = h.sectionProblem(c, err); page.Problem != nil {
+			status = page.Problem.Status
+		}
+		page.Flash = views.ChosenFlash(tp, c.QueryParam("chosen"))
+		return status, templates.Trade(page), nil
+	})
 }
 
 // submitTradeProvider chooses a provider (form field provider) and goes back
 // to the settings page with a confirmation; an id the account does not have
-// re-renders the form with a message and status 400.
+// re-renders the form with a message and status 400. The user's copies are
+// forgotten after a change: the same CustomerId may then name another
+// business.
 func (h *Handler) submitTradeProvider(c *echo.Context) error {
 	s := mustSession(c)
-	picked := strings.TrimSpace(c.FormValue("provider"))
-	tp, err := h.tradeProviders(c.Request().Context(), s.Key)
+	form := readTradeProviderForm(c)
+	tp, err := tradeProviders(c.Request().Context(), h.cache.Reader(cache.Who{User: s.User, Key: s.Key}))
 	if err != nil {
 		return err
 	}
 	refuse := func(msg string) error {
-		page := views.NewTradePage(h.base(c, "Trade provider", views.NavSettings), tp, picked)
+		page := views.NewTradePage(h.base(c, nil, "Trade provider", views.NavSettings), tp, form.Provider)
 		page.Error = msg
 		return h.render(c, http.StatusBadRequest, templates.Trade(page))
 	}
-	switch {
-	case len(tp.Providers) == 0:
-		return refuse("Your account has no trade providers to choose from.")
-	case picked == "":
-		return refuse("Choose one of the trade providers below.")
-	case !views.HasProvider(tp, picked):
-		return refuse("“" + clipInput(picked, 64) + "” is not one of your account's trade providers; choose one below.")
+	if fault := views.CheckProvider(tp, form.Provider); fault != "" {
+		return refuse(fault)
 	}
-	if _, err := h.svc.SetTradeProvider(c.Request().Context(), s.Key, picked); err != nil {
+	if _, err := h.svc.SetTradeProvider(c.Request().Context(), s.Key, form.Provider); err != nil {
 		var ue *upstream.Error
 		if errors.Is(err, upstream.ErrBadRequest) && errors.As(err, &ue) && ue.Message != "" {
 			return refuse(ue.Message)
 		}
 		return err
 	}
-	return redirect(c, tradeProviderPath+"?chosen="+url.QueryEscape(picked))
+	h.cache.ForgetUser(s.User)
+	return redirect(c, tradeProviderPath+"?chosen="+url.QueryEscape(form.Provider))
 }
 
 // tradeProviders asks the service; a service without the operation (404)
 // is an account without trade providers.
-func (h *Handler) tradeProviders(ctx context.Context, key string) (upstream.TradeProviders, error) {
-	tp, err := h.svc.TradeProviders(ctx, key)
+func tradeProviders(ctx context.Context, src Source) (upstream.TradeProviders, error) {
+	tp, err := src.TradeProviders(ctx)
 	if errors.Is(err, upstream.ErrNotFound) {
 		return upstream.TradeProviders{}, nil
 	}

@@ -84,7 +84,7 @@ func (dq DownloadQuery) values() (url.Values, error) {
 		q.Set(paramFolderID, strconv.Itoa(dq.FolderID))
 	}
 	if dq.Layout != "" {
-		if !isLayoutName(dq.Layout) {
+		if !IsLayoutName(dq.Layout) {
 			return nil, fmt.Errorf("layout %q is not a layout name", dq.Layout)
 		}
 		q.Set(paramLayout, dq.Layout)
@@ -92,8 +92,9 @@ func (dq DownloadQuery) values() (url.Values, error) {
 	return q, nil
 }
 
-// isLayoutName accepts the names a layout can have: letters, digits, - and _.
-func isLayoutName(s string) bool {
+// IsLayoutName accepts the names an export layout can have: up to 64
+// letters, digits, - and _. The dashboard checks the export form with it.
+func IsLayoutName(s string) bool {
 	if len(s) > 64 {
 		return false
 	}

@@ -43,7 +43,9 @@ func BySupplierID(id string) BusinessRef { return BusinessRef{kind: RefSupplier,
 // ParseID reads a business id as typed by a person or found in a URL.
 func ParseID(s string) (BusinessRef, error) {
 	n, err := strconv.ParseInt(s, 10, 32)
-	if err != nil || n <= 0 {
+	// Only the canonical spelling: "+1001" and "01001" would give one
+	// business several addresses.
+	if err != nil || n <= 0 || strconv.FormatInt(n, 10) != s {
 		return BusinessRef{}, fmt.Errorf("%w: %q is not a business id (a positive whole number)", ErrInvalidReference, s)
 	}
 	return ByID(int32(n)), nil

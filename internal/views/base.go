@@ -71,7 +71,10 @@ type Freshness struct {
 	StaleSince time.Time
 	// StaleReason says why older data is shown ("the hourly limit was reached").
 	StaleReason string
-	// RefreshURL reloads the page bypassing the cache once; "" hides the button.
-	RefreshURL string
-	Now        time.Time
+	// Copies name the cached copies the page was built from; its Refresh
+	// form sends them back to be fetched again. None hides the form.
+	Copies []string
+	// Page is the page's own path and query, where Refresh returns to.
+	Page string
+	Now  time.Time
 }

@@ -16,16 +16,15 @@ type ExportFormat struct {
 	Param string
 	Label string
 	// Wire is the service's name for it.
-	Wire        string
-	Ext         string
-	ContentType string
+	Wire string
+	Ext  string
 }
 
 // exportFormats are the formats in the order the buttons show them.
 var exportFormats = []ExportFormat{
-	{"csv", "CSV", upstream.FormatCSV, "csv", "text/csv; charset=utf-8"},
-	{"xml", "XML", upstream.FormatXML, "xml", "application/xml; charset=utf-8"},
-	{"json", "JSON", upstream.FormatJSON, "json", "application/json; charset=utf-8"},
+	{"csv", "CSV", upstream.FormatCSV, "csv"},
+	{"xml", "XML", upstream.FormatXML, "xml"},
+	{"json", "JSON", upstream.FormatJSON, "json"},
 }
 
 // LookupExportFormat finds a format by its parameter, in any case.
@@ -118,31 +117,4 @@ func slug(s string, keepUnicode bool) string {
 		n++
 	}
 	return strings.TrimRight(b.String(), "-")
-}
-
-// ContentDisposition is the header value of an attachment: the ASCII name,
-// plus the RFC 5987 form when the Unicode name differs.
-func ContentDisposition(ascii, unicodeName string) string {
-	v := `attachment; filename="` + ascii + `"`
-	if unicodeName != "" && unicodeName != ascii {
-		v += "; filename*=UTF-8''" + percentEncode(unicodeName)
-	}
-	return v
-}
-
-// percentEncode escapes all but RFC 5987's attr-char.
-func percentEncode(s string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < utf8.RuneSelf && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$&+-.^_`|~", c) >= 0) {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Dash stands in for a value the service did not give.
@@ -207,4 +208,16 @@ func Years(t, now time.Time) string {
 		return "less than a year"
 	}
 	return plural(n, "year")
+}
+
+// Clip shortens what a user typed to n runes for quoting it back in a
+// message; text that is not UTF-8 is shown as "?".
+func Clip(s string, n int) string {
+	if !utf8.ValidString(s) {
+		return "?"
+	}
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }

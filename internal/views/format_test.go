@@ -169,3 +169,15 @@ func TestYears(t *testing.T) {
 		}
 	}
 }
+
+func TestClip(t *testing.T) {
+	for in, want := range map[string]string{
+		"short":      "short",
+		"αβγδεζηθικ": "αβγδε…",
+		"\xff\xfe":   "?",
+	} {
+		if got := Clip(in, 5); got != want {
+			t.Errorf("Clip(%q, 5) = %q, want %q", in, got, want)
+		}
+	}
+}

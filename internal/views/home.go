@@ -21,8 +21,9 @@ type HomePage struct {
 	Folders        []FolderRow
 	FoldersProblem *Problem
 	Moves          []Move
-	// MovesNote qualifies the moves ("Only the first 1,000 businesses...").
-	MovesNote    string
+	// MovesCapped says the moves compare only the first MovesCompared
+	// businesses by name: the portfolio has more.
+	MovesCapped  bool
 	MovesProblem *Problem
 	Headlines    []NewsItem
 	// HeadlinesProblem is nil also when the service offers no industry news.
@@ -75,4 +76,37 @@ func Location(city, state, country string) string {
 		out += part
 	}
 	return out
+}
+
+// SearchTooLong is the search box's message for text past its limit.
+func SearchTooLong() *Problem {
+	return &Problem{Status: 400, Title: "Search text too long",
+		Message: "Search for at most 100 characters of a business name."}
+}
+
+// LookupFault is why the "open a business" form could not be followed.
+type LookupFault int
+
+// The lookup form's faults.
+const (
+	LookupOK      LookupFault = iota
+	LookupEmpty               // nothing typed
+	LookupBadID               // not a business id
+	LookupBadKind             // neither id, customer nor supplier
+	LookupBadCode             // not a customer or supplier id
+)
+
+// Message says what to correct.
+func (f LookupFault) Message() string {
+	switch f {
+	case LookupEmpty:
+		return "Enter a business id, customer id or supplier id."
+	case LookupBadID:
+		return "A business id is a whole number, such as 1001."
+	case LookupBadKind:
+		return "Choose whether you typed a business id, customer id or supplier id."
+	case LookupBadCode:
+		return "Customer and supplier ids are codes of up to 64 characters without spaces, such as S-1001."
+	}
+	return ""
 }

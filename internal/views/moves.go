@@ -12,6 +12,10 @@ import (
 // MaxMoves is how many score moves the home page lists.
 const MaxMoves = 10
 
+// MovesCompared is how many businesses (by name) the home page compares for
+// score moves: a page the service builds in one answer.
+const MovesCompared = 1000
+
 // moveLookback is how many months before the latest month the previous value
 // may be: Pay scores are monthly, Z-Scores quarterly (repeated or left empty
 // within the quarter), so a quarter covers both.

@@ -45,3 +45,29 @@ type LoginPage struct {
 	// Error is the service's answer to a failed sign-in.
 	Error string
 }
+
+// LoginFault is why the sign-in form was refused before the service was
+// asked.
+type LoginFault int
+
+// The sign-in form's faults.
+const (
+	LoginOK      LoginFault = iota
+	LoginMissing            // user name or password empty
+	LoginTooLong            // longer than any real one
+)
+
+// Message says what to correct.
+func (f LoginFault) Message() string {
+	switch f {
+	case LoginMissing:
+		return "Enter your user name and password."
+	case LoginTooLong:
+		return "That user name or password is too long."
+	}
+	return ""
+}
+
+// LoginKeyTooLong explains a service session key too long to keep in a
+// browser cookie.
+const LoginKeyTooLong = "The credit-risk service answered with a session key too long to keep in your browser, so the sign-in could not be completed. Tell your administrator."

@@ -73,3 +73,17 @@ func ChosenFlash(tp upstream.TradeProviders, chosen string) string {
 	}
 	return ""
 }
+
+// CheckProvider says what is wrong with a trade-provider choice, or "" when
+// the account has the provider picked.
+func CheckProvider(tp upstream.TradeProviders, picked string) string {
+	switch {
+	case len(tp.Providers) == 0:
+		return "Your account has no trade providers to choose from."
+	case picked == "":
+		return "Choose one of the trade providers below."
+	case !HasProvider(tp, picked):
+		return "“" + Clip(picked, 64) + "” is not one of your account's trade providers; choose one below."
+	}
+	return ""
+}

@@ -2,14 +2,17 @@
 // keeps each user's answers for a lifetime per kind of data, bounded in
 // bytes, shares one call among identical concurrent requests, never keeps a
 // failure, and falls back to an expired copy when the service cannot answer.
-// It offers the same methods as the upstream client, so handlers use either.
+// Pages read through a Reader, which notes how each answer was had.
 package cache
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -41,6 +44,30 @@ var DefaultTTLs = map[Kind]time.Duration{
 	KindAccount:   15 * time.Minute,
 }
 
+// Upstream is what the cache asks the service: every operation it keeps
+// copies of, and the export it passes through. *upstream.Client has it.
+type Upstream interface {
+	Search(ctx context.Context, key, text string, count int) ([]upstream.SearchResult, error)
+	IdentificationGroup(ctx context.Context, key string, ref upstream.BusinessRef) (upstream.Identification, error)
+	NAICSCodes(ctx context.Context, key string, ref upstream.BusinessRef) ([]upstream.NAICSCode, error)
+	Summary(ctx context.Context, key string, ref upstream.BusinessRef) (upstream.BusinessSummary, error)
+	CreditScoreHistory(ctx context.Context, key string, ref upstream.BusinessRef, from, to time.Time) ([]upstream.CreditScoreHistoryRow, error)
+	RiskHistory(ctx context.Context, key string, ref upstream.BusinessRef, count int) ([]upstream.RiskHistoryRow, error)
+	PaymentSummaryMonthly(ctx context.Context, key string, ref upstream.BusinessRef) ([]upstream.PaymentSummaryRow, error)
+	PaymentSummarySIC(ctx context.Context, key string, ref upstream.BusinessRef) ([]upstream.PaymentSummaryRow, error)
+	LatestAnnualStatements(ctx context.Context, key string, ref upstream.BusinessRef, sq upstream.StatementsQuery) ([]upstream.AnnualFinancials, error)
+	WordFill(ctx context.Context, key string, ref upstream.BusinessRef) (upstream.WordFill, error)
+	Officers(ctx context.Context, key string, ref upstream.BusinessRef) ([]upstream.Officer, error)
+	Folders(ctx context.Context, key string) ([]upstream.Folder, error)
+	PortfolioBusinesses(ctx context.Context, key string, folderID int) ([]upstream.PortfolioBusiness, error)
+	PayScoreHistory(ctx context.Context, key string, pq upstream.PortfolioQuery) (upstream.PortfolioScoreHistory, error)
+	ZScoreHistory(ctx context.Context, key string, pq upstream.PortfolioQuery) (upstream.PortfolioScoreHistory, error)
+	FolderNews(ctx context.Context, key string, folderID int) ([]upstream.NewsItem, error)
+	IndustryNews(ctx context.Context, key string) ([]upstream.NewsItem, error)
+	TradeProviders(ctx context.Context, key string) (upstream.TradeProviders, error)
+	Download(ctx context.Context, key string, dq upstream.DownloadQuery) (*upstream.Download, error)
+}
+
 // Options configures a Cache.
 type Options struct {
 	// TTLs overrides lifetimes per kind; a zero lifetime keeps nothing
@@ -57,9 +84,9 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Cache wraps an upstream client. It is safe for concurrent use.
+// Cache keeps copies of the service's answers. It is safe for concurrent use.
 type Cache struct {
-	client *upstream.Client
+	svc    Upstream
 	store  *otter.Cache[string, *entry]
 	flight singleflight.Group
 	ttl    [numKinds]time.Duration
@@ -67,7 +94,7 @@ type Cache struct {
 	quotas *quotaBook
 }
 
-// entry is one kept answer.
+// entry is one kept answer; it is never changed once stored.
 type entry struct {
 	value     any
 	fetchedAt time.Time
@@ -75,13 +102,16 @@ type entry struct {
 	// version tells this copy from any other of the same key, even one
 	// fetched within the same clock tick.
 	version uint64
+	// forgotten is set by a Refresh: the copy is no longer fresh, but is
+	// still shown, marked, if the service then fails.
+	forgotten bool
 }
 
 // versions numbers every copy the cache keeps.
 var versions atomic.Uint64
 
-// New builds a cache in front of client.
-func New(client *upstream.Client, opts Options) (*Cache, error) {
+// New builds a cache in front of svc.
+func New(svc Upstream, opts Options) (*Cache, error) {
 	if opts.MaxBytes == 0 {
 		opts.MaxBytes = 64 << 20
 	}
@@ -99,7 +129,7 @@ func New(client *upstream.Client, opts Options) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
-	c := &Cache{client: client, store: store, now: opts.Now, quotas: newQuotaBook()}
+	c := &Cache{svc: svc, store: store, now: opts.Now, quotas: newQuotaBook()}
 	for k := range numKinds {
 		c.ttl[k] = DefaultTTLs[k]
 		if d, ok := opts.TTLs[k]; ok && d >= 0 {
@@ -109,35 +139,74 @@ func New(client *upstream.Client, opts Options) (*Cache, error) {
 	return c, nil
 }
 
-// ErrNotCached is what a probe (see Probe) answers for data it would have to
+// ErrNotCached is what a probing Reader answers for data it would have to
 // fetch.
 var ErrNotCached = errors.New("cache: not cached")
 
-// get returns the fresh copy under key, or loads it. Identical concurrent
+// Who names whose copies a read may use and the service session key that
+// pays for a fetch. Copies are never shared between users: access models
+// differ.
+type Who struct {
+	User string
+	Key  string
+}
+
+// owner is the prefix of every key of the user's copies. Without a user
+// name the copies belong to the session key, by a hash of it: the key
+// itself must not sit in memory longer than the cookie carries it.
+func (w Who) owner() string {
+	if w.User == "" {
+		sum := sha256.Sum256([]byte(w.Key))
+		return "k:" + hex.EncodeToString(sum[:12]) + "\x00"
+	}
+	return ownerOf(w.User)
+}
+
+func ownerOf(user string) string { return "u:" + user + "\x00" }
+
+// CopyToken names one kept answer of a user without saying what it is: a
+// page lists the tokens of the copies it used, and its Refresh sends them
+// back to be forgotten.
+func CopyToken(opKey string) string {
+	sum := sha256.Sum256([]byte(opKey))
+	return hex.EncodeToString(sum[:12])
+}
+
+// ValidToken reports whether s has the shape of a CopyToken.
+func ValidToken(s string) bool {
+	if len(s) != 24 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil && strings.ToLower(s) == s
+}
+
+// get returns the fresh copy under opKey, or loads it. Identical concurrent
 // loads share one call. When the load fails because the service is out of
 // quota or not answering, an expired copy is returned instead, and the
-// request's recorder is told.
-func get[T any](ctx context.Context, c *Cache, kind Kind, key, sessionKey string, load func(context.Context) (T, error)) (T, error) {
+// reader notes it.
+func get[T any](ctx context.Context, r *Reader, kind Kind, opKey string, load func(context.Context, string) (T, error)) (T, error) {
 	var zero T
-	u := userOf(ctx, sessionKey)
-	fullKey := u + "\x00" + key
+	c := r.c
+	token := CopyToken(opKey)
+	fullKey := r.who.owner() + token
 	held, ok := c.store.GetIfPresent(fullKey)
-	now := c.now()
-	if ok && now.Sub(held.fetchedAt) < c.ttl[kind] && !bypassing(ctx) {
-		recordOf(ctx).used(fullKey, held.fetchedAt, held.version)
+	if ok && !held.forgotten && c.now().Sub(held.fetchedAt) < c.ttl[kind] {
+		r.rec.used(token, held.fetchedAt, held.version)
 		return held.value.(T), nil
 	}
-	if perr := probeErr(ctx); perr != nil {
-		recordOf(ctx).miss()
-		return zero, perr
+	if r.probe != nil {
+		r.rec.miss()
+		return zero, r.probe
 	}
+	key, user := r.who.Key, r.who.User
 	v, err, _ := c.flight.Do(fullKey, func() (any, error) {
 		// The shared call must not die with the first caller's request;
 		// the client bounds it with its own timeout.
 		callCtx := upstream.WithRateLimitObserver(context.WithoutCancel(ctx), func(q upstream.RateLimit) {
-			c.quotas.set(u, q)
+			c.quotas.set(user, q)
 		})
-		val, err := load(callCtx)
+		val, err := load(callCtx, key)
 		if err != nil {
 			return nil, err
 		}
@@ -146,16 +215,16 @@ func get[T any](ctx context.Context, c *Cache, kind Kind, key, sessionKey string
 		return e, nil
 	})
 	if err != nil {
-		c.noteRateLimit(u, err)
+		c.noteRateLimit(user, err)
 		if ok && staleWorthy(err) {
-			recordOf(ctx).stale(fullKey, held.fetchedAt, held.version, reason(err))
+			r.rec.stale(token, held.fetchedAt, held.version, reason(err))
 			return held.value.(T), nil
 		}
-		recordOf(ctx).failed()
+		r.rec.failed()
 		return zero, err
 	}
 	e := v.(*entry)
-	recordOf(ctx).used(fullKey, e.fetchedAt, e.version)
+	r.rec.used(token, e.fetchedAt, e.version)
 	return e.value.(T), nil
 }
 
@@ -185,15 +254,40 @@ func reason(err error) string {
 	return "the credit-risk service did not answer"
 }
 
-// Forget drops every copy held for the user (after a change of trade
-// provider, say, when CustomerIds name other businesses).
-func (c *Cache) Forget(ctx context.Context, sessionKey string) {
-	prefix := userOf(ctx, sessionKey) + "\x00"
+// Forget marks the user's copies named by tokens as no longer fresh: the
+// next read asks the service, and shows the old copy, marked, only if the
+// service cannot answer. Other users' copies are out of its reach: the
+// user is part of every key.
+func (c *Cache) Forget(user string, tokens []string) {
+	owner := ownerOf(user)
+	for _, t := range tokens {
+		k := owner + t
+		if held, ok := c.store.GetIfPresent(k); ok && !held.forgotten {
+			marked := *held
+			marked.forgotten = true
+			c.store.Set(k, &marked)
+		}
+	}
+}
+
+// ForgetUser drops every copy held for the user (after a change of trade
+// provider, when CustomerIds name other businesses).
+func (c *Cache) ForgetUser(user string) {
+	prefix := ownerOf(user)
 	for k := range c.store.Keys() {
-		if len(k) >= len(prefix) && k[:len(prefix)] == prefix {
+		if strings.HasPrefix(k, prefix) {
 			c.store.Invalidate(k)
 		}
 	}
+}
+
+// Download streams straight through, noting the quota: an export is never
+// cached.
+func (c *Cache) Download(ctx context.Context, who Who, q upstream.DownloadQuery) (*upstream.Download, error) {
+	ctx = upstream.WithRateLimitObserver(ctx, func(r upstream.RateLimit) { c.quotas.set(who.User, r) })
+	d, err := c.svc.Download(ctx, who.Key, q)
+	c.noteRateLimit(who.User, err)
+	return d, err
 }
 
 // Size is the estimated bytes held, for tests and metrics.

@@ -57,13 +57,13 @@ func newFixture(t *testing.T, opts cache.Options) *fixture {
 	return f
 }
 
-func (f *fixture) login(t *testing.T, user string) (context.Context, string) {
+func (f *fixture) login(t *testing.T, user string) (context.Context, cache.Who) {
 	t.Helper()
 	res, err := f.raw.Login(context.Background(), user, "demo")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cache.WithUser(context.Background(), user), res.SessionKey
+	return context.Background(), cache.Who{User: user, Key: res.SessionKey}
 }
 
 // calls is how many requests user made to path.
@@ -75,7 +75,7 @@ func TestRepeatCallsAreServedFromTheCache(t *testing.T) {
 	f := newFixture(t, cache.Options{})
 	ctx, key := f.login(t, "demo")
 	for range 3 {
-		if _, err := f.cache.Summary(ctx, key, upstream.ByID(1001)); err != nil {
+		if _, err := f.cache.Reader(key).Summary(ctx, upstream.ByID(1001)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -87,11 +87,11 @@ func TestRepeatCallsAreServedFromTheCache(t *testing.T) {
 func TestCopiesExpirePerKind(t *testing.T) {
 	f := newFixture(t, cache.Options{TTLs: map[cache.Kind]time.Duration{cache.KindNews: time.Minute}})
 	ctx, key := f.login(t, "demo")
-	f.cache.Summary(ctx, key, upstream.ByID(1001))
-	f.cache.IndustryNews(ctx, key)
+	f.cache.Reader(key).Summary(ctx, upstream.ByID(1001))
+	f.cache.Reader(key).IndustryNews(ctx)
 	f.clock.Add(2 * time.Minute)
-	f.cache.Summary(ctx, key, upstream.ByID(1001))
-	f.cache.IndustryNews(ctx, key)
+	f.cache.Reader(key).Summary(ctx, upstream.ByID(1001))
+	f.cache.Reader(key).IndustryNews(ctx)
 	if n := f.calls("demo", summaryPath); n != 1 {
 		t.Errorf("report data re-fetched after 2 min (%d requests), want kept for 15", n)
 	}
@@ -99,7 +99,7 @@ func TestCopiesExpirePerKind(t *testing.T) {
 		t.Errorf("news fetched %d times, want 2 (its lifetime is 1 min here)", n)
 	}
 	f.clock.Add(15 * time.Minute)
-	f.cache.Summary(ctx, key, upstream.ByID(1001))
+	f.cache.Reader(key).Summary(ctx, upstream.ByID(1001))
 	if n := f.calls("demo", summaryPath); n != 2 {
 		t.Errorf("report data after 17 min: %d requests, want 2", n)
 	}
@@ -109,11 +109,11 @@ func TestUsersNeverShareCopies(t *testing.T) {
 	f := newFixture(t, cache.Options{})
 	demoCtx, demoKey := f.login(t, "demo")
 	devCtx, devKey := f.login(t, "developer")
-	full, err := f.cache.LatestAnnualStatements(demoCtx, demoKey, upstream.ByID(1001), upstream.StatementsQuery{})
+	full, err := f.cache.Reader(demoKey).LatestAnnualStatements(demoCtx, upstream.ByID(1001), upstream.StatementsQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	limited, err := f.cache.LatestAnnualStatements(devCtx, devKey, upstream.ByID(1001), upstream.StatementsQuery{})
+	limited, err := f.cache.Reader(devKey).LatestAnnualStatements(devCtx, upstream.ByID(1001), upstream.StatementsQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestConcurrentIdenticalCallsShareOne(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() {
-			if _, err := f.cache.Officers(ctx, key, upstream.ByID(1002)); err != nil {
+			if _, err := f.cache.Reader(key).Officers(ctx, upstream.ByID(1002)); err != nil {
 				t.Error(err)
 			}
 		})
@@ -146,18 +146,18 @@ func TestConcurrentIdenticalCallsShareOne(t *testing.T) {
 func TestFailuresAreNotCached(t *testing.T) {
 	f := newFixture(t, cache.Options{})
 	ctx, key := f.login(t, "demo")
-	if _, err := f.cache.Summary(ctx, key, upstream.ByID(999999)); !errors.Is(err, upstream.ErrNotFound) {
+	if _, err := f.cache.Reader(key).Summary(ctx, upstream.ByID(999999)); !errors.Is(err, upstream.ErrNotFound) {
 		t.Fatalf("err = %v", err)
 	}
 	f.sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorStatus: 500})
-	if _, err := f.cache.Summary(ctx, key, upstream.ByID(1001)); !errors.Is(err, upstream.ErrUnavailable) {
+	if _, err := f.cache.Reader(key).Summary(ctx, upstream.ByID(1001)); !errors.Is(err, upstream.ErrUnavailable) {
 		t.Fatalf("err = %v", err)
 	}
 	f.sim.SetFaults(simulator.Faults{ErrorStatus: 500})
-	if _, err := f.cache.Summary(ctx, key, upstream.ByID(1001)); err != nil {
+	if _, err := f.cache.Reader(key).Summary(ctx, upstream.ByID(1001)); err != nil {
 		t.Fatalf("after the failure: %v", err)
 	}
-	f.cache.Summary(ctx, key, upstream.ByID(999999))
+	f.cache.Reader(key).Summary(ctx, upstream.ByID(999999))
 	if n := f.calls("demo", summaryPath); n != 4 {
 		t.Errorf("%d requests, want 4: no failure may be kept", n)
 	}
@@ -167,71 +167,101 @@ func TestStaleCopyWhenTheServiceFails(t *testing.T) {
 	for _, status := range []int{500, 429} {
 		f := newFixture(t, cache.Options{})
 		ctx, key := f.login(t, "demo")
-		first, err := f.cache.Summary(ctx, key, upstream.ByID(1001))
+		first, err := f.cache.Reader(key).Summary(ctx, upstream.ByID(1001))
 		if err != nil {
 			t.Fatal(err)
 		}
 		fetched := f.clock.Now()
 		f.clock.Add(20 * time.Minute)
 		f.sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorStatus: status})
-		rctx, rec := cache.Record(ctx)
-		got, err := f.cache.Summary(rctx, key, upstream.ByID(1001))
+		rd := f.cache.Reader(key)
+		got, err := rd.Summary(ctx, upstream.ByID(1001))
 		if err != nil || got.Text != first.Text {
 			t.Fatalf("status %d: got %v, %v; want the older copy", status, got, err)
 		}
-		since, why := rec.Stale()
+		since, why := rd.Report().StaleSince, rd.Report().StaleReason
 		if !since.Equal(fetched) || why == "" {
 			t.Errorf("status %d: stale since %v (%q), want %v with a reason", status, since, why, fetched)
 		}
 		// A refusal is an answer, not an outage: no stale copy then.
 		f.sim.SetFaults(simulator.Faults{ErrorStatus: 500})
-		if _, err := f.cache.Summary(ctx, "bogus-key", upstream.ByID(1001)); !errors.Is(err, upstream.ErrSessionExpired) {
+		if _, err := f.cache.Reader(cache.Who{User: "demo", Key: "bogus-key"}).Summary(ctx, upstream.ByID(1001)); !errors.Is(err, upstream.ErrSessionExpired) {
 			t.Errorf("a 403 must pass through: %v", err)
 		}
 	}
 }
 
-func TestBypassAsksAgainAndProbeNeverAsks(t *testing.T) {
+func TestForgetAsksAgainAndProbeNeverAsks(t *testing.T) {
 	f := newFixture(t, cache.Options{})
 	ctx, key := f.login(t, "demo")
-	pctx, rec := cache.Record(cache.Probe(ctx))
-	if _, err := f.cache.Summary(pctx, key, upstream.ByID(1001)); !errors.Is(err, cache.ErrNotCached) {
+	probe := f.cache.Reader(key).Probe(nil)
+	if _, err := probe.Summary(ctx, upstream.ByID(1001)); !errors.Is(err, cache.ErrNotCached) {
 		t.Fatalf("probe of an empty cache: err = %v", err)
 	}
-	if rec.Misses() != 1 || f.calls("demo", summaryPath) != 0 {
-		t.Fatalf("probe: misses %d, requests %d; want 1 and 0", rec.Misses(), f.calls("demo", summaryPath))
+	if probe.Misses() != 1 || f.calls("demo", summaryPath) != 0 {
+		t.Fatalf("probe: misses %d, requests %d; want 1 and 0", probe.Misses(), f.calls("demo", summaryPath))
 	}
-	f.cache.Summary(ctx, key, upstream.ByID(1001))
-	f.cache.Summary(cache.Bypass(ctx), key, upstream.ByID(1001))
-	f.cache.Summary(ctx, key, upstream.ByID(1001))
+	rd := f.cache.Reader(key)
+	rd.Summary(ctx, upstream.ByID(1001))
+	copies := rd.Report().Copies
+	if len(copies) != 1 || !cache.ValidToken(copies[0]) {
+		t.Fatalf("copies = %q, want one token", copies)
+	}
+	// Another user's Refresh cannot reach demo's copy.
+	f.cache.Forget("developer", copies)
+	f.cache.Reader(key).Summary(ctx, upstream.ByID(1001))
+	if n := f.calls("demo", summaryPath); n != 1 {
+		t.Fatalf("%d requests after another user's forget, want 1", n)
+	}
+	f.cache.Forget("demo", copies)
+	f.cache.Reader(key).Summary(ctx, upstream.ByID(1001))
+	f.cache.Reader(key).Summary(ctx, upstream.ByID(1001))
 	if n := f.calls("demo", summaryPath); n != 2 {
-		t.Errorf("%d requests, want 2 (one load, one bypass)", n)
+		t.Errorf("%d requests, want 2 (one load, one after forgetting)", n)
 	}
-	pctx, rec = cache.Record(cache.Probe(ctx))
-	if _, err := f.cache.Summary(pctx, key, upstream.ByID(1001)); err != nil || rec.Misses() != 0 {
-		t.Errorf("probe of a cached call: err %v, misses %d", err, rec.Misses())
+	probe = f.cache.Reader(key).Probe(nil)
+	if _, err := probe.Summary(ctx, upstream.ByID(1001)); err != nil || probe.Misses() != 0 {
+		t.Errorf("probe of a cached call: err %v, misses %d", err, probe.Misses())
+	}
+}
+
+func TestForgottenCopyStillStandsInWhenTheServiceFails(t *testing.T) {
+	f := newFixture(t, cache.Options{})
+	ctx, key := f.login(t, "demo")
+	rd := f.cache.Reader(key)
+	if _, err := rd.Summary(ctx, upstream.ByID(1001)); err != nil {
+		t.Fatal(err)
+	}
+	f.cache.Forget("demo", rd.Report().Copies)
+	f.sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorStatus: 500})
+	rd = f.cache.Reader(key)
+	if _, err := rd.Summary(ctx, upstream.ByID(1001)); err != nil {
+		t.Fatalf("forgotten copy during an outage: %v, want the older copy", err)
+	}
+	if rd.Report().StaleSince.IsZero() {
+		t.Error("the forgotten copy is not marked as older data")
 	}
 }
 
 func TestQuotaIsKeptPerUser(t *testing.T) {
 	f := newFixture(t, cache.Options{})
 	ctx, key := f.login(t, "ordinary")
-	if _, ok := f.cache.Quota(ctx, key); ok {
+	if _, ok := f.cache.Quota(key.User); ok {
 		t.Fatal("quota known before any call")
 	}
-	f.cache.Summary(ctx, key, upstream.ByID(1001))
-	f.cache.Officers(ctx, key, upstream.ByID(1001))
-	q, ok := f.cache.Quota(ctx, key)
+	f.cache.Reader(key).Summary(ctx, upstream.ByID(1001))
+	f.cache.Reader(key).Officers(ctx, upstream.ByID(1001))
+	q, ok := f.cache.Quota(key.User)
 	if !ok || q.Limit != 10 || q.Remaining != 8 {
 		t.Fatalf("quota = %+v, %v; want 8 of 10 left", q, ok)
 	}
 	dctx, dkey := f.login(t, "demo")
-	f.cache.Summary(dctx, dkey, upstream.ByID(1001))
-	if _, ok := f.cache.Quota(dctx, dkey); ok {
+	f.cache.Reader(dkey).Summary(dctx, upstream.ByID(1001))
+	if _, ok := f.cache.Quota(dkey.User); ok {
 		t.Error("an unlimited user has a quota")
 	}
 	f.clock.Add(61 * time.Minute)
-	if q, _ := f.cache.Quota(ctx, key); q.Remaining != 10 {
+	if q, _ := f.cache.Quota(key.User); q.Remaining != 10 {
 		t.Errorf("after the window renewed: %d left, want 10", q.Remaining)
 	}
 }
@@ -240,28 +270,24 @@ func TestMemoryIsBounded(t *testing.T) {
 	f := newFixture(t, cache.Options{MaxBytes: 64 << 10})
 	ctx, key := f.login(t, "demo")
 	for id := int32(1001); id < 1101; id++ {
-		f.cache.PaymentSummarySIC(ctx, key, upstream.ByID(id))
+		f.cache.Reader(key).PaymentSummarySIC(ctx, upstream.ByID(id))
 	}
-	f.cache.Summary(ctx, key, upstream.ByID(1001)) // lets the cache finish its eviction work
+	f.cache.Reader(key).Summary(ctx, upstream.ByID(1001)) // lets the cache finish its eviction work
 	if size := f.cache.Size(); size > 80<<10 {
 		t.Errorf("the cache holds %d bytes, bound is 64 KiB", size)
 	}
 }
 
-func TestChangingTradeProviderForgetsCopies(t *testing.T) {
+func TestForgetUserDropsOnlyThatUsersCopies(t *testing.T) {
 	f := newFixture(t, cache.Options{})
-	ctx, key := f.login(t, "trade")
-	if _, err := f.cache.SetTradeProvider(ctx, key, "TP-1"); err != nil {
-		t.Fatal(err)
-	}
-	a, err := f.cache.IdentificationGroup(ctx, key, upstream.ByCustomerID("C1-1001"))
-	if err != nil || a.BusinessID != 1001 {
-		t.Fatalf("C1-1001 under TP-1 = %+v, %v", a, err)
-	}
-	if _, err := f.cache.SetTradeProvider(ctx, key, "TP-2"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.cache.IdentificationGroup(ctx, key, upstream.ByCustomerID("C1-1001")); !errors.Is(err, upstream.ErrNotFound) {
-		t.Errorf("C1-1001 under TP-2: err = %v, want not found (a kept copy was served)", err)
+	ctx, demo := f.login(t, "demo")
+	_, dev := f.login(t, "developer")
+	f.cache.Reader(demo).Summary(ctx, upstream.ByID(1001))
+	f.cache.Reader(dev).Summary(ctx, upstream.ByID(1001))
+	f.cache.ForgetUser("demo")
+	f.cache.Reader(demo).Summary(ctx, upstream.ByID(1001))
+	f.cache.Reader(dev).Summary(ctx, upstream.ByID(1001))
+	if d, v := f.calls("demo", summaryPath), f.calls("developer", summaryPath); d != 2 || v != 1 {
+		t.Errorf("requests: demo %d, developer %d; want 2 and 1", d, v)
 	}
 }

@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"context"
 	"errors"
 	"sync"
 	"time"
@@ -60,8 +59,8 @@ func (c *Cache) noteRateLimit(user string, err error) {
 // Quota returns the user's quota as last reported, with the time it renews.
 // ok is false for unlimited accounts and before the first answer; a window
 // that has renewed since is reported as full.
-func (c *Cache) Quota(ctx context.Context, sessionKey string) (q upstream.RateLimit, ok bool) {
-	q, ok = c.quotas.get(userOf(ctx, sessionKey))
+func (c *Cache) Quota(user string) (q upstream.RateLimit, ok bool) {
+	q, ok = c.quotas.get(user)
 	if !ok || q.Limit <= 0 {
 		return upstream.RateLimit{}, false
 	}

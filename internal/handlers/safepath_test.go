@@ -28,8 +28,8 @@ func TestSafeNext(t *testing.T) {
 		"/%zz":                     "/",
 	}
 	for in, want := range cases {
-		if got := safeNext(in); got != want {
-			t.Errorf("safeNext(%q) = %q, want %q", in, got, want)
+		if got := safePath(in); got != want {
+			t.Errorf("safePath(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -39,12 +39,12 @@ func FuzzSafeNext(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got := safeNext(s)
+		got := safePath(s)
 		if got == "/" {
 			return
 		}
 		if got != s || len(got) < 2 || got[0] != '/' || got[1] == '/' || got[1] == '\\' {
-			t.Fatalf("safeNext(%q) = %q: not a local path", s, got)
+			t.Fatalf("safePath(%q) = %q: not a local path", s, got)
 		}
 	})
 }

@@ -1,0 +1,93 @@
+package handlers
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/upstream/cache"
+	"creditdash/internal/views"
+)
+
+// The dashboard's posted forms, each read into a struct and checked before
+// anything acts on it. A check answers a fault from views, which holds
+// the words people read; the handler re-renders the form with it.
+
+// Bounds on what the sign-in form accepts, before anything reaches the service.
+const (
+	maxUsernameLen = 128
+	maxPasswordLen = 256
+)
+
+// loginForm is the sign-in form.
+type loginForm struct {
+	Username string
+	Password string
+	Next     string
+}
+
+func readLoginForm(c *echo.Context) loginForm {
+	return loginForm{
+		Username: strings.TrimSpace(c.FormValue("username")),
+		Password: c.FormValue("password"),
+		Next:     safePath(c.FormValue("next")),
+	}
+}
+
+// validate checks the form before the service is asked.
+func (f loginForm) validate() views.LoginFault {
+	switch {
+	case f.Username == "" || f.Password == "":
+		return views.LoginMissing
+	case len(f.Username) > maxUsernameLen || len(f.Password) > maxPasswordLen:
+		return views.LoginTooLong
+	}
+	return views.LoginOK
+}
+
+// plausibleUser reports whether a typed user name looks like one, so it may
+// be logged: people type passwords into the user-name field too.
+func plausibleUser(name string) bool {
+	if name == "" || len(name) > 64 || !utf8.ValidString(name) {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-@+", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// refreshForm is a page's Refresh button: the page to return to and the
+// cached copies it was built from.
+type refreshForm struct {
+	Page   string
+	Copies []string
+}
+
+// readRefreshForm reads the form; anything but well-formed copy tokens is
+// dropped, and no more than a page can list are kept.
+func readRefreshForm(c *echo.Context) refreshForm {
+	f := refreshForm{Page: safePath(c.FormValue("page"))}
+	values, _ := c.FormValues()
+	for _, t := range values["copy"] {
+		if len(f.Copies) == cache.MaxCopies {
+			break
+		}
+		if cache.ValidToken(t) {
+			f.Copies = append(f.Copies, t)
+		}
+	}
+	return f
+}
+
+// tradeProviderForm is the trade-provider choice.
+type tradeProviderForm struct {
+	Provider string
+}
+
+func readTradeProviderForm(c *echo.Context) tradeProviderForm {
+	return tradeProviderForm{Provider: strings.TrimSpace(c.FormValue("provider"))}
+}

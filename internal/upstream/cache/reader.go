@@ -1,0 +1,172 @@
+package cache
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Reader reads the service's data for one user and one page, and notes how
+// each answer was had: when it was fetched, whether an older copy stood in
+// and why, which copies were used. A page makes one Reader; it is safe for
+// the page's concurrent calls.
+type Reader struct {
+	c   *Cache
+	who Who
+	// probe, when set, makes the reader only look: a missing or expired
+	// copy answers probe instead of calling the service.
+	probe error
+	rec   record
+}
+
+// Reader starts a page's reads for who.
+func (c *Cache) Reader(who Who) *Reader { return &Reader{c: c, who: who} }
+
+// Probe returns a reader for the same user that only looks at the cache: a
+// copy it would have to fetch answers err (ErrNotCached when nil) and
+// counts as a miss. Pages use it to learn what a full load would spend.
+func (r *Reader) Probe(err error) *Reader {
+	if err == nil {
+		err = ErrNotCached
+	}
+	return &Reader{c: r.c, who: r.who, probe: err}
+}
+
+// Absorb takes over what a probe noted, as if r had read it: a page whose
+// every answer a probe found needs no second read.
+func (r *Reader) Absorb(p *Reader) {
+	o := p.rec.snapshot()
+	r.rec.mu.Lock()
+	defer r.rec.mu.Unlock()
+	r.rec.merge(o)
+}
+
+// Misses is how many reads found no fresh copy: with a probe, the requests
+// a full load would spend.
+func (r *Reader) Misses() int { r.rec.mu.Lock(); defer r.rec.mu.Unlock(); return r.rec.misses }
+
+// Report is how a page's data was had, for its freshness line, its Refresh
+// form and its page-cache key.
+type Report struct {
+	// FetchedAt is when the oldest data read was fetched; zero when the
+	// page read nothing.
+	FetchedAt time.Time
+	// StaleSince is when the oldest expired copy shown was fetched, and
+	// StaleReason why it was shown; zero when every answer was fresh.
+	StaleSince  time.Time
+	StaleReason string
+	// Copies are the tokens of the copies used (see CopyToken), sorted, at
+	// most MaxCopies of them.
+	Copies []string
+	// Failed counts reads that ended in an error.
+	Failed int
+	// Fingerprint identifies the exact copies used: two pages built from
+	// the same copies have the same one.
+	Fingerprint uint64
+}
+
+// Report says how the reads so far were answered.
+func (r *Reader) Report() Report {
+	s := r.rec.snapshot()
+	slices.Sort(s.tokens) // calls run at once: their order says nothing
+	return Report{FetchedAt: s.oldest, StaleSince: s.staleSince, StaleReason: s.staleReason,
+		Copies: s.tokens, Failed: s.failures, Fingerprint: s.sum}
+}
+
+// MaxCopies bounds the copy tokens a page lists: pages read a handful.
+const MaxCopies = 32
+
+// record is what a Reader notes, behind a lock: a page's calls run at once.
+type record struct {
+	mu sync.Mutex
+	noted
+}
+
+// noted is the content of a record.
+type noted struct {
+	oldest      time.Time
+	staleSince  time.Time
+	staleReason string
+	misses      int
+	failures    int
+	tokens      []string
+	// sum adds up a hash of each copy used (its token and version), in any
+	// order.
+	sum uint64
+}
+
+// seed makes the copy hashes of this process; they are never stored.
+var seed = maphash.MakeSeed()
+
+func copyHash(token string, version uint64, stale bool) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	h.WriteString(token)
+	var b [9]byte
+	binary.LittleEndian.PutUint64(b[:8], version)
+	if stale {
+		b[8] = 1
+	}
+	h.Write(b[:])
+	return h.Sum64()
+}
+
+func (r *record) used(token string, at time.Time, version uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seen(at, token)
+	r.sum += copyHash(token, version, false)
+}
+
+func (r *record) stale(token string, at time.Time, version uint64, why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seen(at, token)
+	r.sum += copyHash(token, version, true)
+	if r.staleSince.IsZero() || at.Before(r.staleSince) {
+		r.staleSince, r.staleReason = at, why
+	}
+}
+
+func (r *record) failed() { r.mu.Lock(); r.failures++; r.mu.Unlock() }
+func (r *record) miss()   { r.mu.Lock(); r.misses++; r.mu.Unlock() }
+
+// seen notes a copy's fetch time and token; the caller holds the lock.
+func (r *noted) seen(at time.Time, token string) {
+	if r.oldest.IsZero() || at.Before(r.oldest) {
+		r.oldest = at
+	}
+	for _, t := range r.tokens {
+		if t == token {
+			return
+		}
+	}
+	if len(r.tokens) < MaxCopies {
+		r.tokens = append(r.tokens, token)
+	}
+}
+
+// snapshot copies what was noted.
+func (r *record) snapshot() noted {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return noted{oldest: r.oldest, staleSince: r.staleSince, staleReason: r.staleReason,
+		misses: r.misses, failures: r.failures, tokens: append([]string(nil), r.tokens...), sum: r.sum}
+}
+
+// merge adds o to r; the caller holds the lock.
+func (r *noted) merge(o noted) {
+	for _, t := range o.tokens {
+		r.seen(o.oldest, t)
+	}
+	if !o.oldest.IsZero() && (r.oldest.IsZero() || o.oldest.Before(r.oldest)) {
+		r.oldest = o.oldest
+	}
+	if !o.staleSince.IsZero() && (r.staleSince.IsZero() || o.staleSince.Before(r.staleSince)) {
+		r.staleSince, r.staleReason = o.staleSince, o.staleReason
+	}
+	r.sum += o.sum
+	r.failures += o.failures
+}
