@@ -1,5 +1,7 @@
 package upstream
 
+import "time"
+
 // This file holds every choice we made where the service specification is
 // silent ("ours" in shared/CONTRACT-CHOICES.md): parameter names, formats,
 // paths of operations the specification names without shapes. Aligning the
@@ -8,6 +10,8 @@ package upstream
 // Paths of the operations, relative to the base URL.
 const (
 	pathLogin                  = "/v1/Users/Login"
+	pathTwoFactorKey           = "/v1/Users/2FAKey"
+	pathPeerAnalysis           = "/v1/Business/PeerAnalysis"
 	pathLatestAnnualStatements = "/v1/Business/LatestAnnualStatements"
 	pathPaymentSummaryMonthly  = "/v1/Business/PaymentSummary/Monthly"
 	pathPaymentSummarySIC      = "/v1/Business/PaymentSummary/SIC"
@@ -54,6 +58,34 @@ const (
 	paramTradeProviderID = "TradeProviderId"
 	formUsername         = "Username"
 	formPassword         = "Password"
+	formLinkBasedMFA     = "LinkBasedMFA" // Y asks for a link, N for a code
+	formKey              = "Key"          // Login: a browser key; 2FAKey: the code
+
+	// PeerAnalysis parameters (all known).
+	paramYear            = "Year"
+	paramQuarter         = "Quarter"
+	paramSICCode         = "SICCode"
+	paramSICPrimary      = "SICPrimary"
+	paramTargetCountry   = "TargetCountry"
+	paramRiskLevelFilter = "RiskLevelFilter"
+	paramZScoreFilter    = "ZScoreFilter"
+	paramPayScoreFilter  = "PayScoreFilter"
+	paramDBTFilter       = "DBTFilter"
+)
+
+// linkBasedMFANo asks for a one-time code: the dashboard has no way to follow
+// a link sent by mail.
+const linkBasedMFANo = "N"
+
+// Two-factor sign-in limits (ours).
+const (
+	// TwoFactorMaxAttempts is how many codes one pending key may try; the
+	// last wrong one locks it.
+	TwoFactorMaxAttempts = 5
+	// TwoFactorPendingLifetime is how long a pending key waits for its code.
+	TwoFactorPendingLifetime = 5 * time.Minute
+	// BrowserKeyLifetime is how long a browser key skips the code.
+	BrowserKeyLifetime = 30 * 24 * time.Hour
 )
 
 // Formats on the wire.
@@ -102,6 +134,9 @@ const (
 	CodeTradeProviderNotSelected = "TradeProviderNotSelected"
 	CodeInvalidTradeProvider     = "InvalidTradeProvider"
 	CodeInvalidLayout            = "InvalidLayout"
+	CodeTwoFactorRequired        = "TwoFactorRequired"
+	CodeInvalidTwoFactorKey      = "InvalidTwoFactorKey"
+	CodeTwoFactorLocked          = "TwoFactorLocked"
 )
 
 // Rate-limit headers (known).
@@ -135,3 +170,45 @@ const (
 	// rows are asked for.
 	DefaultPortfolioRows = 50
 )
+
+// PeerAnalysis filter values. The codes are known; what each selects is ours.
+const (
+	// SICPrimary: Y matches peers' main SIC code only, N any of their codes.
+	sicPrimaryYes = "Y"
+
+	// RiskLevelFilter: NS none (default), FS the business's own Risk
+	// score, F1-F10 that Risk score, FH/FM/FL high (1-4), moderate (5-7) or
+	// low (8-10) risk, H1-H5 within that many points of the business's Risk.
+	RiskLevelAny  = "NS"
+	RiskLevelSame = "FS"
+	// ZScoreFilter and PayScoreFilter: N none (default), S the business's
+	// own band, H, M, L a high, middle or low score (Z: above 2.60,
+	// 1.10-2.60, below 1.10; Pay: 8-10, 5-7, 1-4).
+	ScoreFilterAny  = "N"
+	ScoreFilterSame = "S"
+	// DBTFilter: N none (default), S the business's DBT band, P prompt
+	// (0-5), W slow (6-15), D delinquent (over 15), 1-9 the DBT bands 0,
+	// 1-5, 6-10, 11-15, 16-30, 31-60, 61-90, 91-120, over 120.
+	DBTFilterAny  = "N"
+	DBTFilterSame = "S"
+)
+
+// Peer ratios (ours): names, and how each is computed from the statement of
+// the peer period. Margins and returns are fractions (0.114, not 11.4).
+const (
+	RatioCurrent                  = "CurrentRatio"             // CurrentAssets / CurrentLiabilities
+	RatioCash                     = "CashRatio"                // CashAndEquivalents / CurrentLiabilities
+	RatioWorkingCapitalToAssets   = "WorkingCapitalToAssets"   // WorkingCapital / TotalAssets
+	RatioLiabilitiesToAssets      = "LiabilitiesToAssets"      // TotalLiabilities / TotalAssets
+	RatioDebtToEquity             = "DebtToEquity"             // TotalLiabilities / ShareholdersEquity
+	RatioGrossMargin              = "GrossMargin"              // GrossProfit / Sales
+	RatioEBITMargin               = "EBITMargin"               // EBIT / Sales
+	RatioNetMargin                = "NetMargin"                // NetIncome / Sales
+	RatioReturnOnAssets           = "ReturnOnAssets"           // NetIncome / TotalAssets
+	RatioReturnOnEquity           = "ReturnOnEquity"           // NetIncome / ShareholdersEquity
+	RatioAssetTurnover            = "AssetTurnover"            // Sales / TotalAssets
+	RatioRetainedEarningsToAssets = "RetainedEarningsToAssets" // RetainedEarnings / TotalAssets
+)
+
+// lowerIsBetter lists the ratios whose rank 1 is the lowest value (ours).
+var lowerIsBetter = map[string]bool{RatioLiabilitiesToAssets: true, RatioDebtToEquity: true}

@@ -37,6 +37,7 @@ type stand struct {
 	sim    *simulator.Server
 	client *upstream.Client
 	clock  *clock
+	url    string // base URL, for the stand-in's /_sim hooks
 	// corrupt, when set, rewrites every 200 JSON answer.
 	corrupt atomic.Pointer[func([]byte) []byte]
 }
@@ -60,6 +61,7 @@ func newStand(t *testing.T, timeout time.Duration) *stand {
 		w.Write((*f)(rec.Body.Bytes()))
 	}))
 	t.Cleanup(srv.Close)
+	s.url = srv.URL
 	c, err := upstream.New(srv.URL, upstream.Options{Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
@@ -123,6 +125,8 @@ func business(ctx context.Context, c *upstream.Client, key string, ref upstream.
 		_, err = c.WordFill(ctx, key, ref)
 	case "ident":
 		_, err = c.IdentificationGroup(ctx, key, ref)
+	case "peers":
+		_, err = c.PeerAnalysis(ctx, key, ref, upstream.PeerQuery{SICPrimary: true, RiskLevel: upstream.RiskLevelAny})
 	}
 	return err
 }
@@ -140,6 +144,7 @@ func operations() []operation {
 		{"summary", "Summary", "/v1/Business/Summary"},
 		{"wordfill", "WordFill", "/v1/Business/WordFill"},
 		{"ident", "IdentificationGroup", "/v1/Business/IdentificationGroup"},
+		{"peers", "PeerAnalysis", "/v1/Business/PeerAnalysis"},
 	}
 	for _, b := range businessOps {
 		ops = append(ops, operation{

@@ -120,8 +120,11 @@ func statusError(op string, status int, h http.Header, env envelope, isEnvelope 
 			}
 		}
 	}
-	if e.Code == CodeInvalidCredentials {
-		e.Kind = ErrInvalidCredentials
+	// Some codes say more than their status (a 403 is not always an
+	// expired session).
+	switch e.Code {
+	case CodeInvalidCredentials, CodeTwoFactorRequired, CodeInvalidTwoFactorKey, CodeTwoFactorLocked:
+		e.Kind = kindForCode(e.Code)
 	}
 	if e.Kind == ErrRateLimited {
 		e.RetryAfter = retryAfter(h)
@@ -140,6 +143,12 @@ func kindForCode(code string) error {
 		return ErrNotFound
 	case CodeRateLimitExceeded:
 		return ErrRateLimited
+	case CodeTwoFactorRequired:
+		return ErrTwoFactorRequired
+	case CodeInvalidTwoFactorKey:
+		return ErrTwoFactorCode
+	case CodeTwoFactorLocked:
+		return ErrTwoFactorLocked
 	case CodeMissingIdentifier, CodeInvalidParameter, CodeTradeProviderNotSelected,
 		CodeInvalidTradeProvider, CodeInvalidLayout:
 		return ErrBadRequest

@@ -25,8 +25,17 @@ var (
 	ErrMalformed = errors.New("upstream: malformed response")
 	// ErrInvalidReference: a business reference was refused before any request.
 	ErrInvalidReference = errors.New("upstream: invalid business reference")
-	// ErrTwoFactorRequired: the account needs a second sign-in step we do not offer yet.
+	// ErrTwoFactorRequired: Login met an account with two-factor sign-in (use
+	// SignIn), or a call used a key still waiting for its code.
 	ErrTwoFactorRequired = errors.New("upstream: two-factor sign-in required")
+	// ErrTwoFactorCode: TwoFactorKey sent a wrong code; the pending key may
+	// try again, up to TwoFactorMaxAttempts codes in all.
+	ErrTwoFactorCode = errors.New("upstream: wrong two-factor code")
+	// ErrTwoFactorLocked: too many wrong codes; the pending key is dead.
+	ErrTwoFactorLocked = errors.New("upstream: two-factor sign-in locked")
+	// ErrTwoFactorExpired: the pending key expired or is unknown to the
+	// service; sign in again for a new code.
+	ErrTwoFactorExpired = errors.New("upstream: two-factor sign-in expired")
 )
 
 // Error is a failed operation: which one, what the service said, and its kind.

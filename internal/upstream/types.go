@@ -2,12 +2,17 @@ package upstream
 
 import "time"
 
-// LoginResult is what a successful sign-in returns.
+// LoginResult is what a successful sign-in or two-factor code returns.
 type LoginResult struct {
+	// SessionKey is the session key; while TwoFactorAuthenticationRequired
+	// is set it is a pending key, good for TwoFactorKey only.
 	SessionKey                      string `json:"SessionKey"`
 	Username                        string `json:"Username"`
 	SessionID                       int64  `json:"SessionId"`
 	TwoFactorAuthenticationRequired bool   `json:"TwoFactorAuthenticationRequired"`
+	// BrowserKey (the service's Key) lets this browser skip the code at
+	// later sign-ins, for accounts with browser verification; "" otherwise.
+	BrowserKey string `json:"Key"`
 }
 
 // AnnualFinancials is one fiscal year of a business's annual statements.
@@ -190,3 +195,32 @@ type TradeProvider struct {
 	ID   string `json:"TradeProviderId"`
 	Name string `json:"Name"`
 }
+
+// PeerAnalysis is where a business stands among its industry peers in one
+// period: one entry per ratio.
+type PeerAnalysis struct {
+	PeerYear     int    `json:"PeerYear"`
+	PeerQuarter  int    `json:"PeerQuarter"`
+	SIC          string `json:"SIC"`
+	IndustryName string `json:"IndustryName"`
+	// PeerCount is how many businesses were compared, the business included.
+	PeerCount int         `json:"PeerCount"`
+	Ratios    []PeerRatio `json:"Ratios"`
+}
+
+// PeerRatio is one ratio of the business against its peers. Value and Rank
+// are nil where the business lacks the inputs; Min, Median and Max are nil
+// when no peer has the ratio.
+type PeerRatio struct {
+	Ratio  string   `json:"Ratio"`
+	Value  *float64 `json:"Value"`
+	Max    *float64 `json:"Max"`
+	Min    *float64 `json:"Min"`
+	Median *float64 `json:"Median"`
+	// Count is how many peers have the ratio; Rank 1 is the best of them.
+	Count int  `json:"Count"`
+	Rank  *int `json:"Rank"`
+}
+
+// HigherIsBetter says which way the ratio's rank runs.
+func (r PeerRatio) HigherIsBetter() bool { return !lowerIsBetter[r.Ratio] }
