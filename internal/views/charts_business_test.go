@@ -2,6 +2,8 @@ package views
 
 import (
 	"encoding/json"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -172,18 +174,21 @@ func TestAgingChart(t *testing.T) {
 	}
 	opt, _ := options(t, p.Chart)
 	s := series(t, opt)
-	if len(s) != 6 {
-		t.Fatalf("%d series, want 6 aging buckets", len(s))
+	if len(s) != 4 {
+		t.Fatalf("%d series, want the 4 past-due buckets", len(s))
 	}
 	for i, ser := range s {
-		if ser["stack"] != "aging" || ser["type"] != "bar" || !strings.HasPrefix(ser["name"].(string), AgingColumns[i]) {
+		if ser["stack"] != "aging" || ser["type"] != "bar" || !strings.HasPrefix(ser["name"].(string), AgingColumns[i+1]) {
 			t.Errorf("series %d = %v %v %v", i, ser["name"], ser["type"], ser["stack"])
 		}
+	}
+	if y := opt["yAxis"].([]any)[0].(map[string]any); y["max"] != nil {
+		t.Errorf("past-due axis has max %v; it must scale to the late shares, not to 100 %%", y["max"])
 	}
 	if got := xLabels(t, opt); len(got) != 2 || got[0] != "Sep 2026" {
 		t.Errorf("months = %v, want the two readable months oldest first", got)
 	}
-	if v := s[4]["data"].([]any)[1].(map[string]any)["value"]; v != 41.14 {
+	if v := s[3]["data"].([]any)[1].(map[string]any)["value"]; v != 41.14 {
 		t.Errorf("91+ share of Oct 2026 = %v", v)
 	}
 	if b, _ := json.Marshal(opt["aria"]); !strings.Contains(string(b), `"decal":{"show":true}`) {
@@ -223,5 +228,33 @@ func TestSICDBTChart(t *testing.T) {
 	}
 	if e, _ := SICDBTChart(nil); e.Empty == "" {
 		t.Error("no rows must read as empty")
+	}
+}
+
+// TestSICDBTChartDrawsTheWorstCategories keeps the chart to four lines, the
+// categories with the highest average DBT, while the table lists them all.
+func TestSICDBTChartDrawsTheWorstCategories(t *testing.T) {
+	var rows []upstream.PaymentSummaryRow
+	for i, dbt := range []int{5, 40, 1, 25, 60, 12, 2} {
+		code := strconv.Itoa(10 + i)
+		rows = append(rows, payment("2026-10", code, "Cat "+code, 100, ip(dbt)), payment("2026-09", code, "Cat "+code, 100, ip(dbt+2)))
+	}
+	p, err := SICDBTChart(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, _ := options(t, p.Chart)
+	var names []string
+	for _, ser := range series(t, opt) {
+		names = append(names, ser["name"].(string))
+	}
+	if want := []string{"11 Cat 11", "13 Cat 13", "14 Cat 14", "15 Cat 15"}; !slices.Equal(names, want) {
+		t.Errorf("lines %q, want the four worst by average DBT in table order %q", names, want)
+	}
+	if len(p.Table.Head) != 8 {
+		t.Errorf("table head %q, want Month and all 7 categories", p.Table.Head)
+	}
+	if !strings.Contains(p.Note, "table lists all 7") {
+		t.Errorf("note %q does not say the table has the rest", p.Note)
 	}
 }

@@ -1,7 +1,9 @@
 package views
 
 import (
+	"cmp"
 	"slices"
+	"strconv"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -24,19 +26,26 @@ var seriesSymbols = [...]string{"circle", "rect", "triangle", "diamond", "pin", 
 // and the zoom slider below it.
 var legendGrid = opts.Grid{Top: "80", Bottom: "64", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}
 
-// AgingChart stacks the share of each aging bucket per month, oldest month
-// first (credit balances are not part of the total due and are left out).
+// pastDueBuckets are the indexes in AgingColumns of the late buckets, which
+// the aging chart draws: beside 85–95 % current they would be a sliver.
+var pastDueBuckets = [...]int{1, 2, 3, 4}
+
+// AgingChart stacks the share of the total due in each past-due bucket
+// (1–30, 31–60, 61–90, 91+ days) per month, oldest month first, on an axis
+// of their own scale: the late buckets carry the signal. The current share
+// and the rest are in the aging table beside it.
 func AgingChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
-	p := ChartPanel{Title: "Aging mix over time", Note: "share of the total due in each aging bucket, per month"}
+	p := ChartPanel{Title: "Past-due share over time",
+		Note: "share of the total due in each past-due bucket, per month; the rest is current (the table below lists every bucket)"}
 	var months []string
-	var shares [6][]opts.BarData
+	var shares [len(pastDueBuckets)][]opts.BarData
 	for _, r := range sortedPayments(rows, true) {
 		if _, ok := r.Month(); !ok {
 			continue
 		}
 		m := paymentMonth(r)
 		months = append(months, m)
-		for i, v := range [...]float64{r.CurrentAmountPercent, r.PastDue30DaysPercent, r.PastDue60DaysPercent, r.PastDue90DaysPercent, r.PastDueOver90DaysPercent, r.OtherAmountPercent} {
+		for i, v := range [...]float64{r.PastDue30DaysPercent, r.PastDue60DaysPercent, r.PastDue90DaysPercent, r.PastDueOver90DaysPercent} {
 			shares[i] = append(shares[i], opts.BarData{Name: m, Value: round(v, 2)})
 		}
 	}
@@ -45,9 +54,9 @@ func AgingChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 		return p, nil
 	}
 	bar := charts.NewBar()
-	bar.SetGlobalOptions(append(paymentChartOpts("Aging mix"),
+	bar.SetGlobalOptions(append(paymentChartOpts("Past due"),
 		charts.WithXAxisOpts(opts.XAxis{Type: "category"}),
-		charts.WithYAxisOpts(opts.YAxis{Name: "% of total due", Type: "value", Min: 0, Max: 100}),
+		charts.WithYAxisOpts(opts.YAxis{Name: "% of total due", Type: "value", Min: 0}),
 		// Decal patterns only: ECharts' generated description would replace
 		// the container's own aria-label with a long text of raw values.
 		charts.WithAriaOpts(&opts.Aria{Enabled: opts.Bool(true), Label: &opts.AriaLabel{Enabled: opts.Bool(false)},
@@ -55,13 +64,14 @@ func AgingChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 	)...)
 	bar.SetXAxis(months)
 	for i, s := range shares {
-		bar.AddSeries(AgingColumns[i]+" (%)", s,
+		col := pastDueBuckets[i]
+		bar.AddSeries(AgingColumns[col]+" (%)", s,
 			charts.WithBarChartOpts(opts.BarChart{Stack: "aging"}),
-			charts.WithItemStyleOpts(opts.ItemStyle{Color: agingColours[i]}),
+			charts.WithItemStyleOpts(opts.ItemStyle{Color: agingColours[col]}),
 		)
 	}
 	// The data table beside this chart is the monthly aging table itself.
-	c, err := NewChart("chart-aging", "Share of the total due in each aging bucket by month; the aging table lists every value", bar)
+	c, err := NewChart("chart-aging", "Share of the total due in each past-due bucket by month; the aging table lists every value", bar)
 	p.Chart = c
 	return p, err
 }
@@ -114,13 +124,17 @@ func SICDBTChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 		}
 		p.Table.Rows = append(p.Table.Rows, row)
 	}
+	drawn := worstCategories(cats, months, func(c string, m monthIndex) *int { return dbt[key{c, m}] })
+	if len(drawn) < len(cats) {
+		p.Note += "; the " + strconv.Itoa(len(drawn)) + " categories with the highest average DBT are drawn, the table lists all " + strconv.Itoa(len(cats))
+	}
 	line := charts.NewLine()
 	line.SetGlobalOptions(append(paymentChartOpts("DBT by supplier category"),
 		charts.WithXAxisOpts(opts.XAxis{Type: "category", BoundaryGap: opts.Bool(false)}),
 		charts.WithYAxisOpts(opts.YAxis{Name: "days", Type: "value", Min: 0, MinInterval: 1}),
 	)...)
 	line.SetXAxis(labels)
-	for i, c := range cats {
+	for i, c := range drawn {
 		data := make([]opts.LineData, len(months))
 		for j, m := range months {
 			data[j] = opts.LineData{Value: noValue}
@@ -135,6 +149,37 @@ func SICDBTChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 	c, err := NewChart("chart-sic-dbt", "DBT index of each supplier category by month; the table below lists every value", line)
 	p.Chart = c
 	return p, err
+}
+
+// maxDBTLines is how many categories the DBT chart draws: more lines than
+// this tangle, and their legend no longer fits a line.
+const maxDBTLines = 4
+
+// worstCategories picks the maxDBTLines categories with the highest average
+// DBT over the months (those without any DBT last), keeping the given
+// (alphabetical) order so the legend matches the table's columns.
+func worstCategories(cats []string, months []monthIndex, dbt func(string, monthIndex) *int) []string {
+	if len(cats) <= maxDBTLines {
+		return cats
+	}
+	avg := make(map[string]float64, len(cats))
+	for _, c := range cats {
+		sum, n := 0, 0
+		for _, m := range months {
+			if v := dbt(c, m); v != nil {
+				sum += *v
+				n++
+			}
+		}
+		avg[c] = -1
+		if n > 0 {
+			avg[c] = float64(sum) / float64(n)
+		}
+	}
+	ranked := slices.Clone(cats)
+	slices.SortStableFunc(ranked, func(a, b string) int { return cmp.Compare(avg[b], avg[a]) })
+	keep := ranked[:maxDBTLines]
+	return slices.DeleteFunc(slices.Clone(cats), func(c string) bool { return !slices.Contains(keep, c) })
 }
 
 // paymentChartOpts is what both payment charts share: a title, a scrolling

@@ -94,8 +94,9 @@ func scoreChart(k ScoreKind, h scoreHistory) (ChartPanel, error) {
 				opts.MarkLineNameYAxisItem{Name: "safe above 2.60", YAxis: 2.6},
 			),
 			charts.WithMarkLineStyleOpts(opts.MarkLineStyle{
-				Symbol:    []string{"none", "none"},
-				Label:     &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "insideEndTop"},
+				Symbol: []string{"none", "none"},
+				// At the start (left), clear of the newest points.
+				Label:     &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "insideStartTop"},
 				LineStyle: &opts.LineStyle{Type: "dashed", Color: "#5b6475"},
 			}),
 		)
