@@ -212,7 +212,7 @@ func BusinessFinancials(v views.BusinessFinancialsPage) templ.Component {
 					}
 					return nil
 				})
-				templ_7745c5c3_Err = scrollRegion("Annual statements", "card").Render(templ.WithChildren(ctx, templ_7745c5c3_Var3), templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = scrollRegion("Annual statements table", "card").Render(templ.WithChildren(ctx, templ_7745c5c3_Var3), templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

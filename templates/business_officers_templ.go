@@ -175,7 +175,7 @@ func BusinessOfficers(v views.BusinessOfficersPage) templ.Component {
 					}
 					return nil
 				})
-				templ_7745c5c3_Err = scrollRegion("Officers", "").Render(templ.WithChildren(ctx, templ_7745c5c3_Var3), templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = scrollRegion("Officers table", "").Render(templ.WithChildren(ctx, templ_7745c5c3_Var3), templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -800,7 +800,7 @@ func heatTable(m views.HeatMap) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = scrollRegion(m.Score.Name()+" by month", "end-first").Render(templ.WithChildren(ctx, templ_7745c5c3_Var32), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = scrollRegion(m.Score.Name()+" table", "end-first").Render(templ.WithChildren(ctx, templ_7745c5c3_Var32), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
