@@ -176,9 +176,33 @@
     opened = [];
   });
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", start);
-  } else {
+  // An empty month field would show "--------- ----"; marked, the
+  // stylesheet leaves it blank until it has the focus.
+  function markEmpty(input) {
+    if (input.value) {
+      input.removeAttribute("data-empty");
+    } else {
+      input.setAttribute("data-empty", "");
+    }
+  }
+
+  function monthFields() {
+    var inputs = document.querySelectorAll('input[type="month"]');
+    for (var i = 0; i < inputs.length; i++) {
+      markEmpty(inputs[i]);
+      inputs[i].addEventListener("input", function (e) { markEmpty(e.target); });
+      inputs[i].addEventListener("change", function (e) { markEmpty(e.target); });
+    }
+  }
+
+  function ready() {
+    monthFields();
     start();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", ready);
+  } else {
+    ready();
   }
 })();
