@@ -1,0 +1,47 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// tables are the analyst's tables, children first, so DeleteAnalyst can
+// delete in an order every foreign key accepts.
+var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snapshots"}
+
+// DeleteAnalyst deletes everything the analyst has stored, in one
+// transaction: afterwards no table holds a row of theirs. Deleting an
+// analyst with nothing stored is not an error.
+func (s *Store) DeleteAnalyst(ctx context.Context, a Analyst) error {
+	a, err := a.key()
+	if err != nil {
+		return err
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap("delete analyst", err)
+	}
+	defer tx.Rollback()
+	var id int64
+	// Locks the analyst's row on PostgreSQL so that no write of theirs
+	// lands between the deletes; a missing row means nothing to delete.
+	err = tx.QueryRowContext(ctx, `UPDATE analysts SET written_at = $3 WHERE service = $1 AND user_name = $2 RETURNING id`,
+		a.Service, a.User, s.stamp()).Scan(&id)
+	if err != nil {
+		if err == sql.ErrNoRows {
+			return nil
+		}
+		return wrap("delete analyst", err)
+	}
+	for _, t := range append(tables, "analysts") {
+		col := "analyst_id"
+		if t == "analysts" {
+			col = "id"
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE "+col+" = $1", id); err != nil {
+			return fmt.Errorf("store: delete analyst: %s: %w", t, err)
+		}
+	}
+	return wrap("delete analyst", tx.Commit())
+}

@@ -1,0 +1,97 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"math"
+	"time"
+)
+
+// MaxSeen is how many (business, score) marks one analyst keeps: four
+// scores for 25,000 businesses. Past it the marks not refreshed longest go.
+const MaxSeen = 100000
+
+// Reading is one score of one business as a page showed it.
+type Reading struct {
+	BusinessID int32
+	Score      Score
+	Value      float64
+}
+
+// SeenKey addresses a last-seen mark.
+type SeenKey struct {
+	BusinessID int32
+	Score      Score
+}
+
+// Seen is the value the analyst last saw and when the page showed it.
+type Seen struct {
+	Value float64
+	At    time.Time
+}
+
+// MarkSeen records what the analyst has now seen. Call it after reading
+// LastSeen for the same page, or every business looks unchanged. A mark
+// whose value did not change keeps its time, so At is when the analyst
+// first saw the value.
+func (s *Store) MarkSeen(ctx context.Context, a Analyst, readings []Reading) error {
+	for _, r := range readings {
+		if err := checkBusiness(r.BusinessID); err != nil {
+			return err
+		}
+		if !r.Score.Valid() {
+			return invalid("score", "not a score")
+		}
+		if math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
+			return invalid("value", "not a number")
+		}
+	}
+	if len(readings) == 0 {
+		return nil
+	}
+	return s.write(ctx, a, "mark seen", func(tx *sql.Tx, id int64) error {
+		// The WHERE skips rewriting an unchanged mark: most visits change
+		// nothing, and PostgreSQL would write a new row version for each.
+		upsert, err := tx.PrepareContext(ctx, `INSERT INTO last_seen (analyst_id, business_id, score, value, seen_at)
+			VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (analyst_id, business_id, score) DO UPDATE SET value = excluded.value, seen_at = excluded.seen_at
+			WHERE last_seen.value <> excluded.value`)
+		if err != nil {
+			return err
+		}
+		defer upsert.Close()
+		now := s.stamp()
+		for _, r := range readings {
+			if _, err := upsert.ExecContext(ctx, id, r.BusinessID, string(r.Score), r.Value, now); err != nil {
+				return err
+			}
+		}
+		return prune(ctx, tx, "last_seen", "business_id, score", "seen_at DESC, business_id, score", id, MaxSeen)
+	})
+}
+
+// LastSeen is every mark of the analyst.
+func (s *Store) LastSeen(ctx context.Context, a Analyst) (map[SeenKey]Seen, error) {
+	a, err := a.key()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.r.QueryContext(ctx, "SELECT business_id, score, value, seen_at FROM last_seen WHERE analyst_id = "+analystID,
+		a.Service, a.User)
+	if err != nil {
+		return nil, wrap("last seen", err)
+	}
+	defer rows.Close()
+	out := map[SeenKey]Seen{}
+	for rows.Next() {
+		var k SeenKey
+		var v Seen
+		var at int64
+		if err := rows.Scan(&k.BusinessID, &k.Score, &v.Value, &at); err != nil {
+			return nil, wrap("last seen", err)
+		}
+		v.At = fromStamp(at)
+		out[k] = v
+	}
+	return out, wrap("last seen", rows.Err())
+}

@@ -1,0 +1,180 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Bounds of notes.
+const (
+	// MaxNoteLen is a note's length in characters (Unicode code points,
+	// as the form's maxlength counts them), line breaks counted as one.
+	MaxNoteLen = 10000
+	// MaxNotes is how many notes one analyst can keep in all.
+	MaxNotes = 10000
+)
+
+// Note is an analyst's plain-text note on a business.
+type Note struct {
+	ID         int64
+	BusinessID int32
+	// Author is the user name that wrote it.
+	Author string
+	// Text is plain text with "\n" line breaks; pages escape it.
+	Text    string
+	Created time.Time
+	// Updated equals Created until the note is edited.
+	Updated time.Time
+}
+
+// Edited reports whether the note was changed after it was written.
+func (n Note) Edited() bool { return n.Updated.After(n.Created) }
+
+// AddNote writes a new note on a business.
+func (s *Store) AddNote(ctx context.Context, a Analyst, business int32, text string) (Note, error) {
+	if err := checkBusiness(business); err != nil {
+		return Note{}, err
+	}
+	text, err := checkNote(text)
+	if err != nil {
+		return Note{}, err
+	}
+	now := s.stamp()
+	n := Note{ID: newID(), BusinessID: business, Author: a.User, Text: text, Created: fromStamp(now), Updated: fromStamp(now)}
+	err = s.write(ctx, a, "add note", func(tx *sql.Tx, id int64) error {
+		c, err := count(ctx, tx, "notes", id)
+		if err != nil {
+			return err
+		}
+		if c >= MaxNotes {
+			return ErrNotesFull
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO notes (id, analyst_id, business_id, author, body, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $6)`, n.ID, id, business, a.User, text, now)
+		return err
+	})
+	if err != nil {
+		return Note{}, err
+	}
+	return n, nil
+}
+
+// EditNote replaces the text of one of the analyst's notes; another
+// analyst's note is ErrNotFound.
+func (s *Store) EditNote(ctx context.Context, a Analyst, note int64, text string) (Note, error) {
+	text, err := checkNote(text)
+	if err != nil {
+		return Note{}, err
+	}
+	var n Note
+	err = s.write(ctx, a, "edit note", func(tx *sql.Tx, id int64) error {
+		var created, updated int64
+		err := tx.QueryRowContext(ctx, `UPDATE notes SET body = $3, updated_at = $4
+			WHERE id = $1 AND analyst_id = $2
+			RETURNING id, business_id, author, body, created_at, updated_at`, note, id, text, s.stamp()).
+			Scan(&n.ID, &n.BusinessID, &n.Author, &n.Text, &created, &updated)
+		if err == sql.ErrNoRows {
+			return ErrNotFound
+		}
+		n.Created, n.Updated = fromStamp(created), fromStamp(updated)
+		return err
+	})
+	if err != nil {
+		return Note{}, err
+	}
+	return n, nil
+}
+
+// DeleteNote deletes one of the analyst's notes; another analyst's note is
+// ErrNotFound.
+func (s *Store) DeleteNote(ctx context.Context, a Analyst, note int64) error {
+	return s.write(ctx, a, "delete note", func(tx *sql.Tx, id int64) error {
+		return deleteOwned(ctx, tx, "notes", note, id)
+	})
+}
+
+// Note is one of the analyst's notes, for the edit form.
+func (s *Store) Note(ctx context.Context, a Analyst, note int64) (Note, error) {
+	ns, err := s.notes(ctx, a, "AND id = $3", note)
+	if err != nil {
+		return Note{}, err
+	}
+	if len(ns) == 0 {
+		return Note{}, ErrNotFound
+	}
+	return ns[0], nil
+}
+
+// Notes are the analyst's notes on one business, newest first.
+func (s *Store) Notes(ctx context.Context, a Analyst, business int32) ([]Note, error) {
+	return s.notes(ctx, a, "AND business_id = $3", business)
+}
+
+// AllNotes are all the analyst's notes, by business and then oldest first:
+// the rows of notes.csv.
+func (s *Store) AllNotes(ctx context.Context, a Analyst) ([]Note, error) {
+	return s.notes(ctx, a, "")
+}
+
+// notes runs the one notes query with an extra condition on $3.
+func (s *Store) notes(ctx context.Context, a Analyst, cond string, arg ...any) ([]Note, error) {
+	a, err := a.key()
+	if err != nil {
+		return nil, err
+	}
+	order := "created_at DESC, id DESC"
+	if cond == "" {
+		order = "business_id, created_at, id"
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT id, business_id, author, body, created_at, updated_at FROM notes
+		WHERE analyst_id = `+analystID+" "+cond+" ORDER BY "+order, append([]any{a.Service, a.User}, arg...)...)
+	if err != nil {
+		return nil, wrap("notes", err)
+	}
+	defer rows.Close()
+	var out []Note
+	for rows.Next() {
+		var n Note
+		var created, updated int64
+		if err := rows.Scan(&n.ID, &n.BusinessID, &n.Author, &n.Text, &created, &updated); err != nil {
+			return nil, wrap("notes", err)
+		}
+		n.Created, n.Updated = fromStamp(created), fromStamp(updated)
+		out = append(out, n)
+	}
+	return out, wrap("notes", rows.Err())
+}
+
+// checkNote normalises line breaks to "\n" and checks the length. Browsers
+// send a textarea's line breaks as CRLF while its maxlength counts them as
+// one character, so a note that fit the form must fit here too.
+func checkNote(text string) (string, error) {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	switch {
+	case !cleanText(text):
+		return text, invalid("text", "is not valid text")
+	case strings.TrimSpace(text) == "":
+		return text, invalid("text", "a note cannot be empty")
+	case utf8.RuneCountInString(text) > MaxNoteLen:
+		return text, invalid("text", "a note is at most %s characters (this one has %s)",
+			grouped(MaxNoteLen), grouped(utf8.RuneCountInString(text)))
+	}
+	return text, nil
+}
+
+// deleteOwned deletes row id of table if the analyst owns it.
+func deleteOwned(ctx context.Context, tx *sql.Tx, table string, id, analyst int64) error {
+	res, err := tx.ExecContext(ctx, "DELETE FROM "+table+" WHERE id = $1 AND analyst_id = $2", id, analyst)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err == nil && n == 0 {
+		return ErrNotFound
+	}
+	return err
+}

@@ -1,0 +1,35 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// openPostgres opens a bounded pool through pgx's database/sql driver, so
+// both engines share every query.
+func (s *Store) openPostgres(ctx context.Context, cfg Config) error {
+	pc, err := pgx.ParseConfig(cfg.DatabaseURL)
+	if err != nil {
+		// pgx's message can quote the URL, password included.
+		return fmt.Errorf("store: the database URL (DATABASE_URL) is not a valid PostgreSQL URL")
+	}
+	db := stdlib.OpenDB(*pc)
+	// Migrations hold one connection for the advisory lock while goose
+	// works on another.
+	cfg.MaxConns = max(cfg.MaxConns, 2)
+	db.SetMaxOpenConns(cfg.MaxConns)
+	db.SetMaxIdleConns(cfg.MaxConns)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	db.SetConnMaxLifetime(time.Hour)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return fmt.Errorf("store: connect to postgres at %s: %w", pc.Host, err)
+	}
+	s.w, s.r = db, db
+	s.log.Info("store: postgres", "host", pc.Host, "database", pc.Database)
+	return nil
+}

@@ -1,0 +1,201 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"math"
+	"slices"
+	"time"
+)
+
+// MaxRules is how many alert rules one analyst can keep.
+const MaxRules = 200
+
+// Scope is what a rule watches.
+type Scope string
+
+// The scopes.
+const (
+	ScopeBusiness  Scope = "business"  // one business (RuleSpec.BusinessID)
+	ScopeFolder    Scope = "folder"    // the businesses of one portfolio folder (RuleSpec.FolderID)
+	ScopePortfolio Scope = "portfolio" // every business in the portfolio
+)
+
+// Condition is when a rule fires.
+type Condition string
+
+// The conditions.
+const (
+	// Below fires when the score is below Threshold.
+	Below Condition = "below"
+	// Above fires when the score is above Threshold.
+	Above Condition = "above"
+	// Fall fires when the score worsens by at least Threshold points from
+	// one month to the next (for DBT, a rise of that many days).
+	Fall Condition = "fall"
+	// WorseZone fires when the score enters a worse zone; it has no
+	// threshold.
+	WorseZone Condition = "worse_zone"
+)
+
+// RuleSpec is a rule as the form describes it.
+type RuleSpec struct {
+	Scope      Scope
+	BusinessID int32 // set for ScopeBusiness only
+	FolderID   int   // set for ScopeFolder only
+	// TargetName is the business's or folder's name as the form showed it,
+	// so /alerts can name what the rule is on without a service call.
+	TargetName string
+	Score      Score
+	Condition  Condition
+	// Threshold is the score value for Below and Above, the number of
+	// points for Fall, and zero for WorseZone.
+	Threshold float64
+}
+
+// Rule is a stored alert rule.
+type Rule struct {
+	ID int64
+	RuleSpec
+	Created time.Time
+}
+
+// AppliesTo reports whether the rule watches a business that sits in the
+// given folders of the portfolio (none if it is not in the portfolio).
+func (r RuleSpec) AppliesTo(business int32, folders ...int) bool {
+	switch r.Scope {
+	case ScopeBusiness:
+		return r.BusinessID == business
+	case ScopeFolder:
+		return slices.Contains(folders, r.FolderID)
+	default:
+		return len(folders) > 0
+	}
+}
+
+// AddRule validates and stores a rule; a threshold outside the score's
+// range is a *ValidationError on "threshold".
+func (s *Store) AddRule(ctx context.Context, a Analyst, spec RuleSpec) (Rule, error) {
+	spec, err := checkRule(spec)
+	if err != nil {
+		return Rule{}, err
+	}
+	now := s.stamp()
+	r := Rule{ID: newID(), RuleSpec: spec, Created: fromStamp(now)}
+	err = s.write(ctx, a, "add rule", func(tx *sql.Tx, id int64) error {
+		n, err := count(ctx, tx, "rules", id)
+		if err != nil {
+			return err
+		}
+		if n >= MaxRules {
+			return ErrRulesFull
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO rules (id, analyst_id, scope, business_id, folder_id, target_name, score, cond, threshold, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+			r.ID, id, string(spec.Scope), spec.BusinessID, spec.FolderID, spec.TargetName,
+			string(spec.Score), string(spec.Condition), spec.Threshold, now)
+		return err
+	})
+	if err != nil {
+		return Rule{}, err
+	}
+	return r, nil
+}
+
+// Rules are the analyst's rules, newest first.
+func (s *Store) Rules(ctx context.Context, a Analyst) ([]Rule, error) {
+	a, err := a.key()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT id, scope, business_id, folder_id, target_name, score, cond, threshold, created_at
+		FROM rules WHERE analyst_id = `+analystID+` ORDER BY created_at DESC, id DESC`, a.Service, a.User)
+	if err != nil {
+		return nil, wrap("rules", err)
+	}
+	defer rows.Close()
+	var out []Rule
+	for rows.Next() {
+		var r Rule
+		var at int64
+		if err := rows.Scan(&r.ID, &r.Scope, &r.BusinessID, &r.FolderID, &r.TargetName,
+			&r.Score, &r.Condition, &r.Threshold, &at); err != nil {
+			return nil, wrap("rules", err)
+		}
+		r.Created = fromStamp(at)
+		out = append(out, r)
+	}
+	return out, wrap("rules", rows.Err())
+}
+
+// DeleteRule deletes one of the analyst's rules and the alerts it raised;
+// another analyst's rule is ErrNotFound.
+func (s *Store) DeleteRule(ctx context.Context, a Analyst, rule int64) error {
+	return s.write(ctx, a, "delete rule", func(tx *sql.Tx, id int64) error {
+		// Explicit rather than relying on the foreign key's cascade, which
+		// SQLite honours only with foreign_keys on.
+		if _, err := tx.ExecContext(ctx, "DELETE FROM alerts WHERE rule_id = $1 AND analyst_id = $2", rule, id); err != nil {
+			return err
+		}
+		return deleteOwned(ctx, tx, "rules", rule, id)
+	})
+}
+
+// checkRule refuses a rule that is incomplete or could never fire and
+// clears the fields its scope and condition do not use.
+func checkRule(r RuleSpec) (RuleSpec, error) {
+	var err error
+	if r.TargetName, err = checkName("name", r.TargetName); err != nil {
+		return r, err
+	}
+	switch r.Scope {
+	case ScopeBusiness:
+		if err := checkBusiness(r.BusinessID); err != nil {
+			return r, err
+		}
+		r.FolderID = 0
+	case ScopeFolder:
+		if r.FolderID <= 0 {
+			return r, invalid("folder", "choose a folder")
+		}
+		r.BusinessID = 0
+	case ScopePortfolio:
+		r.BusinessID, r.FolderID = 0, 0
+	default:
+		return r, invalid("scope", "choose a business, a folder or the whole portfolio")
+	}
+	if !r.Score.Valid() {
+		return r, invalid("score", "choose Risk, Pay, DBT or Z″")
+	}
+	return r, checkThreshold(&r)
+}
+
+// checkThreshold holds the threshold to the score's range.
+func checkThreshold(r *RuleSpec) error {
+	lo, hi := r.Score.Range()
+	t := r.Threshold
+	if math.IsNaN(t) || math.IsInf(t, 0) {
+		return invalid("threshold", "is not a number")
+	}
+	if r.Score.Whole() && !isWhole(t) && r.Condition != WorseZone {
+		return invalid("threshold", "%s scores are whole numbers", r.Score.Name())
+	}
+	switch r.Condition {
+	case Below, Above:
+		if t < lo || t > hi {
+			return invalid("threshold", "%s runs from %v to %v", r.Score.Name(), lo, hi)
+		}
+		if (r.Condition == Below && t == lo) || (r.Condition == Above && t == hi) {
+			return invalid("threshold", "%s is never %s %v, so the rule would never fire", r.Score.Name(), r.Condition, t)
+		}
+	case Fall:
+		if t <= 0 || t > hi-lo {
+			return invalid("threshold", "a fall is more than 0 and at most %v points for %s", hi-lo, r.Score.Name())
+		}
+	case WorseZone:
+		r.Threshold = 0
+	default:
+		return invalid("condition", "choose below, above, a fall or a worse zone")
+	}
+	return nil
+}

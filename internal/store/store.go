@@ -1,0 +1,122 @@
+// Package store keeps the analyst's own workspace: watch list, notes, alert
+// rules and triggered alerts, last-seen scores and dated snapshots. It runs
+// on SQLite in a local file by default and on PostgreSQL when several
+// replicas share one database; both engines run the same schema and SQL.
+//
+// Every method takes the Analyst it works for and touches only that
+// analyst's rows, so handlers never filter by owner themselves. Bad input
+// and full lists come back as *ValidationError or one of the Err* sentinels
+// before anything is written.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+)
+
+// Config says where the store lives; Open reads it once.
+type Config struct {
+	// DataDir holds creditdash.db when DatabaseURL is empty; Open creates it.
+	DataDir string
+	// DatabaseURL (postgres:// or postgresql://) selects PostgreSQL.
+	DatabaseURL string
+	// Logger receives migration and start-up lines; nil discards them.
+	Logger *slog.Logger
+	// MaxConns bounds the PostgreSQL pool and the SQLite read pool; 0 means 8.
+	MaxConns int
+	// Now is the clock for stored times; nil means time.Now. Tests set it
+	// so that "newest first" does not depend on the machine's clock.
+	Now func() time.Time
+}
+
+// Engine names which database a Store runs on.
+type Engine string
+
+// The two engines.
+const (
+	SQLite   Engine = "sqlite"
+	Postgres Engine = "postgres"
+)
+
+// Store is the analyst workspace database; it is safe for concurrent use.
+type Store struct {
+	engine Engine
+	// w takes every write. On SQLite it is a single connection, because
+	// SQLite allows one writer at a time and a pool of writers would only
+	// queue on the file lock with SQLITE_BUSY; on PostgreSQL w and r are
+	// the same pool.
+	w   *sql.DB
+	r   *sql.DB
+	log *slog.Logger
+	now func() time.Time
+}
+
+// Open connects to the engine the config selects, runs pending migrations
+// once (under a lock, so replicas starting together do not race) and
+// returns a ready Store.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	s := &Store{log: cfg.Logger, now: cfg.Now}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = 8
+	}
+	var err error
+	switch {
+	case cfg.DatabaseURL != "":
+		if !strings.HasPrefix(cfg.DatabaseURL, "postgres://") && !strings.HasPrefix(cfg.DatabaseURL, "postgresql://") {
+			return nil, errors.New("store: the database URL (DATABASE_URL) must start with postgres:// or postgresql://")
+		}
+		s.engine = Postgres
+		err = s.openPostgres(ctx, cfg)
+	case cfg.DataDir != "":
+		s.engine = SQLite
+		err = s.openSQLite(ctx, cfg)
+	default:
+		return nil, errors.New("store: neither a data directory nor a database URL is set")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Engine reports which database the store runs on.
+func (s *Store) Engine() Engine { return s.engine }
+
+// Ping checks that the database answers, for readiness probes.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.r.PingContext(ctx); err != nil {
+		return fmt.Errorf("store: ping: %w", err)
+	}
+	return nil
+}
+
+// Close releases the connections; the Store is unusable afterwards.
+func (s *Store) Close() error {
+	err := s.w.Close()
+	if s.r != s.w {
+		err = errors.Join(err, s.r.Close())
+	}
+	return err
+}
+
+// stamp is the current time as stored: Unix microseconds, which both
+// engines keep exactly in a BIGINT.
+func (s *Store) stamp() int64 { return s.now().UnixMicro() }
+
+// fromStamp turns a stored time back into a UTC time.Time.
+func fromStamp(us int64) time.Time { return time.UnixMicro(us).UTC() }
