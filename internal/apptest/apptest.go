@@ -47,6 +47,9 @@ type Options struct {
 	// Wrap puts a layer around the client in front of the cache (a service
 	// that lacks an operation, say).
 	Wrap func(*upstream.Client) cache.Upstream
+	// WrapService puts a layer around the client where the handlers call it
+	// directly (sign-in, trade-provider choice).
+	WrapService func(*upstream.Client) handlers.Service
 	// PageWriteTimeout bounds writing a page; zero means the default.
 	PageWriteTimeout time.Duration
 	// CookieSecure marks cookies Secure and sends HSTS, as over TLS.
@@ -142,8 +145,12 @@ func Start(t testing.TB, opts Options) *App {
 		t.Fatal(err)
 	}
 	logs := &LogBuffer{}
+	var svc handlers.Service = client
+	if opts.WrapService != nil {
+		svc = opts.WrapService(client)
+	}
 	h, err := handlers.New(handlers.Config{
-		Service:          client,
+		Service:          svc,
 		Cache:            store,
 		Sessions:         sessions,
 		Assets:           assets,

@@ -112,9 +112,6 @@ func TestTradeProviderChoiceOpensCustomerPages(t *testing.T) {
 	}
 
 	status := b.Navigate(app.URL + "/customers/C1-1001")
-	if status == http.StatusNotFound && b.Text("h1") == "Page not found" {
-		t.Skip("the business pages of issue 4 (/customers/{id}) are not routed yet")
-	}
 	if status != http.StatusConflict || !strings.Contains(b.Text("h1"), "trade provider") {
 		t.Fatalf("/customers/C1-1001 before choosing: status %d, title %q; want the 409 explanation", status, b.Text("h1"))
 	}

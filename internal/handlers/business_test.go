@@ -10,6 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"creditdash/internal/apptest"
+	"creditdash/static"
 )
 
 // tabs of the business report: the path suffix and what only that tab shows.
@@ -84,9 +85,23 @@ func TestBusinessTabsForEveryIdentifierKind(t *testing.T) {
 					t.Errorf("GET %s: tab %s aria-current = %v", path, a.Text(), current)
 				}
 			})
-			if (tab.charts > 0) != (p.Doc.Find(`script[src*="echarts"]`).Length() == 1) {
-				t.Errorf("GET %s: ECharts loaded on a page with %d charts", path, tab.charts)
-			}
+		}
+	}
+}
+
+// ECharts is loaded on exactly the tabs that draw charts.
+func TestEChartsLoadedOnlyWithCharts(t *testing.T) {
+	if assets, err := static.Load(); err != nil || !assets.Has("vendor/echarts.min.js") {
+		t.Skip("ECharts is not built into static/vendor: run make assets (make test does)")
+	}
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	for _, tab := range businessTabs {
+		path := "/businesses/1001" + tab.suffix
+		p := u.Get(path)
+		if got := p.Doc.Find(`script[src*="echarts"]`).Length(); (tab.charts > 0) != (got == 1) {
+			t.Errorf("GET %s: ECharts loaded %d times on a tab with %d charts, want once exactly when it has charts",
+				path, got, tab.charts)
 		}
 	}
 }

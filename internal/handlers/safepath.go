@@ -21,21 +21,30 @@ func safePath(raw string) string {
 	if strings.HasPrefix(raw, "//") || strings.ContainsRune(raw, '\\') {
 		return "/"
 	}
-	for _, c := range raw {
-		if c < 0x20 || c == 0x7f {
-			return "/"
-		}
+	if hasControl(raw) {
+		return "/"
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" {
 		return "/"
 	}
 	decoded, err := url.PathUnescape(u.EscapedPath())
-	if err != nil || strings.HasPrefix(decoded, "//") || strings.ContainsRune(decoded, '\\') {
+	if err != nil || strings.HasPrefix(decoded, "//") || strings.ContainsRune(decoded, '\\') || hasControl(decoded) {
 		return "/"
 	}
 	if decoded == "/login" || decoded == "/logout" {
 		return "/"
 	}
 	return raw
+}
+
+// hasControl reports a control character: browsers drop tabs and line
+// breaks from URLs, so "/\t/host" would read as "//host".
+func hasControl(s string) bool {
+	for _, c := range s {
+		if c < 0x20 || c == 0x7f {
+			return true
+		}
+	}
+	return false
 }

@@ -1,8 +1,12 @@
 package handlers
 
-import "testing"
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
 
-func TestSafeNext(t *testing.T) {
+func TestSafePath(t *testing.T) {
 	cases := map[string]string{
 		"":                         "/",
 		"/":                        "/",
@@ -26,6 +30,9 @@ func TestSafeNext(t *testing.T) {
 		"/login":                   "/",
 		"/logout":                  "/",
 		"/%zz":                     "/",
+		"/%09/evil.example/":       "/",
+		"/%0d%0aevil":              "/",
+		"/%7F/evil":                "/",
 	}
 	for in, want := range cases {
 		if got := safePath(in); got != want {
@@ -34,8 +41,8 @@ func TestSafeNext(t *testing.T) {
 	}
 }
 
-func FuzzSafeNext(f *testing.F) {
-	for _, s := range []string{"/", "//x", "/\\x", "/%2F%2Fx", "http://x", "/a?b=c", "/%5c"} {
+func FuzzSafePath(f *testing.F) {
+	for _, s := range []string{"/", "//x", "/\\x", "/%2F%2Fx", "http://x", "/a?b=c", "/%5c", "/%09/x", "/%0a/x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -45,6 +52,20 @@ func FuzzSafeNext(f *testing.F) {
 		}
 		if got != s || len(got) < 2 || got[0] != '/' || got[1] == '/' || got[1] == '\\' {
 			t.Fatalf("safePath(%q) = %q: not a local path", s, got)
+		}
+		// As a browser reads it: decoded, tabs and line breaks dropped,
+		// backslashes as slashes, resolved against the dashboard.
+		decoded, err := url.PathUnescape(got)
+		if err != nil {
+			decoded = got
+		}
+		decoded = strings.NewReplacer("\t", "", "\n", "", "\r", "", `\`, "/").Replace(decoded)
+		if strings.HasPrefix(decoded, "//") {
+			t.Fatalf("safePath(%q) = %q reads as %q, another host", s, got, decoded)
+		}
+		base, _ := url.Parse("https://dash.example/x")
+		if ref, err := url.Parse(got); err == nil && base.ResolveReference(ref).Host != "dash.example" {
+			t.Fatalf("safePath(%q) = %q resolves to another host", s, got)
 		}
 	})
 }

@@ -1,0 +1,234 @@
+package handlers_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"creditdash/internal/apptest"
+	"creditdash/internal/handlers"
+	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
+	"creditdash/internal/upstream/simulator"
+)
+
+// No path a signed-in user follows sends them off the dashboard: not the
+// old ?refresh=1 links on //host-style paths, nor a Refresh form whose page
+// names another host in any encoding.
+func TestNoRedirectLeavesTheDashboard(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	hostile := []string{
+		"//evil.example/", "/%5Cevil.example/", "/%2F%2Fevil.example/", "/%09/evil.example/",
+		"/\\evil.example/", "///evil.example/", "/%2f%2fevil.example", "https://evil.example/", "/%0d%0aevil",
+	}
+	for _, path := range hostile {
+		req, _ := http.NewRequest(http.MethodGet, app.URL+"/", nil)
+		req.URL.Opaque = path + "?refresh=1" // sent as typed, not cleaned
+		req.URL.RawQuery = ""
+		p := u.Do(req)
+		if loc := p.Location(); loc != "" && !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") || strings.Contains(loc, "evil") {
+			t.Errorf("GET %s?refresh=1: redirected to %q", path, loc)
+		}
+		tok := u.Token("/")
+		r := u.PostForm("/refresh", url.Values{"_csrf": {tok}, "page": {path}})
+		if r.Status != http.StatusSeeOther || r.Location() != "/" {
+			t.Errorf("POST /refresh page=%q: status %d to %q, want 303 to /", path, r.Status, r.Location())
+		}
+	}
+	tok := u.Token("/")
+	r := u.PostForm("/refresh", url.Values{"_csrf": {tok}, "page": {"/portfolio?folder=1"}})
+	if r.Location() != "/portfolio?folder=1" {
+		t.Errorf("POST /refresh of a local page: to %q", r.Location())
+	}
+}
+
+// A Refresh keeps nothing per request: any number of hostile posts leave
+// the process as it was, and what one post may name is bounded.
+func TestRefreshStoresNothingAndIsBounded(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	u.Get("/businesses/1001/officers")
+	tok := u.Token("/")
+	before := app.Cache.Size()
+	form := url.Values{"_csrf": {tok}, "page": {"/x" + strings.Repeat("y", 60000)}}
+	for i := range 1000 {
+		form.Add("copy", strings.Repeat("ab", 12))
+		form.Add("copy", "not-a-token-"+string(rune('a'+i%26)))
+	}
+	for range 20 {
+		if r := u.PostForm("/refresh", form); r.Status != http.StatusSeeOther || r.Location() != "/" {
+			t.Fatalf("hostile refresh: status %d to %q, want 303 to / (a 60 kB path is no page)", r.Status, r.Location())
+		}
+	}
+	if after := app.Cache.Size(); after != before {
+		t.Errorf("the cache grew from %d to %d bytes by refresh posts", before, after)
+	}
+}
+
+func TestRateLimitedPageCarriesRetryAfter(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	app.Sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorStatus: http.StatusTooManyRequests,
+		ErrorPaths: []string{"/v1/Portfolio/Download"}})
+	p := u.Get("/portfolio/export?format=csv")
+	if p.Status != http.StatusTooManyRequests {
+		t.Fatalf("export refused with 429: status %d", p.Status)
+	}
+	if ra := p.Header.Get("Retry-After"); ra == "" || ra == "0" {
+		t.Errorf("429 page: Retry-After %q, want seconds until the limit renews", ra)
+	}
+}
+
+// searchless is a service that does not offer Search to anyone.
+type searchless struct {
+	*upstream.Client
+	asked *atomic.Int32
+}
+
+func (s searchless) Search(ctx context.Context, key, text string, count int) ([]upstream.SearchResult, error) {
+	s.asked.Add(1)
+	return nil, &upstream.Error{Op: "Business/Search", Status: http.StatusNotFound, Kind: upstream.ErrNotFound}
+}
+
+func TestServiceWithoutSearchHidesTheBoxAndIsNotAskedAgain(t *testing.T) {
+	var asked atomic.Int32
+	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream { return searchless{c, &asked} }})
+	u := app.SignIn(t, "demo")
+	if u.Get("/").Doc.Find(`input[name="q"]`).Length() == 0 {
+		t.Fatal("the search box is not offered before the service said anything")
+	}
+	p := u.Get("/?q=North")
+	if p.Status != http.StatusOK || p.Doc.Find(`input[name="q"]`).Length() != 0 {
+		t.Errorf("after a 404 from Search: status %d, search box shown %d times; want 200 and none",
+			p.Status, p.Doc.Find(`input[name="q"]`).Length())
+	}
+	u.Get("/?q=South")
+	if n := asked.Load(); n != 1 {
+		t.Errorf("Search asked %d times, want 1", n)
+	}
+	// Another user is asked for themself: access differs per account.
+	app.SignIn(t, "developer").Get("/?q=North")
+	if n := asked.Load(); n != 2 {
+		t.Errorf("Search asked %d times after another user searched, want 2", n)
+	}
+}
+
+func TestRequestIDIsEchoedWhenPlainAndReplacedOtherwise(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.NewUser(t)
+	for in, keep := range map[string]bool{
+		"abc-123_DEF":           true,
+		"":                      false,
+		"evil<script>":          false,
+		"a b":                   false,
+		strings.Repeat("x", 65): false,
+	} {
+		req, _ := http.NewRequest(http.MethodGet, app.URL+"/healthz", nil)
+		req.Header.Set("X-Request-ID", in)
+		got := u.Do(req).Header.Get("X-Request-ID")
+		if keep && got != in || !keep && (got == in || got == "") {
+			t.Errorf("X-Request-ID %q answered %q", in, got)
+		}
+	}
+}
+
+// The page write deadline does not cut an export: the handler lifts it once
+// the service's file starts to arrive.
+func TestSlowExportOutlastsThePageWriteTimeout(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{PageWriteTimeout: 50 * time.Millisecond})
+	u := app.SignIn(t, "demo")
+	app.Sim.SetFaults(simulator.Faults{Latency: 300 * time.Millisecond})
+	req, _ := http.NewRequest(http.MethodGet, app.URL+"/portfolio/export?format=csv", nil)
+	resp, err := u.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK || !strings.HasPrefix(string(body), "BusinessId,") {
+		t.Errorf("slow export: status %d, %d bytes, err %v; want the whole file", resp.StatusCode, len(body), err)
+	}
+}
+
+func TestHeadAnswersLikeGet(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	for _, path := range []string{"/healthz", "/robots.txt", "/", "/businesses/1001", "/portfolio"} {
+		req, _ := http.NewRequest(http.MethodHead, app.URL+path, nil)
+		p := u.Do(req)
+		if p.Status != http.StatusOK || p.Body != "" {
+			t.Errorf("HEAD %s: status %d, %d body bytes; want 200 and none", path, p.Status, len(p.Body))
+		}
+	}
+}
+
+func TestRobotsKeepCrawlersOut(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	p := app.NewUser(t).Get("/robots.txt")
+	if p.Status != http.StatusOK || !strings.Contains(p.Body, "Disallow: /") {
+		t.Errorf("GET /robots.txt: status %d, %q", p.Status, p.Body)
+	}
+}
+
+func TestOnlyCanonicalBusinessIDs(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	for _, path := range []string{"/businesses/+1001", "/businesses/01001", "/businesses/0", "/businesses/-1"} {
+		if p := u.Get(path); p.Status != http.StatusBadRequest {
+			t.Errorf("GET %s: status %d, want 400", path, p.Status)
+		}
+	}
+}
+
+// Every way a sign-in can fail shows its own message and keeps the user
+// name as typed.
+func TestEverySignInFailureKeepsTheUserName(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{WrapService: func(c *upstream.Client) handlers.Service { return pickyLogin{c} }})
+	cases := []struct {
+		name       string
+		user, pass string
+		faults     simulator.Faults
+		wantStatus int
+		wantText   string
+	}{
+		{"wrong password", "demo", "nope", simulator.Faults{}, http.StatusUnauthorized, "password"},
+		{"limited", "demo", "demo", simulator.Faults{ErrorRate: 1, ErrorStatus: 429, ErrorPaths: []string{"/v1/Users/Login"}},
+			http.StatusTooManyRequests, "refusing sign-ins"},
+		{"service failing", "demo", "demo", simulator.Faults{ErrorRate: 1, ErrorStatus: 500, ErrorPaths: []string{"/v1/Users/Login"}},
+			http.StatusBadGateway, "not answering"},
+		{"two-factor", "secure", "demo", simulator.Faults{}, http.StatusUnauthorized, "second step"},
+		{"refused", "bad user", "demo", simulator.Faults{}, http.StatusUnauthorized, "characters we do not accept"},
+	}
+	for _, c := range cases {
+		app.Sim.SetFaults(c.faults)
+		p := app.NewUser(t).Login(c.user, c.pass, "")
+		if p.Status != c.wantStatus {
+			t.Errorf("%s: status %d, want %d", c.name, p.Status, c.wantStatus)
+		}
+		if got, _ := p.Doc.Find(`input[name="username"]`).Attr("value"); got != c.user {
+			t.Errorf("%s: user name field %q, want %q kept", c.name, got, c.user)
+		}
+		msg := p.Text(".error, [role=alert]")
+		if msg == "" || !strings.Contains(msg, c.wantText) {
+			t.Errorf("%s: message %q, want one saying %q", c.name, msg, c.wantText)
+		}
+	}
+	app.Sim.SetFaults(simulator.Faults{})
+}
+
+// pickyLogin is a service that answers 400 to user names with a space.
+type pickyLogin struct{ *upstream.Client }
+
+func (p pickyLogin) Login(ctx context.Context, username, password string) (upstream.LoginResult, error) {
+	if strings.Contains(username, " ") {
+		return upstream.LoginResult{}, &upstream.Error{Op: "Users/Login", Status: http.StatusBadRequest,
+			Kind: upstream.ErrBadRequest, Message: "The user name has characters we do not accept."}
+	}
+	return p.Client.Login(ctx, username, password)
+}
