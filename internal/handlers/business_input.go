@@ -1,12 +1,12 @@
 package handlers
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"time"
 
 	"creditdash/internal/upstream"
+	"creditdash/internal/views"
 )
 
 // Limits of the report's controls.
@@ -31,28 +31,28 @@ type scoreWindow struct {
 	fromParam, toParam string
 }
 
-// parseWindow reads the from/to form (YYYY-MM each, both optional). Its
-// error is a message for people; the window is then the default.
-func parseWindow(fromRaw, toRaw string) (scoreWindow, error) {
+// parseWindow reads the from/to form (YYYY-MM each, both optional). A
+// refused form answers its fault, and the window is then the default.
+func parseWindow(fromRaw, toRaw string) (scoreWindow, views.WindowFault) {
 	fromRaw, toRaw = strings.TrimSpace(fromRaw), strings.TrimSpace(toRaw)
 	var w scoreWindow
-	var err error
+	var ok bool
 	if fromRaw != "" {
-		if w.from, err = parseMonth("From", fromRaw); err != nil {
-			return scoreWindow{}, err
+		if w.from, ok = parseMonth(fromRaw); !ok {
+			return scoreWindow{}, views.WindowBadFrom
 		}
 	}
 	if toRaw != "" {
-		if w.to, err = parseMonth("To", toRaw); err != nil {
-			return scoreWindow{}, err
+		if w.to, ok = parseMonth(toRaw); !ok {
+			return scoreWindow{}, views.WindowBadTo
 		}
 	}
 	if !w.from.IsZero() && !w.to.IsZero() {
 		if w.from.After(w.to) {
-			return scoreWindow{}, errors.New("From must not be after To. Showing the last 24 months instead.")
+			return scoreWindow{}, views.WindowReversed
 		}
 		if months(w.from, w.to) > maxWindowMonths {
-			return scoreWindow{}, errors.New("Choose at most 10 years (120 months). Showing the last 24 months instead.")
+			return scoreWindow{}, views.WindowTooLong
 		}
 	}
 	if w.from.IsZero() && !w.to.IsZero() {
@@ -60,16 +60,13 @@ func parseWindow(fromRaw, toRaw string) (scoreWindow, error) {
 		w.from = w.to.AddDate(0, -(defaultWindowMonths - 1), 0)
 	}
 	w.fromParam, w.toParam = monthParam(w.from), monthParam(w.to)
-	return w, nil
+	return w, views.WindowOK
 }
 
 // parseMonth reads YYYY-MM, as month inputs send it.
-func parseMonth(field, s string) (time.Time, error) {
+func parseMonth(s string) (time.Time, bool) {
 	t, ok := readMonth(s)
-	if !ok || t.IsZero() {
-		return time.Time{}, errors.New(field + " must be a month written YYYY-MM between 1900 and 2100, such as 2025-10. Showing the last 24 months instead.")
-	}
-	return t, nil
+	return t, ok && !t.IsZero()
 }
 
 // months counts the months from a to b, both included.
@@ -119,14 +116,14 @@ type statementsForm struct {
 }
 
 // parseStatementsForm reads count, year and sort. An invalid value falls
-// back to its default and adds to the message returned.
-func parseStatementsForm(countRaw, yearRaw, sortRaw string) (statementsForm, error) {
+// back to its default and adds to the faults returned.
+func parseStatementsForm(countRaw, yearRaw, sortRaw string) (statementsForm, views.StatementsFaults) {
 	f := statementsForm{query: upstream.StatementsQuery{Count: defaultYears, SortOrder: "D"}}
-	var problems []string
+	var problems views.StatementsFaults
 	if s := strings.TrimSpace(countRaw); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > maxYears {
-			problems = append(problems, "Years must be a whole number from 1 to 10; showing 5.")
+			problems = append(problems, views.StatementsBadCount)
 		} else {
 			f.query.Count = n
 		}
@@ -134,7 +131,7 @@ func parseStatementsForm(countRaw, yearRaw, sortRaw string) (statementsForm, err
 	if s := strings.TrimSpace(yearRaw); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < minYear || n > maxYear {
-			problems = append(problems, "Fiscal year must be a year such as 2024; showing every year.")
+			problems = append(problems, views.StatementsBadYear)
 		} else {
 			f.query.StandardYear = n
 		}
@@ -144,15 +141,12 @@ func parseStatementsForm(countRaw, yearRaw, sortRaw string) (statementsForm, err
 	case "A", "D":
 		f.query.SortOrder = s
 	default:
-		problems = append(problems, "Order must be A (oldest first) or D (newest first); showing newest first.")
+		problems = append(problems, views.StatementsBadSort)
 	}
 	f.count = strconv.Itoa(f.query.Count)
 	if f.query.StandardYear > 0 {
 		f.year = strconv.Itoa(f.query.StandardYear)
 	}
 	f.sort = f.query.SortOrder
-	if len(problems) > 0 {
-		return f, errors.New(strings.Join(problems, " "))
-	}
-	return f, nil
+	return f, problems
 }

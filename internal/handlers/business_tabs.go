@@ -15,7 +15,7 @@ import (
 // showBusinessOverview shows the summary, score cards and score charts over
 // the chosen frame, and the risk history.
 func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef) error {
-	win, winErr := parseWindow(c.QueryParam("from"), c.QueryParam("to"))
+	win, winFault := parseWindow(c.QueryParam("from"), c.QueryParam("to"))
 	var (
 		hd         headerData
 		summary    upstream.BusinessSummary
@@ -42,9 +42,9 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 		path := views.BusinessPath(ref, views.TabOverview)
 		page.Window = views.TimeWindow{From: win.fromParam, To: win.toParam, Action: path, ResetURL: path}
 		status := http.StatusOK
-		if winErr != nil {
+		if winFault != views.WindowOK {
 			status = http.StatusBadRequest
-			page.Window.Error = winErr.Error()
+			page.Window.Error = winFault.Message()
 		}
 
 		page.SummaryProblem = h.sectionProblem(c, summaryErr)
@@ -110,7 +110,7 @@ func (h *Handler) showBusinessPayments(c *echo.Context, ref upstream.BusinessRef
 // showBusinessFinancials shows the annual statements, narrowed by the
 // form, and the latest financial comments.
 func (h *Handler) showBusinessFinancials(c *echo.Context, ref upstream.BusinessRef) error {
-	form, formErr := parseStatementsForm(c.QueryParam("count"), c.QueryParam("year"), c.QueryParam("sort"))
+	form, formFaults := parseStatementsForm(c.QueryParam("count"), c.QueryParam("year"), c.QueryParam("sort"))
 	var (
 		hd          headerData
 		stmts       []upstream.AnnualFinancials
@@ -133,9 +133,9 @@ func (h *Handler) showBusinessFinancials(c *echo.Context, ref upstream.BusinessR
 		page.Controls = views.StatementControls{Count: form.count, Year: form.year, Sort: form.sort,
 			Action: views.BusinessPath(ref, views.TabFinancials)}
 		status := http.StatusOK
-		if formErr != nil {
+		if len(formFaults) > 0 {
 			status = http.StatusBadRequest
-			page.Controls.Error = formErr.Error()
+			page.Controls.Error = formFaults.Message()
 		}
 		if page.StatementsProblem = h.sectionProblem(c, stmtsErr); page.StatementsProblem == nil {
 			page.Statements = views.NewStatementGrid(stmts)

@@ -1,6 +1,8 @@
 package views
 
 import (
+	"strings"
+
 	"creditdash/internal/upstream"
 )
 
@@ -102,4 +104,63 @@ type BusinessOfficersPage struct {
 	Header          BusinessHeader
 	Officers        []OfficerRow
 	OfficersProblem *Problem
+}
+
+// WindowFault is why the score charts' from/to form was refused.
+type WindowFault int
+
+// The from/to form's faults.
+const (
+	WindowOK       WindowFault = iota
+	WindowBadFrom              // From is not a month
+	WindowBadTo                // To is not a month
+	WindowReversed             // From after To
+	WindowTooLong              // more than ten years
+)
+
+// Message says what to correct, and what is shown meanwhile.
+func (f WindowFault) Message() string {
+	const instead = " Showing the last 24 months instead."
+	switch f {
+	case WindowBadFrom, WindowBadTo:
+		field := "From"
+		if f == WindowBadTo {
+			field = "To"
+		}
+		return field + " must be a month written YYYY-MM between 1900 and 2100, such as 2025-10." + instead
+	case WindowReversed:
+		return "From must not be after To." + instead
+	case WindowTooLong:
+		return "Choose at most 10 years (120 months)." + instead
+	}
+	return ""
+}
+
+// StatementsFault is one refused control of the statements form.
+type StatementsFault int
+
+// The statements form's faults.
+const (
+	StatementsBadCount StatementsFault = iota + 1
+	StatementsBadYear
+	StatementsBadSort
+)
+
+// StatementsFaults are the refused controls of one request.
+type StatementsFaults []StatementsFault
+
+// Message says what was refused and what is shown instead.
+func (fs StatementsFaults) Message() string {
+	var parts []string
+	for _, f := range fs {
+		switch f {
+		case StatementsBadCount:
+			parts = append(parts, "Years must be a whole number from 1 to 10; showing 5.")
+		case StatementsBadYear:
+			parts = append(parts, "Fiscal year must be a year such as 2024; showing every year.")
+		case StatementsBadSort:
+			parts = append(parts, "Order must be A (oldest first) or D (newest first); showing newest first.")
+		}
+	}
+	return strings.Join(parts, " ")
 }
