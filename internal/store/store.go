@@ -1,12 +1,3 @@
-// Package store keeps the analyst's own workspace: watch list, notes, alert
-// rules and triggered alerts, last-seen scores and dated snapshots. It runs
-// on SQLite in a local file by default and on PostgreSQL when several
-// replicas share one database; both engines run the same schema and SQL.
-//
-// Every method takes the Analyst it works for and touches only that
-// analyst's rows, so handlers never filter by owner themselves. Bad input
-// and full lists come back as *ValidationError or one of the Err* sentinels
-// before anything is written.
 package store
 
 import (
