@@ -3,6 +3,7 @@ package handlers
 import (
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v5"
 
@@ -15,6 +16,10 @@ import (
 const (
 	reasonExpired   = "expired"
 	reasonSignedOut = "signed-out"
+	// Two-factor sign-ins that ended without a session.
+	reasonCodeExpired = "code-expired"
+	reasonCodeLocked  = "code-locked"
+	reasonNoCode      = "no-code"
 )
 
 // showLogin renders the sign-in form, or goes straight on when the visitor
@@ -25,11 +30,22 @@ func (h *Handler) showLogin(c *echo.Context) error {
 		return redirect(c, next)
 	}
 	page := views.LoginPage{Base: h.base(c, nil, "Sign in", views.NavNone), Next: next}
+	// "Send a new code" and a failed second step come back with the user
+	// name, so only the password is to be typed again.
+	if u := strings.TrimSpace(c.QueryParam("username")); plausibleUser(u) && len(u) <= maxUsernameLen {
+		page.Username = u
+	}
 	switch c.QueryParam("reason") {
 	case reasonExpired:
 		page.Notice = "Your session expired. Sign in again to continue where you left off."
 	case reasonSignedOut:
 		page.Notice = "You are signed out."
+	case reasonCodeExpired:
+		page.Notice = views.NoticeTwoFactorExpired
+	case reasonCodeLocked:
+		page.Notice = views.NoticeTwoFactorLocked
+	case reasonNoCode:
+		page.Notice = views.NoticeTwoFactorMissing
 	}
 	return h.render(c, http.StatusOK, templates.Login(page))
 }
@@ -47,7 +63,9 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 		page.Error = fault.Message()
 		return h.render(c, http.StatusUnprocessableEntity, templates.Login(page))
 	}
-	res, err := h.svc.Login(c.Request().Context(), form.Username, form.Password)
+	cr := upstream.Credentials{User: form.Username, Password: form.Password,
+		BrowserKey: h.sessions.BrowserKey(c.Request(), form.Username)}
+	res, err := h.svc.SignIn(c.Request().Context(), cr)
 	if err != nil {
 		status, msg := loginFailure(err)
 		logged := "(not a plausible user name)"
@@ -57,6 +75,9 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 		h.log.Info("sign-in failed", "request_id", requestID(c.Request().Context()), "user", logged, "err", err)
 		page.Error = msg
 		return h.render(c, status, templates.Login(page))
+	}
+	if res.TwoFactorAuthenticationRequired {
+		return h.startTwoFactor(c, form, res, page)
 	}
 	sess := Session{Key: res.SessionKey, User: res.Username, SignedInAt: h.now()}
 	if err := h.sessions.Save(c.Response(), c.Request(), sess); err != nil {

@@ -46,6 +46,38 @@ func (f loginForm) validate() views.LoginFault {
 	return views.LoginOK
 }
 
+// verifyForm is the second step of a two-factor sign-in.
+type verifyForm struct {
+	// Code is the one-time code with the spaces people type between its
+	// groups taken out.
+	Code     string
+	Remember bool
+}
+
+func readVerifyForm(c *echo.Context) verifyForm {
+	return verifyForm{
+		Code:     strings.ReplaceAll(strings.TrimSpace(c.FormValue("code")), " ", ""),
+		Remember: c.FormValue("remember") != "",
+	}
+}
+
+// validate checks the code's shape, so a typo never costs one of the
+// service's limited attempts.
+func (f verifyForm) validate() views.VerifyFault {
+	if f.Code == "" {
+		return views.VerifyMissing
+	}
+	if len(f.Code) < 4 || len(f.Code) > 10 {
+		return views.VerifyMalformed
+	}
+	for _, r := range f.Code {
+		if r < '0' || r > '9' {
+			return views.VerifyMalformed
+		}
+	}
+	return views.VerifyOK
+}
+
 // plausibleUser reports whether a typed user name looks like one, so it may
 // be logged: people type passwords into the user-name field too.
 func plausibleUser(name string) bool {

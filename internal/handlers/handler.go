@@ -21,7 +21,11 @@ import (
 // Service is what the handlers ask the credit-risk service directly: the
 // calls that change something or must never come from a copy.
 type Service interface {
-	Login(ctx context.Context, username, password string) (upstream.LoginResult, error)
+	// SignIn signs in; for an account with two-factor sign-in it may
+	// answer a pending key that TwoFactorKey completes.
+	SignIn(ctx context.Context, cr upstream.Credentials) (upstream.LoginResult, error)
+	// TwoFactorKey finishes a two-factor sign-in with the code.
+	TwoFactorKey(ctx context.Context, pendingKey, code string) (upstream.LoginResult, error)
 	SetTradeProvider(ctx context.Context, key, providerID string) (string, error)
 }
 

@@ -35,6 +35,8 @@ func (h *Handler) Routes() *echo.Echo {
 	pages := e.Group("", h.loadSession, h.csrf())
 	pages.GET("/login", h.showLogin)
 	pages.POST("/login", h.submitLogin)
+	pages.GET("/login/verify", h.showVerify)
+	pages.POST("/login/verify", h.submitVerify)
 	pages.POST("/logout", h.submitLogout)
 
 	app := pages.Group("", h.requireSignIn)

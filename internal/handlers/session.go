@@ -11,6 +11,8 @@ import (
 
 	"github.com/gorilla/securecookie"
 	"github.com/gorilla/sessions"
+
+	"creditdash/internal/upstream"
 )
 
 // This is the only file that touches session values; everything else goes
@@ -35,9 +37,14 @@ type Session struct {
 	SignedInAt time.Time
 }
 
-// SessionStore keeps Session in an authenticated, encrypted cookie.
+// SessionStore keeps Session in an authenticated, encrypted cookie, and
+// the two cookies of two-factor sign-in beside it (see twoFactorCookies).
 type SessionStore struct {
 	store *sessions.CookieStore
+	// pending and browser seal the two-factor cookies with keys of their
+	// own, so no cookie's value opens as another's.
+	pending []securecookie.Codec
+	browser []securecookie.Codec
 }
 
 // NewSessionStore derives a hash key and a block key from each secret (newest
@@ -47,6 +54,7 @@ func NewSessionStore(secrets []string, secure bool, lifetime time.Duration) (*Se
 		return nil, errors.New("handlers: no session secret")
 	}
 	var pairs [][]byte
+	var pendingCodecs, browserCodecs []securecookie.Codec
 	for i, s := range secrets {
 		if len(s) < MinSecretLen {
 			return nil, fmt.Errorf("handlers: session secret %d is shorter than %d characters", i+1, MinSecretLen)
@@ -60,6 +68,16 @@ func NewSessionStore(secrets []string, secure bool, lifetime time.Duration) (*Se
 			return nil, err
 		}
 		pairs = append(pairs, hashKey, blockKey)
+		pc, err := purposeCodec(s, "two-factor pending", pendingLifetime)
+		if err != nil {
+			return nil, err
+		}
+		bc, err := purposeCodec(s, "remembered browser", browserLifetime)
+		if err != nil {
+			return nil, err
+		}
+		pendingCodecs = append(pendingCodecs, pc)
+		browserCodecs = append(browserCodecs, bc)
 	}
 	store := sessions.NewCookieStore(pairs...)
 	for _, codec := range store.Codecs {
@@ -75,7 +93,7 @@ func NewSessionStore(secrets []string, secure bool, lifetime time.Duration) (*Se
 		SameSite: http.SameSiteLaxMode,
 	}
 	store.MaxAge(int(lifetime / time.Second))
-	return &SessionStore{store: store}, nil
+	return &SessionStore{store: store, pending: pendingCodecs, browser: browserCodecs}, nil
 }
 
 // Load reads the session; ok is false when there is none or the cookie is
@@ -168,4 +186,138 @@ func (sessionSerializer) Deserialize(src []byte, dst interface{}) error {
 	}
 	(*values)[keyServiceKey], (*values)[keyUser], (*values)[keySignedIn] = w.Key, w.User, w.At
 	return nil
+}
+
+// Two-factor sign-in keeps two more cookies, each sealed like the session
+// (authenticated and encrypted, HttpOnly, SameSite=Lax) and sent only to
+// /login paths, where they are read:
+//   - the pending sign-in, for 10 minutes: the service's pending key, who
+//     is signing in, where to go next, and how many codes were wrong. It is
+//     never a session: loadSession reads only sessionCookie.
+//   - the remembered browser, for 30 days: the service's browser key and
+//     the user name it belongs to, so it is sent only for that user.
+const (
+	pendingCookie   = "creditdash_2fa"
+	browserCookie   = "creditdash_browser"
+	twoFactorPath   = "/login"
+	pendingLifetime = 10 * time.Minute
+	browserLifetime = upstream.BrowserKeyLifetime
+)
+
+// pendingSignIn is a two-factor sign-in waiting for its code.
+type pendingSignIn struct {
+	// Key is the service's pending key; like Session.Key it leaves the
+	// cookie only in the Authorization header to the service.
+	Key   string    `json:"k"`
+	User  string    `json:"u"`
+	Next  string    `json:"n"`
+	Wrong int       `json:"w"`
+	Since time.Time `json:"t"`
+}
+
+// rememberedBrowser is a browser key and the user name it was earned for.
+type rememberedBrowser struct {
+	User string `json:"u"`
+	Key  string `json:"k"`
+}
+
+// purposeCodec seals one kind of cookie with keys derived for it alone; the
+// codec also refuses values older than maxAge, whatever the cookie says.
+func purposeCodec(secret, purpose string, maxAge time.Duration) (*securecookie.SecureCookie, error) {
+	hashKey, err := hkdf.Key(sha256.New, []byte(secret), nil, "creditdash "+purpose+" authentication", 64)
+	if err != nil {
+		return nil, err
+	}
+	blockKey, err := hkdf.Key(sha256.New, []byte(secret), nil, "creditdash "+purpose+" encryption", 32)
+	if err != nil {
+		return nil, err
+	}
+	sc := securecookie.New(hashKey, blockKey)
+	sc.SetSerializer(securecookie.JSONEncoder{})
+	sc.MaxAge(int(maxAge / time.Second))
+	return sc, nil
+}
+
+// SavePending starts (or updates) a pending sign-in. The cookie ends with
+// the sign-in's own deadline, which a wrong code does not move.
+func (s *SessionStore) SavePending(w http.ResponseWriter, p pendingSignIn, now time.Time) error {
+	left := p.Since.Add(pendingLifetime).Sub(now)
+	if left <= 0 {
+		s.ClearPending(w)
+		return nil
+	}
+	v, err := securecookie.EncodeMulti(pendingCookie, p, s.pending...)
+	if err != nil {
+		var ce securecookie.Error
+		if errors.As(err, &ce) && ce.IsUsage() {
+			return errCookieTooLong
+		}
+		return err
+	}
+	s.setCookie(w, pendingCookie, v, left)
+	return nil
+}
+
+// LoadPending reads the pending sign-in; ok is false when there is none,
+// or it is tampered, foreign or past its deadline.
+func (s *SessionStore) LoadPending(r *http.Request, now time.Time) (pendingSignIn, bool) {
+	var p pendingSignIn
+	c, err := r.Cookie(pendingCookie)
+	if err != nil || securecookie.DecodeMulti(pendingCookie, c.Value, &p, s.pending...) != nil {
+		return pendingSignIn{}, false
+	}
+	if p.Key == "" || p.User == "" || !now.Before(p.Since.Add(pendingLifetime)) {
+		return pendingSignIn{}, false
+	}
+	p.Next = safePath(p.Next)
+	return p, true
+}
+
+// ClearPending expires the pending sign-in in the browser.
+func (s *SessionStore) ClearPending(w http.ResponseWriter) {
+	s.setCookie(w, pendingCookie, "", -1)
+}
+
+// SaveBrowserKey remembers this browser for user.
+func (s *SessionStore) SaveBrowserKey(w http.ResponseWriter, user, key string) error {
+	v, err := securecookie.EncodeMulti(browserCookie, rememberedBrowser{User: user, Key: key}, s.browser...)
+	if err != nil {
+		return err
+	}
+	s.setCookie(w, browserCookie, v, browserLifetime)
+	return nil
+}
+
+// BrowserKey returns the browser key remembered for user, or "" when the
+// browser holds none, a tampered one, or one another user name earned.
+func (s *SessionStore) BrowserKey(r *http.Request, user string) string {
+	var b rememberedBrowser
+	c, err := r.Cookie(browserCookie)
+	if err != nil || securecookie.DecodeMulti(browserCookie, c.Value, &b, s.browser...) != nil {
+		return ""
+	}
+	if b.User == "" || b.User != user {
+		return ""
+	}
+	return b.Key
+}
+
+// setCookie writes one two-factor cookie; a negative lifetime expires it.
+func (s *SessionStore) setCookie(w http.ResponseWriter, name, value string, lifetime time.Duration) {
+	c := &http.Cookie{
+		Name:     name,
+		Value:    value,
+		Path:     twoFactorPath,
+		HttpOnly: true,
+		Secure:   s.store.Options.Secure,
+		SameSite: http.SameSiteLaxMode,
+	}
+	if lifetime < 0 {
+		c.MaxAge = -1
+		c.Expires = time.Unix(1, 0)
+	} else {
+		c.MaxAge = max(1, int(lifetime/time.Second)) // 0 would outlive the deadline
+		c.Expires = time.Now().Add(lifetime)
+	}
+	http.SetCookie(w, c)
 }

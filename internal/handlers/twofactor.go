@@ -1,0 +1,138 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// Two-factor sign-in: POST /login meets an account that wants a code and
+// keeps the service's pending key in the pending cookie (see session.go),
+// never in a session; /login/verify takes the code. Codes, pending keys and
+// browser keys stay out of logs, URLs and pages: the log lines below name
+// the user and the outcome only.
+
+// startTwoFactor keeps a pending sign-in and sends the analyst to the code
+// form.
+func (h *Handler) startTwoFactor(c *echo.Context, form loginForm, res upstream.LoginResult, page views.LoginPage) error {
+	p := pendingSignIn{Key: res.SessionKey, User: form.Username, Next: form.Next, Since: h.now()}
+	if err := h.sessions.SavePending(c.Response(), p, h.now()); err != nil {
+		if errors.Is(err, errCookieTooLong) {
+			page.Error = views.LoginKeyTooLong
+			return h.render(c, http.StatusBadGateway, templates.Login(page))
+		}
+		return err
+	}
+	h.log.Info("sign-in waits for a two-factor code", "request_id", requestID(c.Request().Context()), "user", loggedUser(form.Username))
+	return redirect(c, "/login/verify")
+}
+
+// showVerify renders the code form for the pending sign-in.
+func (h *Handler) showVerify(c *echo.Context) error {
+	p, ok := h.sessions.LoadPending(c.Request(), h.now())
+	if !ok {
+		if _, signedIn := sessionOf(c); signedIn {
+			return redirect(c, "/")
+		}
+		return redirect(c, loginURL("", reasonNoCode))
+	}
+	return h.render(c, http.StatusOK, templates.LoginVerify(h.verifyPage(c, p, false)))
+}
+
+// submitVerify sends the code. A right one signs in as submitLogin does
+// and continues to the page first asked for; a wrong one asks again while
+// attempts remain; a locked or expired sign-in starts over at /login.
+func (h *Handler) submitVerify(c *echo.Context) error {
+	p, ok := h.sessions.LoadPending(c.Request(), h.now())
+	if !ok {
+		return redirect(c, loginURL("", reasonNoCode))
+	}
+	form := readVerifyForm(c)
+	page := h.verifyPage(c, p, form.Remember)
+	if fault := form.validate(); fault != views.VerifyOK {
+		page.Error = fault.Message()
+		return h.render(c, http.StatusUnprocessableEntity, templates.LoginVerify(page))
+	}
+	rid := requestID(c.Request().Context())
+	res, err := h.svc.TwoFactorKey(c.Request().Context(), p.Key, form.Code)
+	switch {
+	case err == nil:
+	case errors.Is(err, upstream.ErrTwoFactorCode):
+		p.Wrong++
+		left := max(upstream.TwoFactorMaxAttempts-p.Wrong, 1) // the service, not our count, locks
+		if err := h.sessions.SavePending(c.Response(), p, h.now()); err != nil {
+			return err
+		}
+		h.log.Info("two-factor code wrong", "request_id", rid, "user", loggedUser(p.User), "wrong", p.Wrong)
+		page.Error = views.VerifyWrongCode(left)
+		return h.render(c, http.StatusUnprocessableEntity, templates.LoginVerify(page))
+	case errors.Is(err, upstream.ErrTwoFactorLocked), errors.Is(err, upstream.ErrTwoFactorExpired):
+		reason := reasonCodeExpired
+		if errors.Is(err, upstream.ErrTwoFactorLocked) {
+			reason = reasonCodeLocked
+		}
+		h.sessions.ClearPending(c.Response())
+		h.log.Info("two-factor sign-in ended", "request_id", rid, "user", loggedUser(p.User), "reason", reason)
+		return redirect(c, views.LoginAgainURL(shownUser(p.User), p.Next, reason))
+	default:
+		// The service failed: the pending sign-in may still be good, so the
+		// form stays.
+		status, msg := loginFailure(err)
+		h.log.Info("two-factor sign-in failed", "request_id", rid, "user", loggedUser(p.User), "err", err)
+		page.Error = msg
+		return h.render(c, status, templates.LoginVerify(page))
+	}
+	user := res.Username
+	if user == "" {
+		user = p.User
+	}
+	sess := Session{Key: res.SessionKey, User: user, SignedInAt: h.now()}
+	if err := h.sessions.Save(c.Response(), c.Request(), sess); err != nil {
+		if errors.Is(err, errCookieTooLong) {
+			page.Error = views.LoginKeyTooLong
+			return h.render(c, http.StatusBadGateway, templates.LoginVerify(page))
+		}
+		return err
+	}
+	h.sessions.ClearPending(c.Response())
+	if form.Remember && res.BrowserKey != "" {
+		// Bound to the name as typed at sign-in, which is what the next
+		// sign-in compares it with.
+		if err := h.sessions.SaveBrowserKey(c.Response(), p.User, res.BrowserKey); err != nil {
+			h.log.Warn("browser not remembered", "request_id", rid, "user", loggedUser(p.User), "err", err)
+		}
+	}
+	h.log.Info("signed in", "request_id", rid, "user", loggedUser(sess.User), "two_factor", true)
+	return redirect(c, safePath(p.Next))
+}
+
+// verifyPage builds the code form's page for the pending sign-in p.
+func (h *Handler) verifyPage(c *echo.Context, p pendingSignIn, remember bool) views.VerifyPage {
+	return views.VerifyPage{
+		Base:      h.base(c, nil, "Enter your sign-in code", views.NavNone),
+		Username:  p.User,
+		Remember:  remember,
+		ResendURL: views.LoginAgainURL(shownUser(p.User), p.Next, ""),
+	}
+}
+
+// loggedUser is name when it may be logged (see plausibleUser).
+func loggedUser(name string) string {
+	if plausibleUser(name) {
+		return name
+	}
+	return "(not a plausible user name)"
+}
+
+// shownUser is name when it may travel in a URL back to the sign-in form.
+func shownUser(name string) string {
+	if plausibleUser(name) {
+		return name
+	}
+	return ""
+}

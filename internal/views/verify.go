@@ -1,0 +1,79 @@
+package views
+
+import (
+	"fmt"
+	"net/url"
+)
+
+// VerifyPage is the second step of a two-factor sign-in: the form for the
+// one-time code sent to the analyst's phone. It never holds the code or the
+// service's pending key.
+type VerifyPage struct {
+	Base
+	// Username is who is signing in, shown so a shared computer's next
+	// user sees whose code is asked for.
+	Username string
+	// Remember keeps the "Remember this browser" box as it was ticked.
+	Remember bool
+	// Error says why the last code was refused.
+	Error string
+	// ResendURL is the sign-in form again, with the user name and next
+	// page filled in: a new code needs a new sign-in.
+	ResendURL string
+}
+
+// LoginAgainURL is the sign-in form with the user name (when it may be
+// shown) and the page to continue to; reason explains why, or is "".
+func LoginAgainURL(user, next, reason string) string {
+	q := url.Values{}
+	if user != "" {
+		q.Set("username", user)
+	}
+	if next != "" && next != "/" {
+		q.Set("next", next)
+	}
+	if reason != "" {
+		q.Set("reason", reason)
+	}
+	if len(q) == 0 {
+		return "/login"
+	}
+	return "/login?" + q.Encode()
+}
+
+// VerifyFault is why a code was refused before the service was asked.
+type VerifyFault int
+
+// The code form's faults.
+const (
+	VerifyOK        VerifyFault = iota
+	VerifyMissing               // nothing typed
+	VerifyMalformed             // not 4 to 10 digits
+)
+
+// Message says what to correct.
+func (f VerifyFault) Message() string {
+	switch f {
+	case VerifyMissing:
+		return "Enter the code sent to your phone."
+	case VerifyMalformed:
+		return "The code is 4 to 10 digits, as sent to your phone."
+	}
+	return ""
+}
+
+// VerifyWrongCode says the code was wrong and how many tries remain.
+func VerifyWrongCode(left int) string {
+	if left == 1 {
+		return "That code is not right. 1 attempt left before you must sign in again."
+	}
+	return fmt.Sprintf("That code is not right. %d attempts left before you must sign in again.", left)
+}
+
+// Notices the sign-in page shows when a two-factor sign-in sent the analyst
+// back to it.
+const (
+	NoticeTwoFactorExpired = "Your sign-in waited too long for its code. Sign in again and we will send a new one."
+	NoticeTwoFactorLocked  = "Too many wrong codes. Sign in again and we will send a new one."
+	NoticeTwoFactorMissing = "No sign-in is waiting for a code. Sign in first."
+)
