@@ -31,6 +31,7 @@ type config struct {
 	dataFile   string
 	dumpFile   string
 	bulk       int
+	analysts   int
 }
 
 func main() {
@@ -59,6 +60,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.dataFile, "data", "", "load the dataset from this JSON file instead of generating it")
 	fs.StringVar(&cfg.dumpFile, "dump", "", "write the generated dataset as JSON to this file and exit")
 	fs.IntVar(&cfg.bulk, "bulk", 0, "add user bulk whose portfolio holds this many businesses made on the fly")
+	fs.IntVar(&cfg.analysts, "analysts", 0, "add users load1..loadN, copies of demo, for load runs")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -79,6 +81,8 @@ func parseFlags(args []string) (config, error) {
 		return cfg, errors.New("simulator: durations must not be negative, and -session-ttl above zero")
 	case cfg.bulk < 0 || cfg.bulk > simulator.BulkMaxCount:
 		return cfg, fmt.Errorf("simulator: -bulk must be between 0 and %d", simulator.BulkMaxCount)
+	case cfg.analysts < 0 || cfg.analysts > simulator.MaxAnalysts:
+		return cfg, fmt.Errorf("simulator: -analysts must be between 0 and %d", simulator.MaxAnalysts)
 	case cfg.dataFile != "" && cfg.dumpFile != "":
 		return cfg, errors.New("simulator: -data and -dump do not go together")
 	}
@@ -91,6 +95,9 @@ func run(cfg config, log *slog.Logger, out io.Writer) error {
 	}
 	ds, err := dataset(cfg)
 	if err != nil {
+		return err
+	}
+	if err := simulator.AddAnalysts(ds, cfg.analysts); err != nil {
 		return err
 	}
 	srv := simulator.New(ds, simulator.Options{
