@@ -150,3 +150,70 @@ func parseStatementsForm(countRaw, yearRaw, sortRaw string) (statementsForm, vie
 	f.sort = f.query.SortOrder
 	return f, problems
 }
+
+// defaultPeerQuarter is the service's default quarter of PeerAnalysis.
+const defaultPeerQuarter = 4
+
+// peerForm is the Peers section's controls, read and checked.
+type peerForm struct {
+	query upstream.PeerQuery
+	// year ("" for the latest with statements) and quarter are shown back
+	// in the form.
+	year, quarter string
+}
+
+// parsePeerForm reads pyear, quarter, and the primary and samerisk
+// checkboxes. An invalid value falls back to the service's default (the
+// latest year with statements, the fourth quarter, any SIC code, any risk
+// level) and adds to the faults returned.
+func parsePeerForm(yearRaw, quarterRaw, primaryRaw, sameRiskRaw string) (peerForm, views.PeerFaults) {
+	var f peerForm
+	var problems views.PeerFaults
+	if s := strings.TrimSpace(yearRaw); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < minYear || n > maxYear {
+			problems = append(problems, views.PeerBadYear)
+		} else {
+			f.query.Year = n
+		}
+	}
+	if s := strings.TrimSpace(quarterRaw); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 4 {
+			problems = append(problems, views.PeerBadQuarter)
+		} else {
+			f.query.Quarter = n
+		}
+	}
+	var ok bool
+	if f.query.SICPrimary, ok = checkbox(primaryRaw); !ok {
+		problems = append(problems, views.PeerBadPrimary)
+	}
+	same, ok := checkbox(sameRiskRaw)
+	if !ok {
+		problems = append(problems, views.PeerBadRisk)
+	}
+	if same {
+		f.query.RiskLevel = upstream.RiskLevelSame
+	}
+	if f.query.Year > 0 {
+		f.year = strconv.Itoa(f.query.Year)
+	}
+	f.quarter = strconv.Itoa(defaultPeerQuarter)
+	if f.query.Quarter > 0 {
+		f.quarter = strconv.Itoa(f.query.Quarter)
+	}
+	return f, problems
+}
+
+// checkbox reads a checkbox's value: absent is off, and a browser sends
+// "on" unless the form names another value; ok is false for anything else.
+func checkbox(raw string) (on, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(raw)) {
+	case "":
+		return false, true
+	case "on", "1", "y", "yes", "true":
+		return true, true
+	}
+	return false, false
+}

@@ -107,41 +107,62 @@ func (h *Handler) showBusinessPayments(c *echo.Context, ref upstream.BusinessRef
 	})
 }
 
-// showBusinessFinancials shows the annual statements, narrowed by the
-// form, and the latest financial comments.
+// showBusinessFinancials shows the annual statements, narrowed by their
+// form, the latest financial comments, and where the business stands
+// among its peers, chosen by theirs.
 func (h *Handler) showBusinessFinancials(c *echo.Context, ref upstream.BusinessRef) error {
 	form, formFaults := parseStatementsForm(c.QueryParam("count"), c.QueryParam("year"), c.QueryParam("sort"))
+	peer, peerFaults := parsePeerForm(c.QueryParam("pyear"), c.QueryParam("quarter"),
+		c.QueryParam("primary"), c.QueryParam("samerisk"))
 	var (
 		hd          headerData
 		stmts       []upstream.AnnualFinancials
 		stmtsErr    error
 		comments    upstream.WordFill
 		commentsErr error
+		peers       upstream.PeerAnalysis
+		peersErr    error
 	)
 	ld := h.load(c, hd.section(ref),
 		one("statements", func(ctx context.Context, src Source) {
 			stmts, stmtsErr = src.LatestAnnualStatements(ctx, ref, form.query)
 		}),
 		one("comments", func(ctx context.Context, src Source) { comments, commentsErr = src.WordFill(ctx, ref) }),
+		one("peers", func(ctx context.Context, src Source) { peers, peersErr = src.PeerAnalysis(ctx, ref, peer.query) }),
 	)
-	if err := hd.pageError(stmtsErr, commentsErr); err != nil {
+	if err := hd.pageError(stmtsErr, commentsErr, peersErr); err != nil {
 		return err
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessFinancialsPage{}
 		page.Base, page.Header = h.businessBase(c, ld, ref, &hd, views.TabFinancials)
-		page.Controls = views.StatementControls{Count: form.count, Year: form.year, Sort: form.sort,
-			Action: views.BusinessPath(ref, views.TabFinancials)}
+		action := views.BusinessPath(ref, views.TabFinancials)
+		page.Controls = views.StatementControls{Count: form.count, Year: form.year, Sort: form.sort, Action: action}
+		page.PeerControls = views.PeerControls{Year: peer.year, Quarter: peer.quarter,
+			Primary: peer.query.SICPrimary, SameRisk: peer.query.RiskLevel == upstream.RiskLevelSame,
+			Count: form.count, StatementYear: form.year, Sort: form.sort, Action: action}
 		status := http.StatusOK
 		if len(formFaults) > 0 {
 			status = http.StatusBadRequest
 			page.Controls.Error = formFaults.Message()
+		}
+		if len(peerFaults) > 0 {
+			status = http.StatusBadRequest
+			page.PeerControls.Error = peerFaults.Message()
 		}
 		if page.StatementsProblem = h.sectionProblem(c, stmtsErr); page.StatementsProblem == nil {
 			page.Statements = views.NewStatementGrid(stmts)
 		}
 		if page.CommentsProblem = h.sectionProblem(c, commentsErr); page.CommentsProblem == nil {
 			page.Comments = comments.Text
+		}
+		if page.PeersProblem = h.sectionProblem(c, peersErr); page.PeersProblem == nil {
+			section, err := views.PeerView(peers)
+			if err != nil {
+				return 0, nil, err
+			}
+			page.Peers = section
+			page.Charts = len(section.Rows) > 0
 		}
 		return status, templates.BusinessFinancials(page), nil
 	})

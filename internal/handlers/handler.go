@@ -53,6 +53,7 @@ type Source interface {
 	PaymentSummarySIC(ctx context.Context, ref upstream.BusinessRef) ([]upstream.PaymentSummaryRow, error)
 	LatestAnnualStatements(ctx context.Context, ref upstream.BusinessRef, sq upstream.StatementsQuery) ([]upstream.AnnualFinancials, error)
 	WordFill(ctx context.Context, ref upstream.BusinessRef) (upstream.WordFill, error)
+	PeerAnalysis(ctx context.Context, ref upstream.BusinessRef, pq upstream.PeerQuery) (upstream.PeerAnalysis, error)
 	Officers(ctx context.Context, ref upstream.BusinessRef) ([]upstream.Officer, error)
 	Folders(ctx context.Context) ([]upstream.Folder, error)
 	PortfolioBusinesses(ctx context.Context, folderID int) ([]upstream.PortfolioBusiness, error)

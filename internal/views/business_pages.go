@@ -86,6 +86,24 @@ type BusinessFinancialsPage struct {
 	StatementsProblem *Problem
 	Comments          string
 	CommentsProblem   *Problem
+	// PeerControls narrows the peers; Peers and PeersProblem are the section.
+	PeerControls PeerControls
+	Peers        PeerSection
+	PeersProblem *Problem
+}
+
+// PeerControls is the form that chooses the period and the peers.
+type PeerControls struct {
+	// Year is a year or "" (the latest with statements); Quarter "1" to "4".
+	Year, Quarter string
+	// Primary matches peers by their main SIC code only; SameRisk keeps
+	// peers of the business's own Risk score.
+	Primary, SameRisk bool
+	// Count, StatementYear and Sort carry the statements form along.
+	Count, StatementYear, Sort string
+	// Error tells why the user's values were refused (defaults shown).
+	Error  string
+	Action string
 }
 
 // StatementControls is the form that narrows the statements table.
@@ -160,6 +178,38 @@ func (fs StatementsFaults) Message() string {
 			parts = append(parts, "Fiscal year must be a year such as 2024; showing every year.")
 		case StatementsBadSort:
 			parts = append(parts, "Order must be A (oldest first) or D (newest first); showing newest first.")
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// PeerFault is one refused control of the peers form.
+type PeerFault int
+
+// The peers form's faults.
+const (
+	PeerBadYear PeerFault = iota + 1
+	PeerBadQuarter
+	PeerBadPrimary
+	PeerBadRisk
+)
+
+// PeerFaults are the refused controls of one request.
+type PeerFaults []PeerFault
+
+// Message says what was refused and what is shown instead.
+func (fs PeerFaults) Message() string {
+	var parts []string
+	for _, f := range fs {
+		switch f {
+		case PeerBadYear:
+			parts = append(parts, "Peer year must be a year such as 2024; showing the latest year with statements.")
+		case PeerBadQuarter:
+			parts = append(parts, "Quarter must be 1, 2, 3 or 4; showing the fourth quarter.")
+		case PeerBadPrimary:
+			parts = append(parts, "“Primary SIC only” must be on or off; showing peers by any SIC code.")
+		case PeerBadRisk:
+			parts = append(parts, "“Same risk level” must be on or off; showing peers of every risk level.")
 		}
 	}
 	return strings.Join(parts, " ")

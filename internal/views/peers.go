@@ -20,6 +20,18 @@ type PeerSection struct {
 	Rows      []PeerRow
 	// Panel holds the chart and its table; Panel.Empty says why there is none.
 	Panel ChartPanel
+	// Withheld lists the labels of the contract's ratios the service left
+	// out of a non-empty answer: an API-Only account gets only the ratios
+	// whose inputs its access model shows.
+	Withheld []string
+}
+
+// peerOrder is the contract's ratios in the order the service lists them.
+var peerOrder = []string{
+	upstream.RatioCurrent, upstream.RatioCash, upstream.RatioWorkingCapitalToAssets,
+	upstream.RatioLiabilitiesToAssets, upstream.RatioDebtToEquity, upstream.RatioGrossMargin,
+	upstream.RatioEBITMargin, upstream.RatioNetMargin, upstream.RatioReturnOnAssets,
+	upstream.RatioReturnOnEquity, upstream.RatioAssetTurnover, upstream.RatioRetainedEarningsToAssets,
 }
 
 // PeerRow is one ratio, formatted for display.
@@ -122,7 +134,7 @@ func PeerView(pa upstream.PeerAnalysis) (PeerSection, error) {
 	s.Panel = ChartPanel{Title: "Ratios among peers",
 		Note: "each bar is the peers' range of one ratio, worst at the left and best at the right; ◆ the peers' median, ● this business"}
 	if len(pa.Ratios) == 0 {
-		s.Panel.Empty = "No statements to compare with peers."
+		s.Panel.Empty = "No statements on file, so no peers to compare with."
 		return s, nil
 	}
 	s.Panel.Table = DataTable{Caption: "Ratios among peers",
@@ -140,6 +152,15 @@ func PeerView(pa upstream.PeerAnalysis) (PeerSection, error) {
 		}
 		s.Rows = append(s.Rows, row)
 		s.Panel.Table.Rows = append(s.Panel.Table.Rows, row.tableRow())
+	}
+	sent := map[string]bool{}
+	for _, r := range pa.Ratios {
+		sent[r.Ratio] = true
+	}
+	for _, name := range peerOrder {
+		if !sent[name] {
+			s.Withheld = append(s.Withheld, ratioLabel(name))
+		}
 	}
 	c, err := peerChart(pa.Ratios)
 	s.Panel.Chart = c

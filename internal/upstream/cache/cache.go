@@ -57,6 +57,7 @@ type Upstream interface {
 	PaymentSummarySIC(ctx context.Context, key string, ref upstream.BusinessRef) ([]upstream.PaymentSummaryRow, error)
 	LatestAnnualStatements(ctx context.Context, key string, ref upstream.BusinessRef, sq upstream.StatementsQuery) ([]upstream.AnnualFinancials, error)
 	WordFill(ctx context.Context, key string, ref upstream.BusinessRef) (upstream.WordFill, error)
+	PeerAnalysis(ctx context.Context, key string, ref upstream.BusinessRef, pq upstream.PeerQuery) (upstream.PeerAnalysis, error)
 	Officers(ctx context.Context, key string, ref upstream.BusinessRef) ([]upstream.Officer, error)
 	Folders(ctx context.Context, key string) ([]upstream.Folder, error)
 	PortfolioBusinesses(ctx context.Context, key string, folderID int) ([]upstream.PortfolioBusiness, error)

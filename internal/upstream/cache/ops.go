@@ -31,6 +31,15 @@ func (r *Reader) LatestAnnualStatements(ctx context.Context, ref upstream.Busine
 	})
 }
 
+// PeerAnalysis is cached as report data, per period and filters.
+func (r *Reader) PeerAnalysis(ctx context.Context, ref upstream.BusinessRef, q upstream.PeerQuery) (upstream.PeerAnalysis, error) {
+	k := fmt.Sprintf("%s|%d|%d|%q|%t|%d|%q|%q|%q|%q|%q", refKey("peers", ref), q.Year, q.Quarter, q.SICCode, q.SICPrimary,
+		q.FolderID, q.TargetCountry, q.RiskLevel, q.ZScore, q.PayScore, q.DBT)
+	return get(ctx, r, KindReport, k, func(ctx context.Context, key string) (upstream.PeerAnalysis, error) {
+		return r.c.svc.PeerAnalysis(ctx, key, ref, q)
+	})
+}
+
 // PaymentSummaryMonthly is cached as report data.
 func (r *Reader) PaymentSummaryMonthly(ctx context.Context, ref upstream.BusinessRef) ([]upstream.PaymentSummaryRow, error) {
 	return get(ctx, r, KindReport, refKey("monthly", ref), func(ctx context.Context, key string) ([]upstream.PaymentSummaryRow, error) {
