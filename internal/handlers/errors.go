@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
 	"creditdash/templates"
 )
@@ -163,6 +164,13 @@ func (h *Handler) sectionProblem(c *echo.Context, err error) *views.Problem {
 	var de *deferredError
 	if errors.As(err, &de) {
 		return de.problem()
+	}
+	if errors.Is(err, cache.ErrBudgetSpent) {
+		// Refused here, before the service: the page itself is fine, this
+		// section waits for the renewal the box names.
+		p := classify(err, h.now())
+		p.Status = http.StatusOK
+		return &p
 	}
 	p := classify(err, h.now())
 	h.logProblem(c, p, err)

@@ -40,6 +40,9 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 		// The folder's name goes into the file name; an unknown folder is a
 		// 404 page before anything is downloaded.
 		folders, err := h.cache.Reader(who).Folders(ctx)
+		if errors.Is(err, upstream.ErrRateLimited) {
+			return redirect(c, exportOrigin(folderID)+"?export=limited")
+		}
 		if err != nil {
 			return err
 		}
@@ -50,6 +53,11 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 		folderName = name
 	}
 	dl, err := h.cache.Download(ctx, who, upstream.DownloadQuery{Format: format.Wire, FolderID: folderID, Layout: layout})
+	if errors.Is(err, upstream.ErrRateLimited) {
+		// No file to give: back to the page the export was asked from,
+		// which says when the limit renews.
+		return redirect(c, exportOrigin(folderID)+"?export=limited")
+	}
 	if err != nil {
 		return err
 	}
@@ -155,6 +163,27 @@ func canonicalLayout(raw string) string {
 		}
 	}
 	return raw
+}
+
+// exportOrigin is the page an export of folderID is offered on.
+func exportOrigin(folderID int) string {
+	if folderID > 0 {
+		return "/portfolio/folders/" + strconv.Itoa(folderID)
+	}
+	return "/portfolio"
+}
+
+// exportFlash is what a portfolio page says after ?export=limited: the
+// export met a spent hour.
+func (h *Handler) exportFlash(c *echo.Context) string {
+	if c.QueryParam("export") != "limited" {
+		return ""
+	}
+	var renews time.Time
+	if q, ok := h.cache.Quota(mustSession(c).User); ok {
+		renews = q.RenewsAt()
+	}
+	return views.ExportLimited(renews, h.now())
 }
 
 // exportContentTypes are the media types of the export's formats.

@@ -31,6 +31,7 @@ func (h *Handler) showPortfolio(c *echo.Context) error {
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.PortfolioPage{Base: h.base(c, ld, "Portfolio", views.NavPortfolio), Export: views.NewExportForm(0)}
+		page.Flash = h.exportFlash(c)
 		page.FoldersProblem = h.sectionProblem(c, ferr)
 		switch {
 		case merr == nil:
@@ -75,6 +76,7 @@ func (h *Handler) showFolder(c *echo.Context) error {
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.FolderPage{Base: h.base(c, ld, name, views.NavPortfolio), Name: name, Export: views.NewExportForm(id)}
+		page.Flash = h.exportFlash(c)
 		page.NewsProblem = h.sectionProblem(c, nerr)
 		page.News = views.NewsItems(news, h.now(), 0)
 		// The folder exists, so a 404 here means the service does not list

@@ -34,16 +34,25 @@ func readRateLimit(h http.Header) (RateLimit, bool) {
 	return RateLimit{
 		Limit:     limit,
 		Remaining: max(remaining, 0),
-		Reset:     time.Duration(max(reset, 0)) * time.Second,
+		Reset:     clampReset(reset),
 		At:        time.Now(),
 	}, true
+}
+
+// MaxReset bounds how far off a renewal is believed: the service's windows
+// are an hour long, so a larger figure is an error and would freeze an
+// account for days.
+const MaxReset = time.Hour
+
+func clampReset(seconds int) time.Duration {
+	return min(time.Duration(max(seconds, 0))*time.Second, MaxReset)
 }
 
 // retryAfter reads how long until the quota renews from a 429 answer.
 func retryAfter(h http.Header) time.Duration {
 	for _, name := range []string{headerRetryAfter, headerRateReset} {
 		if n, err := strconv.Atoi(h.Get(name)); err == nil && n >= 0 {
-			return time.Duration(n) * time.Second
+			return clampReset(n)
 		}
 	}
 	return 0

@@ -118,3 +118,13 @@ func slug(s string, keepUnicode bool) string {
 	}
 	return strings.TrimRight(b.String(), "-")
 }
+
+// ExportLimited says an export could not run for want of requests this
+// hour, and when it can (renews zero: not known).
+func ExportLimited(renews, now time.Time) string {
+	msg := "The export was not started: your account has no requests left this hour."
+	if !renews.IsZero() {
+		msg += " The limit renews at " + Clock(renews) + ", in " + Until(renews, now) + "."
+	}
+	return msg
+}

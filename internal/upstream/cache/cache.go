@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -130,7 +131,7 @@ func New(svc Upstream, opts Options) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
-	c := &Cache{svc: svc, store: store, now: opts.Now, quotas: newQuotaBook()}
+	c := &Cache{svc: svc, store: store, now: opts.Now, quotas: newQuotaBook(opts.Now)}
 	for k := range numKinds {
 		c.ttl[k] = DefaultTTLs[k]
 		if d, ok := opts.TTLs[k]; ok && d >= 0 {
@@ -204,19 +205,18 @@ func get[T any](ctx context.Context, r *Reader, kind Kind, opKey string, load fu
 	v, err, _ := c.flight.Do(fullKey, func() (any, error) {
 		// The shared call must not die with the first caller's request;
 		// the client bounds it with its own timeout.
-		callCtx := upstream.WithRateLimitObserver(context.WithoutCancel(ctx), func(q upstream.RateLimit) {
-			c.quotas.set(user, q)
+		var e *entry
+		err := c.spend(context.WithoutCancel(ctx), user, opKey, func(ctx context.Context) error {
+			val, err := load(ctx, key)
+			if err == nil {
+				e = &entry{value: val, fetchedAt: c.now(), weight: weigh(val), version: versions.Add(1)}
+				c.store.Set(fullKey, e)
+			}
+			return err
 		})
-		val, err := load(callCtx, key)
-		if err != nil {
-			return nil, err
-		}
-		e := &entry{value: val, fetchedAt: c.now(), weight: weigh(val), version: versions.Add(1)}
-		c.store.Set(fullKey, e)
-		return e, nil
+		return e, err
 	})
 	if err != nil {
-		c.noteRateLimit(user, err)
 		if ok && staleWorthy(err) {
 			r.rec.stale(token, held.fetchedAt, held.version, reason(err))
 			return held.value.(T), nil
@@ -282,13 +282,49 @@ func (c *Cache) ForgetUser(user string) {
 	}
 }
 
-// Download streams straight through, noting the quota: an export is never
-// cached.
+// Download streams straight through, its request reserved from the budget
+// like any other: an export is never cached.
 func (c *Cache) Download(ctx context.Context, who Who, q upstream.DownloadQuery) (*upstream.Download, error) {
-	ctx = upstream.WithRateLimitObserver(ctx, func(r upstream.RateLimit) { c.quotas.set(who.User, r) })
-	d, err := c.svc.Download(ctx, who.Key, q)
-	c.noteRateLimit(who.User, err)
+	var d *upstream.Download
+	err := c.spend(ctx, who.User, "download", func(ctx context.Context) error {
+		var err error
+		d, err = c.svc.Download(ctx, who.Key, q)
+		return err
+	})
 	return d, err
+}
+
+// budgetWait bounds how long a call waits for another call of the same
+// user to learn an unknown quota.
+const budgetWait = 10 * time.Second
+
+// spend makes one service call for user within the hourly budget: it
+// reserves a request first (refusing with a budget error when none is
+// left), then settles the reservation with the quota the answer reported.
+func (c *Cache) spend(ctx context.Context, user, opKey string, call func(context.Context) error) error {
+	op, _, _ := strings.Cut(opKey, "|")
+	wctx, cancel := context.WithTimeout(ctx, budgetWait)
+	res, err := c.quotas.reserve(wctx, user, op)
+	cancel()
+	if err != nil {
+		return err
+	}
+	var (
+		mu   sync.Mutex
+		seen upstream.RateLimit
+		saw  bool
+	)
+	callCtx := upstream.WithRateLimitObserver(ctx, func(q upstream.RateLimit) {
+		mu.Lock()
+		seen, saw = q, true
+		mu.Unlock()
+	})
+	err = call(callCtx)
+	mu.Lock()
+	res.done(seen, saw, err == nil)
+	mu.Unlock()
+	c.quotas.refused(user, err)
+	return err
 }
 
 // Size is the estimated bytes held, for tests and metrics.

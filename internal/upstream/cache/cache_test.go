@@ -183,8 +183,10 @@ func TestStaleCopyWhenTheServiceFails(t *testing.T) {
 		if !since.Equal(fetched) || why == "" {
 			t.Errorf("status %d: stale since %v (%q), want %v with a reason", status, since, why, fetched)
 		}
-		// A refusal is an answer, not an outage: no stale copy then.
+		// A refusal is an answer, not an outage: no stale copy then. (The
+		// hour passes first: a 429 leaves nothing to spend until it renews.)
 		f.sim.SetFaults(simulator.Faults{ErrorStatus: 500})
+		f.clock.Add(61 * time.Minute)
 		if _, err := f.cache.Reader(cache.Who{User: "demo", Key: "bogus-key"}).Summary(ctx, upstream.ByID(1001)); !errors.Is(err, upstream.ErrSessionExpired) {
 			t.Errorf("a 403 must pass through: %v", err)
 		}

@@ -1,31 +1,162 @@
 package cache
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
+
+	"github.com/maypok86/otter/v2"
 
 	"creditdash/internal/upstream"
 )
 
-// quotaBook keeps the latest quota each user's answers reported, so every
-// page can show the meter even when all its data came from the cache.
-type quotaBook struct {
-	mu sync.Mutex
-	m  map[string]upstream.RateLimit
+// The hourly budget is reserved, not discovered: before a call for a user
+// whose quota is known, one request is reserved, so concurrent sections,
+// pages and exports of that user can never spend more than is left. While
+// the quota is unknown (the first call after start or after the window
+// renewed) one call goes first and the others wait for its headers.
+
+// ErrBudgetSpent is what a call answers, without asking the service, when
+// the user's hourly requests are all spent or reserved. It is also an
+// upstream.ErrRateLimited, carrying when the limit renews.
+var ErrBudgetSpent = errors.New("cache: hourly request budget spent")
+
+// budgetError is ErrBudgetSpent as an *upstream.Error, so the pages treat
+// it as the service's own 429 and know when the limit renews.
+func budgetError(op string, renews time.Duration) error {
+	return &upstream.Error{Op: op, Status: 429, Kind: upstream.ErrRateLimited, RetryAfter: renews,
+		Message: "the hourly request limit is spent", Err: ErrBudgetSpent}
 }
 
-func newQuotaBook() *quotaBook { return &quotaBook{m: map[string]upstream.RateLimit{}} }
+// maxBookUsers bounds the users the book remembers; a forgotten user's
+// next call simply goes first again.
+const maxBookUsers = 100_000
 
-func (b *quotaBook) set(user string, q upstream.RateLimit) {
+// account is one user's budget as the book knows it.
+type account struct {
+	known     bool // an answer told the quota (or that there is none)
+	unlimited bool
+	q         upstream.RateLimit
+	reserved  int // calls in flight counted against q.Remaining
+	// lastLimit is the hourly limit of the window before, shown as the
+	// renewed budget until the first answer of the new window.
+	lastLimit int
+	// first is open while the first call of an unknown window is in
+	// flight; the others wait for it to close.
+	first chan struct{}
+}
+
+// quotaBook keeps every user's budget.
+type quotaBook struct {
+	mu       sync.Mutex
+	accounts *otter.Cache[string, *account]
+	now      func() time.Time
+}
+
+func newQuotaBook(now func() time.Time) *quotaBook {
+	return &quotaBook{now: now, accounts: otter.Must(&otter.Options[string, *account]{
+		MaximumSize:      maxBookUsers,
+		ExpiryCalculator: otter.ExpiryAccessing[string, *account](2 * time.Hour),
+	})}
+}
+
+// accountOf returns the user's account; the caller holds mu.
+func (b *quotaBook) accountOf(user string) *account {
+	a, ok := b.accounts.GetIfPresent(user)
+	if !ok {
+		a = &account{}
+		b.accounts.Set(user, a)
+	}
+	if a.known && !a.unlimited && !a.q.RenewsAt().After(b.now()) {
+		// The window renewed: its first call tells the new figures.
+		a.known, a.lastLimit, a.q = false, a.q.Limit, upstream.RateLimit{}
+	}
+	return a
+}
+
+// reservation is one call's claim on a user's budget; done settles it with
+// what the service's answer said.
+type reservation struct {
+	b     *quotaBook
+	user  string
+	first bool
+	taken bool
+}
+
+// reserve claims one request of user's budget for a call, waiting while
+// another call is learning an unknown quota. It refuses with a budget error
+// when nothing is left, and gives up with ctx.
+func (b *quotaBook) reserve(ctx context.Context, user, op string) (*reservation, error) {
+	for {
+		b.mu.Lock()
+		a := b.accountOf(user)
+		switch {
+		case !a.known && a.first == nil:
+			a.first = make(chan struct{})
+			b.mu.Unlock()
+			return &reservation{b: b, user: user, first: true}, nil
+		case !a.known:
+			wait := a.first
+			b.mu.Unlock()
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return nil, fmt.Errorf("cache: waiting for the first answer of %s: %w", op, ctx.Err())
+			}
+		case a.unlimited:
+			b.mu.Unlock()
+			return &reservation{b: b, user: user}, nil
+		case a.q.Remaining-a.reserved <= 0:
+			renews := a.q.RenewsAt().Sub(b.now())
+			b.mu.Unlock()
+			return nil, budgetError(op, max(renews, 0))
+		default:
+			a.reserved++
+			b.mu.Unlock()
+			return &reservation{b: b, user: user, taken: true}, nil
+		}
+	}
+}
+
+// done settles the reservation: seen is the quota the answer reported (ok
+// false when it carried none), answered whether the service answered at all.
+func (r *reservation) done(seen upstream.RateLimit, ok, answered bool) {
+	b := r.b
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	// Answers of concurrent calls arrive in any order; the lowest count left
-	// in the same window is the true one.
-	if old, ok := b.m[user]; ok && sameWindow(old, q) && old.Remaining < q.Remaining {
-		q.Remaining = old.Remaining
+	a := b.accountOf(r.user)
+	if r.taken {
+		a.reserved = max(a.reserved-1, 0)
 	}
-	b.m[user] = q
+	switch {
+	case ok:
+		b.record(a, seen)
+	case answered && r.first:
+		// An answer without quota headers: the account is unlimited.
+		a.known, a.unlimited = true, true
+	}
+	if r.first && a.first != nil {
+		close(a.first)
+		a.first = nil
+	}
+}
+
+// record takes an answer's quota; the caller holds mu. Answers of
+// concurrent calls arrive in any order: within one window the lowest count
+// left is the true one.
+func (b *quotaBook) record(a *account, q upstream.RateLimit) {
+	q.At = b.now() // the book's own clock: renewals are compared with it
+	if q.Limit <= 0 {
+		a.known, a.unlimited = true, true
+		return
+	}
+	if a.known && !a.unlimited && sameWindow(a.q, q) && a.q.Remaining < q.Remaining {
+		q.Remaining = a.q.Remaining
+	}
+	a.known, a.unlimited, a.q = true, false, q
 }
 
 func sameWindow(a, b upstream.RateLimit) bool {
@@ -33,40 +164,43 @@ func sameWindow(a, b upstream.RateLimit) bool {
 	return d > -5*time.Second && d < 5*time.Second
 }
 
-func (b *quotaBook) get(user string) (upstream.RateLimit, bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q, ok := b.m[user]
-	return q, ok
-}
-
-// noteRateLimit records an exhausted quota from a 429, whose headers may not
-// have reached the observer.
-func (c *Cache) noteRateLimit(user string, err error) {
+// refused notes a 429 from the service, whose headers may not have reached
+// the observer: nothing is left until the renewal it names.
+func (b *quotaBook) refused(user string, err error) {
 	var ue *upstream.Error
-	if !errors.Is(err, upstream.ErrRateLimited) || !errors.As(err, &ue) {
+	if !errors.Is(err, upstream.ErrRateLimited) || errors.Is(err, ErrBudgetSpent) || !errors.As(err, &ue) {
 		return
 	}
-	q, ok := c.quotas.get(user)
-	now := c.now()
-	if !ok || q.RenewsAt().Before(now) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a := b.accountOf(user)
+	q := a.q
+	if !a.known || a.unlimited {
 		q = upstream.RateLimit{}
 	}
-	q.Remaining, q.At, q.Reset = 0, now, ue.RetryAfter
-	c.quotas.set(user, q)
+	q.Remaining, q.At, q.Reset = 0, b.now(), ue.RetryAfter
+	if q.Limit <= 0 {
+		q.Limit = 1 // limited, figure unknown: the meter shows "0 of 1" until an answer says more
+	}
+	a.known, a.unlimited, a.q = true, false, q
 }
 
-// Quota returns the user's quota as last reported, with the time it renews.
-// ok is false for unlimited accounts and before the first answer; a window
-// that has renewed since is reported as full.
+// Quota returns the user's quota as last reported, less the requests
+// reserved by calls in flight, with the time it renews. ok is false for
+// unlimited accounts and while the quota is unknown.
 func (c *Cache) Quota(user string) (q upstream.RateLimit, ok bool) {
-	q, ok = c.quotas.get(user)
-	if !ok || q.Limit <= 0 {
+	b := c.quotas
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a := b.accountOf(user)
+	if !a.known && a.lastLimit > 0 {
+		// Renewed: the whole hour is there until an answer says otherwise.
+		return upstream.RateLimit{Limit: a.lastLimit, Remaining: a.lastLimit, At: b.now(), Reset: time.Hour}, true
+	}
+	if !a.known || a.unlimited {
 		return upstream.RateLimit{}, false
 	}
-	if now := c.now(); !q.RenewsAt().After(now) {
-		// The window renewed: the next call starts a new hour.
-		q.Remaining, q.At, q.Reset = q.Limit, now, time.Hour
-	}
+	q = a.q
+	q.Remaining = max(q.Remaining-a.reserved, 0)
 	return q, true
 }

@@ -1,0 +1,114 @@
+package cache_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
+)
+
+// An Ordinary account (10 requests an hour) asked for 60 different answers
+// at once makes at most its 10 calls; the rest are refused here, as a 429
+// that says when the limit renews, without reaching the service.
+func TestBudgetIsReservedBeforeEachCall(t *testing.T) {
+	f := newFixture(t, cache.Options{})
+	ctx, who := f.login(t, "ordinary")
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	refused, served := 0, 0
+	for id := int32(1001); id < 1061; id++ {
+		wg.Go(func() {
+			_, err := f.cache.Reader(who).Summary(ctx, upstream.ByID(id))
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				served++
+			case errors.Is(err, cache.ErrBudgetSpent) && errors.Is(err, upstream.ErrRateLimited):
+				refused++
+				var ue *upstream.Error
+				if !errors.As(err, &ue) || ue.RetryAfter <= 0 || ue.RetryAfter > time.Hour {
+					t.Errorf("budget refusal without a renewal time: %v (%v)", err, ue.RetryAfter)
+				}
+			default:
+				t.Errorf("unexpected error: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := f.calls("ordinary", summaryPath); n > 10 {
+		t.Errorf("the service was asked %d times, more than the quota of 10", n)
+	}
+	if served != 10 || refused != 50 {
+		t.Errorf("%d served, %d refused; want 10 and 50", served, refused)
+	}
+	if q, ok := f.cache.Quota("ordinary"); !ok || q.Remaining != 0 {
+		t.Errorf("quota after the storm = %+v, %v; want 0 left", q, ok)
+	}
+	// The hour renews: the budget is back.
+	f.clock.Add(61 * time.Minute)
+	if q, ok := f.cache.Quota("ordinary"); !ok || q.Remaining != 10 {
+		t.Errorf("quota after the renewal = %+v, %v; want 10 of 10", q, ok)
+	}
+	if _, err := f.cache.Reader(who).Summary(ctx, upstream.ByID(1100)); err != nil {
+		t.Errorf("after the renewal: %v", err)
+	}
+}
+
+// While a user's quota is unknown, one call goes first and the others wait
+// for its answer: an account whose budget is one request makes one call.
+func TestFirstCallOfAnUnknownWindowGoesAlone(t *testing.T) {
+	f := newFixture(t, cache.Options{})
+	ctx, who := f.login(t, "ordinary")
+	// Spend all but one request directly, behind the cache's back.
+	for id := int32(2001); id < 2010; id++ {
+		if _, err := f.raw.Officers(context.Background(), who.Key, upstream.ByID(id)); err != nil && !errors.Is(err, upstream.ErrNotFound) {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	for id := int32(1001); id < 1021; id++ {
+		wg.Go(func() { _, _ = f.cache.Reader(who).Summary(ctx, upstream.ByID(id)) })
+	}
+	wg.Wait()
+	if n := f.calls("ordinary", summaryPath); n != 1 {
+		t.Errorf("%d calls with one request left, want 1", n)
+	}
+}
+
+func TestUnlimitedAccountsAreNeverRefused(t *testing.T) {
+	f := newFixture(t, cache.Options{})
+	ctx, who := f.login(t, "demo")
+	var wg sync.WaitGroup
+	for id := int32(1001); id < 1041; id++ {
+		wg.Go(func() {
+			if _, err := f.cache.Reader(who).Summary(ctx, upstream.ByID(id)); err != nil {
+				t.Errorf("unlimited account refused: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if _, ok := f.cache.Quota("demo"); ok {
+		t.Error("an unlimited account shows a quota")
+	}
+}
+
+// Exports reserve from the same budget as pages.
+func TestDownloadSpendsTheSameBudget(t *testing.T) {
+	f := newFixture(t, cache.Options{})
+	ctx, who := f.login(t, "ordinary")
+	for id := int32(1001); id < 1011; id++ {
+		f.cache.Reader(who).Officers(ctx, upstream.ByID(id))
+	}
+	_, err := f.cache.Download(ctx, who, upstream.DownloadQuery{})
+	if !errors.Is(err, cache.ErrBudgetSpent) {
+		t.Errorf("download with nothing left: %v, want a budget refusal", err)
+	}
+	if n := f.calls("ordinary", "/v1/Portfolio/Download"); n != 0 {
+		t.Errorf("the service was asked for the export %d times, want 0", n)
+	}
+}
