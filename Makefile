@@ -9,7 +9,7 @@ ECHARTS := static/vendor/echarts.min.js
 # Browser tests fail instead of skipping when Chromium is missing.
 BROWSER_TESTS ?= require
 
-.PHONY: build run test lint generate assets browser bench clean simulator
+.PHONY: build run test lint generate assets browser bench clean simulator loadtest
 
 ## build: browser assets, templ code, bin/web and bin/simulator
 build: assets generate
@@ -50,6 +50,10 @@ bench: build
 	$(GO) run ./cmd/bench $(BENCH_FLAGS)
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./internal/views/
 	$(GO) test -run '^$$' -bench 'WarmReport|StaticFile' -benchtime 5000x ./internal/handlers/
+
+## loadtest: the load table (200 analysts, direct calls, the Ordinary storm, unread exports, the log flood; stand-in and dashboard as their own processes, about 5 minutes); LOADTEST_FLAGS="-duration 10s -storm 10s -idle 25s" for a quick run
+loadtest: build
+	$(GO) run ./cmd/loadtest $(LOADTEST_FLAGS)
 
 ## lint: formatting, vet, staticcheck and templ freshness
 lint:

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Figure 1's targets: no failed page, and resident memory within the
+// cache's bound (CACHE_MB, 64 by default) plus 64 MiB, at the peak and
+// after the entries expired.
+const memTarget = (64 + 64) << 20
+
+// perWorker bounds every closed loop in count as its duration bounds it in
+// time: far above what a worker can do in a minute at 50 ms a call.
+const perWorker = 100_000
+
+// requestTimeout is the longest one page may take before it counts as no
+// answer.
+const requestTimeout = 30 * time.Second
+
+// analystsRun is what figure 2 needs from figure 1.
+type analystsRun struct {
+	pages int
+	wall  time.Duration
+	plan  [numKinds]map[string]int // service calls of each page kind, cold
+}
+
+func (r *analystsRun) rate() float64 { return float64(r.pages) / r.wall.Seconds() }
+
+// analystsLoad measures figure 1: opts.analysts distinct users in a closed
+// loop on the analyst mix for opts.duration, against a new dashboard.
+func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
+	const fig, what = 1, "200 analysts"
+	o := l.opts
+	var out *analystsRun
+	err := l.withDashboard(ctx, "web-analysts", func(web *proc) error {
+		plan, err := l.calibrate(ctx, web)
+		if err != nil {
+			return err
+		}
+		users := make([]string, o.analysts)
+		for i := range users {
+			users[i] = analyst(i + 1)
+		}
+		browsers, failed, err := signInAll(ctx, web.url, users, 16)
+		if failed > 0 {
+			return fmt.Errorf("loadtest: %d of %d analysts could not sign in: %w", failed, len(users), err)
+		}
+		before, err := procStatus(web.pid(), "VmRSS")
+		if err != nil {
+			return err
+		}
+		if err := resetPeak(web.pid()); err != nil {
+			return err
+		}
+		if err := l.sim.reset(ctx); err != nil {
+			return err
+		}
+		t, wall := closedLoop(ctx, browsers, analystMix, o.duration)
+		peak, err := procStatus(web.pid(), "VmHWM")
+		if err != nil {
+			return err
+		}
+		counts, err := l.sim.requests(ctx)
+		if err != nil {
+			return err
+		}
+		calls, byPath := callsOf(counts, func(u string) bool { return isLoadUser(u, o.analysts) })
+		out = &analystsRun{pages: t.count(), wall: wall, plan: plan}
+
+		sorted := t.sorted()
+		l.rep.info(fig, "analysts: requests", fmt.Sprintf("%d (%.0f/s)", t.count(), out.rate()))
+		fails := t.failures()
+		nFail := 0
+		for _, n := range fails {
+			nFail += n
+		}
+		l.rep.check(fig, "analysts: errors by status", fmt.Sprintf("%d: %s", nFail, statuses(fails)), "0", nFail == 0)
+		l.rep.info(fig, "analysts: p50 / p95 / p99", fmt.Sprintf("%s / %s / %s",
+			ms(percentile(sorted, 0.50)), ms(percentile(sorted, 0.95)), ms(percentile(sorted, 0.99))))
+		l.rep.info(fig, "analysts: service calls per page view", fmt.Sprintf("%.2f (%d calls)", float64(calls)/float64(max(t.count(), 1)), calls))
+		l.rep.check(fig, "analysts: peak resident memory", mib(peak), "<= "+mib(memTarget), peak <= memTarget)
+
+		for _, b := range browsers {
+			b.close()
+		}
+		sleep(ctx, o.idle)
+		idle, err := procStatus(web.pid(), "VmRSS")
+		if err != nil {
+			return err
+		}
+		l.rep.check(fig, "analysts: resident memory after idle", mib(idle), "<= "+mib(memTarget), idle <= memTarget)
+
+		l.rep.note(fig, "%d users load1..load%d signed in through the form, then a closed loop each for %v (one keep-alive connection per analyst, %v per page at most), pages %s",
+			o.analysts, o.analysts, o.duration, requestTimeout, mixText(t))
+		l.rep.note(fig, "service calls counted by the stand-in for those users after sign-in, per page answered (exports included): %s", describe(byPath))
+		l.rep.note(fig, "memory of the dashboard from /proc: VmRSS %s before the load, VmHWM (peak, reset through clear_refs before the load) %s; after-idle is VmRSS %v after the load stopped (CACHE_TTL=NEWS_TTL=%v), connections closed",
+			mib(before), mib(peak), o.idle, o.ttl)
+		if len(t.errs) > 0 {
+			l.rep.note(fig, "requests without an answer, first ones: %v", t.errs)
+		}
+		return nil
+	})
+	if err != nil {
+		l.rep.broken(fig, what, err)
+		return nil
+	}
+	return out
+}
+
+// isLoadUser is true for load1..loadN, the analysts of the run; the users
+// after them only calibrate.
+func isLoadUser(user string, n int) bool {
+	for i := 1; i <= n; i++ {
+		if user == analyst(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// mixText is how many pages of each kind a tally holds.
+func mixText(t *tally) string {
+	var parts []string
+	for k := range numKinds {
+		if t.byKind[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k, t.byKind[k]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// calibrate opens each kind of page once, cold, as a user of its own (the
+// ones after the analysts) and returns the service calls each cost: the
+// plan of the direct run of figure 2.
+func (l *lab) calibrate(ctx context.Context, web *proc) ([numKinds]map[string]int, error) {
+	var plan [numKinds]map[string]int
+	for k := range numKinds {
+		user := analyst(l.opts.analysts + 1 + int(k))
+		b := newBrowser(web.url, requestTimeout)
+		if err := b.signIn(ctx, user); err != nil {
+			return plan, err
+		}
+		before, err := l.sim.requests(ctx)
+		if err != nil {
+			return plan, err
+		}
+		if o := b.get(ctx, pathOf(k, firstBusiness)); o.err != nil || o.status != 200 {
+			return plan, fmt.Errorf("loadtest: calibrating %s: status %d (%v)", pathOf(k, firstBusiness), o.status, o.err)
+		}
+		after, err := l.sim.requests(ctx)
+		if err != nil {
+			return plan, err
+		}
+		plan[k] = map[string]int{}
+		for p, n := range after[user] {
+			if d := n - before[user][p]; d > 0 {
+				plan[k][p] = d
+			}
+		}
+		b.close()
+	}
+	return plan, nil
+}
+
+// signInAll signs each user in through the form, parallel at a time (all
+// at once when parallel >= len(users)), and returns the browsers signed in,
+// how many failed and the first failure.
+func signInAll(ctx context.Context, base string, users []string, parallel int) ([]*browser, int, error) {
+	browsers := make([]*browser, len(users))
+	errs := make([]error, len(users))
+	sem := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	for i, u := range users {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			b := newBrowser(base, requestTimeout)
+			errs[i] = b.signIn(ctx, u)
+			browsers[i] = b
+		}()
+	}
+	wg.Wait()
+	var ok []*browser
+	var first error
+	for i, err := range errs {
+		if err != nil {
+			first = cmp.Or(first, err)
+			continue
+		}
+		ok = append(ok, browsers[i])
+	}
+	return ok, len(users) - len(ok), first
+}
+
+// closedLoop runs one worker per browser, each drawing pages from mix
+// (seeded by its position, so a replay draws the same ones) and asking for
+// the next as soon as the last answered, until d has passed or perWorker
+// pages were asked. It returns the outcomes and the wall time until the
+// last worker stopped.
+func closedLoop(ctx context.Context, browsers []*browser, mix [numKinds]int, d time.Duration) (*tally, time.Duration) {
+	t := newTally()
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, d+requestTimeout)
+	defer cancel()
+	deadline := start.Add(d)
+	var wg sync.WaitGroup
+	for i, b := range browsers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m := newMixer(mix, uint64(i+1))
+			for n := 0; n < perWorker && time.Now().Before(deadline) && ctx.Err() == nil; n++ {
+				p := m.next()
+				t.add(p.kind, b.get(ctx, p.path))
+			}
+		}()
+	}
+	wg.Wait()
+	return t, time.Since(start)
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// loadSecret seals the dashboard's cookies during a run; nothing outlives it.
+const loadSecret = "loadtest-secret-not-for-production-0123456789"
+
+// password is every stand-in user's.
+const password = "demo"
+
+// startDashboard runs bin/web against the stand-in on a free port with
+// short cache lifetimes (so that the after-idle memory is read once the
+// entries are gone) and its whole output in dir/name.log, at the log level
+// it ships with.
+func startDashboard(ctx context.Context, o options, serviceURL, dir, name string) (*proc, error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	env := []string{
+		"LISTEN_ADDR=" + addr,
+		"UPSTREAM_URL=" + serviceURL,
+		"SESSION_SECRET=" + loadSecret,
+		"COOKIE_SECURE=false",
+		"CACHE_TTL=" + o.ttl.String(),
+		"NEWS_TTL=" + o.ttl.String(),
+	}
+	p, err := start("web "+name, o.web, filepath.Join(dir, name+".log"), nil, env)
+	if err != nil {
+		return nil, err
+	}
+	p.url = "http://" + addr
+	// /healthz, not /readyz: the latter calls the service, and the
+	// counters should hold only what the load made.
+	if err := p.waitHTTP(ctx, "/healthz", 30*time.Second); err != nil {
+		p.stop()
+		return nil, err
+	}
+	return p, nil
+}
+
+// browser is one visitor: a cookie jar and a keep-alive connection or two,
+// as a browser tab has; redirects are not followed, so a page that sends
+// the visitor back to sign-in counts as what it is.
+type browser struct {
+	base string
+	http *http.Client
+}
+
+func newBrowser(base string, timeout time.Duration) *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{base: base, http: &http.Client{
+		Jar:     jar,
+		Timeout: timeout,
+		Transport: &http.Transport{
+			MaxIdleConnsPerHost: 2,
+			DisableCompression:  true,
+		},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}}
+}
+
+// close drops the visitor's idle connections.
+func (b *browser) close() { b.http.CloseIdleConnections() }
+
+// signIn goes through the real form: GET /login for the CSRF token, then
+// POST it with the credentials. Success is the redirect away from the form.
+func (b *browser) signIn(ctx context.Context, user string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.base+"/login", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := b.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("loadtest: GET /login: %w", err)
+	}
+	doc, err := goquery.NewDocumentFromReader(io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("loadtest: GET /login: status %d (%v)", resp.StatusCode, err)
+	}
+	token, ok := doc.Find(`form input[name="_csrf"]`).Attr("value")
+	if !ok || token == "" {
+		return fmt.Errorf("loadtest: GET /login: no _csrf field in the form")
+	}
+	form := url.Values{"_csrf": {token}, "username": {user}, "password": {password}}
+	req, err = http.NewRequestWithContext(ctx, http.MethodPost, b.base+"/login", strings.NewReader(form.Encode()))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err = b.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("loadtest: POST /login: %w", err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther && resp.StatusCode != http.StatusFound {
+		return fmt.Errorf("loadtest: POST /login as %s: status %d, want a redirect", user, resp.StatusCode)
+	}
+	return nil
+}
+
+// cookieHeader is the visitor's cookies as a Cookie header, for requests
+// written by hand.
+func (b *browser) cookieHeader() string {
+	u, _ := url.Parse(b.base)
+	var parts []string
+	for _, c := range b.http.Jar.Cookies(u) {
+		parts = append(parts, c.Name+"="+c.Value)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// outcome is one request: its status (0 when it got no answer) and time
+// from sending to the last byte of the body, which is read and dropped.
+type outcome struct {
+	status  int
+	elapsed time.Duration
+	err     error
+}
+
+func (b *browser) get(ctx context.Context, path string) outcome {
+	return fetch(ctx, b.http, b.base+path, "")
+}
+
+// fetch GETs url, reading the whole body, with auth as the Authorization
+// header when it is not empty.
+func fetch(ctx context.Context, client *http.Client, url, auth string) outcome {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return outcome{err: err}
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	t0 := time.Now()
+	resp, err := client.Do(req)
+	if err != nil {
+		return outcome{err: err, elapsed: time.Since(t0)}
+	}
+	_, err = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return outcome{status: resp.StatusCode, elapsed: time.Since(t0), err: err}
+}

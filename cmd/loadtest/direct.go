@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Figure 2's target: the dashboard serves at least this share of the pages
+// per second that its service calls alone would allow.
+const ratioTarget = 0.8
+
+// direct measures figure 2: the same analysts, seeds and concurrency as
+// figure 1, each page replaced by the service calls it cost the dashboard
+// when cold (learnt by calibrate), made concurrently straight to the
+// stand-in. Each worker keeps an ideal cache (every answer fresh for the
+// dashboard's CACHE_TTL, per user) so that a warm page costs it what it
+// should cost the dashboard: nothing.
+func (l *lab) direct(ctx context.Context, first *analystsRun) {
+	const fig, what = 2, "throughput / direct"
+	if first == nil {
+		l.rep.skipped(fig, what, "needs figure 1")
+		return
+	}
+	o := l.opts
+	keys := make([]string, o.analysts)
+	errs := make([]error, o.analysts)
+	sem := make(chan struct{}, 16)
+	var wg sync.WaitGroup
+	for i := range keys {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			keys[i], errs[i] = l.sim.login(ctx, analyst(i+1))
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			l.rep.broken(fig, what, err)
+			return
+		}
+	}
+	if err := l.sim.reset(ctx); err != nil {
+		l.rep.broken(fig, what, err)
+		return
+	}
+	t := newTally()
+	start := time.Now()
+	deadline := start.Add(o.duration)
+	runCtx, cancel := context.WithTimeout(ctx, o.duration+requestTimeout)
+	defer cancel()
+	for i, key := range keys {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := &directWorker{base: l.sim.url, auth: "Bearer " + key, ttl: o.ttl, plan: &first.plan,
+				fresh: map[string]time.Time{},
+				http:  &http.Client{Timeout: requestTimeout, Transport: &http.Transport{MaxIdleConnsPerHost: 8}}}
+			defer w.http.CloseIdleConnections()
+			m := newMixer(analystMix, uint64(i+1))
+			for n := 0; n < perWorker && time.Now().Before(deadline) && runCtx.Err() == nil; n++ {
+				p := m.next()
+				t.add(p.kind, w.page(runCtx, p))
+			}
+		}()
+	}
+	wg.Wait()
+	wall := time.Since(start)
+	directRate := float64(t.count()) / wall.Seconds()
+	ratio := first.rate() / directRate
+	l.rep.check(fig, "dashboard / direct throughput", fmt.Sprintf("%.2f (%.0f / %.0f pages/s)", ratio, first.rate(), directRate),
+		fmt.Sprintf(">= %.2f", ratioTarget), ratio >= ratioTarget)
+	var plans []string
+	for k := range numKinds {
+		plans = append(plans, fmt.Sprintf("%s: %s", k, describe(first.plan[k])))
+	}
+	l.rep.note(fig, "direct: %d pages in %v by %d workers (same users and page draws as figure 1), each page's calls made at once straight to the stand-in with a per-user cache of %v; calls per page, learnt cold through the dashboard: %s",
+		t.count(), wall.Round(time.Millisecond), o.analysts, o.ttl, strings.Join(plans, "; "))
+	if fails := t.failures(); len(fails) > 0 {
+		l.rep.note(fig, "direct pages with a failed call: %s", statuses(fails))
+	}
+}
+
+// directWorker is one analyst calling the service itself.
+type directWorker struct {
+	base, auth string
+	ttl        time.Duration
+	plan       *[numKinds]map[string]int
+	fresh      map[string]time.Time // call -> until when its answer is fresh
+	http       *http.Client
+}
+
+// page makes the page's calls that are not fresh, all at once, and returns
+// the worst status and the time until the last answered.
+func (w *directWorker) page(ctx context.Context, p page) outcome {
+	var urls []string
+	now := time.Now()
+	for path, n := range w.plan[p.kind] {
+		u := w.base + path
+		switch {
+		case strings.HasPrefix(path, "/v1/Business/"):
+			u += fmt.Sprintf("?id=%d", p.business)
+		case path == "/v1/Portfolio/Download":
+			u += "?format=CSV"
+		}
+		// An export is a download, never cached.
+		if until, ok := w.fresh[u]; ok && now.Before(until) && p.kind != kindExport {
+			continue
+		}
+		w.fresh[u] = now.Add(w.ttl)
+		for range n {
+			urls = append(urls, u)
+		}
+	}
+	t0 := time.Now()
+	results := make([]outcome, len(urls))
+	var wg sync.WaitGroup
+	for i, u := range urls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = fetch(ctx, w.http, u, w.auth)
+		}()
+	}
+	wg.Wait()
+	out := outcome{status: http.StatusOK, elapsed: time.Since(t0)}
+	for _, r := range results {
+		if r.err != nil || r.status != http.StatusOK {
+			out.status, out.err = r.status, r.err
+		}
+	}
+	return out
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPercentileNearestRank(t *testing.T) {
+	var ds []time.Duration
+	for i := 1; i <= 100; i++ {
+		ds = append(ds, time.Duration(i)*time.Millisecond)
+	}
+	for _, c := range []struct {
+		p    float64
+		want time.Duration
+	}{{0.50, 50 * time.Millisecond}, {0.95, 95 * time.Millisecond}, {0.99, 99 * time.Millisecond}, {1, 100 * time.Millisecond}, {0, time.Millisecond}} {
+		if got := percentile(ds, c.p); got != c.want {
+			t.Errorf("percentile(1..100 ms, %v) = %v, want %v", c.p, got, c.want)
+		}
+	}
+	if got := percentile(nil, 0.5); got != 0 {
+		t.Errorf("percentile(nil) = %v, want 0", got)
+	}
+	if got := percentile([]time.Duration{7}, 0.99); got != 7 {
+		t.Errorf("percentile of one = %v, want 7", got)
+	}
+}
+
+func TestReportTable(t *testing.T) {
+	r := &report{}
+	r.check(3, "storm: calls", "42", "<= 10", false)
+	r.info(1, "requests", "100 (10/s)")
+	r.check(1, "errors", "0: none", "0", true)
+	r.note(3, "why %d", 3)
+	r.note(1, "how")
+	var out bytes.Buffer
+	r.print(&out, "heading")
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	want := []string{
+		"heading",
+		"",
+		"#  Figure        Measured    Target  Result",
+		"1  requests      100 (10/s)          info",
+		"1  errors        0: none     0       pass",
+		"3  storm: calls  42          <= 10   FAIL",
+		"",
+		"1. how",
+		"3. why 3",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table:\n%s\nwant:\n%s", out.String(), strings.Join(want, "\n"))
+	}
+	if r.failed() {
+		t.Error("failed() with no broken figure")
+	}
+	r.broken(2, "direct", errStopped)
+	if !r.failed() {
+		t.Error("failed() = false after broken")
+	}
+}
+
+func TestStatusesAndSizes(t *testing.T) {
+	if got := statuses(map[int]int{200: 950, 502: 23, 0: 2, 429: 23}); got != "200×950, 429×23, 502×23, no answer×2" {
+		t.Errorf("statuses = %q", got)
+	}
+	if got := statuses(nil); got != "none" {
+		t.Errorf("statuses(nil) = %q", got)
+	}
+	if got := mib(300 << 20); got != "300.0 MiB" {
+		t.Errorf("mib = %q", got)
+	}
+	if got := mb(4_990_000); got != "4.99 MB" {
+		t.Errorf("mb = %q", got)
+	}
+	if got := describe(map[string]int{"/v1/Business/Summary": 2, "/v1/Portfolio/Folders": 1}); got != "Summary×2, Portfolio/Folders×1" {
+		t.Errorf("describe = %q", got)
+	}
+}
+
+func TestMixFollowsWeights(t *testing.T) {
+	const draws = 20_000
+	m := newMixer(analystMix, 1)
+	var seen [numKinds]int
+	current := 0
+	for range draws {
+		p := m.next()
+		seen[p.kind]++
+		if p.business < firstBusiness || p.business > lastBusiness {
+			t.Fatalf("business %d outside %d..%d", p.business, firstBusiness, lastBusiness)
+		}
+		switch p.kind {
+		case kindOverview:
+			current = p.business
+		case kindPayments, kindFinancials, kindOfficers:
+			// A tab is of the business last opened (or the first draw's).
+			if current != 0 && p.business != current {
+				t.Fatalf("%s of %d after the overview of %d", p.kind, p.business, current)
+			}
+		}
+		if !strings.HasPrefix(p.path, "/") || p.path != pathOf(p.kind, p.business) {
+			t.Fatalf("path %q for %s", p.path, p.kind)
+		}
+	}
+	for k := range numKinds {
+		want := float64(analystMix[k]) / 100 * draws
+		if got := float64(seen[k]); got < want*0.85 || got > want*1.15 {
+			t.Errorf("%s: %d of %d draws, want about %.0f", k, seen[k], draws, want)
+		}
+	}
+}
+
+func TestMixReplaysForASeed(t *testing.T) {
+	a, b, c := newMixer(analystMix, 7), newMixer(analystMix, 7), newMixer(analystMix, 8)
+	differs := false
+	for range 200 {
+		pa, pb, pc := a.next(), b.next(), c.next()
+		if pa != pb {
+			t.Fatalf("same seed, different pages: %+v and %+v", pa, pb)
+		}
+		differs = differs || pa != pc
+	}
+	if !differs {
+		t.Error("seeds 7 and 8 drew the same 200 pages")
+	}
+}
+
+func TestMixesLeaveOutWhatTheyShould(t *testing.T) {
+	m := newMixer(victimMix, 3)
+	for range 1000 {
+		if k := m.next().kind; k == kindExport {
+			t.Fatal("the victim exported: it should only load pages")
+		}
+	}
+}
+
+func TestPaths(t *testing.T) {
+	for k, want := range map[kind]string{
+		kindOverview: "/businesses/1234", kindPayments: "/businesses/1234/payments",
+		kindFinancials: "/businesses/1234/financials", kindOfficers: "/businesses/1234/officers",
+		kindPortfolio: "/portfolio", kindScores: "/portfolio/scores", kindNews: "/news/industry",
+		kindHome: "/", kindExport: "/portfolio/export?format=csv",
+	} {
+		if got := pathOf(k, 1234); got != want {
+			t.Errorf("pathOf(%s) = %q, want %q", k, got, want)
+		}
+	}
+}
+
+func TestParseFiguresAndUsers(t *testing.T) {
+	if got, err := parseFigures("1, 3,5"); err != nil || len(got) != 3 || got[1] != 3 {
+		t.Errorf("parseFigures = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "0", "6", "x"} {
+		if _, err := parseFigures(bad); err == nil {
+			t.Errorf("parseFigures(%q) = nil error", bad)
+		}
+	}
+	if !isLoadUser("load200", 200) || isLoadUser("load201", 200) || isLoadUser("demo", 200) {
+		t.Error("isLoadUser: load1..load200 only")
+	}
+	total, byPath := callsOf(map[string]map[string]int{
+		"load1": {"/v1/a": 2}, "load2": {"/v1/a": 1, "/v1/b": 1}, "demo": {"/v1/a": 9},
+	}, func(u string) bool { return isLoadUser(u, 2) })
+	if total != 4 || byPath["/v1/a"] != 3 || byPath["/v1/b"] != 1 {
+		t.Errorf("callsOf = %d, %v", total, byPath)
+	}
+}

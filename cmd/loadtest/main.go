@@ -1,0 +1,192 @@
+// Command loadtest measures the dashboard as a team and a hostile user use
+// it: it starts bin/simulator and bin/web as their own processes on
+// loopback ports, runs each scenario of the load issue (200 analysts, the
+// same service calls made directly, the Ordinary storm, unread exports,
+// the log flood) and prints one table of figures next to their targets.
+// Targets are informational: it exits 0 unless something could not run.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// options are the load tool's flags.
+type options struct {
+	web, simulator string
+	figures        []int
+	analysts       int
+	duration       time.Duration // figures 1 and 2
+	ttl            time.Duration // the dashboard's CACHE_TTL and NEWS_TTL
+	idle           time.Duration // wait after the load before reading memory
+	latency        time.Duration
+	storm          time.Duration
+	sessions       int // Ordinary sign-ins of the storm
+	bulk           int
+	exports        int
+	victim         time.Duration
+	floodRequests  int
+	floodPath      int
+	floodTime      time.Duration
+	keep           bool // keep the children's logs
+}
+
+func main() {
+	var o options
+	figures := flag.String("figures", "1,2,3,4,5", "which figures to measure (2 needs 1)")
+	flag.StringVar(&o.web, "web", filepath.Join("bin", "web"), "the dashboard binary")
+	flag.StringVar(&o.simulator, "simulator", filepath.Join("bin", "simulator"), "the stand-in service binary")
+	flag.IntVar(&o.analysts, "analysts", 200, "concurrent analysts, each a user of its own (figures 1 and 2)")
+	flag.DurationVar(&o.duration, "duration", 60*time.Second, "how long the analysts load runs, and the direct run after it")
+	flag.DurationVar(&o.ttl, "ttl", 20*time.Second, "the dashboard's CACHE_TTL and NEWS_TTL")
+	flag.DurationVar(&o.idle, "idle", 30*time.Second, "wait after the analysts stop before reading resident memory (longer than -ttl)")
+	flag.DurationVar(&o.latency, "latency", 50*time.Millisecond, "the stand-in's latency on every answer")
+	flag.DurationVar(&o.storm, "storm", 60*time.Second, "how long the Ordinary sessions hammer")
+	flag.IntVar(&o.sessions, "sessions", 200, "Ordinary sign-ins of the storm")
+	flag.IntVar(&o.bulk, "bulk", 1_000_000, "businesses in the bulk user's portfolio, whose exports are left unread")
+	flag.IntVar(&o.exports, "exports", 64, "unread exports held open")
+	flag.DurationVar(&o.victim, "victim", 20*time.Second, "how long the other user loads pages beside the unread exports")
+	flag.IntVar(&o.floodRequests, "flood-requests", 10_000, "unauthenticated requests of the log flood")
+	flag.IntVar(&o.floodPath, "flood-path", 60_000, "bytes in each flood request's path")
+	flag.DurationVar(&o.floodTime, "flood-time", 3*time.Minute, "longest the log flood may take")
+	flag.BoolVar(&o.keep, "keep", false, "keep the children's logs and print where")
+	flag.Parse()
+	var err error
+	if o.figures, err = parseFigures(*figures); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	if o.analysts < 1 || o.sessions < 1 || o.exports < 1 || o.floodRequests < 1 || o.floodPath < 1 ||
+		o.bulk < 1 || o.duration <= 0 || o.storm <= 0 || o.victim <= 0 || o.floodTime <= 0 || o.idle < 0 {
+		fmt.Fprintln(os.Stderr, "loadtest: counts must be at least 1 and durations above zero")
+		os.Exit(2)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	started := time.Now()
+	rep := &report{}
+	err = run(ctx, o, rep)
+	heading := fmt.Sprintf("CreditDash loadtest · %s · %s/%s, %d CPUs, %s · stand-in latency %v · took %s",
+		started.UTC().Format("2006-01-02 15:04 UTC"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(),
+		runtime.Version(), o.latency, time.Since(started).Round(time.Second))
+	rep.print(os.Stdout, heading)
+	switch {
+	case ctx.Err() != nil:
+		fmt.Fprintln(os.Stderr, errStopped)
+		os.Exit(130)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	case rep.failed():
+		os.Exit(1)
+	}
+}
+
+// parseFigures reads "1,3,5".
+func parseFigures(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > 5 {
+			return nil, fmt.Errorf("loadtest: -figures takes numbers from 1 to 5, not %q", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// run starts the stand-in once and measures the figures asked for, each
+// against a dashboard of its own; children and the temporary folder are
+// gone when it returns (unless -keep).
+func run(ctx context.Context, o options, rep *report) error {
+	for _, bin := range []string{o.web, o.simulator} {
+		if _, err := os.Stat(bin); err != nil {
+			return fmt.Errorf("loadtest: %w (run make build first)", err)
+		}
+	}
+	dir, err := os.MkdirTemp("", "creditdash-loadtest-")
+	if err != nil {
+		return err
+	}
+	if o.keep {
+		defer fmt.Fprintf(os.Stderr, "loadtest: the children's logs are in %s\n", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	sim, err := startStandIn(ctx, o, dir)
+	if err != nil {
+		return err
+	}
+	defer sim.stop()
+
+	l := &lab{opts: o, sim: sim, dir: dir, rep: rep}
+	var first *analystsRun
+	figures := map[int]func(){
+		1: func() { first = l.analystsLoad(ctx) },
+		2: func() { l.direct(ctx, first) },
+		3: func() { l.ordinaryStorm(ctx) },
+		4: func() { l.unreadExports(ctx) },
+		5: func() { l.logFlood(ctx) },
+	}
+	for fig := 1; fig <= 5; fig++ {
+		if !slices.Contains(o.figures, fig) {
+			continue
+		}
+		figures[fig]()
+		if ctx.Err() != nil {
+			return errStopped
+		}
+		if err := sim.failed(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lab is one run: the options, the stand-in, the children's folder, the table.
+type lab struct {
+	opts options
+	sim  *standIn
+	dir  string
+	rep  *report
+}
+
+// withDashboard runs fn against a dashboard of its own (an empty cache and
+// a log of its own), stopped when fn returns.
+func (l *lab) withDashboard(ctx context.Context, name string, fn func(web *proc) error) error {
+	web, err := startDashboard(ctx, l.opts, l.sim.url, l.dir, name)
+	if err != nil {
+		return err
+	}
+	defer web.stop()
+	err = fn(web)
+	if ctx.Err() != nil {
+		return errStopped
+	}
+	if exitErr := web.failed(); exitErr != nil && err == nil {
+		return exitErr
+	}
+	return err
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}
+
+// analyst is the user name of the i-th generated analyst, from 1.
+func analyst(i int) string { return "load" + strconv.Itoa(i) }
