@@ -71,14 +71,16 @@ func TestRefreshStoresNothingAndIsBounded(t *testing.T) {
 	}
 }
 
+// A page that cannot stand without the call the service refused is a 429
+// page, and says when to come back in Retry-After.
 func TestRateLimitedPageCarriesRetryAfter(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
-	u := app.SignIn(t, "demo")
-	app.Sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorStatus: http.StatusTooManyRequests,
-		ErrorPaths: []string{"/v1/Portfolio/Download"}})
-	p := u.Get("/portfolio/export?format=csv")
+	u := app.SignIn(t, "trade")
+	tok := u.Token("/")
+	app.Sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorStatus: http.StatusTooManyRequests})
+	p := u.PostForm("/settings/trade-provider", url.Values{"_csrf": {tok}, "provider": {"TP-1"}})
 	if p.Status != http.StatusTooManyRequests {
-		t.Fatalf("export refused with 429: status %d", p.Status)
+		t.Fatalf("trade-provider choice refused with 429: status %d", p.Status)
 	}
 	if ra := p.Header.Get("Retry-After"); ra == "" || ra == "0" {
 		t.Errorf("429 page: Retry-After %q, want seconds until the limit renews", ra)
