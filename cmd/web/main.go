@@ -96,13 +96,14 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		return err
 	}
 	h, err := handlers.New(handlers.Config{
-		Service:      client,
-		Cache:        store,
-		Sessions:     sessions,
-		Assets:       assets,
-		Logger:       log,
-		Ready:        client.Ping,
-		CookieSecure: cfg.CookieSecure,
+		Service:         client,
+		Cache:           store,
+		Sessions:        sessions,
+		Assets:          assets,
+		Logger:          log,
+		Ready:           client.Ping,
+		CookieSecure:    cfg.CookieSecure,
+		SessionLifetime: cfg.SessionLifetime,
 	})
 	if err != nil {
 		return err

@@ -119,6 +119,11 @@ func loginFailure(err error) (int, string) {
 // submitLogout forgets the session and returns to the sign-in page.
 func (h *Handler) submitLogout(c *echo.Context) error {
 	if s, ok := sessionOf(c); ok {
+		// Every cookie of this user signed in until now stops working, a
+		// copy made before this sign-out included.
+		if err := h.signOuts.MarkSignedOut(c.Request().Context(), s.User, h.now()); err != nil {
+			h.log.Warn("sign-out mark not kept", "request_id", requestID(c.Request().Context()), "err", err)
+		}
 		h.log.Info("signed out", "request_id", requestID(c.Request().Context()), "user", s.User)
 	}
 	h.sessions.Clear(c.Response(), c.Request())

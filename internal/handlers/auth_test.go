@@ -265,3 +265,24 @@ func (c *clock) Advance(d time.Duration) {
 	t := <-c.c
 	c.c <- t.Add(d)
 }
+
+// A cookie copied before sign-out opens nothing afterwards, and signing in
+// again works at once.
+func TestSignOutRevokesCopiedCookies(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	copied := u.Cookies()
+	tok := u.Token("/")
+	if p := u.PostForm("/logout", url.Values{"_csrf": {tok}}); p.Status != http.StatusSeeOther {
+		t.Fatalf("POST /logout: status %d", p.Status)
+	}
+	thief := app.NewUser(t)
+	thief.SetCookies(copied)
+	if p := thief.Get("/businesses/1001"); p.Status != http.StatusSeeOther || !strings.HasPrefix(p.Location(), "/login") {
+		t.Errorf("a cookie copied before sign-out: status %d to %q, want the sign-in page", p.Status, p.Location())
+	}
+	again := app.SignIn(t, "demo")
+	if p := again.Get("/"); p.Status != http.StatusOK {
+		t.Errorf("signing in again right after signing out: status %d", p.Status)
+	}
+}

@@ -76,6 +76,12 @@ type Config struct {
 	// CookieSecure marks the CSRF cookie Secure, like the session cookie,
 	// and turns on Strict-Transport-Security.
 	CookieSecure bool
+	// SignOuts keeps the users' sign-out marks; nil keeps them in memory
+	// for SessionLifetime.
+	SignOuts SignOuts
+	// SessionLifetime is the longest a session cookie lasts; zero means
+	// 12 hours.
+	SessionLifetime time.Duration
 	// PageWriteTimeout bounds writing a page; zero means a minute.
 	PageWriteTimeout time.Duration
 	// Now is the clock; nil means time.Now.
@@ -98,6 +104,7 @@ type Handler struct {
 	pages *otter.Cache[pageKey, *keptPage]
 	// features remembers the optional operations the service lacks.
 	features *featureBook
+	signOuts SignOuts
 }
 
 // New checks the configuration and builds the handlers.
@@ -117,6 +124,12 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.PageWriteTimeout <= 0 {
 		cfg.PageWriteTimeout = time.Minute
 	}
+	if cfg.SessionLifetime <= 0 {
+		cfg.SessionLifetime = 12 * time.Hour
+	}
+	if cfg.SignOuts == nil {
+		cfg.SignOuts = NewMemorySignOuts(cfg.SessionLifetime)
+	}
 	h := &Handler{
 		svc:          cfg.Service,
 		cache:        cfg.Cache,
@@ -128,6 +141,7 @@ func New(cfg Config) (*Handler, error) {
 		writeTimeout: cfg.PageWriteTimeout,
 		now:          cfg.Now,
 		features:     newFeatureBook(),
+		signOuts:     cfg.SignOuts,
 	}
 	var err error
 	if h.pages, err = newPageCache(32 << 20); err != nil {

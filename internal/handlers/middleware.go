@@ -111,14 +111,21 @@ func setSecurityHeaders(hd http.Header, hsts bool) {
 	}
 }
 
-// loadSession reads the cookie once per request; a broken cookie is no session.
+// loadSession reads the cookie once per request; a broken cookie is no
+// session, and neither is one signed in before its user last signed out.
 func (h *Handler) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		if s, ok := h.sessions.Load(c.Request()); ok {
+		if s, ok := h.sessions.Load(c.Request()); ok && !h.revoked(c.Request().Context(), s) {
 			c.Set(ctxSession, s)
 		}
 		return next(c)
 	}
+}
+
+// revoked reports a session signed in before its user's last sign-out.
+func (h *Handler) revoked(ctx context.Context, s Session) bool {
+	at, ok := h.signOuts.SignedOut(ctx, s.User)
+	return ok && !s.SignedInAt.After(at)
 }
 
 // requireSignIn sends signed-out visitors to the sign-in page, remembering

@@ -106,10 +106,14 @@ func (s *SessionStore) Load(r *http.Request) (Session, bool) {
 	key, _ := sess.Values[keyServiceKey].(string)
 	user, _ := sess.Values[keyUser].(string)
 	at, _ := sess.Values[keySignedIn].(int64)
+	signedIn := time.UnixMilli(at)
+	if at < 1e11 { // a cookie from before milliseconds: seconds
+		signedIn = time.Unix(at, 0)
+	}
 	if key == "" || user == "" {
 		return Session{}, false
 	}
-	return Session{Key: key, User: user, SignedInAt: time.Unix(at, 0)}, true
+	return Session{Key: key, User: user, SignedInAt: signedIn}, true
 }
 
 // Save replaces whatever session the request carried with s.
@@ -117,7 +121,8 @@ func (s *SessionStore) Save(w http.ResponseWriter, r *http.Request, sess Session
 	gs := s.fresh() // never carry over anything from an old session
 	gs.Values[keyServiceKey] = sess.Key
 	gs.Values[keyUser] = sess.User
-	gs.Values[keySignedIn] = sess.SignedInAt.Unix()
+	// Milliseconds: a sign-in right after a sign-out must be told from it.
+	gs.Values[keySignedIn] = sess.SignedInAt.UnixMilli()
 	err := s.store.Save(r, w, gs)
 	// The codec refuses to seal a value longer than a browser keeps
 	// (4 kB): a usage error, not a failure of ours.
