@@ -79,7 +79,7 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 	if res.TwoFactorAuthenticationRequired {
 		return h.startTwoFactor(c, form, res, page)
 	}
-	sess := Session{Key: res.SessionKey, User: res.Username, SignedInAt: h.now()}
+	sess := Session{Key: res.SessionKey, User: res.Username, SignedInAt: h.signInTime(c.Request().Context(), res.Username)}
 	if err := h.sessions.Save(c.Response(), c.Request(), sess); err != nil {
 		if errors.Is(err, errCookieTooLong) {
 			page.Error = views.LoginKeyTooLong

@@ -69,12 +69,13 @@ func (h *Handler) load(c *echo.Context, secs ...section) *loaded {
 	ctx := c.Request().Context()
 	s := mustSession(c)
 	rd := h.cache.Reader(cache.Who{User: s.User, Key: s.Key})
+	gate := h.features.gate(s.User)
 	q, known := h.cache.Quota(s.User)
 	if !known || q.Remaining >= countCalls(secs) {
-		h.runAll(ctx, rd, secs)
+		h.runAll(ctx, rd, gate, secs)
 		return &loaded{rd: rd}
 	}
-	p := planWithin(ctx, rd, q, requestedSections(c), secs)
+	p := planWithin(ctx, rd, gate, q, requestedSections(c), secs)
 	var run []section
 	for i, sec := range secs {
 		if p.load[i] {
@@ -83,7 +84,7 @@ func (h *Handler) load(c *echo.Context, secs ...section) *loaded {
 			p.offers[i].loadURL = withLoad(c.Request().URL, sec.name)
 		}
 	}
-	h.runAll(ctx, rd, run)
+	h.runAll(ctx, rd, gate, run)
 	ld := &loaded{rd: rd}
 	for _, o := range p.offers {
 		if o != nil {
@@ -98,7 +99,7 @@ func (h *Handler) load(c *echo.Context, secs ...section) *loaded {
 // others in order, each only if what the cache lacks for it still fits.
 // Probing runs every call against the cache alone, so an unloaded section
 // keeps whatever the cache held for it and a *deferredError for the rest.
-func planWithin(ctx context.Context, rd *cache.Reader, q upstream.RateLimit, asked map[string]bool, secs []section) plan {
+func planWithin(ctx context.Context, rd *cache.Reader, gate func(*cache.Reader) Source, q upstream.RateLimit, asked map[string]bool, secs []section) plan {
 	p := plan{load: make([]bool, len(secs)), offers: make([]*deferredError, len(secs))}
 	costs := make([]int, len(secs))
 	probes := make([]*cache.Reader, len(secs))
@@ -106,7 +107,7 @@ func planWithin(ctx context.Context, rd *cache.Reader, q upstream.RateLimit, ask
 		p.offers[i] = &deferredError{section: sec.name}
 		probes[i] = rd.Probe(p.offers[i])
 		for _, call := range sec.calls {
-			call(ctx, probes[i])
+			call(ctx, gate(probes[i]))
 		}
 		costs[i] = probes[i].Misses()
 	}
@@ -141,11 +142,11 @@ func planWithin(ctx context.Context, rd *cache.Reader, q upstream.RateLimit, ask
 // runAll runs the sections' calls. When the cache holds every answer,
 // they are read one after another on this goroutine: starting goroutines
 // would cost more than the reads.
-func (h *Handler) runAll(ctx context.Context, rd *cache.Reader, secs []section) {
+func (h *Handler) runAll(ctx context.Context, rd *cache.Reader, gate func(*cache.Reader) Source, secs []section) {
 	probe := rd.Probe(nil)
 	for _, s := range secs {
 		for _, call := range s.calls {
-			call(ctx, probe)
+			call(ctx, gate(probe))
 		}
 	}
 	if probe.Misses() == 0 {
@@ -155,7 +156,7 @@ func (h *Handler) runAll(ctx context.Context, rd *cache.Reader, secs []section) 
 	var calls []func()
 	for _, s := range secs {
 		for _, call := range s.calls {
-			calls = append(calls, func() { call(ctx, rd) })
+			calls = append(calls, func() { call(ctx, gate(rd)) })
 		}
 	}
 	fanOut(calls...)

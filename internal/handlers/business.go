@@ -156,6 +156,11 @@ func isTradeProviderProblem(err error) bool {
 
 // businessBase builds the header and the shared part of a tab's view model.
 func (h *Handler) businessBase(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, tab views.BusinessTab) (views.Base, views.BusinessHeader) {
+	if errors.Is(hd.identErr, upstream.ErrNotFound) && hd.naicsErr == nil {
+		// The business exists, so the service lacks IdentificationGroup:
+		// stop asking for a while.
+		h.features.markMissing(mustSession(c).User, featureIdent)
+	}
 	share := c.Scheme() + "://" + c.Request().Host + c.Request().URL.RequestURI()
 	header := views.NewBusinessHeader(ref, hd.identification(), hd.naics, tab, share)
 	switch {
@@ -166,5 +171,6 @@ func (h *Handler) businessBase(c *echo.Context, ld *loaded, ref upstream.Busines
 		header.NAICSProblem = h.sectionProblem(c, hd.identErr)
 	}
 	b := h.base(c, ld, header.Name+" · "+tab.Label(), views.NavBusiness)
+	b.Workspace.Watch = h.watchState(c, ref, hd)
 	return b, header
 }

@@ -146,14 +146,19 @@ func TestBusinessRateLimitKeepsThePage(t *testing.T) {
 
 // noIdentification is a service without IdentificationGroup: it answers
 // 404 for it, as the specification allows.
-type noIdentification struct{ *upstream.Client }
+type noIdentification struct {
+	*upstream.Client
+	asked *atomic.Int32
+}
 
-func (noIdentification) IdentificationGroup(context.Context, string, upstream.BusinessRef) (upstream.Identification, error) {
+func (n noIdentification) IdentificationGroup(context.Context, string, upstream.BusinessRef) (upstream.Identification, error) {
+	n.asked.Add(1)
 	return upstream.Identification{}, &upstream.Error{Op: "Business/IdentificationGroup", Status: http.StatusNotFound, Kind: upstream.ErrNotFound}
 }
 
 func TestBusinessWithoutIdentificationGroup(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream { return noIdentification{c} }})
+	var asked atomic.Int32
+	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream { return noIdentification{c, &asked} }})
 	u := app.SignIn(t, "demo")
 	for _, tab := range businessTabs {
 		p := u.Get("/businesses/1001" + tab.suffix)
@@ -171,6 +176,11 @@ func TestBusinessWithoutIdentificationGroup(t *testing.T) {
 	// Without it nobody says the business is private: the Z card must not guess.
 	if z := card(u.Get("/businesses/1003"), "Z″-Score"); !strings.Contains(z.Text(), "no score reported") {
 		t.Errorf("1003 Z card without identification = %q", z.Text())
+	}
+	// The missing operation is remembered for this user: asked once, not
+	// once per page.
+	if n := asked.Load(); n != 1 {
+		t.Errorf("IdentificationGroup asked %d times for one user, want 1", n)
 	}
 }
 

@@ -37,7 +37,9 @@ func (h *Handler) showPortfolio(c *echo.Context) error {
 		case merr == nil:
 			page.ShowCounts = true
 		case errors.Is(merr, upstream.ErrNotFound):
-			// The service does not list folder members: no counts, no error.
+			// The service does not list folder members: no counts, no error,
+			// and no asking again for a while.
+			h.features.markMissing(mustSession(c).User, featureMembers)
 		default:
 			page.CountsProblem = h.membersProblem(c, merr)
 		}
@@ -82,7 +84,9 @@ func (h *Handler) showFolder(c *echo.Context) error {
 		// The folder exists, so a 404 here means the service does not list
 		// folder members: the section is left out.
 		page.BusinessesOffered = !errors.Is(merr, upstream.ErrNotFound)
-		if page.BusinessesOffered {
+		if !page.BusinessesOffered {
+			h.features.markMissing(mustSession(c).User, featureMembers)
+		} else {
 			page.BusinessesProblem = h.membersProblem(c, merr)
 			page.Businesses, page.MoreBusinesses = views.FolderBusinesses(members, views.MaxFolderBusinesses)
 		}

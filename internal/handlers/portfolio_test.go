@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -309,8 +310,9 @@ func TestPortfolioSectionsFailOnTheirOwn(t *testing.T) {
 // TestPortfolioBusinessesNotOffered: a service without Portfolio/Businesses
 // (404) hides the counts and the folder's business list, without an error.
 func TestPortfolioBusinessesNotOffered(t *testing.T) {
+	var asked atomic.Int32
 	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream {
-		return withoutMembers{c}
+		return withoutMembers{c, &asked}
 	}})
 	u := app.SignIn(t, "demo")
 	p := u.Get("/portfolio")
@@ -325,12 +327,19 @@ func TestPortfolioBusinessesNotOffered(t *testing.T) {
 	if fp.Doc.Find("#folder-businesses-title").Length() != 0 {
 		t.Error("the businesses section shows although the service does not list members")
 	}
+	if n := asked.Load(); n != 1 {
+		t.Errorf("Portfolio/Businesses asked %d times for one user, want 1 (then remembered)", n)
+	}
 }
 
 // withoutMembers is the client of a service that lacks Portfolio/Businesses.
-type withoutMembers struct{ *upstream.Client }
+type withoutMembers struct {
+	*upstream.Client
+	asked *atomic.Int32
+}
 
-func (withoutMembers) PortfolioBusinesses(context.Context, string, int) ([]upstream.PortfolioBusiness, error) {
+func (w withoutMembers) PortfolioBusinesses(context.Context, string, int) ([]upstream.PortfolioBusiness, error) {
+	w.asked.Add(1)
 	return nil, &upstream.Error{Op: "Portfolio/Businesses", Status: http.StatusNotFound, Kind: upstream.ErrNotFound}
 }
 

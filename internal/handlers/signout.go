@@ -47,3 +47,14 @@ func (m *memorySignOuts) MarkSignedOut(_ context.Context, user string, at time.T
 	m.marks.Set(user, at)
 	return nil
 }
+
+// signInTime is the sign-in time a new session of user records: now, but
+// always after the user's last sign-out, which must not refuse the session
+// that follows it, however fast (cookies keep milliseconds).
+func (h *Handler) signInTime(ctx context.Context, user string) time.Time {
+	at := h.now().Truncate(time.Millisecond)
+	if out, ok := h.signOuts.SignedOut(ctx, user); ok && !at.After(out) {
+		at = out.Truncate(time.Millisecond).Add(time.Millisecond)
+	}
+	return at
+}

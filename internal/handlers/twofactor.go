@@ -91,7 +91,7 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 	if user == "" {
 		user = p.User
 	}
-	sess := Session{Key: res.SessionKey, User: user, SignedInAt: h.now()}
+	sess := Session{Key: res.SessionKey, User: user, SignedInAt: h.signInTime(c.Request().Context(), user)}
 	if err := h.sessions.Save(c.Response(), c.Request(), sess); err != nil {
 		if errors.Is(err, errCookieTooLong) {
 			page.Error = views.LoginKeyTooLong
