@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
@@ -93,6 +94,7 @@ func (h *Handler) showBusinessPayments(c *echo.Context, ref upstream.BusinessRef
 		var err error
 		if page.MonthlyProblem = h.sectionProblem(c, monthlyErr); page.MonthlyProblem == nil {
 			page.Monthly = views.AgingRows(monthly)
+			page.DBTExplain = views.ExplainDBT(monthly)
 			if page.AgingChart, err = views.AgingChart(monthly); err != nil {
 				return 0, nil, err
 			}
@@ -122,6 +124,8 @@ func (h *Handler) showBusinessFinancials(c *echo.Context, ref upstream.BusinessR
 		commentsErr error
 		peers       upstream.PeerAnalysis
 		peersErr    error
+		zHist       []upstream.CreditScoreHistoryRow
+		zHistErr    error
 	)
 	ld := h.load(c, hd.section(ref),
 		one("statements", func(ctx context.Context, src Source) {
@@ -129,8 +133,13 @@ func (h *Handler) showBusinessFinancials(c *echo.Context, ref upstream.BusinessR
 		}),
 		one("comments", func(ctx context.Context, src Source) { comments, commentsErr = src.WordFill(ctx, ref) }),
 		one("peers", func(ctx context.Context, src Source) { peers, peersErr = src.PeerAnalysis(ctx, ref, peer.query) }),
+		// The service's Z″ of each year-end month, for the explanation: the
+		// overview's default frame, so the copy it fetched is shared.
+		one("zscore", func(ctx context.Context, src Source) {
+			zHist, zHistErr = src.CreditScoreHistory(ctx, ref, time.Time{}, time.Time{})
+		}),
 	)
-	if err := hd.pageError(stmtsErr, commentsErr, peersErr); err != nil {
+	if err := hd.pageError(stmtsErr, commentsErr, peersErr, zHistErr); err != nil {
 		return err
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
@@ -152,6 +161,11 @@ func (h *Handler) showBusinessFinancials(c *echo.Context, ref upstream.BusinessR
 		}
 		if page.StatementsProblem = h.sectionProblem(c, stmtsErr); page.StatementsProblem == nil {
 			page.Statements = views.NewStatementGrid(stmts)
+		}
+		if page.StatementsProblem == nil {
+			if page.ZExplainProblem = h.sectionProblem(c, zHistErr); page.ZExplainProblem == nil {
+				page.ZExplain = views.ExplainZ(stmts, zHist)
+			}
 		}
 		if page.CommentsProblem = h.sectionProblem(c, commentsErr); page.CommentsProblem == nil {
 			page.Comments = comments.Text

@@ -267,7 +267,7 @@ func TestBusinessCallsPerTab(t *testing.T) {
 		{"/businesses/1001", []string{"/v1/Business/Summary", "/v1/Business/CreditScoreHistory", "/v1/Business/RiskHistory"}},
 		{"/businesses/1001?from=2026-01&to=2026-06", []string{"/v1/Business/Summary", "/v1/Business/CreditScoreHistory", "/v1/Business/RiskHistory"}},
 		{"/businesses/1001/payments", []string{"/v1/Business/PaymentSummary/Monthly", "/v1/Business/PaymentSummary/SIC"}},
-		{"/businesses/1001/financials?count=2", []string{"/v1/Business/LatestAnnualStatements", "/v1/Business/WordFill", "/v1/Business/PeerAnalysis"}},
+		{"/businesses/1001/financials?count=2", []string{"/v1/Business/LatestAnnualStatements", "/v1/Business/WordFill", "/v1/Business/PeerAnalysis", "/v1/Business/CreditScoreHistory"}},
 		{"/businesses/1001/officers", []string{"/v1/Business/Officers"}},
 	}
 	for _, c := range cases {

@@ -75,6 +75,8 @@ type BusinessPaymentsPage struct {
 	SICRows    []AgingRow
 	SICChart   ChartPanel
 	SICProblem *Problem
+	// DBTExplain works out the newest month's DBT from its buckets.
+	DBTExplain DBTExplanation
 }
 
 // BusinessFinancialsPage is the financials tab: statements and comments.
@@ -90,6 +92,10 @@ type BusinessFinancialsPage struct {
 	PeerControls PeerControls
 	Peers        PeerSection
 	PeersProblem *Problem
+	// ZExplain works out each year's Z″ from the statements, beside the
+	// service's; ZExplainProblem is its own score-history section's.
+	ZExplain        ZExplanation
+	ZExplainProblem *Problem
 }
 
 // PeerControls is the form that chooses the period and the peers.
