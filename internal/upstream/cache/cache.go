@@ -321,9 +321,8 @@ func (c *Cache) spend(ctx context.Context, user, opKey string, call func(context
 	})
 	err = call(callCtx)
 	mu.Lock()
-	res.done(seen, saw, err == nil)
+	res.done(seen, saw, err)
 	mu.Unlock()
-	c.quotas.refused(user, err)
 	return err
 }
 

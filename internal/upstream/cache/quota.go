@@ -122,8 +122,9 @@ func (b *quotaBook) reserve(ctx context.Context, user, op string) (*reservation,
 }
 
 // done settles the reservation: seen is the quota the answer reported (ok
-// false when it carried none), answered whether the service answered at all.
-func (r *reservation) done(seen upstream.RateLimit, ok, answered bool) {
+// false when it carried none), err the call's error. All of it is booked
+// before the calls waiting on a first answer are let go.
+func (r *reservation) done(seen upstream.RateLimit, ok bool, err error) {
 	b := r.b
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -134,10 +135,11 @@ func (r *reservation) done(seen upstream.RateLimit, ok, answered bool) {
 	switch {
 	case ok:
 		b.record(a, seen)
-	case answered && r.first:
+	case err == nil && r.first:
 		// An answer without quota headers: the account is unlimited.
 		a.known, a.unlimited = true, true
 	}
+	b.refused(a, err)
 	if r.first && a.first != nil {
 		close(a.first)
 		a.first = nil
@@ -165,15 +167,13 @@ func sameWindow(a, b upstream.RateLimit) bool {
 }
 
 // refused notes a 429 from the service, whose headers may not have reached
-// the observer: nothing is left until the renewal it names.
-func (b *quotaBook) refused(user string, err error) {
+// the observer: nothing is left until the renewal it names. The caller
+// holds mu.
+func (b *quotaBook) refused(a *account, err error) {
 	var ue *upstream.Error
 	if !errors.Is(err, upstream.ErrRateLimited) || errors.Is(err, ErrBudgetSpent) || !errors.As(err, &ue) {
 		return
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.accountOf(user)
 	q := a.q
 	if !a.known || a.unlimited {
 		q = upstream.RateLimit{}
