@@ -144,7 +144,9 @@ func (h *Handler) handleError(c *echo.Context, err error) {
 }
 
 func (h *Handler) logProblem(c *echo.Context, p views.Problem, err error) {
-	level := slog.LevelInfo
+	// A 4xx is the visitor's mistake, told by the request line's status;
+	// its detail is for debugging, so unknown paths cost one line each.
+	level := slog.LevelDebug
 	switch {
 	case p.Status >= 500 && p.Status != http.StatusBadGateway:
 		level = slog.LevelError

@@ -135,7 +135,7 @@ func New(cfg Config) (*Handler, error) {
 		cache:        cfg.Cache,
 		sessions:     cfg.Sessions,
 		assets:       cfg.Assets,
-		log:          cfg.Logger,
+		log:          slog.New(clipHandler{cfg.Logger.Handler()}),
 		ready:        cfg.Ready,
 		secure:       cfg.CookieSecure,
 		writeTimeout: cfg.PageWriteTimeout,
