@@ -5,11 +5,13 @@ package apptest
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -76,7 +78,11 @@ type App struct {
 	Handler http.Handler
 
 	simSrv *httptest.Server
+	pings  atomic.Int32
 }
+
+// Pings is how many times the dashboard checked the service for /readyz.
+func (a *App) Pings() int { return int(a.pings.Load()) }
 
 // StopService takes the stand-in service down, as an outage would.
 func (a *App) StopService() {
@@ -150,12 +156,15 @@ func Start(t testing.TB, opts Options) *App {
 		svc = opts.WrapService(client)
 	}
 	h, err := handlers.New(handlers.Config{
-		Service:          svc,
-		Cache:            store,
-		Sessions:         sessions,
-		Assets:           assets,
-		Logger:           slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Ready:            client.Ping,
+		Service:  svc,
+		Cache:    store,
+		Sessions: sessions,
+		Assets:   assets,
+		Logger:   slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Ready: func(ctx context.Context) error {
+			app.pings.Add(1)
+			return client.Ping(ctx)
+		},
 		PageWriteTimeout: opts.PageWriteTimeout,
 		CookieSecure:     opts.CookieSecure,
 		Now:              opts.Now,

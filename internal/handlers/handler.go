@@ -96,6 +96,7 @@ type Handler struct {
 	assets       *static.Assets
 	log          *slog.Logger
 	ready        func(ctx context.Context) error
+	readiness    *readiness
 	secure       bool
 	writeTimeout time.Duration
 	now          func() time.Time
@@ -143,6 +144,7 @@ func New(cfg Config) (*Handler, error) {
 		features:     newFeatureBook(),
 		signOuts:     cfg.SignOuts,
 	}
+	h.readiness = &readiness{now: cfg.Now, log: func(err error) { h.log.Warn("not ready", "err", err) }}
 	var err error
 	if h.pages, err = newPageCache(32 << 20); err != nil {
 		return nil, err
