@@ -34,7 +34,7 @@ func (r *analystsRun) rate() float64 { return float64(r.pages) / r.wall.Seconds(
 // analystsLoad measures figure 1: opts.analysts distinct users in a closed
 // loop on the analyst mix for opts.duration, against a new dashboard.
 func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
-	const fig, what = 1, "200 analysts"
+	const fig, what = 1, "analysts"
 	o := l.opts
 	var out *analystsRun
 	err := l.withDashboard(ctx, "web-analysts", func(web *proc) error {
@@ -100,6 +100,9 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		l.rep.note(fig, "service calls counted by the stand-in for those users after sign-in, per page answered (exports included): %s", describe(byPath))
 		l.rep.note(fig, "memory of the dashboard from /proc: VmRSS %s before the load, VmHWM (peak, reset through clear_refs before the load) %s; after-idle is VmRSS %v after the load stopped (CACHE_TTL=NEWS_TTL=%v), connections closed",
 			mib(before), mib(peak), o.idle, o.ttl)
+		if nFail > 0 {
+			l.rep.note(fig, "failed pages: %s (%s)", statuses(fails), t.redirectText())
+		}
 		if len(t.errs) > 0 {
 			l.rep.note(fig, "requests without an answer, first ones: %v", t.errs)
 		}

@@ -127,9 +127,10 @@ func (b *browser) cookieHeader() string {
 // outcome is one request: its status (0 when it got no answer) and time
 // from sending to the last byte of the body, which is read and dropped.
 type outcome struct {
-	status  int
-	elapsed time.Duration
-	err     error
+	status   int
+	location string // path of a redirect's Location, query left out
+	elapsed  time.Duration
+	err      error
 }
 
 func (b *browser) get(ctx context.Context, path string) outcome {
@@ -153,5 +154,6 @@ func fetch(ctx context.Context, client *http.Client, url, auth string) outcome {
 	}
 	_, err = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	return outcome{status: resp.StatusCode, elapsed: time.Since(t0), err: err}
+	loc, _, _ := strings.Cut(resp.Header.Get("Location"), "?")
+	return outcome{status: resp.StatusCode, location: loc, elapsed: time.Since(t0), err: err}
 }

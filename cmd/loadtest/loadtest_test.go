@@ -167,3 +167,22 @@ func TestParseFiguresAndUsers(t *testing.T) {
 		t.Errorf("callsOf = %d, %v", total, byPath)
 	}
 }
+
+func TestTallyCountsAndBoundsRedirects(t *testing.T) {
+	tl := newTally()
+	tl.add(kindHome, outcome{status: 200, elapsed: time.Millisecond})
+	tl.add(kindExport, outcome{status: 303, location: "/portfolio"})
+	tl.add(kindExport, outcome{err: errStopped})
+	for i := range 2 * maxPlaces {
+		tl.add(kindHome, outcome{status: 302, location: "/p" + strings.Repeat("x", i)})
+	}
+	if tl.count() != 3+2*maxPlaces || tl.ok() != 1 {
+		t.Errorf("count %d ok %d", tl.count(), tl.ok())
+	}
+	if f := tl.failures(); f[303] != 1 || f[0] != 1 || f[200] != 0 {
+		t.Errorf("failures = %v", f)
+	}
+	if len(tl.redirects) != maxPlaces || tl.redirects["/portfolio"] != 1 {
+		t.Errorf("redirects = %v, want %d places with /portfolio once", tl.redirects, maxPlaces)
+	}
+}

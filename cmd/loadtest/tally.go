@@ -13,10 +13,17 @@ type tally struct {
 	times    []time.Duration
 	byStatus map[int]int
 	byKind   [numKinds]int
-	errs     []error // the first few requests with no answer, for the notes
+	// redirects counts where redirects sent the visitor (/login: signed
+	// out; a page: a message instead of the answer), a few places at most.
+	redirects map[string]int
+	errs      []error // the first few requests with no answer, for the notes
 }
 
-func newTally() *tally { return &tally{byStatus: map[int]int{}} }
+func newTally() *tally { return &tally{byStatus: map[int]int{}, redirects: map[string]int{}} }
+
+// maxPlaces bounds the redirect places kept: a flood of distinct
+// locations must not grow the tally.
+const maxPlaces = 8
 
 // add records one request of kind k.
 func (t *tally) add(k kind, o outcome) {
@@ -36,6 +43,21 @@ func (t *tally) add(k kind, o outcome) {
 		return
 	}
 	t.byStatus[o.status]++
+	if o.location != "" {
+		if _, ok := t.redirects[o.location]; ok || len(t.redirects) < maxPlaces {
+			t.redirects[o.location]++
+		}
+	}
+}
+
+// redirectText lists where redirects went, e.g. "to /portfolio×12".
+func (t *tally) redirectText() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.redirects) == 0 {
+		return "no redirects"
+	}
+	return "redirects to " + describe(t.redirects)
 }
 
 // count is the number of requests recorded.
