@@ -127,24 +127,6 @@ func TestUnknownPageIs404Page(t *testing.T) {
 	}
 }
 
-func TestHealthAndReadiness(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{})
-	u := app.NewUser(t)
-	if p := u.Get("/healthz"); p.Status != http.StatusOK {
-		t.Errorf("GET /healthz: %d", p.Status)
-	}
-	if p := u.Get("/readyz"); p.Status != http.StatusOK {
-		t.Errorf("GET /readyz with the service up: %d", p.Status)
-	}
-	app.StopService()
-	if p := u.Get("/readyz"); p.Status != http.StatusServiceUnavailable {
-		t.Errorf("GET /readyz with the service down: %d, want 503", p.Status)
-	}
-	if p := u.Get("/healthz"); p.Status != http.StatusOK {
-		t.Errorf("GET /healthz with the service down: %d, want 200 (the process is up)", p.Status)
-	}
-}
-
 func TestStaticAssetsAreHashedAndImmutable(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := app.NewUser(t)
