@@ -20,6 +20,13 @@ const (
 	DefaultTimeout      = 10 * time.Second
 	DefaultMaxConns     = 32
 	DefaultMaxBodyBytes = 16 << 20
+	// DefaultMaxDownloads is how many exports stream from the service at
+	// once, in their own pool.
+	DefaultMaxDownloads = 16
+	// DefaultMinDownloadRate is the slowest an export may arrive, in bytes
+	// a second over each DefaultDownloadRateWindow; slower, it is aborted.
+	DefaultMinDownloadRate    = 1 << 10
+	DefaultDownloadRateWindow = 30 * time.Second
 )
 
 // Options tunes a Client. Zero values take the defaults above.
@@ -32,16 +39,27 @@ type Options struct {
 	MaxConns int
 	// MaxBodyBytes caps a JSON answer; a bigger one is an ErrMalformed.
 	MaxBodyBytes int64
-	// Transport replaces the tuned transport (tests).
+	// MaxDownloads bounds the exports streaming at once; they have their
+	// own connections, so pages never wait behind them.
+	MaxDownloads int
+	// MinDownloadRate and DownloadRateWindow: an export that brings fewer
+	// than MinDownloadRate bytes a second over a window is aborted.
+	MinDownloadRate    int
+	DownloadRateWindow time.Duration
+	// Transport replaces the tuned transport (tests); it then serves the
+	// downloads too.
 	Transport http.RoundTripper
 }
 
 // Client calls the service. It is safe for concurrent use.
 type Client struct {
-	base    *url.URL
-	http    *http.Client
-	timeout time.Duration
-	maxBody int64
+	base      *url.URL
+	http      *http.Client
+	downloads *http.Client
+	timeout   time.Duration
+	maxBody   int64
+	minRate   int
+	window    time.Duration
 }
 
 // New returns a client of the service at baseURL (scheme and host, and an
@@ -62,40 +80,57 @@ func New(baseURL string, opts Options) (*Client, error) {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	rt := opts.Transport
+	if opts.MaxDownloads <= 0 {
+		opts.MaxDownloads = DefaultMaxDownloads
+	}
+	if opts.MinDownloadRate <= 0 {
+		opts.MinDownloadRate = DefaultMinDownloadRate
+	}
+	if opts.DownloadRateWindow <= 0 {
+		opts.DownloadRateWindow = DefaultDownloadRateWindow
+	}
+	rt, drt := opts.Transport, opts.Transport
 	if rt == nil {
-		rt = newTransport(opts)
+		rt = newTransport(opts.Timeout, opts.MaxConns)
+		drt = newTransport(opts.Timeout, opts.MaxDownloads/2)
 	}
 	return &Client{
-		base: u,
-		// No Client.Timeout: it would cut long downloads; every call gets a
-		// context deadline instead.
-		http: &http.Client{
-			Transport: rt,
-			CheckRedirect: func(*http.Request, []*http.Request) error {
-				// The Authorization header must never follow a redirect.
-				return http.ErrUseLastResponse
-			},
-		},
-		timeout: opts.Timeout,
-		maxBody: opts.MaxBodyBytes,
+		base:      u,
+		http:      newHTTPClient(rt),
+		downloads: newHTTPClient(drt),
+		timeout:   opts.Timeout,
+		maxBody:   opts.MaxBodyBytes,
+		minRate:   opts.MinDownloadRate,
+		window:    opts.DownloadRateWindow,
 	}, nil
+}
+
+// newHTTPClient has no Client.Timeout: it would cut long downloads; every
+// call gets a context deadline instead.
+func newHTTPClient(rt http.RoundTripper) *http.Client {
+	return &http.Client{
+		Transport: rt,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			// The Authorization header must never follow a redirect.
+			return http.ErrUseLastResponse
+		},
+	}
 }
 
 // newTransport is a keep-alive pool sized for the dashboard's fan-out. The
 // transport asks for gzip and decompresses on its own.
-func newTransport(opts Options) *http.Transport {
+func newTransport(timeout time.Duration, conns int) *http.Transport {
 	dialer := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}
 	return &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           dialer.DialContext,
 		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          opts.MaxConns * 2,
-		MaxIdleConnsPerHost:   opts.MaxConns,
-		MaxConnsPerHost:       opts.MaxConns * 2,
+		MaxIdleConns:          conns * 2,
+		MaxIdleConnsPerHost:   conns,
+		MaxConnsPerHost:       conns * 2,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   5 * time.Second,
-		ResponseHeaderTimeout: opts.Timeout,
+		ResponseHeaderTimeout: timeout,
 		ExpectContinueTimeout: time.Second,
 	}
 }

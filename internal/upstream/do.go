@@ -18,6 +18,9 @@ type call struct {
 	key   string     // session key; "" only for sign-in
 	query url.Values // query parameters (type is added)
 	form  url.Values // non-nil makes the call a form POST
+	// stream sends the call through the downloads' own pool, so pages
+	// never queue behind exports.
+	stream bool
 }
 
 // envelope is the service's wrapper around every JSON answer.
@@ -95,7 +98,11 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, error) {
 		}
 		req.Header.Set("Authorization", "Bearer "+cl.key)
 	}
-	resp, err := c.http.Do(req)
+	hc := c.http
+	if cl.stream {
+		hc = c.downloads
+	}
+	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, transportError(ctx, cl.op, err)
 	}

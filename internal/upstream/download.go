@@ -3,6 +3,7 @@ package upstream
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -45,7 +46,7 @@ func (c *Client) Download(ctx context.Context, key string, dq DownloadQuery) (*D
 	idle := time.AfterFunc(c.timeout, func() {
 		cancel(fmt.Errorf("no data from the service for %s", c.timeout))
 	})
-	resp, err := c.send(ctx, call{op: op, path: pathDownload, key: key, query: q})
+	resp, err := c.send(ctx, call{op: op, path: pathDownload, key: key, query: q, stream: true})
 	if err != nil {
 		idle.Stop()
 		cancel(nil)
@@ -61,7 +62,8 @@ func (c *Client) Download(ctx context.Context, key string, dq DownloadQuery) (*D
 	}
 	idle.Stop() // from here the timer runs only inside reads
 	return &Download{
-		Body:        &idleReader{r: resp.Body, idle: idle, timeout: c.timeout, cancel: cancel},
+		Body: &idleReader{r: resp.Body, idle: idle, timeout: c.timeout, cancel: cancel,
+			minBytes: int64(float64(c.minRate) * c.window.Seconds()), window: c.window, windowStart: time.Now()},
 		ContentType: resp.Header.Get("Content-Type"),
 		FileName:    attachmentName(resp.Header.Get("Content-Disposition")),
 		Size:        resp.ContentLength,
@@ -125,12 +127,29 @@ type idleReader struct {
 	timeout time.Duration
 	cancel  context.CancelCauseFunc
 	once    sync.Once
+	// A body must bring minBytes in every window: a service that trickles
+	// a byte at a time would otherwise never trip the idle timer.
+	minBytes    int64
+	window      time.Duration
+	windowStart time.Time
+	windowBytes int64
 }
+
+// ErrTooSlow: the service sent an export slower than the minimum rate.
+var ErrTooSlow = errors.New("upstream: download slower than the minimum rate")
 
 func (ir *idleReader) Read(p []byte) (int, error) {
 	ir.idle.Reset(ir.timeout)
 	n, err := ir.r.Read(p)
 	ir.idle.Stop()
+	ir.windowBytes += int64(n)
+	if now := time.Now(); ir.window > 0 && now.Sub(ir.windowStart) >= ir.window {
+		if ir.windowBytes < ir.minBytes && err == nil {
+			ir.cancel(ErrTooSlow)
+			return n, &Error{Op: "Portfolio/Download", Kind: ErrUnavailable, Err: ErrTooSlow}
+		}
+		ir.windowStart, ir.windowBytes = now, 0
+	}
 	return n, err
 }
 
