@@ -30,6 +30,7 @@ func TestNoPageHasInlineScriptStyleOrHandler(t *testing.T) {
 		{u, "/portfolio"}, {u, "/portfolio/folders/1"}, {u, "/portfolio/scores"},
 		{u, "/portfolio/scores?score=z"}, {u, "/news/industry"}, {u, "/no/such/page"},
 		{trade, "/settings/trade-provider"}, {trade, "/customers/C1-1001"},
+		{u, "/compare?ids=1001,1002,1005"}, {u, "/compare?ids=x"},
 	}
 	for _, pg := range pages {
 		p := pg.user.Get(pg.path)

@@ -57,6 +57,9 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/suppliers/:supplierId/financials", bySupplierID(h.showBusinessFinancials))
 	app.GET("/suppliers/:supplierId/officers", bySupplierID(h.showBusinessOfficers))
 
+	// Compare and the portfolio's signals (issue 15).
+	app.GET("/compare", h.showCompare)
+
 	app.GET("/portfolio", h.showPortfolio)
 	app.GET("/portfolio/folders/:folderId", h.showFolder)
 	app.GET("/portfolio/scores", h.showScores)

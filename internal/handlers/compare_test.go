@@ -1,0 +1,86 @@
+package handlers_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"creditdash/internal/apptest"
+)
+
+func TestCompare(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	cases := []struct {
+		name       string
+		path       string
+		wantStatus int
+		wantCols   int
+		notices    []string
+	}{
+		{"three", "/compare?ids=1001,1002,1005", http.StatusOK, 3, nil},
+		{"bad and repeated", "/compare?ids=1001,abc,1001,1002", http.StatusOK, 2, []string{"“abc” is not a business id", "1001 is listed more than once"}},
+		{"more than five", "/compare?ids=1001,1002,1003,1004,1005,1006,1007", http.StatusOK, 5, []string{"At most five businesses are compared; 1006, 1007 left out"}},
+		{"unknown", "/compare?ids=1001,999999", http.StatusOK, 1, []string{"There is no business with id 999999", "Only one business"}},
+		{"nothing left", "/compare?ids=999999,x", http.StatusBadRequest, 0, []string{"There is no business with id 999999", "“x” is not a business id"}},
+		{"no ids", "/compare", http.StatusBadRequest, 0, []string{"Name the businesses to compare"}},
+	}
+	for _, c := range cases {
+		p := u.Get(c.path)
+		if p.Status != c.wantStatus {
+			t.Errorf("%s: GET %s: status = %d, want %d", c.name, c.path, p.Status, c.wantStatus)
+		}
+		if n := p.Doc.Find("table.compare thead th").Length() - 1; c.wantCols > 0 && n != c.wantCols {
+			t.Errorf("%s: %d columns, want %d", c.name, n, c.wantCols)
+		}
+		for _, want := range c.notices {
+			if !strings.Contains(p.Text(".notice"), want) {
+				t.Errorf("%s: notices %q lack %q", c.name, p.Text(".notice"), want)
+			}
+		}
+	}
+
+	p := u.Get("/compare?ids=1001,1002,1005")
+	// Best and worst are told in words in the rows that have a direction.
+	risk := p.Doc.Find("table.compare tbody tr").First()
+	if got := risk.Text(); !strings.Contains(got, "best") || !strings.Contains(got, "worst") {
+		t.Errorf("Risk row marks: %q", got)
+	}
+	if n := p.Doc.Find("#compare-charts [data-chart]").Length(); n != 4 {
+		t.Errorf("%d score charts, want 4", n)
+	}
+	if href, _ := p.Doc.Find("table.compare thead th a").First().Attr("href"); href != "/businesses/1001?compare=1001,1002,1005" {
+		t.Errorf("column link %q", href)
+	}
+	// The report keeps the list: its "Add to compare" adds itself.
+	r := u.Get("/businesses/1003?compare=1001,1002")
+	if href, _ := r.Doc.Find("a.add-compare").Attr("href"); href != "/compare?ids=1001,1002,1003" {
+		t.Errorf("report's add-to-compare link %q", href)
+	}
+	s := u.Get("/?q=North&compare=1001")
+	if href, _ := s.Doc.Find(".results a.add-compare").First().Attr("href"); !strings.HasPrefix(href, "/compare?ids=1001,") {
+		t.Errorf("search result's add-to-compare link %q", href)
+	}
+}
+
+// An Ordinary account is told what the uncached businesses cost and gets
+// what its budget allows, never more than the hour's requests.
+func TestCompareWithinTheBudget(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "ordinary")
+	u.Get("/businesses/1001/financials") // 6
+	p := u.Get("/compare?ids=1001,1002,1005")
+	if p.Status != http.StatusOK {
+		t.Fatalf("status %d", p.Status)
+	}
+	if n := total(app, "ordinary"); n > 10 {
+		t.Errorf("%d requests spent, more than the hour's 10", n)
+	}
+	offers := p.Doc.Find(".problem.deferred")
+	if offers.Length() == 0 || !strings.Contains(offers.Text(), "Load (uses 4 requests)") {
+		t.Errorf("unloaded businesses should be offered with their cost: %q", offers.Text())
+	}
+	if !strings.Contains(p.Text("table.compare"), "not loaded") {
+		t.Errorf("an unloaded column should read as such")
+	}
+}
