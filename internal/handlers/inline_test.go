@@ -31,6 +31,7 @@ func TestNoPageHasInlineScriptStyleOrHandler(t *testing.T) {
 		{u, "/portfolio/scores?score=z"}, {u, "/news/industry"}, {u, "/no/such/page"},
 		{trade, "/settings/trade-provider"}, {trade, "/customers/C1-1001"},
 		{u, "/compare?ids=1001,1002,1005"}, {u, "/compare?ids=x"},
+		{u, "/portfolio/quadrant"}, {u, "/portfolio/quadrant?folder=x"},
 	}
 	for _, pg := range pages {
 		p := pg.user.Get(pg.path)

@@ -14,8 +14,8 @@
 // folders, not this one, so it is never served.
 import { use } from "echarts/core";
 // Series types: score and DBT histories, the stacked aging bars, the
-// portfolio heat map.
-import { BarChart, HeatmapChart, LineChart } from "echarts/charts";
+// portfolio heat map, the two-signal quadrant's points.
+import { BarChart, HeatmapChart, LineChart, ScatterChart } from "echarts/charts";
 import {
   // aria.decal: patterns on the aging bars, so colour is not the only cue.
   AriaComponent,
@@ -42,6 +42,7 @@ use([
   LineChart,
   BarChart,
   HeatmapChart,
+  ScatterChart,
   TitleComponent,
   LegendComponent,
   TooltipComponent,

@@ -1,0 +1,94 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// showQuadrant places every business of the portfolio (or of one folder)
+// by its latest Z″ against its Pay score change over six months. It reads
+// the portfolio score histories the home page loads, with the same rows,
+// so the cache shares them; a folder adds its membership.
+func (h *Handler) showQuadrant(c *echo.Context) error {
+	folderRaw := strings.TrimSpace(c.QueryParam("folder"))
+	folderID, folderErr := 0, ""
+	if folderRaw != "" {
+		n, err := strconv.Atoi(folderRaw)
+		if err != nil || n <= 0 {
+			folderErr = "Folder must be a folder id such as 1; showing every business."
+		} else {
+			folderID = n
+		}
+	}
+	var (
+		folders                []upstream.Folder
+		members                []upstream.PortfolioBusiness
+		pay, z                 upstream.PortfolioScoreHistory
+		ferr, merr, perr, zerr error
+	)
+	rows := upstream.PortfolioQuery{StartRow: 1, EndRow: homeMoveRows}
+	secs := []section{
+		section{name: "moves", calls: []func(context.Context, Source){
+			func(ctx context.Context, src Source) { pay, perr = src.PayScoreHistory(ctx, rows) },
+			func(ctx context.Context, src Source) { z, zerr = src.ZScoreHistory(ctx, rows) },
+		}},
+		one("folders", func(ctx context.Context, src Source) { folders, ferr = src.Folders(ctx) }),
+	}
+	if folderID > 0 {
+		secs = append(secs, one("members", func(ctx context.Context, src Source) {
+			members, merr = src.PortfolioBusinesses(ctx, folderID)
+		}))
+	}
+	ld := h.load(c, secs...)
+	if err := expiredAmong(ferr, merr, perr, zerr); err != nil {
+		return err
+	}
+	return h.respond(c, ld, func() (int, templ.Component, error) {
+		page := views.QuadrantPage{Base: h.base(c, ld, "Two signals", views.NavPortfolio), Folder: folderRaw, Error: folderErr}
+		page.Charts = true
+		status := http.StatusOK
+		if folderErr != "" {
+			status, page.Folder = http.StatusBadRequest, ""
+		}
+		if ferr == nil {
+			for _, f := range folders {
+				page.Folders = append(page.Folders, views.FolderChoice{ID: strconv.Itoa(f.FolderID), Name: f.FolderName})
+			}
+		}
+		var keep map[int32]bool
+		if folderID > 0 {
+			if errors.Is(merr, upstream.ErrNotFound) {
+				page.Error, page.Folder, status = "There is no folder "+strconv.Itoa(folderID)+"; showing every business.", "", http.StatusNotFound
+			} else if merr != nil {
+				page.Problem = h.sectionProblem(c, merr)
+				return status, templates.Quadrant(page), nil
+			} else {
+				keep = map[int32]bool{}
+				for _, m := range members {
+					if m.FolderID == folderID || m.FolderID == 0 {
+						keep[m.BusinessID] = true
+					}
+				}
+			}
+		}
+		if page.Problem = h.sectionProblem(c, errors.Join(perr, zerr)); page.Problem != nil {
+			return status, templates.Quadrant(page), nil
+		}
+		v, err := views.PlaceQuadrants(pay, z, keep)
+		if err != nil {
+			return 0, nil, err
+		}
+		page.View = v
+		return status, templates.Quadrant(page), nil
+	})
+}

@@ -1,0 +1,55 @@
+package handlers_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"creditdash/internal/apptest"
+)
+
+func TestQuadrant(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	p := u.Get("/portfolio/quadrant")
+	if p.Status != http.StatusOK {
+		t.Fatalf("status %d", p.Status)
+	}
+	if got := p.Doc.Find(".quadrant section h2").First().Text(); !strings.HasPrefix(got, "Both worsening") {
+		t.Errorf("first quadrant %q", got)
+	}
+	if p.Doc.Find("#chart-quadrant").Length() != 1 {
+		t.Error("no quadrant chart")
+	}
+	missing := p.Text("#quadrant-missing-title + ul")
+	for _, want := range []string{"private company", "thin trade file"} {
+		if !strings.Contains(missing, want) {
+			t.Errorf("missing list lacks %q", want)
+		}
+	}
+	// 1001 (public retailer, Z″ falling) is placed; 1003 has no Pay score.
+	if p.Doc.Find(`.quadrant a[href="/businesses/1001"]`).Length() != 1 {
+		t.Error("1001 not placed")
+	}
+	if p.Doc.Find(`#quadrant-missing-title + ul a[href="/businesses/1003"]`).Length() != 1 {
+		t.Error("1003 not listed as missing a signal")
+	}
+	if p := u.Get("/portfolio/quadrant?folder=abc"); p.Status != http.StatusBadRequest || !strings.Contains(p.Text(".form-error"), "Folder must be") {
+		t.Errorf("bad folder: %d %q", p.Status, p.Text(".form-error"))
+	}
+	folder, _ := p.Doc.Find("#folder option").Eq(1).Attr("value")
+	if f := u.Get("/portfolio/quadrant?folder=" + folder); f.Status != http.StatusOK || f.Doc.Find("#chart-quadrant").Length() != 1 {
+		t.Errorf("folder %s: %d", folder, f.Status)
+	}
+	if f := u.Get("/portfolio/quadrant?folder=987654"); f.Status != http.StatusNotFound {
+		t.Errorf("unknown folder: %d", f.Status)
+	}
+	// Home loaded the same histories: the quadrant costs nothing more.
+	app.Sim.Reset()
+	u.Get("/")
+	app.Sim.Reset()
+	u.Get("/portfolio/quadrant")
+	if n := app.Sim.Requests()["demo"]["/v1/Portfolio/PayScoreHistory"]; n != 0 {
+		t.Errorf("quadrant asked PayScoreHistory %d times after home", n)
+	}
+}

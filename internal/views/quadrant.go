@@ -1,0 +1,260 @@
+package views
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"creditdash/internal/upstream"
+)
+
+// payTrendMonths is the span of the payment trend: the Pay score's change
+// over the last six months.
+const payTrendMonths = 6
+
+// zWeakBelow splits the financial axis: below 2.60 a Z″ is not safe
+// (distress or grey), so the business counts as financially weak.
+const zWeakBelow = 2.6
+
+// Quadrant is one of the four regions of the two-signal map.
+type Quadrant int
+
+// The quadrants, worst first: the page lists them in this order.
+const (
+	QuadBoth      Quadrant = iota // Z″ below 2.60 and Pay falling
+	QuadPayments                  // Pay falling, Z″ safe
+	QuadFinancial                 // Z″ below 2.60, Pay steady or rising
+	QuadNeither                   // Z″ safe, Pay steady or rising
+)
+
+// Label names the quadrant as the page shows it.
+func (q Quadrant) Label() string {
+	return [...]string{"Both worsening", "Payments worsening", "Financially weak", "Neither worsening"}[q]
+}
+
+// Explain says where the quadrant's businesses sit.
+func (q Quadrant) Explain() string {
+	return [...]string{
+		"Z″ below 2.60 (distress or grey) and Pay score fell over six months",
+		"Pay score fell over six months; Z″ safe (above 2.60)",
+		"Z″ below 2.60; Pay score steady or rising",
+		"Z″ safe and Pay score steady or rising",
+	}[q]
+}
+
+// QuadrantPoint is one business on the map.
+type QuadrantPoint struct {
+	ID, Name, URL string
+	Z             float64
+	PayChange     float64
+	// ZText and PayText are formatted; ZZone colours Z″.
+	ZText, PayText string
+	ZZone          Zone
+	Quadrant       Quadrant
+}
+
+// QuadrantGroup is one quadrant's businesses, worst Z″ first.
+type QuadrantGroup struct {
+	Quadrant Quadrant
+	Label    string
+	Explain  string
+	Points   []QuadrantPoint
+}
+
+// QuadrantMissing is a business left off the map, and why.
+type QuadrantMissing struct {
+	ID, Name, URL, Reason string
+}
+
+// QuadrantView is the map's data: quadrants in order, the businesses
+// missing a signal, and the chart.
+type QuadrantView struct {
+	Groups  []QuadrantGroup
+	Missing []QuadrantMissing
+	Chart   Chart
+	Placed  int
+}
+
+// PlaceQuadrants places each business by its latest Z″ and its Pay score
+// change over the last six months. keep, when not nil, limits the map to a
+// folder's businesses.
+func PlaceQuadrants(pay, z upstream.PortfolioScoreHistory, keep map[int32]bool) (QuadrantView, error) {
+	type signals struct {
+		name         string
+		z, dPay      float64
+		hasZ, hasPay bool
+		payEver      bool
+	}
+	all := map[int32]*signals{}
+	var order []int32
+	get := func(b upstream.PortfolioBusinessScores) *signals {
+		s, ok := all[b.BusinessID]
+		if !ok {
+			s = &signals{name: b.BusinessName}
+			all[b.BusinessID] = s
+			order = append(order, b.BusinessID)
+		}
+		return s
+	}
+	for _, b := range z.Businesses {
+		if keep != nil && !keep[b.BusinessID] {
+			continue
+		}
+		s := get(b)
+		if v, _, ok := latestScore(b.Scores); ok {
+			s.z, s.hasZ = v, true
+		}
+	}
+	for _, b := range pay.Businesses {
+		if keep != nil && !keep[b.BusinessID] {
+			continue
+		}
+		s := get(b)
+		if v, m, ok := latestScore(b.Scores); ok {
+			s.payEver = true
+			if then, ok := scoreAt(b.Scores, m-payTrendMonths); ok {
+				s.dPay, s.hasPay = v-then, true
+			}
+		}
+	}
+	var v QuadrantView
+	groups := make([]QuadrantGroup, 4)
+	for q := range groups {
+		groups[q] = QuadrantGroup{Quadrant: Quadrant(q), Label: Quadrant(q).Label(), Explain: Quadrant(q).Explain()}
+	}
+	for _, id := range order {
+		s := all[id]
+		sid := strconv.Itoa(int(id))
+		url := "/businesses/" + sid
+		switch {
+		case !s.hasZ && !s.payEver:
+			v.Missing = append(v.Missing, QuadrantMissing{sid, s.name, url, "no Z″ (private company) and no Pay score (thin trade file)"})
+			continue
+		case !s.hasZ:
+			v.Missing = append(v.Missing, QuadrantMissing{sid, s.name, url, "no Z″: private company"})
+			continue
+		case !s.payEver:
+			v.Missing = append(v.Missing, QuadrantMissing{sid, s.name, url, "no Pay score: thin trade file"})
+			continue
+		case !s.hasPay:
+			v.Missing = append(v.Missing, QuadrantMissing{sid, s.name, url, "no Pay score six months before the latest"})
+			continue
+		}
+		p := QuadrantPoint{ID: sid, Name: s.name, URL: url, Z: s.z, PayChange: s.dPay,
+			ZText: Decimal(s.z, 2), PayText: Signed(s.dPay, 0), ZZone: ZScoreZone(s.z)}
+		p.Quadrant = placeQuadrant(s.z, s.dPay)
+		groups[p.Quadrant].Points = append(groups[p.Quadrant].Points, p)
+		v.Placed++
+	}
+	for q := range groups {
+		slices.SortStableFunc(groups[q].Points, func(a, b QuadrantPoint) int { return cmp.Compare(a.Z, b.Z) })
+	}
+	v.Groups = groups
+	if v.Placed == 0 {
+		return v, nil
+	}
+	c, err := quadrantChart(groups)
+	v.Chart = c
+	return v, err
+}
+
+// placeQuadrant puts a business in its quadrant.
+func placeQuadrant(z, payChange float64) Quadrant {
+	weak, falling := z < zWeakBelow, payChange < 0
+	switch {
+	case weak && falling:
+		return QuadBoth
+	case falling:
+		return QuadPayments
+	case weak:
+		return QuadFinancial
+	default:
+		return QuadNeither
+	}
+}
+
+// latestScore is the newest month with a score.
+func latestScore(scores []upstream.MonthlyScore) (float64, monthIndex, bool) {
+	var best monthIndex
+	var val float64
+	found := false
+	for _, s := range scores {
+		if s.Score == nil || math.IsNaN(*s.Score) {
+			continue
+		}
+		if m := monthIndexOf(s.Year, s.Month); !found || m > best {
+			best, val, found = m, *s.Score, true
+		}
+	}
+	return val, best, found
+}
+
+// scoreAt is the score of month m.
+func scoreAt(scores []upstream.MonthlyScore, m monthIndex) (float64, bool) {
+	for _, s := range scores {
+		if monthIndexOf(s.Year, s.Month) == m && s.Score != nil && !math.IsNaN(*s.Score) {
+			return *s.Score, true
+		}
+	}
+	return 0, false
+}
+
+var quadrantColours = [...]string{"#b3261e", "#c0561c", "#d9a31c", "#2e7d4f"}
+
+// quadrantChart draws one scatter series per quadrant (so the legend names
+// them) with the Z″ zone lines; each point's name is its tooltip.
+func quadrantChart(groups []QuadrantGroup) (Chart, error) {
+	sc := charts.NewScatter()
+	sc.SetGlobalOptions(
+		charts.WithAnimation(false),
+		charts.WithTitleOpts(opts.Title{Title: "Z″ against Pay score change", Left: "left", TitleStyle: &opts.TextStyle{FontSize: 14}}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "24", Left: "0"}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item", Formatter: "{b}"}),
+		charts.WithGridOpts(opts.Grid{Top: "72", Bottom: "40", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}),
+		charts.WithXAxisOpts(opts.XAxis{Name: "Z″ (latest)", Type: "value", NameLocation: "middle", NameGap: 28}),
+		charts.WithYAxisOpts(opts.YAxis{Name: "Pay change, 6 months", Type: "value", MinInterval: 1}),
+	)
+	for i, g := range groups {
+		data := make([]opts.ScatterData, 0, len(g.Points))
+		for _, p := range g.Points {
+			data = append(data, opts.ScatterData{Name: p.Name + " · Z″ " + p.ZText + " · Pay " + p.PayText + " · " + g.Label,
+				Value: []float64{round(p.Z, 2), p.PayChange}, Symbol: "circle", SymbolSize: 9})
+		}
+		sc.AddSeries(g.Label, data, charts.WithItemStyleOpts(opts.ItemStyle{Color: quadrantColours[i]}))
+	}
+	sc.SetSeriesOptions(
+		charts.WithMarkLineNameXAxisItemOpts(
+			opts.MarkLineNameXAxisItem{Name: "distress below 1.10", XAxis: 1.1},
+			opts.MarkLineNameXAxisItem{Name: "safe above 2.60", XAxis: 2.6},
+		),
+		charts.WithMarkLineStyleOpts(opts.MarkLineStyle{
+			Symbol:    []string{"none", "none"},
+			Label:     &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "end"},
+			LineStyle: &opts.LineStyle{Type: "dashed", Color: "#5b6475"},
+		}),
+	)
+	c, err := NewChart("chart-quadrant", "Each business by latest Z″ and Pay score change; the table lists every one by quadrant", sc)
+	c.Size = "tall"
+	return c, err
+}
+
+// QuadrantPage is /portfolio/quadrant: the two signals of every business.
+type QuadrantPage struct {
+	Base
+	// Folders choose the folder; Folder is the chosen id or "".
+	Folders []FolderChoice
+	Folder  string
+	// Error tells why ?folder= was refused (every business shown).
+	Error   string
+	Problem *Problem
+	View    QuadrantView
+}
+
+// FolderChoice is one folder of the folder selector.
+type FolderChoice struct {
+	ID, Name string
+}
