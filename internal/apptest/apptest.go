@@ -54,6 +54,9 @@ type Options struct {
 	WrapService func(*upstream.Client) handlers.Service
 	// PageWriteTimeout bounds writing a page; zero means the default.
 	PageWriteTimeout time.Duration
+	// ExportStall bounds the wait for a browser to take an export's next
+	// chunk; zero means the default.
+	ExportStall time.Duration
 	// CookieSecure marks cookies Secure and sends HSTS, as over TLS.
 	CookieSecure bool
 	// Now is the dashboard's clock; nil means time.Now.
@@ -166,6 +169,7 @@ func Start(t testing.TB, opts Options) *App {
 			return client.Ping(ctx)
 		},
 		PageWriteTimeout: opts.PageWriteTimeout,
+		ExportStall:      opts.ExportStall,
 		CookieSecure:     opts.CookieSecure,
 		Now:              opts.Now,
 	})

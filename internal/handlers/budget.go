@@ -153,10 +153,19 @@ func (h *Handler) runAll(ctx context.Context, rd *cache.Reader, gate func(*cache
 		rd.Absorb(probe)
 		return
 	}
+	user := rd.Who().User
 	var calls []func()
 	for _, s := range secs {
 		for _, call := range s.calls {
-			calls = append(calls, func() { call(ctx, gate(rd)) })
+			calls = append(calls, func() {
+				// A fair share: however many pages the user opens at once,
+				// only callsPerUser of their calls run. A call that gives up
+				// waiting runs with its ended context and fails as such.
+				if release, err := h.calls.acquire(ctx, user); err == nil {
+					defer release()
+				}
+				call(ctx, gate(rd))
+			})
 		}
 	}
 	fanOut(calls...)

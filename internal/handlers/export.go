@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -9,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v5"
 
@@ -33,6 +36,12 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 		return err
 	}
 	s := mustSession(c)
+	// A fair share: at most exportsPerUser exports of one user at once.
+	release, ok := h.exports.tryAcquire(s.User)
+	if !ok {
+		return redirect(c, exportOrigin(folderID)+"?export=busy")
+	}
+	defer release()
 	who := cache.Who{User: s.User, Key: s.Key}
 	ctx := c.Request().Context()
 	folderName := ""
@@ -72,6 +81,11 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 	if rerr != nil && !errors.Is(rerr, io.EOF) {
 		return &upstream.Error{Op: "Portfolio/Download", Kind: upstream.ErrUnavailable, Err: rerr}
 	}
+	if err := checkExportStart(buf[:n], format.Param); err != nil {
+		// An empty file, or one that is not what was asked for (an error
+		// page sent as 200): never handed over as the user's export.
+		return &upstream.Error{Op: "Portfolio/Download", Kind: upstream.ErrMalformed, Err: err}
+	}
 
 	ascii, unicodeName := views.ExportFileName(folderName, folderID, h.now().UTC(), format.Ext)
 	w := c.Response()
@@ -82,12 +96,13 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 		hd.Set(echo.HeaderContentLength, strconv.FormatInt(dl.Size, 10))
 	}
 	rc := http.NewResponseController(w)
-	// A big export outlasts the page write deadline; the client's idle
-	// timeout on the service side still ends a stalled one.
-	_ = rc.SetWriteDeadline(time.Time{})
+	// A big export outlasts the page write deadline: the deadline moves on
+	// with every chunk instead (see streamExport), so a browser that stops
+	// reading is cut after the stall limit and frees its service connection.
+	_ = rc.SetWriteDeadline(time.Now().Add(h.exportStall))
 	w.WriteHeader(http.StatusOK)
 
-	written, err := streamExport(w, rc, dl.Body, buf, n)
+	written, err := streamExport(w, rc, dl.Body, buf, n, h.exportStall)
 	if err != nil {
 		h.log.Warn("export aborted mid-stream", "request_id", requestID(ctx), "path", c.Request().URL.Path,
 			"bytes", written, "err", err)
@@ -99,11 +114,13 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 }
 
 // streamExport writes the first n bytes of buf, then copies the rest of
-// body through buf, flushing after every chunk.
-func streamExport(w io.Writer, rc *http.ResponseController, body io.Reader, buf []byte, n int) (int64, error) {
+// body through buf, flushing after every chunk; each write may wait at most
+// stall for the browser.
+func streamExport(w io.Writer, rc *http.ResponseController, body io.Reader, buf []byte, n int, stall time.Duration) (int64, error) {
 	var written int64
 	for {
 		if n > 0 {
+			_ = rc.SetWriteDeadline(time.Now().Add(stall))
 			m, err := w.Write(buf[:n])
 			written += int64(m)
 			if err != nil {
@@ -165,6 +182,41 @@ func canonicalLayout(raw string) string {
 	return raw
 }
 
+// checkExportStart refuses an export whose first bytes cannot begin a file
+// of its format: nothing at all, or markup where data was asked for.
+func checkExportStart(first []byte, format string) error {
+	b := bytes.TrimLeft(first, " \t\r\n\ufeff")
+	if len(b) == 0 {
+		return errors.New("handlers: export: the service sent an empty file")
+	}
+	ok := true
+	switch format {
+	case "json":
+		ok = b[0] == '[' || b[0] == '{'
+	case "xml":
+		ok = b[0] == '<'
+	default: // csv: text, and not a page of markup
+		ok = b[0] != '<' && utf8.Valid(wholeRunes(b[:min(len(b), 1024)]))
+	}
+	if !ok {
+		return fmt.Errorf("handlers: export: the service's %s file starts with %q", format, b[:min(len(b), 16)])
+	}
+	return nil
+}
+
+// wholeRunes drops a rune cut at the end of b.
+func wholeRunes(b []byte) []byte {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return b[:i]
+			}
+			break
+		}
+	}
+	return b
+}
+
 // exportOrigin is the page an export of folderID is offered on.
 func exportOrigin(folderID int) string {
 	if folderID > 0 {
@@ -176,7 +228,11 @@ func exportOrigin(folderID int) string {
 // exportFlash is what a portfolio page says after ?export=limited: the
 // export met a spent hour.
 func (h *Handler) exportFlash(c *echo.Context) string {
-	if c.QueryParam("export") != "limited" {
+	switch c.QueryParam("export") {
+	case "busy":
+		return views.ExportBusy(exportsPerUser)
+	case "limited":
+	default:
 		return ""
 	}
 	var renews time.Time

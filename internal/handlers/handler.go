@@ -82,6 +82,9 @@ type Config struct {
 	// SessionLifetime is the longest a session cookie lasts; zero means
 	// 12 hours.
 	SessionLifetime time.Duration
+	// ExportStall is how long an export waits for the browser to take the
+	// next chunk before it is cut; zero means 30 seconds.
+	ExportStall time.Duration
 	// PageWriteTimeout bounds writing a page; zero means a minute.
 	PageWriteTimeout time.Duration
 	// Now is the clock; nil means time.Now.
@@ -106,6 +109,9 @@ type Handler struct {
 	// features remembers the optional operations the service lacks.
 	features *featureBook
 	signOuts SignOuts
+	// calls and exports bound what each user runs against the service.
+	calls, exports *userSlots
+	exportStall    time.Duration
 }
 
 // New checks the configuration and builds the handlers.
@@ -125,6 +131,9 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.PageWriteTimeout <= 0 {
 		cfg.PageWriteTimeout = time.Minute
 	}
+	if cfg.ExportStall <= 0 {
+		cfg.ExportStall = 30 * time.Second
+	}
 	if cfg.SessionLifetime <= 0 {
 		cfg.SessionLifetime = 12 * time.Hour
 	}
@@ -143,6 +152,9 @@ func New(cfg Config) (*Handler, error) {
 		now:          cfg.Now,
 		features:     newFeatureBook(),
 		signOuts:     cfg.SignOuts,
+		calls:        newUserSlots(callsPerUser),
+		exports:      newUserSlots(exportsPerUser),
+		exportStall:  cfg.ExportStall,
 	}
 	h.readiness = &readiness{now: cfg.Now, log: func(err error) { h.log.Warn("not ready", "err", err) }}
 	var err error

@@ -128,3 +128,10 @@ func ExportLimited(renews, now time.Time) string {
 	}
 	return msg
 }
+
+// ExportBusy says an export was not started because the user already has
+// n running.
+func ExportBusy(n int) string {
+	return "The export was not started: you already have " + Int(int64(n)) +
+		" exports downloading. Start it again once one of them has finished."
+}

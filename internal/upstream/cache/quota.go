@@ -34,12 +34,15 @@ func budgetError(op string, renews time.Duration) error {
 // next call simply goes first again.
 const maxBookUsers = 100_000
 
-// account is one user's budget as the book knows it.
+// account is one user's budget as the book knows it. q.Remaining is the
+// book's own running count: a reservation takes one at once, and an answer
+// can only lower it (another client of the account spent some), never
+// raise it, since answers to concurrent calls arrive in any order.
 type account struct {
 	known     bool // an answer told the quota (or that there is none)
 	unlimited bool
 	q         upstream.RateLimit
-	reserved  int // calls in flight counted against q.Remaining
+	inFlight  int // reserved calls not yet answered
 	// lastLimit is the hourly limit of the window before, shown as the
 	// renewed budget until the first answer of the new window.
 	lastLimit int
@@ -109,12 +112,13 @@ func (b *quotaBook) reserve(ctx context.Context, user, op string) (*reservation,
 		case a.unlimited:
 			b.mu.Unlock()
 			return &reservation{b: b, user: user}, nil
-		case a.q.Remaining-a.reserved <= 0:
+		case a.q.Remaining <= 0:
 			renews := a.q.RenewsAt().Sub(b.now())
 			b.mu.Unlock()
 			return nil, budgetError(op, max(renews, 0))
 		default:
-			a.reserved++
+			a.q.Remaining--
+			a.inFlight++
 			b.mu.Unlock()
 			return &reservation{b: b, user: user, taken: true}, nil
 		}
@@ -130,7 +134,12 @@ func (r *reservation) done(seen upstream.RateLimit, ok bool, err error) {
 	defer b.mu.Unlock()
 	a := b.accountOf(r.user)
 	if r.taken {
-		a.reserved = max(a.reserved-1, 0)
+		a.inFlight = max(a.inFlight-1, 0)
+		if !ok && !answered(err) && a.known && !a.unlimited {
+			// The service never answered: most likely it did not count
+			// the call either, so the request goes back to the book.
+			a.q.Remaining++
+		}
 	}
 	switch {
 	case ok:
@@ -146,19 +155,28 @@ func (r *reservation) done(seen upstream.RateLimit, ok bool, err error) {
 	}
 }
 
-// record takes an answer's quota; the caller holds mu. Answers of
-// concurrent calls arrive in any order: within one window the lowest count
-// left is the true one.
+// record takes an answer's quota; the caller holds mu. Within the window
+// the book knows, the count only goes down; an answer of a new window
+// starts the count again, less the calls still in flight.
 func (b *quotaBook) record(a *account, q upstream.RateLimit) {
 	q.At = b.now() // the book's own clock: renewals are compared with it
 	if q.Limit <= 0 {
 		a.known, a.unlimited = true, true
 		return
 	}
-	if a.known && !a.unlimited && sameWindow(a.q, q) && a.q.Remaining < q.Remaining {
-		q.Remaining = a.q.Remaining
+	if a.known && !a.unlimited && sameWindow(a.q, q) {
+		q.Remaining = min(q.Remaining, a.q.Remaining)
+	} else {
+		q.Remaining = max(q.Remaining-a.inFlight, 0)
 	}
 	a.known, a.unlimited, a.q = true, false, q
+}
+
+// answered reports whether err came from an answer of the service (a
+// status), rather than from never reaching it.
+func answered(err error) bool {
+	var ue *upstream.Error
+	return err == nil || errors.As(err, &ue) && ue.Status > 0
 }
 
 func sameWindow(a, b upstream.RateLimit) bool {
@@ -185,8 +203,8 @@ func (b *quotaBook) refused(a *account, err error) {
 	a.known, a.unlimited, a.q = true, false, q
 }
 
-// Quota returns the user's quota as last reported, less the requests
-// reserved by calls in flight, with the time it renews. ok is false for
+// Quota returns the user's quota as the book counts it (what the service
+// last reported, less the requests reserved since), with when it renews. ok is false for
 // unlimited accounts and while the quota is unknown.
 func (c *Cache) Quota(user string) (q upstream.RateLimit, ok bool) {
 	b := c.quotas
@@ -200,7 +218,5 @@ func (c *Cache) Quota(user string) (q upstream.RateLimit, ok bool) {
 	if !a.known || a.unlimited {
 		return upstream.RateLimit{}, false
 	}
-	q = a.q
-	q.Remaining = max(q.Remaining-a.reserved, 0)
-	return q, true
+	return a.q, true
 }

@@ -24,6 +24,9 @@ type Reader struct {
 // Reader starts a page's reads for who.
 func (c *Cache) Reader(who Who) *Reader { return &Reader{c: c, who: who} }
 
+// Who is whose reads these are.
+func (r *Reader) Who() Who { return r.who }
+
 // Probe returns a reader for the same user that only looks at the cache: a
 // copy it would have to fetch answers err (ErrNotCached when nil) and
 // counts as a miss. Pages use it to learn what a full load would spend.
