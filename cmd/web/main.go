@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -71,6 +72,12 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	}
 	// Every page reads through the cache: per user, a lifetime per kind of
 	// data, older copies when the service cannot answer.
+	// The cache's bound is a bound on resident memory only if the
+	// collector runs before the heap doubles: a soft limit of the cache,
+	// the page cache and room for requests, unless GOMEMLIMIT says otherwise.
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(int64(cfg.CacheBytes) + handlers.PageCacheBytes + 48<<20)
+	}
 	store, err := cache.New(client, cache.Options{
 		TTLs: map[cache.Kind]time.Duration{
 			cache.KindReport: cfg.CacheTTL, cache.KindPortfolio: cfg.CacheTTL, cache.KindAccount: cfg.CacheTTL,

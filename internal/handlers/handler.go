@@ -158,7 +158,7 @@ func New(cfg Config) (*Handler, error) {
 	}
 	h.readiness = &readiness{now: cfg.Now, log: func(err error) { h.log.Warn("not ready", "err", err) }}
 	var err error
-	if h.pages, err = newPageCache(32 << 20); err != nil {
+	if h.pages, err = newPageCache(PageCacheBytes); err != nil {
 		return nil, err
 	}
 	h.urls = views.Assets{

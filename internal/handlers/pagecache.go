@@ -22,6 +22,9 @@ import (
 // A warm page is then the cost of reading the cache and writing bytes,
 // instead of building views, charts and HTML and compressing them again.
 
+// PageCacheBytes bounds the memory of the finished pages kept.
+const PageCacheBytes = 32 << 20
+
 // pageLife bounds a kept page: pages say "fetched 3 minutes ago", so the
 // minute is part of the key and older pages are of no use.
 const pageLife = time.Minute
