@@ -30,6 +30,10 @@ type config struct {
 	LogLevel   slog.Level
 	DemoSeed   int64
 	StaticDir  string // "" serves the embedded assets
+	// DataDir holds the workspace's SQLite file; DatabaseURL, when set,
+	// puts the workspace on PostgreSQL instead (several replicas).
+	DataDir     string
+	DatabaseURL string
 }
 
 // demo reports whether the dashboard runs against its built-in stand-in.
@@ -58,6 +62,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	logLevel := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
 	seed := fs.String("demo-seed", env("DEMO_SEED", "1"), "seed of the stand-in's demo data (DEMO_SEED)")
 	staticDir := fs.String("static-dir", env("STATIC_DIR", ""), "development aid: serve static files from this folder instead of the embedded copy (STATIC_DIR)")
+	dataDir := fs.String("data-dir", env("DATA_DIR", "./data"), "folder of the workspace database creditdash.db (DATA_DIR)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -67,6 +72,13 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	cfg.ListenAddr = *listen
 	cfg.UpstreamURL = strings.TrimRight(*upstreamURL, "/")
 	cfg.StaticDir = *staticDir
+	cfg.DataDir = *dataDir
+	// No flag: a database URL may carry a password, which a command line
+	// would show in process lists.
+	cfg.DatabaseURL = strings.TrimSpace(getenv("DATABASE_URL"))
+	if u := cfg.DatabaseURL; u != "" && !strings.HasPrefix(u, "postgres://") && !strings.HasPrefix(u, "postgresql://") {
+		errs = append(errs, errors.New("DATABASE_URL must start with postgres:// or postgresql://"))
+	}
 	var err error
 	if cfg.CookieSecure, err = strconv.ParseBool(*secure); err != nil {
 		errs = append(errs, fmt.Errorf("COOKIE_SECURE %q is not true or false", *secure))

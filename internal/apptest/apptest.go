@@ -18,6 +18,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/handlers"
+	workspace "creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
@@ -29,6 +30,10 @@ const Seed = 1
 
 // AsOf is the latest month of the test data.
 var AsOf = time.Date(2026, time.October, 1, 0, 0, 0, 0, time.UTC)
+
+// WorkspaceService names the stand-in in workspace keys: fixed, unlike
+// its port, so a second App on the same DataDir is a restart.
+const WorkspaceService = "apptest-stand-in"
 
 // TestSecret seals test session cookies.
 const TestSecret = "test-secret-test-secret-test-secret-0123456789"
@@ -63,6 +68,11 @@ type Options struct {
 	Now func() time.Time
 	// Routes adds test-only routes to the router (a handler that panics).
 	Routes func(*echo.Echo)
+	// DataDir holds the workspace's SQLite file; empty means a new
+	// t.TempDir(). A second App on the same DataDir is a restart.
+	DataDir string
+	// DatabaseURL puts the workspace on PostgreSQL instead.
+	DatabaseURL string
 }
 
 // App is a running dashboard and its stand-in service.
@@ -79,6 +89,9 @@ type App struct {
 	Logs *LogBuffer
 	// Handler is the dashboard's router, for benchmarks without a network.
 	Handler http.Handler
+	// Store is the analyst workspace; closed when the test ends (a test
+	// may close it earlier to restart on the same file).
+	Store *workspace.Store
 
 	simSrv *httptest.Server
 	pings  atomic.Int32
@@ -158,12 +171,24 @@ func Start(t testing.TB, opts Options) *App {
 	if opts.WrapService != nil {
 		svc = opts.WrapService(client)
 	}
+	dataDir := opts.DataDir
+	if dataDir == "" && opts.DatabaseURL == "" {
+		dataDir = t.TempDir()
+	}
+	ws, err := workspace.Open(context.Background(), workspace.Config{DataDir: dataDir, DatabaseURL: opts.DatabaseURL, Now: opts.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ws.Close() })
+	app.Store = ws
 	h, err := handlers.New(handlers.Config{
-		Service:  svc,
-		Cache:    store,
-		Sessions: sessions,
-		Assets:   assets,
-		Logger:   slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Workspace:  ws,
+		ServiceURL: WorkspaceService,
+		Service:    svc,
+		Cache:      store,
+		Sessions:   sessions,
+		Assets:     assets,
+		Logger:     slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Ready: func(ctx context.Context) error {
 			app.pings.Add(1)
 			return client.Ping(ctx)

@@ -171,5 +171,6 @@ func (h *Handler) businessBase(c *echo.Context, ld *loaded, ref upstream.Busines
 		header.NAICSProblem = h.sectionProblem(c, hd.identErr)
 	}
 	b := h.base(c, ld, header.Name+" · "+tab.Label(), views.NavBusiness)
+	b.Workspace.Watch = h.watchState(c, ref, hd)
 	return b, header
 }

@@ -36,9 +36,17 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 	if err := hd.pageError(summaryErr, histErr, riskErr); err != nil {
 		return err
 	}
+	if histErr == nil {
+		// Before the page key: a new alert changes the header's count.
+		h.evaluateReport(c, ref, &hd, hist)
+	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessOverviewPage{}
 		page.Base, page.Header = h.businessBase(c, ld, ref, &hd, views.TabOverview)
+		if id, _ := reportBusiness(ref, &hd); id != 0 {
+			page.Workspace.Notes = h.notesSection(c, id)
+			page.Workspace.SnapshotAction = views.BusinessPath(upstream.ByID(id), views.TabOverview) + "/snapshots"
+		}
 		page.Charts = true
 		path := views.BusinessPath(ref, views.TabOverview)
 		page.Window = views.TimeWindow{From: win.fromParam, To: win.toParam, Action: path, ResetURL: path}
@@ -46,6 +54,9 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 		if winFault != views.WindowOK {
 			status = http.StatusBadRequest
 			page.Window.Error = winFault.Message()
+		}
+		if page.Workspace.Notes != nil && page.Workspace.Notes.Error != "" {
+			status = http.StatusUnprocessableEntity
 		}
 
 		page.SummaryProblem = h.sectionProblem(c, summaryErr)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/maypok86/otter/v2"
 
+	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
@@ -64,13 +65,48 @@ type Source interface {
 	TradeProviders(ctx context.Context) (upstream.TradeProviders, error)
 }
 
+// Workspace is the analyst's own data (internal/store): every method
+// works for one analyst and answers store.ErrNotFound for another's ids.
+type Workspace interface {
+	Watch(ctx context.Context, a store.Analyst, business int32, name string) error
+	Unwatch(ctx context.Context, a store.Analyst, business int32) error
+	IsWatched(ctx context.Context, a store.Analyst, business int32) (bool, error)
+	WatchList(ctx context.Context, a store.Analyst) ([]store.Watch, error)
+	AddNote(ctx context.Context, a store.Analyst, business int32, text string) (store.Note, error)
+	Note(ctx context.Context, a store.Analyst, note int64) (store.Note, error)
+	EditNote(ctx context.Context, a store.Analyst, note int64, text string) (store.Note, error)
+	DeleteNote(ctx context.Context, a store.Analyst, note int64) error
+	Notes(ctx context.Context, a store.Analyst, business int32) ([]store.Note, error)
+	AllNotes(ctx context.Context, a store.Analyst) ([]store.Note, error)
+	Rules(ctx context.Context, a store.Analyst) ([]store.Rule, error)
+	AddRule(ctx context.Context, a store.Analyst, spec store.RuleSpec) (store.Rule, error)
+	DeleteRule(ctx context.Context, a store.Analyst, rule int64) error
+	Alerts(ctx context.Context, a store.Analyst, limit int) ([]store.Alert, error)
+	UnreadAlerts(ctx context.Context, a store.Analyst) (int, error)
+	MarkAlertRead(ctx context.Context, a store.Analyst, alert int64) error
+	MarkAllAlertsRead(ctx context.Context, a store.Analyst) (int, error)
+	RecordAlerts(ctx context.Context, a store.Analyst, fired []store.Triggered) (int, error)
+	LastSeen(ctx context.Context, a store.Analyst) (map[store.SeenKey]store.Seen, error)
+	MarkSeen(ctx context.Context, a store.Analyst, readings []store.Reading) error
+	SaveSnapshot(ctx context.Context, a store.Analyst, spec store.SnapshotSpec) (store.SnapshotInfo, error)
+	Snapshots(ctx context.Context, a store.Analyst) ([]store.SnapshotInfo, error)
+	Snapshot(ctx context.Context, a store.Analyst, snapshot int64) (store.Snapshot, error)
+	DeleteAnalyst(ctx context.Context, a store.Analyst) error
+}
+
 // Config is what the handlers are built from; cmd/web wires it.
 type Config struct {
-	Service  Service
-	Cache    Cache
-	Sessions *SessionStore
-	Assets   *static.Assets
-	Logger   *slog.Logger
+	Service Service
+	Cache   Cache
+	// Workspace keeps each analyst's watch list, notes, alerts and
+	// snapshots.
+	Workspace Workspace
+	// ServiceURL is the service's base URL: with the user name, it names
+	// the analyst whose workspace a request uses.
+	ServiceURL string
+	Sessions   *SessionStore
+	Assets     *static.Assets
+	Logger     *slog.Logger
 	// Ready checks that the service answers, for /readyz.
 	Ready func(ctx context.Context) error
 	// CookieSecure marks the CSRF cookie Secure, like the session cookie,
@@ -112,12 +148,16 @@ type Handler struct {
 	// calls and exports bound what each user runs against the service.
 	calls, exports *userSlots
 	exportStall    time.Duration
+	// ws is the analyst's workspace; wsBook its last changes here.
+	ws      Workspace
+	wsBook  *workspaceBook
+	service string
 }
 
 // New checks the configuration and builds the handlers.
 func New(cfg Config) (*Handler, error) {
-	if cfg.Service == nil || cfg.Cache == nil || cfg.Sessions == nil || cfg.Assets == nil {
-		return nil, errors.New("handlers: service, cache, sessions and assets are required")
+	if cfg.Service == nil || cfg.Cache == nil || cfg.Sessions == nil || cfg.Assets == nil || cfg.Workspace == nil {
+		return nil, errors.New("handlers: service, cache, sessions, assets and workspace are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -155,9 +195,14 @@ func New(cfg Config) (*Handler, error) {
 		calls:        newUserSlots(callsPerUser),
 		exports:      newUserSlots(exportsPerUser),
 		exportStall:  cfg.ExportStall,
+		ws:           cfg.Workspace,
+		service:      cfg.ServiceURL,
 	}
 	h.readiness = &readiness{now: cfg.Now, log: func(err error) { h.log.Warn("not ready", "err", err) }}
 	var err error
+	if h.wsBook, err = newWorkspaceBook(); err != nil {
+		return nil, err
+	}
 	if h.pages, err = newPageCache(PageCacheBytes); err != nil {
 		return nil, err
 	}

@@ -65,8 +65,17 @@ func (h *Handler) showHome(c *echo.Context) error {
 		h.features.markMissing(s.User, featureSearch)
 		searchOffered, searching, serr = false, false, nil
 	}
+	var changed []views.Changed
+	changedKnown := false
+	if perr == nil && zerr == nil {
+		// The portfolio's scores arrived: check the alert rules and the
+		// marks of the previous visit, before the page key counts alerts.
+		h.evaluatePortfolio(c, pay, z)
+		changed, changedKnown = h.changedSince(c, pay, z)
+	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.HomePage{Base: h.base(c, ld, "Home", views.NavHome), SearchOffered: searchOffered}
+		page.Workspace.Changed, page.Workspace.ChangedKnown = changed, changedKnown
 		page.Lookup.By = "id"
 		status := http.StatusOK
 		if query != "" && searchOffered {

@@ -44,6 +44,9 @@ type Base struct {
 	// Freshness says when the page's data was fetched, or nil when the page
 	// shows no service data.
 	Freshness *Freshness
+	// Workspace is the analyst's workspace in the header: unread alerts
+	// and, on a report, the watch button.
+	Workspace WorkspaceBar
 }
 
 // Assets are the URLs of the files every page may load.

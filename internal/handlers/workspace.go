@@ -1,0 +1,390 @@
+package handlers
+
+import (
+	"cmp"
+	"context"
+	"encoding/csv"
+	"errors"
+	"mime"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+	"github.com/maypok86/otter/v2"
+
+	"creditdash/internal/store"
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// The analyst's workspace: watch list, notes, alert rules and alerts,
+// last-seen marks and dated snapshots, kept by internal/store. This file
+// holds what every workspace page shares and the watch list; notes, alerts
+// and snapshots have files of their own.
+
+// ctxUnread holds the request's unread-alert count once read, so the page
+// key and the header share one query.
+const ctxUnread = "workspace-unread"
+
+// analyst is whose workspace the request uses: the service and the user.
+func (h *Handler) analyst(c *echo.Context) store.Analyst {
+	return store.Analyst{Service: h.service, User: mustSession(c).User}
+}
+
+// workspaceBook remembers when each analyst last changed their workspace
+// in this process, so kept pages showing it are not served after a
+// change. Entries outlive any kept page (pageLife) and then go, which
+// bounds the book: an analyst with no entry has no kept page that predates
+// their last change.
+type workspaceBook struct {
+	last *otter.Cache[store.Analyst, int64]
+}
+
+func newWorkspaceBook() (*workspaceBook, error) {
+	c, err := otter.New(&otter.Options[store.Analyst, int64]{
+		MaximumSize:      100_000,
+		ExpiryCalculator: otter.ExpiryWriting[store.Analyst, int64](3 * pageLife),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &workspaceBook{last: c}, nil
+}
+
+// touched records a change of the analyst's workspace.
+func (h *Handler) touched(a store.Analyst) {
+	h.wsBook.last.Set(a, h.now().UnixNano())
+}
+
+// workspaceKey is what a kept page must match of the workspace: the
+// analyst's last change here and the unread count in the header (alerts
+// are recorded by other pages and other replicas).
+func (h *Handler) workspaceKey(c *echo.Context) string {
+	if _, ok := sessionOf(c); !ok {
+		return ""
+	}
+	a := h.analyst(c)
+	v, _ := h.wsBook.last.GetIfPresent(a)
+	state, _ := c.Get(ctxPageState).(string)
+	return strconv.FormatInt(v, 10) + "/" + strconv.Itoa(h.unreadAlerts(c)) + "/" + state
+}
+
+// unreadAlerts counts the analyst's unread alerts once per request. A
+// failing database hides the count instead of failing the page.
+func (h *Handler) unreadAlerts(c *echo.Context) int {
+	if n, ok := c.Get(ctxUnread).(int); ok {
+		return n
+	}
+	n, err := h.ws.UnreadAlerts(c.Request().Context(), h.analyst(c))
+	if err != nil {
+		h.logWorkspace(c, "unread alerts", err)
+		n = 0
+	}
+	c.Set(ctxUnread, n)
+	return n
+}
+
+// logWorkspace logs a workspace read that failed where the page goes on
+// without it.
+func (h *Handler) logWorkspace(c *echo.Context, op string, err error) {
+	h.log.Error("workspace read failed", "request_id", requestID(c.Request().Context()), "op", op, "err", err)
+}
+
+// workspaceError turns a store error into what the error handler shows:
+// another analyst's or a missing id is a 404, refused input a 400 with
+// the store's words; anything else stays a server error.
+func workspaceError(err error) error {
+	var ve *store.ValidationError
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return echo.ErrNotFound
+	case errors.As(err, &ve):
+		return badInput("%s", ve.Message)
+	case isFull(err):
+		return badInput("%s", storeMessage(err))
+	}
+	return err
+}
+
+// isFull reports one of the store's bounds.
+func isFull(err error) bool {
+	return errors.Is(err, store.ErrWatchListFull) || errors.Is(err, store.ErrNotesFull) ||
+		errors.Is(err, store.ErrRulesFull) || errors.Is(err, store.ErrSnapshotsFull)
+}
+
+// storeMessage is a refusal in the analyst's words: the field's message,
+// or the sentinel without its "store: " prefix.
+func storeMessage(err error) string {
+	var ve *store.ValidationError
+	if errors.As(err, &ve) {
+		return ve.Message
+	}
+	msg := strings.TrimPrefix(err.Error(), "store: ")
+	return strings.ToUpper(msg[:1]) + msg[1:] + "."
+}
+
+// rowID reads a workspace row's id from the path: anything but a positive
+// number is an id no analyst has, so 404.
+func rowID(c *echo.Context) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, echo.ErrNotFound
+	}
+	return id, nil
+}
+
+// businessID reads /businesses/{id} of a workspace form.
+func businessID(c *echo.Context) (int32, error) {
+	ref, err := parseIDParam(c)
+	if err != nil {
+		return 0, err
+	}
+	return ref.ID(), nil
+}
+
+// formName is a business name sent back by a form, bounded: it is only
+// a label for lists.
+func formName(c *echo.Context, id int32) string {
+	name := strings.TrimSpace(c.FormValue("name"))
+	if name == "" {
+		return "Business " + strconv.FormatInt(int64(id), 10)
+	}
+	return views.Clip(name, 200)
+}
+
+// backTo is where a form returns: the page it came from when that is a
+// path on this site, else fallback.
+func backTo(c *echo.Context, fallback string) string {
+	if b := c.FormValue("back"); b != "" {
+		if p := safePath(b); p != "/" {
+			return p
+		}
+	}
+	return fallback
+}
+
+// watchState is the header's watch button for a business, nil when its
+// service id is unknown.
+func (h *Handler) watchState(c *echo.Context, ref upstream.BusinessRef, hd *headerData) *views.WatchState {
+	id, name := reportBusiness(ref, hd)
+	if id == 0 {
+		return nil
+	}
+	watched, err := h.ws.IsWatched(c.Request().Context(), h.analyst(c), id)
+	if err != nil {
+		h.logWorkspace(c, "is watched", err)
+		return nil
+	}
+	return &views.WatchState{BusinessID: id, Name: name, Watched: watched}
+}
+
+// reportBusiness is the service id and name of the business a report is
+// on: the path's id, or the identification's for a customer or supplier
+// id (0 when unknown).
+func reportBusiness(ref upstream.BusinessRef, hd *headerData) (int32, string) {
+	var id int32
+	var name string
+	if ident := hd.identification(); ident != nil {
+		id, name = ident.BusinessID, ident.BusinessName
+	}
+	if ref.Kind() == upstream.RefID {
+		id = ref.ID()
+	}
+	if name == "" && id != 0 {
+		name = "Business " + strconv.FormatInt(int64(id), 10)
+	}
+	return id, name
+}
+
+// submitWatch adds the business to the watch list.
+func (h *Handler) submitWatch(c *echo.Context) error {
+	id, err := businessID(c)
+	if err != nil {
+		return err
+	}
+	a := h.analyst(c)
+	if err := h.ws.Watch(c.Request().Context(), a, id, formName(c, id)); err != nil {
+		return workspaceError(err)
+	}
+	h.touched(a)
+	return redirect(c, backTo(c, "/businesses/"+strconv.FormatInt(int64(id), 10)))
+}
+
+// submitUnwatch takes the business off the watch list.
+func (h *Handler) submitUnwatch(c *echo.Context) error {
+	id, err := businessID(c)
+	if err != nil {
+		return err
+	}
+	a := h.analyst(c)
+	if err := h.ws.Unwatch(c.Request().Context(), a, id); err != nil {
+		return workspaceError(err)
+	}
+	h.touched(a)
+	return redirect(c, backTo(c, "/businesses/"+strconv.FormatInt(int64(id), 10)))
+}
+
+// showWatchlist lists the watched businesses with their latest Pay and Z″
+// scores from the portfolio histories the home page reads too (the same
+// copies), loaded within the hourly budget.
+func (h *Handler) showWatchlist(c *echo.Context) error {
+	ctx := c.Request().Context()
+	list, err := h.ws.WatchList(ctx, h.analyst(c))
+	if err != nil {
+		return err
+	}
+	var (
+		pay, z     upstream.PortfolioScoreHistory
+		perr, zerr error
+	)
+	page := views.WatchlistPage{}
+	var ld *loaded
+	if len(list) > 0 {
+		rows := upstream.PortfolioQuery{StartRow: 1, EndRow: homeMoveRows}
+		ld = h.load(c, section{name: "scores", calls: []func(context.Context, Source){
+			func(ctx context.Context, src Source) { pay, perr = src.PayScoreHistory(ctx, rows) },
+			func(ctx context.Context, src Source) { z, zerr = src.ZScoreHistory(ctx, rows) },
+		}})
+		if err := expiredAmong(perr, zerr); err != nil {
+			return err
+		}
+		var payLatest, zLatest map[int32]views.Latest
+		if page.ScoresProblem = h.sectionProblem(c, errors.Join(perr, zerr)); page.ScoresProblem == nil {
+			payLatest, zLatest = views.PortfolioLatest(pay), views.PortfolioLatest(z)
+			h.evaluatePortfolio(c, pay, z)
+		}
+		page.Rows = views.WatchRows(list, payLatest, zLatest, "not loaded")
+	}
+	page.Base = h.base(c, ld, "Watch list", views.NavWorkspace)
+	return h.render(c, http.StatusOK, templates.Watchlist(page))
+}
+
+// exportWatchlist downloads the watch list as CSV.
+func (h *Handler) exportWatchlist(c *echo.Context) error {
+	list, err := h.ws.WatchList(c.Request().Context(), h.analyst(c))
+	if err != nil {
+		return err
+	}
+	records := make([][]string, 0, len(list))
+	for _, w := range list {
+		records = append(records, w.CSVRecord())
+	}
+	return h.sendCSV(c, "watchlist", store.WatchCSVHeader, records)
+}
+
+// exportNotes downloads every note as CSV.
+func (h *Handler) exportNotes(c *echo.Context) error {
+	notes, err := h.ws.AllNotes(c.Request().Context(), h.analyst(c))
+	if err != nil {
+		return err
+	}
+	records := make([][]string, 0, len(notes))
+	for _, n := range notes {
+		records = append(records, n.CSVRecord())
+	}
+	return h.sendCSV(c, "notes", store.NoteCSVHeader, records)
+}
+
+// sendCSV writes a small download whole: the workspace's lists are
+// bounded, so they are built in memory and a failure is still a page.
+func (h *Handler) sendCSV(c *echo.Context, name string, header []string, records [][]string) error {
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	_ = w.Write(header)
+	_ = w.WriteAll(records)
+	if err := w.Error(); err != nil {
+		return err
+	}
+	file := "creditdash-" + name + "-" + h.now().UTC().Format("2006-01-02") + ".csv"
+	hd := c.Response().Header()
+	hd.Set(echo.HeaderContentType, mime.FormatMediaType("text/csv", map[string]string{"charset": "utf-8"}))
+	hd.Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": file}))
+	hd.Set("Cache-Control", "no-store")
+	return c.Blob(http.StatusOK, hd.Get(echo.HeaderContentType), []byte(b.String()))
+}
+
+// showWorkspaceSettings offers the downloads and "Delete all my workspace
+// data"; ?confirm=1 asks for the confirmation.
+func (h *Handler) showWorkspaceSettings(c *echo.Context) error {
+	page := views.WorkspaceSettingsPage{Confirm: c.QueryParam("confirm") != ""}
+	page.Base = h.base(c, nil, "Your workspace", views.NavWorkspace)
+	if c.QueryParam("deleted") != "" {
+		page.Flash = "All your workspace data was deleted."
+	}
+	return h.render(c, http.StatusOK, templates.WorkspaceSettings(page))
+}
+
+// deleteConfirmation is what the analyst types to delete everything.
+const deleteConfirmation = "DELETE"
+
+// submitDeleteWorkspace deletes every row of the analyst's workspace once
+// the confirmation is typed; without it, the form comes back with a message.
+func (h *Handler) submitDeleteWorkspace(c *echo.Context) error {
+	typed := strings.TrimSpace(c.FormValue("confirm"))
+	if typed != deleteConfirmation {
+		page := views.WorkspaceSettingsPage{Confirm: true, Typed: views.Clip(typed, 40),
+			Error: "Type " + deleteConfirmation + " in capitals to confirm; nothing was deleted."}
+		page.Base = h.base(c, nil, "Your workspace", views.NavWorkspace)
+		return h.render(c, http.StatusUnprocessableEntity, templates.WorkspaceSettings(page))
+	}
+	a := h.analyst(c)
+	if err := h.ws.DeleteAnalyst(c.Request().Context(), a); err != nil {
+		return err
+	}
+	h.touched(a)
+	return redirect(c, "/settings/workspace?deleted=1")
+}
+
+// ctxPageState holds what a page shows of the workspace beyond the
+// analyst's last change here (the home page's changed marks), for its key.
+const ctxPageState = "workspace-page-state"
+
+// changedSince compares the portfolio's latest Pay and Z″ scores with what
+// the analyst saw before and remembers the new values. known is false on
+// the first visit, when nothing was seen yet.
+func (h *Handler) changedSince(c *echo.Context, pay, z upstream.PortfolioScoreHistory) (changed []views.Changed, known bool) {
+	ctx := c.Request().Context()
+	a := h.analyst(c)
+	seen, err := h.ws.LastSeen(ctx, a)
+	if err != nil {
+		h.logWorkspace(c, "last seen", err)
+		return nil, false
+	}
+	names := map[int32]string{}
+	for _, b := range append(slices.Clone(pay.Businesses), z.Businesses...) {
+		names[b.BusinessID] = b.BusinessName
+	}
+	payL, zL := views.PortfolioLatest(pay), views.PortfolioLatest(z)
+	changed = append(views.ChangedSince(views.PortfolioPay, payL, names, seen), views.ChangedSince(views.PortfolioZ, zL, names, seen)...)
+	slices.SortFunc(changed, func(x, y views.Changed) int {
+		if x.Worse != y.Worse {
+			if x.Worse {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(x.Name, y.Name), cmp.Compare(x.Score, y.Score))
+	})
+	// Only new and changed values are written: an unchanged mark keeps
+	// its time anyway, and a visit then writes nothing.
+	var fresh []store.Reading
+	for _, r := range append(views.Readings(views.PortfolioPay, payL), views.Readings(views.PortfolioZ, zL)...) {
+		if s, ok := seen[store.SeenKey{BusinessID: r.BusinessID, Score: r.Score}]; !ok || s.Value != r.Value {
+			fresh = append(fresh, r)
+		}
+	}
+	if len(fresh) > 0 {
+		if err := h.ws.MarkSeen(ctx, a, fresh); err != nil {
+			h.logWorkspace(c, "mark seen", err)
+		}
+	}
+	var state strings.Builder
+	for _, ch := range changed {
+		state.WriteString(ch.URL + "|" + ch.Score + "|" + ch.Was + "|" + ch.Now + "\n")
+	}
+	c.Set(ctxPageState, strconv.FormatBool(len(seen) > 0)+"\n"+state.String())
+	return changed, len(seen) > 0
+}

@@ -1,0 +1,137 @@
+package handlers_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"creditdash/internal/apptest"
+)
+
+// Scenario business 1001's Risk falls from 7 to 2: a rule "Risk below 3"
+// fires when its report is opened, once per month, with the old and new
+// value, and the header counts it until it is read.
+func TestWorkspaceAlertFiresOnFallingRisk(t *testing.T) {
+	workspaceEngines(t, func(t *testing.T, opts apptest.Options) {
+		app := apptest.Start(t, opts)
+		u := signInWS(t, app, "demo")
+		mustRedirect(t, "add rule", u.post("/alerts/rules", "scope", "business", "business", "1001",
+			"score", "risk", "condition", "below", "threshold", "3"))
+		mustRedirect(t, "add fall rule", u.post("/alerts/rules", "scope", "business", "business", "1001",
+			"score", "risk", "condition", "fall", "threshold", "1"))
+		p := u.Get("/alerts")
+		if n := p.Doc.Find("ul.rules li").Length(); n != 2 {
+			t.Fatalf("%d rules listed, want 2", n)
+		}
+		if p.Doc.Find("table.alerts").Length() != 0 || p.Text(".alerts-link") != "Alerts" {
+			t.Fatal("an alert before any score data arrived")
+		}
+		report := u.Get("/businesses/1001")
+		before := calls(app, "demo")
+		if got := report.Text(".alerts-link .unread-count"); got != "1" {
+			t.Errorf("header after the report: unread = %q, want 1 (body %.200s)", got, report.Text(".alerts-link"))
+		}
+		u.Get("/businesses/1001") // again: stored once, and the rules cost no call
+		if extra := calls(app, "demo") - before; extra != 0 {
+			t.Errorf("a second report view made %d calls, want 0", extra)
+		}
+		p = u.Get("/alerts")
+		rows := p.Doc.Find("table.alerts tbody tr")
+		if rows.Length() != 1 {
+			t.Fatalf("%d alerts, want 1: %s", rows.Length(), p.Text("table.alerts"))
+		}
+		row := p.Text("table.alerts tbody tr")
+		for _, want := range []string{"Westbridge", "Risk below 3", "Oct 2026", "2 severe", "Unread"} {
+			if !strings.Contains(row, want) {
+				t.Errorf("alert row %q lacks %q", row, want)
+			}
+		}
+		if href, _ := rows.Find("th a").Attr("href"); href != "/businesses/1001" {
+			t.Errorf("alert links to %q", href)
+		}
+
+		// Another analyst can neither read nor delete it.
+		action, _ := rows.Find("form").Attr("action")
+		ruleAction, _ := p.Doc.Find("ul.rules form").First().Attr("action")
+		other := signInWS(t, app, "developer")
+		for _, path := range []string{action, ruleAction, "/alerts/12345/read", "/alerts/rules/x/delete"} {
+			if p := other.post(path); p.Status != http.StatusNotFound {
+				t.Errorf("another analyst POST %s: status = %d, want 404", path, p.Status)
+			}
+		}
+		if other.Get("/alerts").Doc.Find("table.alerts, ul.rules").Length() != 0 {
+			t.Error("another analyst sees demo's rules or alerts")
+		}
+
+		mustRedirect(t, "read", u.post(action))
+		p = u.Get("/alerts")
+		if p.Text(".alerts-link .unread-count") != "" || !strings.Contains(p.Text("table.alerts"), "Read") {
+			t.Errorf("after reading: header %q", p.Text(".alerts-link"))
+		}
+		mustRedirect(t, "read all", u.post("/alerts/read-all"))
+		mustRedirect(t, "delete rule", u.post(ruleAction))
+		if n := u.Get("/alerts").Doc.Find("ul.rules li").Length(); n != 1 {
+			t.Errorf("after deleting a rule: %d rules, want 1", n)
+		}
+	})
+}
+
+// calls counts the requests a user made of the stand-in, sign-in aside.
+func calls(app *apptest.App, user string) int {
+	n := 0
+	for path, c := range app.Sim.Requests()[user] {
+		if path != "/v1/Users/Login" {
+			n += c
+		}
+	}
+	return n
+}
+
+// Portfolio rules run on the home page's Pay and Z″ histories.
+func TestWorkspacePortfolioRuleOnHomePage(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	mustRedirect(t, "add rule", u.post("/alerts/rules", "scope", "portfolio", "score", "z", "condition", "below", "threshold", "1.1"))
+	before := calls(app, "demo")
+	u.Get("/")
+	home := calls(app, "demo") - before
+	if n := u.Get("/alerts").Doc.Find("table.alerts tbody tr").Length(); n == 0 {
+		t.Error("no Z″ below 1.1 in the whole demo portfolio")
+	}
+	if home != 4 {
+		t.Errorf("the home page made %d calls, want its own 4", home)
+	}
+}
+
+func TestWorkspaceRuleBadInput(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	cases := []struct {
+		name string
+		kv   []string
+		kept string
+	}{
+		{"threshold out of range", []string{"scope", "business", "business", "1001", "score", "risk", "condition", "below", "threshold", "99"}, "99"},
+		{"threshold not a number", []string{"scope", "business", "business", "1001", "score", "pay", "condition", "above", "threshold", "<b>x</b>"}, "<b>x</b>"},
+		{"bad business", []string{"scope", "business", "business", "abc", "score", "risk", "condition", "below", "threshold", "3"}, "3"},
+		{"bad score", []string{"scope", "business", "business", "1001", "score", "nope", "condition", "below", "threshold", "3"}, "3"},
+		{"bad condition", []string{"scope", "portfolio", "score", "risk", "condition", "sideways", "threshold", "3"}, "3"},
+		{"bad scope", []string{"scope", "galaxy", "score", "risk", "condition", "below", "threshold", "3"}, "3"},
+	}
+	for _, c := range cases {
+		p := u.post("/alerts/rules", c.kv...)
+		if p.Status != http.StatusUnprocessableEntity {
+			t.Errorf("%s: status = %d, want 422", c.name, p.Status)
+			continue
+		}
+		if p.Text(".rule-form .form-error") == "" {
+			t.Errorf("%s: no message", c.name)
+		}
+		if v, _ := p.Doc.Find("#rule-threshold").Attr("value"); v != c.kept {
+			t.Errorf("%s: threshold field = %q, want %q kept", c.name, v, c.kept)
+		}
+	}
+	if n := u.Get("/alerts").Doc.Find("ul.rules li").Length(); n != 0 {
+		t.Errorf("refused rules were stored: %d", n)
+	}
+}

@@ -1,0 +1,145 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/store"
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// ctxNoteDraft carries a refused note back into the overview it came from.
+const ctxNoteDraft = "workspace-note-draft"
+
+// noteDraft is a note the store refused, with the reason.
+type noteDraft struct {
+	text, message string
+}
+
+// noteTooLong is the message for a note over the bound, said before the
+// store is asked so the typed text comes back however long it is.
+func noteTooLong(text string) string {
+	return "A note is at most " + views.Int(store.MaxNoteLen) + " characters; this one has " +
+		views.Int(int64(noteLen(text))) + ". Nothing was saved: shorten it and save again."
+}
+
+// noteLen counts as the store and a textarea's maxlength do: a line
+// break sent as "\r\n" is one character.
+func noteLen(text string) int {
+	n := utf8.RuneCountInString(text)
+	for i := 0; i+1 < len(text); i++ {
+		if text[i] == '\r' && text[i+1] == '\n' {
+			n--
+		}
+	}
+	return n
+}
+
+// notesSection is the overview's notes, with a refused draft if any.
+func (h *Handler) notesSection(c *echo.Context, id int32) *views.NotesSection {
+	sec := &views.NotesSection{BusinessID: id}
+	if d, ok := c.Get(ctxNoteDraft).(noteDraft); ok {
+		sec.Draft, sec.Error = d.text, d.message
+	}
+	notes, err := h.ws.Notes(c.Request().Context(), h.analyst(c), id)
+	if err != nil {
+		h.logWorkspace(c, "notes", err)
+		sec.Problem = &views.Problem{Title: "Notes unavailable", Message: "Your notes could not be read just now. Reload the page to try again."}
+		return sec
+	}
+	sec.Notes = views.NoteViews(notes, mustSession(c).User)
+	return sec
+}
+
+// submitNote writes a note on a business. A refused note re-renders the
+// overview with the text as typed and the reason, status 422.
+func (h *Handler) submitNote(c *echo.Context) error {
+	ref, err := parseIDParam(c)
+	if err != nil {
+		return err
+	}
+	text := c.FormValue("text")
+	msg := ""
+	switch {
+	case noteLen(text) > store.MaxNoteLen:
+		msg = noteTooLong(text)
+	default:
+		a := h.analyst(c)
+		_, err := h.ws.AddNote(c.Request().Context(), a, ref.ID(), text)
+		switch {
+		case err == nil:
+			h.touched(a)
+			return redirect(c, views.BusinessPath(ref, views.TabOverview)+"#notes")
+		case isFull(err) || isValidation(err):
+			msg = storeMessage(err)
+		default:
+			return err
+		}
+	}
+	c.Set(ctxNoteDraft, noteDraft{text: text, message: msg})
+	return h.showBusinessOverview(c, upstream.ByID(ref.ID()))
+}
+
+// submitNoteEdit replaces a note's text; a refused edit comes back in an
+// edit form with the text as typed, status 422.
+func (h *Handler) submitNoteEdit(c *echo.Context) error {
+	id, err := rowID(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	a := h.analyst(c)
+	note, err := h.ws.Note(ctx, a, id)
+	if err != nil {
+		return workspaceError(err)
+	}
+	text := c.FormValue("text")
+	msg := ""
+	if noteLen(text) > store.MaxNoteLen {
+		msg = noteTooLong(text)
+	} else {
+		_, err := h.ws.EditNote(ctx, a, id, text)
+		switch {
+		case err == nil:
+			h.touched(a)
+			return redirect(c, noteReport(note)+"#notes")
+		case isValidation(err):
+			msg = storeMessage(err)
+		default:
+			return workspaceError(err)
+		}
+	}
+	nv := views.NoteViews([]store.Note{note}, mustSession(c).User)
+	page := views.NoteEditPage{Note: nv[0], Text: text, Error: msg, ReportURL: noteReport(note)}
+	page.Base = h.base(c, nil, "Edit note", views.NavBusiness)
+	return h.render(c, http.StatusUnprocessableEntity, templates.NoteEdit(page))
+}
+
+// submitNoteDelete deletes a note.
+func (h *Handler) submitNoteDelete(c *echo.Context) error {
+	id, err := rowID(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	a := h.analyst(c)
+	note, err := h.ws.Note(ctx, a, id)
+	if err != nil {
+		return workspaceError(err)
+	}
+	if err := h.ws.DeleteNote(ctx, a, id); err != nil {
+		return workspaceError(err)
+	}
+	h.touched(a)
+	return redirect(c, noteReport(note)+"#notes")
+}
+
+// noteReport is the overview a note is shown on.
+func noteReport(n store.Note) string {
+	return "/businesses/" + strconv.FormatInt(int64(n.BusinessID), 10)
+}

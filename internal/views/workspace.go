@@ -1,0 +1,269 @@
+package views
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"creditdash/internal/store"
+	"creditdash/internal/upstream"
+)
+
+// WatchState is the report header's watch button: nil when the business's
+// service id is unknown (a CustomerId whose identification failed), so
+// nothing is offered.
+type WatchState struct {
+	BusinessID int32
+	Name       string
+	Watched    bool
+	// Error says why the last watch was refused (the list is full).
+	Error string
+}
+
+// Action is where the button posts.
+func (w WatchState) Action() string {
+	if w.Watched {
+		return reportURL(w.BusinessID) + "/unwatch"
+	}
+	return reportURL(w.BusinessID) + "/watch"
+}
+
+// WatchlistPage lists the watched businesses with their latest portfolio
+// scores.
+type WatchlistPage struct {
+	Base
+	Rows []WatchRow
+	// ScoresProblem tells why the scores are missing (not loaded, failed).
+	ScoresProblem *Problem
+}
+
+// WatchRow is one watched business.
+type WatchRow struct {
+	ID    int32
+	Name  string
+	URL   string
+	Since string
+	Pay   ScoreCell
+	Z     ScoreCell
+}
+
+// ScoreCell is a latest score with its zone, or why there is none.
+type ScoreCell struct {
+	Value string
+	Zone  Zone
+	Month string
+	// Missing is the reason when Value is empty.
+	Missing string
+}
+
+// Latest is a business's latest value of one portfolio score and the one
+// before it (at most a quarter earlier).
+type Latest struct {
+	Year, Month int
+	Value       float64
+	Prev        *float64
+	PrevYear    int
+	PrevMonth   int
+}
+
+// PortfolioLatest reads each business's latest value from a portfolio
+// score history, with the previous value for rules that compare months.
+func PortfolioLatest(h upstream.PortfolioScoreHistory) map[int32]Latest {
+	out := make(map[int32]Latest, len(h.Businesses))
+	for _, b := range h.Businesses {
+		if l, ok := latestOf(monthValues(b.Scores)); ok {
+			out[b.BusinessID] = l
+		}
+	}
+	return out
+}
+
+// latestOf finds the latest month of a series and its predecessor within
+// moveLookback months, as the home page's moves do.
+func latestOf(byMonth map[monthIndex]float64) (Latest, bool) {
+	var last monthIndex
+	found := false
+	for m := range byMonth {
+		if !found || m > last {
+			last, found = m, true
+		}
+	}
+	if !found {
+		return Latest{}, false
+	}
+	l := Latest{Year: last.year(), Month: last.month(), Value: byMonth[last]}
+	for back := 1; back <= moveLookback; back++ {
+		if v, ok := byMonth[last-monthIndex(back)]; ok {
+			l.Prev, l.PrevYear, l.PrevMonth = &v, (last - monthIndex(back)).year(), (last - monthIndex(back)).month()
+			break
+		}
+	}
+	return l, true
+}
+
+// WatchRows builds the watch list's rows; pay and z are nil when the
+// histories were not loaded, and missing says why.
+func WatchRows(list []store.Watch, pay, z map[int32]Latest, missing string) []WatchRow {
+	rows := make([]WatchRow, 0, len(list))
+	for _, w := range list {
+		rows = append(rows, WatchRow{
+			ID: w.BusinessID, Name: w.Name, URL: reportURL(w.BusinessID), Since: Date(w.Since),
+			Pay: scoreCell(PortfolioPay, pay, w.BusinessID, missing),
+			Z:   scoreCell(PortfolioZ, z, w.BusinessID, missing),
+		})
+	}
+	return rows
+}
+
+func scoreCell(kind PortfolioScore, m map[int32]Latest, id int32, missing string) ScoreCell {
+	if m == nil {
+		return ScoreCell{Missing: missing}
+	}
+	l, ok := m[id]
+	if !ok {
+		return ScoreCell{Missing: "no score in the portfolio history"}
+	}
+	return ScoreCell{Value: kind.Format(l.Value), Zone: kind.Zone(l.Value), Month: Month(l.Year, l.Month)}
+}
+
+// NotesSection is the notes part of a report overview.
+type NotesSection struct {
+	BusinessID int32
+	Notes      []NoteView
+	// Draft is what the analyst typed into the new-note form when it was
+	// refused, with Error saying why.
+	Draft string
+	Error string
+	// Problem tells that the notes could not be read.
+	Problem *Problem
+}
+
+// Action is where a new note is posted.
+func (n NotesSection) Action() string { return reportURL(n.BusinessID) + "/notes" }
+
+// MaxNoteLen is the form's maxlength.
+func (NotesSection) MaxNoteLen() string { return strconv.Itoa(store.MaxNoteLen) }
+
+// NoteView is one note as the overview shows it.
+type NoteView struct {
+	ID      string
+	Author  string
+	Text    string
+	Written string
+	// WrittenISO is the time for a <time> element.
+	WrittenISO string
+	Edited     string
+	// Own notes offer edit and delete.
+	Own bool
+}
+
+// EditAction and DeleteAction are the note's forms' targets.
+func (n NoteView) EditAction() string   { return "/notes/" + n.ID + "/edit" }
+func (n NoteView) DeleteAction() string { return "/notes/" + n.ID + "/delete" }
+
+// NoteViews formats notes for the overview; user is the signed-in user.
+func NoteViews(notes []store.Note, user string) []NoteView {
+	out := make([]NoteView, 0, len(notes))
+	for _, n := range notes {
+		v := NoteView{ID: strconv.FormatInt(n.ID, 10), Author: n.Author, Text: n.Text,
+			Written: DateTime(n.Created), WrittenISO: n.Created.UTC().Format(time.RFC3339), Own: n.Author == user}
+		if n.Edited() {
+			v.Edited = DateTime(n.Updated)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// NoteEditPage is the form that edits one note, refilled after a refusal.
+type NoteEditPage struct {
+	Base
+	Note      NoteView
+	Text      string
+	Error     string
+	ReportURL string
+}
+
+// Changed is a business whose score moved since the analyst last looked.
+type Changed struct {
+	Name, URL string
+	Score     string
+	Was, Now  string
+	NowZone   Zone
+	SeenAt    string
+	Worse     bool
+}
+
+// ChangedSince compares the latest portfolio scores with what the analyst
+// last saw; a business seen for the first time is not "changed".
+func ChangedSince(kind PortfolioScore, latest map[int32]Latest, names map[int32]string, seen map[store.SeenKey]store.Seen) []Changed {
+	var out []Changed
+	sc := storeScore(kind)
+	for id, l := range latest {
+		s, ok := seen[store.SeenKey{BusinessID: id, Score: sc}]
+		if !ok || kind.Format(s.Value) == kind.Format(l.Value) {
+			continue
+		}
+		out = append(out, Changed{Name: names[id], URL: reportURL(id), Score: kind.Name(),
+			Was: kind.Format(s.Value), Now: kind.Format(l.Value), NowZone: kind.Zone(l.Value),
+			SeenAt: Date(s.At), Worse: l.Value < s.Value})
+	}
+	return out
+}
+
+// storeScore is the store's name of a portfolio score.
+func storeScore(kind PortfolioScore) store.Score {
+	if kind == PortfolioZ {
+		return store.ScoreZ
+	}
+	return store.ScorePay
+}
+
+// Readings are the latest values to remember as seen.
+func Readings(kind PortfolioScore, latest map[int32]Latest) []store.Reading {
+	out := make([]store.Reading, 0, len(latest))
+	for id, l := range latest {
+		out = append(out, store.Reading{BusinessID: id, Score: storeScore(kind), Value: l.Value})
+	}
+	return out
+}
+
+// roundFor rounds a value as the score is shown, so that a mark compares
+// like the page reads.
+func roundFor(s store.Score, v float64) float64 {
+	if s.Whole() {
+		return math.Round(v)
+	}
+	return math.Round(v*100) / 100
+}
+
+// NavWorkspace is the navigation area of the workspace's pages.
+const NavWorkspace Nav = "workspace"
+
+// WorkspaceSettingsPage offers the downloads and deleting everything.
+type WorkspaceSettingsPage struct {
+	Base
+	// Confirm shows the confirmation step.
+	Confirm bool
+	// Typed is what the analyst typed into the confirmation, when refused.
+	Typed string
+	Error string
+}
+
+// WorkspaceBar is what the layout shows of the workspace.
+type WorkspaceBar struct {
+	Unread int
+	// Watch is the report's watch button, nil elsewhere or when the
+	// business's service id is unknown.
+	Watch *WatchState
+	// Notes are the overview's notes, nil on other pages.
+	Notes *NotesSection
+	// SnapshotAction is where "Save a dated copy" posts, "" for none.
+	SnapshotAction string
+	// Snapshot marks a page rendered from a dated copy.
+	Snapshot *SnapshotMark
+	// Changed are the home page's businesses whose scores moved since
+	// the analyst last looked; ChangedKnown is false on a first visit.
+	Changed      []Changed
+	ChangedKnown bool
+}

@@ -1,0 +1,236 @@
+package views
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"creditdash/internal/store"
+	"creditdash/internal/upstream"
+)
+
+// ScoreSeries is one business's latest value of one score, with the month
+// before it, as a rule reads them.
+type ScoreSeries struct {
+	BusinessID   int32
+	BusinessName string
+	Score        store.Score
+	Latest       Latest
+}
+
+// ReportSeries reads the four scores' latest values from a report's
+// CreditScoreHistory.
+func ReportSeries(id int32, name string, rows []upstream.CreditScoreHistoryRow) []ScoreSeries {
+	by := map[store.Score]map[monthIndex]float64{}
+	put := func(s store.Score, y, m int, v float64) {
+		if m < 1 || m > 12 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return
+		}
+		if by[s] == nil {
+			by[s] = map[monthIndex]float64{}
+		}
+		by[s][monthIndexOf(y, m)] = v
+	}
+	for _, r := range rows {
+		if r.RiskScore != nil {
+			put(store.ScoreRisk, r.Year, r.Month, float64(*r.RiskScore))
+		}
+		if r.PayScore != nil {
+			put(store.ScorePay, r.Year, r.Month, float64(*r.PayScore))
+		}
+		if r.DBTScore != nil {
+			put(store.ScoreDBT, r.Year, r.Month, float64(*r.DBTScore))
+		}
+		if r.ZScore != nil {
+			put(store.ScoreZ, r.Year, r.Month, *r.ZScore)
+		}
+	}
+	var out []ScoreSeries
+	for _, s := range store.Scores {
+		if l, ok := latestOf(by[s]); ok {
+			out = append(out, ScoreSeries{BusinessID: id, BusinessName: name, Score: s, Latest: l})
+		}
+	}
+	return out
+}
+
+// PortfolioSeries reads a portfolio history's latest values.
+func PortfolioSeries(kind PortfolioScore, h upstream.PortfolioScoreHistory) []ScoreSeries {
+	out := make([]ScoreSeries, 0, len(h.Businesses))
+	for _, b := range h.Businesses {
+		if l, ok := latestOf(monthValues(b.Scores)); ok {
+			out = append(out, ScoreSeries{BusinessID: b.BusinessID, BusinessName: b.BusinessName, Score: storeScore(kind), Latest: l})
+		}
+	}
+	return out
+}
+
+// scoreZone places a value of any of the four scores in its zone.
+func scoreZone(s store.Score, v float64) Zone {
+	switch s {
+	case store.ScoreDBT:
+		return DBTZone(int(math.Round(v)))
+	case store.ScoreZ:
+		return ZScoreZone(v)
+	default:
+		return RiskZone(int(math.Round(v)))
+	}
+}
+
+// Fires decides whether a rule fires on a series; the caller has checked
+// that the rule is about this business.
+func Fires(r store.RuleSpec, s ScoreSeries) bool {
+	if r.Score != s.Score {
+		return false
+	}
+	now := roundFor(s.Score, s.Latest.Value)
+	switch r.Condition {
+	case store.Below:
+		return now < r.Threshold
+	case store.Above:
+		return now > r.Threshold
+	case store.Fall:
+		if s.Latest.Prev == nil {
+			return false
+		}
+		d := roundFor(s.Score, *s.Latest.Prev) - now
+		if !s.Score.HigherIsBetter() {
+			d = -d
+		}
+		return d >= r.Threshold
+	case store.WorseZone:
+		if s.Latest.Prev == nil {
+			return false
+		}
+		was, is := scoreZone(s.Score, *s.Latest.Prev), scoreZone(s.Score, s.Latest.Value)
+		return was.Level != LevelNone && is.Level != LevelNone && is.Level < was.Level
+	}
+	return false
+}
+
+// Evaluate returns the firings of rules on series; applies says whether a
+// rule is about a business (its scope).
+func Evaluate(rules []store.Rule, series []ScoreSeries, applies func(store.RuleSpec, int32) bool) []store.Triggered {
+	var out []store.Triggered
+	for _, r := range rules {
+		for _, s := range series {
+			if !applies(r.RuleSpec, s.BusinessID) || !Fires(r.RuleSpec, s) {
+				continue
+			}
+			t := store.Triggered{RuleID: r.ID, BusinessID: s.BusinessID, BusinessName: s.BusinessName,
+				Year: s.Latest.Year, Month: time.Month(s.Latest.Month), New: s.Latest.Value}
+			if s.Latest.Prev != nil {
+				old := *s.Latest.Prev
+				t.Old = &old
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// AlertsPage lists the rules, the form for a new one and triggered alerts.
+type AlertsPage struct {
+	Base
+	Form   RuleForm
+	Rules  []RuleRow
+	Alerts []AlertRow
+	Unread int
+}
+
+// RuleForm is the new-rule form with what the analyst chose.
+type RuleForm struct {
+	Scope, Business, Score, Condition, Threshold string
+	Error                                        string
+}
+
+// RuleRow is one stored rule.
+type RuleRow struct {
+	ID   string
+	Text string
+}
+
+// DeleteAction is the rule's delete form's target.
+func (r RuleRow) DeleteAction() string { return "/alerts/rules/" + r.ID + "/delete" }
+
+// AlertRow is one triggered alert.
+type AlertRow struct {
+	ID        string
+	Business  string
+	URL       string
+	Rule      string
+	Month     string
+	Old, New  string
+	NewZone   Zone
+	Triggered string
+	Unread    bool
+}
+
+// ReadAction is the alert's mark-read form's target.
+func (a AlertRow) ReadAction() string { return "/alerts/" + a.ID + "/read" }
+
+// RuleText describes a rule in words: "Risk below 3 on Acme Inc".
+func RuleText(r store.RuleSpec) string {
+	var what string
+	switch r.Condition {
+	case store.Below:
+		what = r.Score.Name() + " below " + formatScore(r.Score, r.Threshold)
+	case store.Above:
+		what = r.Score.Name() + " above " + formatScore(r.Score, r.Threshold)
+	case store.Fall:
+		unit := "points"
+		if r.Score == store.ScoreDBT {
+			unit = "days worse"
+		}
+		what = r.Score.Name() + " falls by at least " + formatScore(r.Score, r.Threshold) + " " + unit + " in a month"
+	case store.WorseZone:
+		what = r.Score.Name() + " enters a worse zone"
+	}
+	switch r.Scope {
+	case store.ScopeBusiness:
+		name := r.TargetName
+		if name == "" {
+			name = "business " + strconv.FormatInt(int64(r.BusinessID), 10)
+		}
+		return what + " on " + name
+	case store.ScopeFolder:
+		return what + " in folder " + r.TargetName
+	}
+	return what + " anywhere in the portfolio"
+}
+
+func formatScore(s store.Score, v float64) string {
+	if s.Whole() {
+		return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	}
+	return Decimal(v, 2)
+}
+
+// RuleRows formats the stored rules.
+func RuleRows(rules []store.Rule) []RuleRow {
+	out := make([]RuleRow, 0, len(rules))
+	for _, r := range rules {
+		out = append(out, RuleRow{ID: strconv.FormatInt(r.ID, 10), Text: RuleText(r.RuleSpec)})
+	}
+	return out
+}
+
+// AlertRows formats triggered alerts, newest first as the store gives them.
+func AlertRows(alerts []store.Alert) []AlertRow {
+	out := make([]AlertRow, 0, len(alerts))
+	for _, a := range alerts {
+		row := AlertRow{ID: strconv.FormatInt(a.ID, 10), Business: a.BusinessName, URL: reportURL(a.BusinessID),
+			Rule: RuleText(a.Rule), Month: Month(a.Year, int(a.Month)), New: formatScore(a.Rule.Score, a.New),
+			NewZone: scoreZone(a.Rule.Score, a.New), Triggered: DateTime(a.Created), Unread: a.Unread()}
+		if row.Business == "" {
+			row.Business = "Business " + strconv.FormatInt(int64(a.BusinessID), 10)
+		}
+		if a.Old != nil {
+			row.Old = formatScore(a.Rule.Score, *a.Old)
+		} else {
+			row.Old = "none"
+		}
+		out = append(out, row)
+	}
+	return out
+}
