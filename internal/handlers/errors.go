@@ -95,6 +95,9 @@ func httpProblem(status int, detail string) views.Problem {
 		return views.Problem{Status: status, Title: "Page not found", Message: "There is no page at this address."}
 	case http.StatusMethodNotAllowed:
 		return views.Problem{Status: status, Title: "Not allowed", Message: "This page does not accept that kind of request."}
+	case http.StatusRequestEntityTooLarge, http.StatusRequestHeaderFieldsTooLarge:
+		return views.Problem{Status: status, Title: "Request too large",
+			Message: "The request is larger than any page of the dashboard sends. Go back and try again with less."}
 	case http.StatusForbidden:
 		return views.Problem{Status: status, Title: "The form expired",
 			Message: "The form was sent without a valid security token. Go back, reload the page and send it again."}

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -47,4 +48,25 @@ func TestImplausibleUserNamesAreNotLogged(t *testing.T) {
 	if !app.Logs.Contains("user=nobody") {
 		t.Error("a plausible user name of a failed sign-in is not logged")
 	}
+}
+
+// Oversized headers and bodies are refused as pages, with the security
+// headers, never Go's bare answers.
+func TestOversizedRequestsAreRefusedWithHeaders(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.NewUser(t)
+	req, _ := http.NewRequest(http.MethodGet, app.URL+"/login", nil)
+	req.Header.Set("X-Junk", strings.Repeat("j", 70<<10))
+	p := u.Do(req)
+	if p.Status != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("70 kB of headers: status %d, want 431", p.Status)
+	}
+	checkSecurityHeaders(t, "431", p, true)
+	tok := u.Token("/login")
+	big := url.Values{"_csrf": {tok}, "username": {"demo"}, "password": {strings.Repeat("p", 300<<10)}}
+	p = u.PostForm("/login", big)
+	if p.Status != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 300 kB form: status %d, want 413", p.Status)
+	}
+	checkSecurityHeaders(t, "413", p, true)
 }

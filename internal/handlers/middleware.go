@@ -77,6 +77,36 @@ func validRequestID(id string) bool {
 	return true
 }
 
+// Bounds on what a request may carry. The server itself admits headers up
+// to a megabyte, so that these answers, not Go's bare ones, carry the
+// security headers.
+const (
+	maxHeaderBytes = 64 << 10  // far more than any browser sends
+	maxBodyBytes   = 256 << 10 // a form: the longest note is 40 kB
+)
+
+// limitRequests refuses a request whose headers or body are larger than any
+// page's forms need: 431 and 413, as pages.
+func (h *Handler) limitRequests(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		r := c.Request()
+		size := len(r.RequestURI)
+		for k, vs := range r.Header {
+			for _, v := range vs {
+				size += len(k) + len(v) + 4
+			}
+		}
+		if size > maxHeaderBytes {
+			return echo.NewHTTPError(http.StatusRequestHeaderFieldsTooLarge, "request headers too large")
+		}
+		if r.ContentLength > maxBodyBytes {
+			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
+		}
+		r.Body = http.MaxBytesReader(c.Response(), r.Body, maxBodyBytes)
+		return next(c)
+	}
+}
+
 // secureHeaders sets the security headers of every response.
 func (h *Handler) secureHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
