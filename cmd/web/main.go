@@ -14,10 +14,12 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"syscall"
 	"time"
 
 	"creditdash/internal/handlers"
+	workspace "creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
@@ -102,7 +104,19 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	// The analyst's workspace: SQLite in DATA_DIR, or PostgreSQL.
+	ws, err := workspace.Open(ctx, workspace.Config{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL, Logger: log})
+	if err != nil {
+		return fmt.Errorf("opening the workspace database: %w", err)
+	}
+	defer func() {
+		if err := ws.Close(); err != nil {
+			log.Error("closing the workspace database", "err", err)
+		}
+	}()
 	h, err := handlers.New(handlers.Config{
+		Workspace:       ws,
+		ServiceURL:      workspaceService(cfg, serviceURL),
 		Service:         client,
 		Cache:           store,
 		Sessions:        sessions,
@@ -191,4 +205,14 @@ func announce(w io.Writer, cfg config, addr string) {
 		fmt.Fprintln(w, "Sign in as demo / demo (also: ordinary, developer, trade; the password is always demo).")
 	}
 	fmt.Fprintln(w, "Stop with Ctrl+C.")
+}
+
+// workspaceService names the service in the workspace's keys. The
+// stand-in listens on a new port at every start, so it is named by its
+// seed instead: the demo user's workspace survives a restart.
+func workspaceService(cfg config, serviceURL string) string {
+	if cfg.demo() {
+		return "stand-in:seed=" + strconv.FormatInt(cfg.DemoSeed, 10)
+	}
+	return serviceURL
 }

@@ -70,6 +70,28 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/news/industry", h.showIndustryNews)
 	app.GET(tradeProviderPath, h.showTradeProvider)
 	app.POST(tradeProviderPath, h.submitTradeProvider)
+
+	// The analyst's workspace (internal/store): every change a POST that
+	// redirects; ids of another analyst's rows are 404.
+	app.GET("/watchlist", h.showWatchlist)
+	app.GET("/watchlist.csv", h.exportWatchlist)
+	app.POST("/businesses/:id/watch", h.submitWatch)
+	app.POST("/businesses/:id/unwatch", h.submitUnwatch)
+	app.POST("/businesses/:id/notes", h.submitNote)
+	app.POST("/notes/:id/edit", h.submitNoteEdit)
+	app.POST("/notes/:id/delete", h.submitNoteDelete)
+	app.GET("/notes.csv", h.exportNotes)
+	app.GET("/alerts", h.showAlerts)
+	app.POST("/alerts/rules", h.submitRule)
+	app.POST("/alerts/rules/:id/delete", h.submitDeleteRule)
+	app.POST("/alerts/:id/read", h.submitAlertRead)
+	app.POST("/alerts/read-all", h.submitAllAlertsRead)
+	app.POST("/businesses/:id/snapshots", h.submitSnapshot)
+	app.GET("/snapshots", h.showSnapshots)
+	app.GET("/snapshots/:id", h.showSnapshot)
+	app.GET("/snapshots/:id/compare", h.showSnapshotCompare)
+	app.GET("/settings/workspace", h.showWorkspaceSettings)
+	app.POST("/settings/workspace", h.submitDeleteWorkspace)
 	return e
 }
 
