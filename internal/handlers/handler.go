@@ -91,6 +91,7 @@ type Workspace interface {
 	SaveSnapshot(ctx context.Context, a store.Analyst, spec store.SnapshotSpec) (store.SnapshotInfo, error)
 	Snapshots(ctx context.Context, a store.Analyst) ([]store.SnapshotInfo, error)
 	Snapshot(ctx context.Context, a store.Analyst, snapshot int64) (store.Snapshot, error)
+	DeleteSnapshot(ctx context.Context, a store.Analyst, snapshot int64) error
 	DeleteAnalyst(ctx context.Context, a store.Analyst) error
 }
 

@@ -90,6 +90,7 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/snapshots", h.showSnapshots)
 	app.GET("/snapshots/:id", h.showSnapshot)
 	app.GET("/snapshots/:id/compare", h.showSnapshotCompare)
+	app.POST("/snapshots/:id/delete", h.submitDeleteSnapshot)
 	app.GET("/settings/workspace", h.showWorkspaceSettings)
 	app.POST("/settings/workspace", h.submitDeleteWorkspace)
 	return e

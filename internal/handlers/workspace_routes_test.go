@@ -19,7 +19,7 @@ func TestWorkspaceFormsNeedCSRF(t *testing.T) {
 	for _, path := range []string{
 		"/businesses/1001/watch", "/businesses/1001/unwatch", "/businesses/1001/notes",
 		"/notes/1/edit", "/notes/1/delete", "/alerts/rules", "/alerts/rules/1/delete",
-		"/alerts/1/read", "/alerts/read-all", "/businesses/1001/snapshots", "/settings/workspace",
+		"/alerts/1/read", "/alerts/read-all", "/businesses/1001/snapshots", "/snapshots/1/delete", "/settings/workspace",
 	} {
 		p := u.PostForm(path, url.Values{"text": {"x"}, "confirm": {"DELETE"}, "scope": {"portfolio"},
 			"score": {"risk"}, "condition": {"below"}, "threshold": {"3"}})

@@ -183,3 +183,18 @@ func (h *Handler) showSnapshotCompare(c *echo.Context) error {
 	page.Base = h.base(c, ld, s.BusinessName+" · then and now", views.NavWorkspace)
 	return h.render(c, http.StatusOK, templates.SnapshotCompare(page))
 }
+
+// submitDeleteSnapshot deletes a dated copy, which makes room under the
+// bound.
+func (h *Handler) submitDeleteSnapshot(c *echo.Context) error {
+	id, err := rowID(c)
+	if err != nil {
+		return err
+	}
+	a := h.analyst(c)
+	if err := h.ws.DeleteSnapshot(c.Request().Context(), a, id); err != nil {
+		return workspaceError(err)
+	}
+	h.touched(a)
+	return redirect(c, "/snapshots")
+}

@@ -61,6 +61,15 @@ func TestWorkspaceSnapshots(t *testing.T) {
 				t.Errorf("another analyst GET %s: status = %d, want 404", path, p.Status)
 			}
 		}
+		if p := other.post(to + "/delete"); p.Status != http.StatusNotFound {
+			t.Errorf("another analyst deleting a copy: status = %d, want 404", p.Status)
+		}
+		if to := mustRedirect(t, "delete", u.Submit(u.Get("/snapshots"), "table.snapshots form")); to != "/snapshots" {
+			t.Errorf("delete returns to %q", to)
+		}
+		if p := u.Get(to); p.Status != http.StatusNotFound {
+			t.Errorf("a deleted copy: status = %d, want 404", p.Status)
+		}
 		if p := u.post("/businesses/abc/snapshots"); p.Status != http.StatusBadRequest {
 			t.Errorf("POST /businesses/abc/snapshots: status = %d, want 400", p.Status)
 		}

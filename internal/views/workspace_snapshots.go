@@ -25,6 +25,7 @@ type SnapshotMark struct {
 func (m SnapshotMark) URL() string        { return "/snapshots/" + m.ID }
 func (m SnapshotMark) CompareURL() string { return "/snapshots/" + m.ID + "/compare" }
 func (m SnapshotMark) ReportURL() string  { return reportURL(m.BusinessID) }
+func (m SnapshotMark) DeleteURL() string  { return "/snapshots/" + m.ID + "/delete" }
 
 // NewSnapshotMark describes a stored copy.
 func NewSnapshotMark(s store.SnapshotInfo) *SnapshotMark {
