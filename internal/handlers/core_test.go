@@ -240,3 +240,25 @@ func (p pickyLogin) SignIn(ctx context.Context, cr upstream.Credentials) (upstre
 	}
 	return p.Client.SignIn(ctx, cr)
 }
+
+// hugeKeyService signs in with a session key too long for any cookie.
+type hugeKeyService struct{ *upstream.Client }
+
+func (h hugeKeyService) SignIn(ctx context.Context, cr upstream.Credentials) (upstream.LoginResult, error) {
+	res, err := h.Client.SignIn(ctx, cr)
+	res.SessionKey = strings.Repeat("k", 3000)
+	return res, err
+}
+
+// A service key too long to keep in a cookie is told on the sign-in form,
+// never a 500.
+func TestOversizedServiceKeyIsToldOnTheForm(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{WrapService: func(c *upstream.Client) handlers.Service { return hugeKeyService{c} }})
+	p := app.NewUser(t).Login("demo", "demo", "")
+	if p.Status != http.StatusBadGateway || !strings.Contains(p.Text(".form-error"), "too long to keep in your browser") {
+		t.Errorf("a 3,000-character key: status %d, message %q", p.Status, p.Text(".form-error"))
+	}
+	if got, _ := p.Doc.Find(`input[name="username"]`).Attr("value"); got != "demo" {
+		t.Errorf("user name field %q, want demo kept", got)
+	}
+}

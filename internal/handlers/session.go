@@ -123,15 +123,16 @@ func (s *SessionStore) Save(w http.ResponseWriter, r *http.Request, sess Session
 	gs.Values[keyUser] = sess.User
 	// Milliseconds: a sign-in right after a sign-out must be told from it.
 	gs.Values[keySignedIn] = sess.SignedInAt.UnixMilli()
-	err := s.store.Save(r, w, gs)
-	// The codec refuses to seal a value longer than a browser keeps
-	// (4 kB): a usage error, not a failure of ours.
-	var ce securecookie.Error
-	if errors.As(err, &ce) && ce.IsUsage() {
+	if len(sess.Key)+len(sess.User) > maxSessionText {
 		return errCookieTooLong
 	}
-	return err
+	return s.store.Save(r, w, gs)
 }
+
+// maxSessionText bounds the service key and user name a cookie can carry:
+// sealed and encoded they grow by about 1.8 times, and browsers keep at
+// most 4 kB of a cookie.
+const maxSessionText = 2000
 
 // errCookieTooLong: the session would not fit in a browser's cookie.
 var errCookieTooLong = errors.New("handlers: session cookie too long")

@@ -108,3 +108,27 @@ func TestDownloadsDoNotHoldThePagesPool(t *testing.T) {
 		t.Errorf("a page's call while downloads hold the service: %v", err)
 	}
 }
+
+// An absurd X-RateLimit-Reset is not believed past an hour.
+func TestResetTimeIsCappedAtAnHour(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-RateLimit-Limit", "10")
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.Header().Set("X-RateLimit-Reset", "200376000")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		io.WriteString(w, `{"Success":false,"ErrorCode":"RateLimitExceeded","Data":"slow down"}`)
+	}))
+	defer srv.Close()
+	c, err := upstream.New(srv.URL, upstream.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen upstream.RateLimit
+	ctx := upstream.WithRateLimitObserver(context.Background(), func(q upstream.RateLimit) { seen = q })
+	_, err = c.Folders(ctx, "k")
+	var ue *upstream.Error
+	if !errors.As(err, &ue) || ue.RetryAfter != time.Hour || seen.Reset != time.Hour {
+		t.Errorf("reset of 200376000 s: RetryAfter %v, observed %v; want both an hour", ue.RetryAfter, seen.Reset)
+	}
+}
