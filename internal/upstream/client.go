@@ -17,7 +17,7 @@ import (
 
 // Defaults for Options left at zero.
 const (
-	DefaultTimeout      = 10 * time.Second
+	DefaultTimeout = 10 * time.Second
 	// DefaultMaxConns keeps 128 idle connections and opens at most 256:
 	// a team of 200 analysts has some 400 calls in flight at 50 ms each,
 	// and no one user holds more than a few (see handlers' fair shares).
