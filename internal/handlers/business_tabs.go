@@ -38,7 +38,7 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 	}
 	if histErr == nil {
 		// Before the page key: a new alert changes the header's count.
-		h.evaluateReport(c, ref, &hd, hist)
+		h.evaluateReport(c, ld, ref, &hd, hist)
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessOverviewPage{}

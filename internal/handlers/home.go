@@ -70,7 +70,7 @@ func (h *Handler) showHome(c *echo.Context) error {
 	if perr == nil && zerr == nil {
 		// The portfolio's scores arrived: check the alert rules and the
 		// marks of the previous visit, before the page key counts alerts.
-		h.evaluatePortfolio(c, pay, z)
+		h.evaluatePortfolio(c, ld, pay, z)
 		changed, changedKnown = h.changedSince(c, pay, z)
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {

@@ -41,6 +41,10 @@ func (h *Handler) analyst(c *echo.Context) store.Analyst {
 // their last change.
 type workspaceBook struct {
 	last *otter.Cache[store.Analyst, int64]
+	// evaluated remembers score data already checked against the rules
+	// (see evaluatedAlready); bounded, and forgotten within the cache's
+	// lifetimes so other replicas' new rules are seen.
+	evaluated *otter.Cache[evaluated, struct{}]
 }
 
 func newWorkspaceBook() (*workspaceBook, error) {
@@ -51,7 +55,14 @@ func newWorkspaceBook() (*workspaceBook, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &workspaceBook{last: c}, nil
+	e, err := otter.New(&otter.Options[evaluated, struct{}]{
+		MaximumSize:      100_000,
+		ExpiryCalculator: otter.ExpiryWriting[evaluated, struct{}](2 * pageLife),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &workspaceBook{last: c, evaluated: e}, nil
 }
 
 // touched records a change of the analyst's workspace.
@@ -254,7 +265,7 @@ func (h *Handler) showWatchlist(c *echo.Context) error {
 		var payLatest, zLatest map[int32]views.Latest
 		if page.ScoresProblem = h.sectionProblem(c, errors.Join(perr, zerr)); page.ScoresProblem == nil {
 			payLatest, zLatest = views.PortfolioLatest(pay), views.PortfolioLatest(z)
-			h.evaluatePortfolio(c, pay, z)
+			h.evaluatePortfolio(c, ld, pay, z)
 		}
 		page.Rows = views.WatchRows(list, payLatest, zLatest, "not loaded")
 	}

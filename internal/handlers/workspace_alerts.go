@@ -19,6 +19,35 @@ import (
 // them costs no request. Firings are stored once per rule, business and
 // month by the store, so evaluating again on every view is harmless.
 
+// evaluated is a copy of score data already checked against the rules as
+// they stood: the analyst, the business (0 for the portfolio), the exact
+// cached copies and the analyst's last change here (a new rule is one).
+type evaluated struct {
+	analyst     store.Analyst
+	business    int32
+	fingerprint uint64
+	version     int64
+}
+
+// evaluatedAlready reports that these very copies were checked under these
+// rules, and otherwise remembers that they now are: a warm report then
+// costs no query of the rules. A copy shown from another source (no
+// fingerprint) is always checked.
+func (h *Handler) evaluatedAlready(c *echo.Context, ld *loaded, business int32) bool {
+	rep := ld.rd.Report()
+	if rep.Fingerprint == 0 || rep.Failed > 0 {
+		return false
+	}
+	a := h.analyst(c)
+	v, _ := h.wsBook.last.GetIfPresent(a)
+	k := evaluated{analyst: a, business: business, fingerprint: rep.Fingerprint, version: v}
+	if _, ok := h.wsBook.evaluated.GetIfPresent(k); ok {
+		return true
+	}
+	h.wsBook.evaluated.Set(k, struct{}{})
+	return false
+}
+
 // alertsShown bounds the alerts /alerts lists.
 const alertsShown = 200
 
@@ -65,9 +94,9 @@ func (h *Handler) evaluate(c *echo.Context, series []views.ScoreSeries, inPortfo
 }
 
 // evaluateReport checks the rules against a report's score history.
-func (h *Handler) evaluateReport(c *echo.Context, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow) {
+func (h *Handler) evaluateReport(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow) {
 	id, name := reportBusiness(ref, hd)
-	if id == 0 {
+	if id == 0 || h.evaluatedAlready(c, ld, id) {
 		return
 	}
 	// Whether the business is in the portfolio is not known here, so only
@@ -76,7 +105,10 @@ func (h *Handler) evaluateReport(c *echo.Context, ref upstream.BusinessRef, hd *
 }
 
 // evaluatePortfolio checks the rules against the portfolio's histories.
-func (h *Handler) evaluatePortfolio(c *echo.Context, pay, z upstream.PortfolioScoreHistory) {
+func (h *Handler) evaluatePortfolio(c *echo.Context, ld *loaded, pay, z upstream.PortfolioScoreHistory) {
+	if h.evaluatedAlready(c, ld, 0) {
+		return
+	}
 	series := append(views.PortfolioSeries(views.PortfolioPay, pay), views.PortfolioSeries(views.PortfolioZ, z)...)
 	h.evaluate(c, series, true)
 }
