@@ -12,6 +12,7 @@ require (
 	github.com/labstack/echo/v5 v5.3.1
 	github.com/maypok86/otter/v2 v2.4.0
 	github.com/microcosm-cc/bluemonday v1.0.27
+	github.com/redis/rueidis v1.0.79
 	golang.org/x/net v0.61.0
 	golang.org/x/sync v0.24.0
 )

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -84,16 +85,32 @@ type Options struct {
 	KeepStale time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Second, when set, is the level shared by replicas behind this
+	// process's copies (see internal/shared); nil keeps copies in
+	// process only.
+	Second Second
+	// Book keeps the users' hourly budgets; nil means NewBook, this
+	// process's own.
+	Book Book
+	// FetchWait bounds how long a read waits for another replica's
+	// fetch of the same copy (the service's timeout); zero means 10
+	// seconds.
+	FetchWait time.Duration
 }
 
 // Cache keeps copies of the service's answers. It is safe for concurrent use.
 type Cache struct {
-	svc    Upstream
-	store  *otter.Cache[string, *entry]
-	flight singleflight.Group
-	ttl    [numKinds]time.Duration
-	now    func() time.Time
-	quotas *quotaBook
+	svc       Upstream
+	store     *otter.Cache[string, *entry]
+	flight    singleflight.Group
+	ttl       [numKinds]time.Duration
+	now       func() time.Time
+	quotas    Book
+	second    Second
+	keepStale time.Duration
+	fetchWait time.Duration
+	heard     [stripes]atomic.Uint64
+	counts    counters
 }
 
 // entry is one kept answer; it is never changed once stored.
@@ -109,8 +126,11 @@ type entry struct {
 	forgotten bool
 }
 
-// versions numbers every copy the cache keeps.
+// versions numbers every copy the cache keeps. It starts at random, so
+// that copies of replicas sharing a store never share a number.
 var versions atomic.Uint64
+
+func init() { versions.Store(rand.Uint64()) }
 
 // New builds a cache in front of svc.
 func New(svc Upstream, opts Options) (*Cache, error) {
@@ -131,7 +151,17 @@ func New(svc Upstream, opts Options) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
-	c := &Cache{svc: svc, store: store, now: opts.Now, quotas: newQuotaBook(opts.Now)}
+	if opts.Book == nil {
+		opts.Book = NewBook(opts.Now)
+	}
+	if opts.FetchWait <= 0 {
+		opts.FetchWait = 10 * time.Second
+	}
+	c := &Cache{svc: svc, store: store, now: opts.Now, quotas: opts.Book, second: opts.Second,
+		keepStale: opts.KeepStale, fetchWait: opts.FetchWait}
+	if c.second != nil {
+		c.second.Watch(c.changed)
+	}
 	for k := range numKinds {
 		c.ttl[k] = DefaultTTLs[k]
 		if d, ok := opts.TTLs[k]; ok && d >= 0 {
@@ -193,24 +223,42 @@ func get[T any](ctx context.Context, r *Reader, kind Kind, opKey string, load fu
 	token := CopyToken(opKey)
 	fullKey := r.who.owner() + token
 	held, ok := c.store.GetIfPresent(fullKey)
-	if ok && !held.forgotten && c.now().Sub(held.fetchedAt) < c.ttl[kind] {
+	if ok && c.fresh(kind, held) {
+		c.counts.first.Add(1)
 		r.rec.used(token, held.fetchedAt, held.version)
 		return held.value.(T), nil
+	}
+	if e := secondGet[T](ctx, c, fullKey); e != nil {
+		if c.fresh(kind, e) {
+			c.counts.second.Add(1)
+			r.rec.used(token, e.fetchedAt, e.version)
+			return e.value.(T), nil
+		}
+		if !ok || e.fetchedAt.After(held.fetchedAt) {
+			held, ok = e, true // the newer of the expired copies stands in
+		}
 	}
 	if r.probe != nil {
 		r.rec.miss()
 		return zero, r.probe
 	}
+	c.counts.misses.Add(1)
 	key, user := r.who.Key, r.who.User
 	v, err, _ := c.flight.Do(fullKey, func() (any, error) {
 		// The shared call must not die with the first caller's request;
 		// the client bounds it with its own timeout.
-		var e *entry
-		err := c.spend(context.WithoutCancel(ctx), user, opKey, func(ctx context.Context) error {
+		ctx := context.WithoutCancel(ctx)
+		e, release, fetch := awaitShared[T](ctx, c, kind, fullKey)
+		if !fetch {
+			return e, nil // another replica's call
+		}
+		defer release()
+		err := c.spend(ctx, user, opKey, func(ctx context.Context) error {
 			val, err := load(ctx, key)
 			if err == nil {
 				e = &entry{value: val, fetchedAt: c.now(), weight: weigh(val), version: versions.Add(1)}
 				c.store.Set(fullKey, e)
+				secondSet[T](ctx, c, fullKey, e)
 			}
 			return err
 		})
@@ -264,13 +312,20 @@ func reason(err error) string {
 // user is part of every key.
 func (c *Cache) Forget(user string, tokens []string) {
 	owner := ownerOf(user)
+	keys := make([]string, 0, len(tokens))
 	for _, t := range tokens {
 		k := owner + t
+		keys = append(keys, k)
 		if held, ok := c.store.GetIfPresent(k); ok && !held.forgotten {
 			marked := *held
 			marked.forgotten = true
 			c.store.Set(k, &marked)
 		}
+	}
+	if c.second != nil && len(keys) > 0 {
+		// Failing, the other replicas keep their fresh copies until
+		// they expire: the store is down, so nothing better is at hand.
+		_ = c.second.Forget(context.Background(), keys)
 	}
 }
 
@@ -282,6 +337,9 @@ func (c *Cache) ForgetUser(user string) {
 		if strings.HasPrefix(k, prefix) {
 			c.store.Invalidate(k)
 		}
+	}
+	if c.second != nil {
+		_ = c.second.ForgetOwner(context.Background(), prefix)
 	}
 }
 
@@ -307,7 +365,7 @@ const budgetWait = 10 * time.Second
 func (c *Cache) spend(ctx context.Context, user, opKey string, call func(context.Context) error) error {
 	op, _, _ := strings.Cut(opKey, "|")
 	wctx, cancel := context.WithTimeout(ctx, budgetWait)
-	res, err := c.quotas.reserve(wctx, user, op)
+	res, err := c.quotas.Reserve(wctx, user, op)
 	cancel()
 	if err != nil {
 		return err
@@ -324,8 +382,9 @@ func (c *Cache) spend(ctx context.Context, user, opKey string, call func(context
 	})
 	err = call(callCtx)
 	mu.Lock()
-	res.done(seen, saw, err)
+	o := outcomeOf(seen, saw, err)
 	mu.Unlock()
+	res.Done(o)
 	return err
 }
 

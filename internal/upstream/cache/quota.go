@@ -23,6 +23,64 @@ import (
 // upstream.ErrRateLimited, carrying when the limit renews.
 var ErrBudgetSpent = errors.New("cache: hourly request budget spent")
 
+// Book keeps every user's hourly budget: this process's own (NewBook), or
+// one shared by replicas (internal/shared). Either follows the rules
+// above.
+type Book interface {
+	// Reserve claims one request of user's budget for a call of op,
+	// waiting while another call is learning an unknown quota. It refuses
+	// with BudgetError when nothing is left, and gives up with ctx.
+	Reserve(ctx context.Context, user, op string) (Reservation, error)
+	// Quota is the user's quota as the book counts it; ok is false for
+	// unlimited accounts and while the quota is unknown.
+	Quota(user string) (q upstream.RateLimit, ok bool)
+}
+
+// Reservation is one call's claim on a user's budget.
+type Reservation interface {
+	// Done settles the claim with what the call's answer said.
+	Done(Outcome)
+}
+
+// Outcome is what a call's answer told about the budget.
+type Outcome struct {
+	// Seen is the quota the answer reported, when HasQuota.
+	Seen     upstream.RateLimit
+	HasQuota bool
+	// Succeeded: the call answered without an error.
+	Succeeded bool
+	// Unanswered: the call never reached the service (a timeout, a
+	// refused connection), so it most likely was not counted.
+	Unanswered bool
+	// Refused: the service itself answered 429, renewing after
+	// RetryAfter.
+	Refused    bool
+	RetryAfter time.Duration
+}
+
+// outcomeOf sorts a call's result for the book.
+func outcomeOf(seen upstream.RateLimit, saw bool, err error) Outcome {
+	o := Outcome{Seen: seen, HasQuota: saw, Succeeded: err == nil, Unanswered: !answered(err)}
+	var ue *upstream.Error
+	if errors.Is(err, upstream.ErrRateLimited) && !errors.Is(err, ErrBudgetSpent) && errors.As(err, &ue) {
+		o.Refused, o.RetryAfter = true, ue.RetryAfter
+	}
+	return o
+}
+
+// NewBook is this process's own book of budgets; now is its clock, nil
+// meaning time.Now.
+func NewBook(now func() time.Time) Book {
+	if now == nil {
+		now = time.Now
+	}
+	return newQuotaBook(now)
+}
+
+// BudgetError is the refusal of a call when the budget is spent: op is the
+// operation, renews how long until the limit renews.
+func BudgetError(op string, renews time.Duration) error { return budgetError(op, renews) }
+
 // budgetError is ErrBudgetSpent as an *upstream.Error, so the pages treat
 // it as the service's own 429 and know when the limit renews.
 func budgetError(op string, renews time.Duration) error {
@@ -91,7 +149,7 @@ type reservation struct {
 // reserve claims one request of user's budget for a call, waiting while
 // another call is learning an unknown quota. It refuses with a budget error
 // when nothing is left, and gives up with ctx.
-func (b *quotaBook) reserve(ctx context.Context, user, op string) (*reservation, error) {
+func (b *quotaBook) Reserve(ctx context.Context, user, op string) (Reservation, error) {
 	for {
 		b.mu.Lock()
 		a := b.accountOf(user)
@@ -125,30 +183,31 @@ func (b *quotaBook) reserve(ctx context.Context, user, op string) (*reservation,
 	}
 }
 
-// done settles the reservation: seen is the quota the answer reported (ok
-// false when it carried none), err the call's error. All of it is booked
-// before the calls waiting on a first answer are let go.
-func (r *reservation) done(seen upstream.RateLimit, ok bool, err error) {
+// Done settles the reservation with what the answer said. All of it is
+// booked before the calls waiting on a first answer are let go.
+func (r *reservation) Done(o Outcome) {
 	b := r.b
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	a := b.accountOf(r.user)
 	if r.taken {
 		a.inFlight = max(a.inFlight-1, 0)
-		if !ok && !answered(err) && a.known && !a.unlimited {
+		if !o.HasQuota && o.Unanswered && a.known && !a.unlimited {
 			// The service never answered: most likely it did not count
 			// the call either, so the request goes back to the book.
 			a.q.Remaining++
 		}
 	}
 	switch {
-	case ok:
-		b.record(a, seen)
-	case err == nil && r.first:
+	case o.HasQuota:
+		b.record(a, o.Seen)
+	case o.Succeeded && r.first:
 		// An answer without quota headers: the account is unlimited.
 		a.known, a.unlimited = true, true
 	}
-	b.refused(a, err)
+	if o.Refused {
+		b.refused(a, o.RetryAfter)
+	}
 	if r.first && a.first != nil {
 		close(a.first)
 		a.first = nil
@@ -187,16 +246,12 @@ func sameWindow(a, b upstream.RateLimit) bool {
 // refused notes a 429 from the service, whose headers may not have reached
 // the observer: nothing is left until the renewal it names. The caller
 // holds mu.
-func (b *quotaBook) refused(a *account, err error) {
-	var ue *upstream.Error
-	if !errors.Is(err, upstream.ErrRateLimited) || errors.Is(err, ErrBudgetSpent) || !errors.As(err, &ue) {
-		return
-	}
+func (b *quotaBook) refused(a *account, retryAfter time.Duration) {
 	q := a.q
 	if !a.known || a.unlimited {
 		q = upstream.RateLimit{}
 	}
-	q.Remaining, q.At, q.Reset = 0, b.now(), ue.RetryAfter
+	q.Remaining, q.At, q.Reset = 0, b.now(), retryAfter
 	if q.Limit <= 0 {
 		q.Limit = 1 // limited, figure unknown: the meter shows "0 of 1" until an answer says more
 	}
@@ -206,8 +261,10 @@ func (b *quotaBook) refused(a *account, err error) {
 // Quota returns the user's quota as the book counts it (what the service
 // last reported, less the requests reserved since), with when it renews. ok is false for
 // unlimited accounts and while the quota is unknown.
-func (c *Cache) Quota(user string) (q upstream.RateLimit, ok bool) {
-	b := c.quotas
+func (c *Cache) Quota(user string) (q upstream.RateLimit, ok bool) { return c.quotas.Quota(user) }
+
+// Quota is the user's quota as this book counts it.
+func (b *quotaBook) Quota(user string) (q upstream.RateLimit, ok bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	a := b.accountOf(user)
