@@ -98,7 +98,7 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		l.rep.note(fig, "%d users load1..load%d signed in through the form, then a closed loop each for %v (one keep-alive connection per analyst, %v per page at most), pages %s",
 			o.analysts, o.analysts, o.duration, requestTimeout, mixText(t))
 		l.rep.note(fig, "service calls counted by the stand-in for those users after sign-in, per page answered (exports included): %s", describe(byPath))
-		l.rep.note(fig, "memory of the dashboard from /proc: VmRSS %s before the load, VmHWM (peak, reset through clear_refs before the load) %s; after-idle is VmRSS %v after the load stopped (CACHE_TTL=NEWS_TTL=%v), connections closed",
+		l.rep.note(fig, "memory of the dashboard from /proc: VmRSS %s before the load, VmHWM (peak, reset through clear_refs before the load) %s; after-idle is VmRSS %v after the load stopped (CACHE_TTL=NEWS_TTL=CACHE_KEEP_STALE=%v), connections closed",
 			mib(before), mib(peak), o.idle, o.ttl)
 		if nFail > 0 {
 			l.rep.note(fig, "failed pages: %s (%s)", statuses(fails), t.redirectText())

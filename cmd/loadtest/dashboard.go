@@ -36,6 +36,9 @@ func startDashboard(ctx context.Context, o options, serviceURL, dir, name string
 		"COOKIE_SECURE=false",
 		"CACHE_TTL=" + o.ttl.String(),
 		"NEWS_TTL=" + o.ttl.String(),
+		// Expired copies are kept for outages; here they go with the
+		// lifetime, so after-idle memory shows what expiry gives back.
+		"CACHE_KEEP_STALE=" + o.ttl.String(),
 	}
 	p, err := start("web "+name, o.web, filepath.Join(dir, name+".log"), nil, env)
 	if err != nil {

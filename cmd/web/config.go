@@ -26,10 +26,13 @@ type config struct {
 	CacheTTL   time.Duration
 	NewsTTL    time.Duration
 	CacheBytes uint64
-	LogFormat  string
-	LogLevel   slog.Level
-	DemoSeed   int64
-	StaticDir  string // "" serves the embedded assets
+	// KeepStale is how long an expired copy is kept to show, marked, when
+	// the service cannot answer.
+	KeepStale time.Duration
+	LogFormat string
+	LogLevel  slog.Level
+	DemoSeed  int64
+	StaticDir string // "" serves the embedded assets
 	// DataDir holds the workspace's SQLite file; DatabaseURL, when set,
 	// puts the workspace on PostgreSQL instead (several replicas).
 	DataDir     string
@@ -58,6 +61,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	cacheTTL := fs.String("cache-ttl", env("CACHE_TTL", "15m"), "how long scores, statements, officers and portfolio data stay fresh (CACHE_TTL)")
 	newsTTL := fs.String("news-ttl", env("NEWS_TTL", "5m"), "how long news and search results stay fresh (NEWS_TTL)")
 	cacheMB := fs.String("cache-mb", env("CACHE_MB", "64"), "memory bound of the cache in MiB (CACHE_MB)")
+	keepStale := fs.String("cache-keep-stale", env("CACHE_KEEP_STALE", "24h"), "how long expired copies are kept for outages (CACHE_KEEP_STALE)")
 	logFormat := fs.String("log-format", env("LOG_FORMAT", "text"), "text or json (LOG_FORMAT)")
 	logLevel := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
 	seed := fs.String("demo-seed", env("DEMO_SEED", "1"), "seed of the stand-in's demo data (DEMO_SEED)")
@@ -94,6 +98,9 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	}
 	if cfg.NewsTTL, err = time.ParseDuration(*newsTTL); err != nil || cfg.NewsTTL < 0 {
 		errs = append(errs, fmt.Errorf("NEWS_TTL %q is not a duration such as 5m", *newsTTL))
+	}
+	if cfg.KeepStale, err = time.ParseDuration(*keepStale); err != nil || cfg.KeepStale <= 0 {
+		errs = append(errs, fmt.Errorf("CACHE_KEEP_STALE %q is not a positive duration such as 24h", *keepStale))
 	}
 	if mb, err := strconv.ParseUint(*cacheMB, 10, 32); err != nil || mb == 0 {
 		errs = append(errs, fmt.Errorf("CACHE_MB %q is not a positive whole number of MiB", *cacheMB))

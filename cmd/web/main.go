@@ -36,6 +36,15 @@ func main() {
 	}
 }
 
+// memoryHeadroom is what the process may use beyond CACHE_MB: requests in
+// flight, buffers, the runtime. CACHE_MB itself holds both the copies of the
+// service's answers and the finished pages.
+const memoryHeadroom = 40 << 20
+
+// pageBytes is the share of the cache's bound given to finished pages: a
+// quarter, at most 32 MiB.
+func pageBytes(cacheBytes uint64) uint64 { return min(cacheBytes/4, 32<<20) }
+
 // run wires config -> service client -> sessions -> handlers -> server, and
 // serves until SIGINT or SIGTERM.
 func run(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -78,14 +87,15 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	// collector runs before the heap doubles: a soft limit of the cache,
 	// the page cache and room for requests, unless GOMEMLIMIT says otherwise.
 	if getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(int64(cfg.CacheBytes) + handlers.PageCacheBytes + 48<<20)
+		debug.SetMemoryLimit(int64(cfg.CacheBytes) + memoryHeadroom)
 	}
 	store, err := cache.New(client, cache.Options{
 		TTLs: map[cache.Kind]time.Duration{
 			cache.KindReport: cfg.CacheTTL, cache.KindPortfolio: cfg.CacheTTL, cache.KindAccount: cfg.CacheTTL,
 			cache.KindNews: cfg.NewsTTL, cache.KindSearch: cfg.NewsTTL,
 		},
-		MaxBytes: cfg.CacheBytes,
+		MaxBytes:  cfg.CacheBytes - pageBytes(cfg.CacheBytes),
+		KeepStale: cfg.KeepStale,
 	})
 	if err != nil {
 		return err
@@ -124,6 +134,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		Logger:          log,
 		Ready:           client.Ping,
 		CookieSecure:    cfg.CookieSecure,
+		PageCacheBytes:  pageBytes(cfg.CacheBytes),
 		SessionLifetime: cfg.SessionLifetime,
 	})
 	if err != nil {

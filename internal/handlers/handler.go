@@ -119,6 +119,8 @@ type Config struct {
 	// SessionLifetime is the longest a session cookie lasts; zero means
 	// 12 hours.
 	SessionLifetime time.Duration
+	// PageCacheBytes bounds the finished pages kept; zero means 16 MiB.
+	PageCacheBytes uint64
 	// ExportStall is how long an export waits for the browser to take the
 	// next chunk before it is cut; zero means 30 seconds.
 	ExportStall time.Duration
@@ -204,7 +206,10 @@ func New(cfg Config) (*Handler, error) {
 	if h.wsBook, err = newWorkspaceBook(); err != nil {
 		return nil, err
 	}
-	if h.pages, err = newPageCache(PageCacheBytes); err != nil {
+	if cfg.PageCacheBytes == 0 {
+		cfg.PageCacheBytes = defaultPageCacheBytes
+	}
+	if h.pages, err = newPageCache(cfg.PageCacheBytes); err != nil {
 		return nil, err
 	}
 	h.urls = views.Assets{
