@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v5"
 	"github.com/maypok86/otter/v2"
@@ -45,7 +46,15 @@ type workspaceBook struct {
 	// (see evaluatedAlready); bounded, and forgotten within the cache's
 	// lifetimes so other replicas' new rules are seen.
 	evaluated *otter.Cache[evaluated, struct{}]
+	// unread keeps each analyst's unread-alert count for a moment: every
+	// page shows it, and asking the database on every warm page cost more
+	// than the rest of the page. A change here drops it at once; one on
+	// another replica shows within unreadLife.
+	unread *otter.Cache[store.Analyst, int]
 }
+
+// unreadLife is how long an unread count is believed.
+const unreadLife = 2 * time.Second
 
 func newWorkspaceBook() (*workspaceBook, error) {
 	c, err := otter.New(&otter.Options[store.Analyst, int64]{
@@ -62,12 +71,20 @@ func newWorkspaceBook() (*workspaceBook, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &workspaceBook{last: c, evaluated: e}, nil
+	u, err := otter.New(&otter.Options[store.Analyst, int]{
+		MaximumSize:      100_000,
+		ExpiryCalculator: otter.ExpiryWriting[store.Analyst, int](unreadLife),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &workspaceBook{last: c, evaluated: e, unread: u}, nil
 }
 
 // touched records a change of the analyst's workspace.
 func (h *Handler) touched(a store.Analyst) {
 	h.wsBook.last.Set(a, h.now().UnixNano())
+	h.wsBook.unread.Invalidate(a)
 }
 
 // workspaceKey is what a kept page must match of the workspace: the
@@ -89,10 +106,16 @@ func (h *Handler) unreadAlerts(c *echo.Context) int {
 	if n, ok := c.Get(ctxUnread).(int); ok {
 		return n
 	}
-	n, err := h.ws.UnreadAlerts(c.Request().Context(), h.analyst(c))
-	if err != nil {
-		h.logWorkspace(c, "unread alerts", err)
-		n = 0
+	a := h.analyst(c)
+	n, ok := h.wsBook.unread.GetIfPresent(a)
+	if !ok {
+		var err error
+		if n, err = h.ws.UnreadAlerts(c.Request().Context(), a); err != nil {
+			h.logWorkspace(c, "unread alerts", err)
+			n = 0
+		} else {
+			h.wsBook.unread.Set(a, n)
+		}
 	}
 	c.Set(ctxUnread, n)
 	return n
