@@ -24,6 +24,7 @@ var tabOps = append(slices.Clone(overviewOps),
 	"/v1/Business/PaymentSummary/SIC",
 	"/v1/Business/LatestAnnualStatements",
 	"/v1/Business/WordFill",
+	"/v1/Business/PeerAnalysis",
 	"/v1/Business/Officers",
 )
 
