@@ -37,6 +37,9 @@ type config struct {
 	// puts the workspace on PostgreSQL instead (several replicas).
 	DataDir     string
 	DatabaseURL string
+	// RedisURL, when set, shares cached answers, hourly budgets and
+	// sign-outs with the other replicas through Valkey or Redis.
+	RedisURL string
 }
 
 // demo reports whether the dashboard runs against its built-in stand-in.
@@ -82,6 +85,11 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	cfg.DatabaseURL = strings.TrimSpace(getenv("DATABASE_URL"))
 	if u := cfg.DatabaseURL; u != "" && !strings.HasPrefix(u, "postgres://") && !strings.HasPrefix(u, "postgresql://") {
 		errs = append(errs, errors.New("DATABASE_URL must start with postgres:// or postgresql://"))
+	}
+	// No flag either, for the same reason.
+	cfg.RedisURL = strings.TrimSpace(getenv("REDIS_URL"))
+	if u := cfg.RedisURL; u != "" && !strings.HasPrefix(u, "redis://") && !strings.HasPrefix(u, "rediss://") && !strings.HasPrefix(u, "unix://") {
+		errs = append(errs, errors.New("REDIS_URL must start with redis://, rediss:// or unix://"))
 	}
 	var err error
 	if cfg.CookieSecure, err = strconv.ParseBool(*secure); err != nil {

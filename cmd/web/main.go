@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"creditdash/internal/handlers"
+	"creditdash/internal/shared"
 	workspace "creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
@@ -89,14 +90,31 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	if getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(int64(cfg.CacheBytes) + memoryHeadroom)
 	}
-	store, err := cache.New(client, cache.Options{
+	cacheOpts := cache.Options{
 		TTLs: map[cache.Kind]time.Duration{
 			cache.KindReport: cfg.CacheTTL, cache.KindPortfolio: cfg.CacheTTL, cache.KindAccount: cfg.CacheTTL,
 			cache.KindNews: cfg.NewsTTL, cache.KindSearch: cfg.NewsTTL,
 		},
 		MaxBytes:  cfg.CacheBytes - pageBytes(cfg.CacheBytes),
 		KeepStale: cfg.KeepStale,
-	})
+		FetchWait: cfg.UpstreamTimeout,
+	}
+	var signOuts handlers.SignOuts // nil: in memory
+	if cfg.RedisURL != "" {
+		// Replicas share answers, budgets and sign-outs; this process's
+		// cache stays in front as the first level.
+		sh, err := shared.Open(cfg.RedisURL, shared.Options{Logger: log.With("component", "shared-store")})
+		if err != nil {
+			return err
+		}
+		defer sh.Close()
+		if err := sh.Degraded(); err != nil {
+			log.Warn("the shared store is not answering: starting alone, it is picked up when it answers", "err", err)
+		}
+		cacheOpts.Second, cacheOpts.Book = sh, shared.NewBook(sh, cache.NewBook(nil))
+		signOuts = shared.NewSignOuts(sh, handlers.NewMemorySignOuts(cfg.SessionLifetime), cfg.SessionLifetime)
+	}
+	store, err := cache.New(client, cacheOpts)
 	if err != nil {
 		return err
 	}
@@ -136,6 +154,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		CookieSecure:    cfg.CookieSecure,
 		PageCacheBytes:  pageBytes(cfg.CacheBytes),
 		SessionLifetime: cfg.SessionLifetime,
+		SignOuts:        signOuts,
 	})
 	if err != nil {
 		return err
@@ -158,7 +177,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	announce(stdout, cfg, ln.Addr().String())
-	log.Info("listening", "addr", ln.Addr().String(), "service", describeService(cfg))
+	log.Info("listening", "addr", ln.Addr().String(), "service", describeService(cfg), "shared_store", cfg.RedisURL != "")
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

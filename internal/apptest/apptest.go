@@ -18,6 +18,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/handlers"
+	"creditdash/internal/shared"
 	workspace "creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
@@ -73,6 +74,19 @@ type Options struct {
 	DataDir string
 	// DatabaseURL puts the workspace on PostgreSQL instead.
 	DatabaseURL string
+	// RedisURL, when set, shares answers, budgets and sign-outs through
+	// that store, as REDIS_URL does; RedisPrefix keeps the test's keys
+	// apart (apps of one test give the same one to share).
+	RedisURL    string
+	RedisPrefix string
+	// RedisTimeout bounds each call to the store; zero means a second,
+	// not the 100 ms of production: tests run under the race detector on
+	// busy machines, where slow answers would mark the store down and
+	// each replica would book budgets alone.
+	RedisTimeout time.Duration
+	// SameService, when set, makes this app a second replica of that
+	// one's stand-in service instead of starting its own.
+	SameService *App
 }
 
 // App is a running dashboard and its stand-in service.
@@ -92,6 +106,8 @@ type App struct {
 	// Store is the analyst workspace; closed when the test ends (a test
 	// may close it earlier to restart on the same file).
 	Store *workspace.Store
+	// Shared is the store shared with other replicas, with RedisURL.
+	Shared *shared.Store
 
 	simSrv *httptest.Server
 	pings  atomic.Int32
@@ -127,9 +143,17 @@ func Start(t testing.TB, opts Options) *App {
 		data = DemoData()
 	}
 	app := &App{}
-	sim := simulator.New(data, opts.Sim)
-	simSrv := httptest.NewServer(sim)
-	t.Cleanup(simSrv.Close)
+	var (
+		sim    *simulator.Server
+		simSrv *httptest.Server
+	)
+	if opts.SameService != nil {
+		sim, simSrv = opts.SameService.Sim, opts.SameService.simSrv
+	} else {
+		sim = simulator.New(data, opts.Sim)
+		simSrv = httptest.NewServer(sim)
+		t.Cleanup(simSrv.Close)
+	}
 
 	timeout := opts.Timeout
 	if timeout == 0 {
@@ -152,6 +176,22 @@ func Start(t testing.TB, opts Options) *App {
 			opts.Cache.TTLs[k] = 0
 		}
 		opts.Cache.KeepStale = time.Nanosecond
+	}
+	var signOuts handlers.SignOuts
+	if opts.RedisURL != "" {
+		if opts.RedisTimeout == 0 {
+			opts.RedisTimeout = time.Second
+		}
+		sh, err := shared.Open(opts.RedisURL, shared.Options{Prefix: opts.RedisPrefix, Timeout: opts.RedisTimeout,
+			ProbeEvery: 100 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(sh.Close)
+		app.Shared = sh
+		opts.Cache.Second, opts.Cache.Book = sh, shared.NewBook(sh, cache.NewBook(opts.Cache.Now))
+		opts.Cache.FetchWait = timeout
+		signOuts = shared.NewSignOuts(sh, handlers.NewMemorySignOuts(12*time.Hour), 12*time.Hour)
 	}
 	store, err := cache.New(up, opts.Cache)
 	if err != nil {
@@ -197,6 +237,7 @@ func Start(t testing.TB, opts Options) *App {
 		ExportStall:      opts.ExportStall,
 		CookieSecure:     opts.CookieSecure,
 		Now:              opts.Now,
+		SignOuts:         signOuts,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -210,6 +251,12 @@ func Start(t testing.TB, opts Options) *App {
 	app.URL, app.SimURL, app.Sim, app.Client, app.Logs, app.simSrv = srv.URL, simSrv.URL, sim, client, logs, simSrv
 	app.Handler = e
 	return app
+}
+
+// On is the same browser (cookies and headers) talking to another
+// replica, as a load balancer would send it.
+func (u *User) On(a *App) *User {
+	return &User{t: u.t, app: a, client: u.client, Header: u.Header}
 }
 
 // LogBuffer collects log output safely from concurrent handlers.

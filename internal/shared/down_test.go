@@ -15,7 +15,7 @@ import (
 // store, the store shows as degraded, and its return is picked up.
 func TestStoreDownAndBack(t *testing.T) {
 	srv := redistest.Start(t)
-	r := newReplicas(t, srv.URL(), cache.Options{})
+	r := newReplicas(t, srv.URL(), 0, cache.Options{})
 	who := r.login(t, "ordinary")
 	ctx := context.Background()
 	if _, err := r.a.Reader(who).Summary(ctx, upstream.ByID(1001)); err != nil {

@@ -2,6 +2,7 @@ package shared
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -135,11 +136,17 @@ func (b *Book) Reserve(ctx context.Context, user, op string) (cache.Reservation,
 			res, err = reserveScript.Exec(ctx, c, keys, args).AsIntSlice()
 			return err
 		})
-		if err != nil || len(res) != 2 {
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("shared: waiting for the budget of %s: %w", op, ctx.Err())
-			}
+		switch {
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("shared: waiting for the budget of %s: %w", op, ctx.Err())
+		case errors.Is(err, ErrDown):
 			return b.local.Reserve(ctx, user, op)
+		case err != nil || len(res) != 2:
+			// A slow answer is not an outage: asking this replica's own
+			// book now would spend what other replicas may have
+			// reserved. Ask again; failures in a row mark the store
+			// down, and then the local book answers.
+			res = []int64{2, 0}
 		}
 		switch res[0] {
 		case 0:
@@ -175,9 +182,14 @@ func (r *reservation) Done(o cache.Outcome) {
 	args := []string{flag(r.taken), flag(r.first), r.token, flag(o.HasQuota),
 		strconv.Itoa(o.Seen.Limit), strconv.Itoa(o.Seen.Remaining), ms(o.Seen.Reset),
 		flag(o.Succeeded), flag(o.Unanswered), flag(o.Refused), ms(o.RetryAfter), ms(bookKeep)}
-	_ = r.b.s.call(context.Background(), func(ctx context.Context, c rueidis.Client) error {
+	settle := func(ctx context.Context, c rueidis.Client) error {
 		return doneScript.Exec(ctx, c, r.keys, args).Error()
-	})
+	}
+	// Once more after a slow answer: a settlement applied twice only
+	// lowers the count, the safe side.
+	if err := r.b.s.call(context.Background(), settle); err != nil && !errors.Is(err, ErrDown) {
+		_ = r.b.s.call(context.Background(), settle)
+	}
 }
 
 // Quota is the user's budget as the store counts it, read through

@@ -37,7 +37,9 @@ type replicas struct {
 	sa, sb *shared.Store
 }
 
-func newReplicas(t *testing.T, url string, opts cache.Options) *replicas {
+// newReplicas starts them; storeTimeout zero is production's, tests that
+// count calls give a second (see apptest).
+func newReplicas(t *testing.T, url string, storeTimeout time.Duration, opts cache.Options) *replicas {
 	t.Helper()
 	r := &replicas{sim: simulator.New(demo(), simulator.Options{SessionTTL: 24 * time.Hour})}
 	srv := httptest.NewServer(r.sim)
@@ -48,7 +50,7 @@ func newReplicas(t *testing.T, url string, opts cache.Options) *replicas {
 	}
 	prefix := redistest.Prefix(t)
 	open := func() (*cache.Cache, *shared.Store) {
-		st, err := shared.Open(url, shared.Options{Prefix: prefix, ProbeEvery: 50 * time.Millisecond})
+		st, err := shared.Open(url, shared.Options{Prefix: prefix, Timeout: storeTimeout, ProbeEvery: 50 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +104,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // Every operation's answer read on replica A is served on replica B from
 // the store, equal to the last detail, without asking the service.
 func TestCopiesTravelBetweenReplicasIntact(t *testing.T) {
-	r := newReplicas(t, redistest.URL(t), cache.Options{})
+	r := newReplicas(t, redistest.URL(t), time.Second, cache.Options{})
 	who := r.login(t, "demo")
 	ctx := context.Background()
 	ref := upstream.ByID(1001)
@@ -176,7 +178,7 @@ func TestCopiesTravelBetweenReplicasIntact(t *testing.T) {
 // A Refresh on B reaches A's first level: A asks the service again. A
 // change of trade provider on B drops A's copies of the user.
 func TestForgettingOnOneReplicaReachesTheOther(t *testing.T) {
-	r := newReplicas(t, redistest.URL(t), cache.Options{})
+	r := newReplicas(t, redistest.URL(t), time.Second, cache.Options{})
 	who := r.login(t, "demo")
 	ctx := context.Background()
 	ref := upstream.ByID(1001)
@@ -205,7 +207,7 @@ func TestForgettingOnOneReplicaReachesTheOther(t *testing.T) {
 
 // Identical misses on two replicas at once make one service call.
 func TestConcurrentMissesAcrossReplicasShareOneCall(t *testing.T) {
-	r := newReplicas(t, redistest.URL(t), cache.Options{})
+	r := newReplicas(t, redistest.URL(t), time.Second, cache.Options{})
 	r.sim.SetFaults(simulator.Faults{Latency: 200 * time.Millisecond})
 	who := r.login(t, "demo")
 	var wg sync.WaitGroup
@@ -230,7 +232,7 @@ func TestConcurrentMissesAcrossReplicasShareOneCall(t *testing.T) {
 // answers at once makes at most 10 calls, and is never refused by the
 // service: the replicas book one budget.
 func TestBudgetIsSharedByReplicas(t *testing.T) {
-	r := newReplicas(t, redistest.URL(t), cache.Options{})
+	r := newReplicas(t, redistest.URL(t), time.Second, cache.Options{})
 	who := r.login(t, "ordinary")
 	var (
 		wg              sync.WaitGroup

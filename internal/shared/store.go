@@ -60,6 +60,9 @@ type Store struct {
 
 	client atomic.Pointer[clientBox]
 	up     atomic.Bool
+	// fails counts failed calls in a row: one slow answer on a busy
+	// machine is not an outage, a few in a row are.
+	fails atomic.Int32
 
 	mu        sync.Mutex
 	downSince time.Time
@@ -152,6 +155,9 @@ func (s *Store) conn() (rueidis.Client, error) {
 	return b.c, nil
 }
 
+// failsDown is how many failed calls in a row mark the store down.
+const failsDown = 3
+
 // call runs fn against the store within the store timeout and notes a
 // failure of the store itself (not a missing key, not a refusal by the
 // server, not a caller that went away).
@@ -163,10 +169,12 @@ func (s *Store) call(ctx context.Context, fn func(ctx context.Context, c rueidis
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	err = fn(cctx, c)
-	if err != nil && !rueidis.IsRedisNil(err) && ctx.Err() == nil {
-		if _, refused := rueidis.IsRedisErr(err); !refused {
-			s.markDown(err)
-		}
+	if err == nil || rueidis.IsRedisNil(err) {
+		s.fails.Store(0)
+		return err
+	}
+	if _, refused := rueidis.IsRedisErr(err); !refused && ctx.Err() == nil && s.fails.Add(1) >= failsDown {
+		s.markDown(err)
 	}
 	return err
 }
@@ -213,6 +221,7 @@ func (s *Store) probe() {
 			continue
 		}
 		s.probing, s.downSince, s.lastErr = false, time.Time{}, nil
+		s.fails.Store(0)
 		s.up.Store(true)
 		s.mu.Unlock()
 		s.log.Info("shared store back")
