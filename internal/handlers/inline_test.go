@@ -32,6 +32,7 @@ func TestNoPageHasInlineScriptStyleOrHandler(t *testing.T) {
 		{trade, "/settings/trade-provider"}, {trade, "/customers/C1-1001"},
 		{u, "/compare?ids=1001,1002,1005"}, {u, "/compare?ids=x"},
 		{u, "/portfolio/quadrant"}, {u, "/portfolio/quadrant?folder=x"},
+		{u, "/portfolio/stress"},
 		{u, "/watchlist"}, {u, "/alerts"}, {u, "/snapshots"}, {u, "/settings/workspace"},
 		{u, "/settings/workspace?confirm=1"},
 	}

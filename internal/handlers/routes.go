@@ -61,6 +61,7 @@ func (h *Handler) Routes() *echo.Echo {
 	// Compare and the portfolio's signals (issue 15).
 	app.GET("/compare", h.showCompare)
 	app.GET("/portfolio/quadrant", h.showQuadrant)
+	app.GET("/portfolio/stress", h.showStress)
 
 	app.GET("/portfolio", h.showPortfolio)
 	app.GET("/portfolio/folders/:folderId", h.showFolder)
