@@ -34,12 +34,12 @@ run: build
 simulator: build
 	./$(BIN)/simulator
 
-## test: vet, templ freshness, every Go test with the race detector (fuzz seeds, browser tests and the store on a throwaway PostgreSQL included)
+## test: vet, templ freshness, every Go test with the race detector (fuzz seeds, browser tests, the store on a throwaway PostgreSQL and the replicas on a throwaway Redis included)
 test: assets browser
 	$(GO) tool templ generate -check
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
-	BROWSER_TESTS=$(BROWSER_TESTS) POSTGRES_TESTS=require scripts/test-postgres.sh $(GO) test -race -count=1 -timeout 20m ./...
+	BROWSER_TESTS=$(BROWSER_TESTS) POSTGRES_TESTS=require REDIS_TESTS=require scripts/test-redis.sh scripts/test-postgres.sh $(GO) test -race -count=1 -timeout 20m ./...
 
 ## browser: make sure Chromium is there for the browser tests
 browser:

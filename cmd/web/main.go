@@ -107,10 +107,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		if err != nil {
 			return err
 		}
+		// Unreachable now, it is picked up when it answers (logged).
 		defer sh.Close()
-		if err := sh.Degraded(); err != nil {
-			log.Warn("the shared store is not answering: starting alone, it is picked up when it answers", "err", err)
-		}
 		cacheOpts.Second, cacheOpts.Book = sh, shared.NewBook(sh, cache.NewBook(nil))
 		signOuts = shared.NewSignOuts(sh, handlers.NewMemorySignOuts(cfg.SessionLifetime), cfg.SessionLifetime)
 	}

@@ -21,7 +21,15 @@ func TestStoreDownAndBack(t *testing.T) {
 	if _, err := r.a.Reader(who).Summary(ctx, upstream.ByID(1001)); err != nil {
 		t.Fatal(err)
 	}
+	// The server's news of A's own write drops A's copy; read until the
+	// shared copy settles in A's first level.
+	eventually(t, "a copy in A's first level", func() bool {
+		_, _ = r.a.Reader(who).Summary(ctx, upstream.ByID(1001))
+		return r.a.Size() > 0
+	})
 	srv.Stop()
+	// Changes may go unheard from now on: the first level starts afresh.
+	eventually(t, "A's first level cleared when the connection dropped", func() bool { return r.a.Size() == 0 })
 	for i, id := range []int32{1001, 1002, 1003, 1004, 1001} {
 		for name, c := range map[string]*cache.Cache{"A": r.a, "B": r.b} {
 			start := time.Now()

@@ -185,9 +185,10 @@ func (r *reservation) Done(o cache.Outcome) {
 	settle := func(ctx context.Context, c rueidis.Client) error {
 		return doneScript.Exec(ctx, c, r.keys, args).Error()
 	}
-	// Once more after a slow answer: a settlement applied twice only
-	// lowers the count, the safe side.
-	if err := r.b.s.call(context.Background(), settle); err != nil && !errors.Is(err, ErrDown) {
+	// Once more after a slow answer, unless it gives a request back: a
+	// settlement applied twice then only lowers the count, the safe side.
+	givesBack := r.taken && !o.HasQuota && o.Unanswered
+	if err := r.b.s.call(context.Background(), settle); err != nil && !errors.Is(err, ErrDown) && !givesBack {
 		_ = r.b.s.call(context.Background(), settle)
 	}
 }

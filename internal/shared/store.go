@@ -35,8 +35,10 @@ type Options struct {
 	// ProbeEvery is how often a down store is tried again; zero means one
 	// second.
 	ProbeEvery time.Duration
-	// MemoryBytes bounds the client-side copies of each connection; zero
-	// means 16 MiB (the cache's own first level holds the hot copies).
+	// MemoryBytes bounds the client-side copies of each connection (up to
+	// four); zero means 4 MiB: the cache's own first level holds the hot
+	// copies, this memory mostly the small, hot sign-out marks and
+	// budgets.
 	MemoryBytes int
 	// Logger notes when the store goes and comes back; nil discards.
 	Logger *slog.Logger
@@ -94,7 +96,7 @@ func Open(url string, opts Options) (*Store, error) {
 		opts.ProbeEvery = time.Second
 	}
 	if opts.MemoryBytes <= 0 {
-		opts.MemoryBytes = 16 << 20
+		opts.MemoryBytes = 4 << 20
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
