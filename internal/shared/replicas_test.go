@@ -16,7 +16,7 @@ import (
 // twoReplicas starts two dashboards, each with its own first level, on one
 // store and one stand-in, as two replicas behind a load balancer.
 // storeTimeout zero is apptest's.
-func twoReplicas(t *testing.T, redisURL string, storeTimeout time.Duration) (a, b *apptest.App) {
+func twoReplicas(t testing.TB, redisURL string, storeTimeout time.Duration) (a, b *apptest.App) {
 	t.Helper()
 	prefix := redistest.Prefix(t)
 	a = apptest.Start(t, apptest.Options{RedisURL: redisURL, RedisPrefix: prefix, RedisTimeout: storeTimeout})

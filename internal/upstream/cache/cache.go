@@ -3,6 +3,11 @@
 // bytes, shares one call among identical concurrent requests, never keeps a
 // failure, and falls back to an expired copy when the service cannot answer.
 // Pages read through a Reader, which notes how each answer was had.
+//
+// Replicas of the dashboard add a Second level shared by all of them and a
+// shared Book of budgets (internal/shared): this process's copies stay in
+// front, and are dropped when the shared level says another replica
+// changed them.
 package cache
 
 import (
@@ -213,9 +218,10 @@ func ValidToken(s string) bool {
 	return err == nil && strings.ToLower(s) == s
 }
 
-// get returns the fresh copy under opKey, or loads it. Identical concurrent
-// loads share one call. When the load fails because the service is out of
-// quota or not answering, an expired copy is returned instead, and the
+// get returns the fresh copy under opKey from this process or the shared
+// level, or loads it. Identical concurrent loads share one call, across
+// replicas too. When the load fails because the service is out of quota or
+// not answering, the newest expired copy is returned instead, and the
 // reader notes it.
 func get[T any](ctx context.Context, r *Reader, kind Kind, opKey string, load func(context.Context, string) (T, error)) (T, error) {
 	var zero T
