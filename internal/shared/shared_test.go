@@ -3,6 +3,7 @@ package shared_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"sync"
@@ -326,4 +327,29 @@ func (m *memMarks) MarkSignedOut(_ context.Context, user string, at time.Time) e
 	defer m.mu.Unlock()
 	m.m[user] = at
 	return nil
+}
+
+// A copy fetched on A and expired since stands in, marked with its age,
+// when the service fails B: the fetch time travels with the copy.
+func TestExpiredCopyOfAnotherReplicaStandsInWhenTheServiceFails(t *testing.T) {
+	r := newReplicas(t, redistest.URL(t), time.Second, cache.Options{TTLs: map[cache.Kind]time.Duration{cache.KindReport: 50 * time.Millisecond}})
+	who := r.login(t, "demo")
+	ctx := context.Background()
+	ra := r.a.Reader(who)
+	want, err := ra.Summary(ctx, upstream.ByID(1001))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetched := ra.Report().FetchedAt
+	time.Sleep(100 * time.Millisecond)
+	r.sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorStatus: http.StatusInternalServerError})
+	rb := r.b.Reader(who)
+	got, err := rb.Summary(ctx, upstream.ByID(1001))
+	if err != nil {
+		t.Fatalf("B with the service failing: %v; want A's expired copy", err)
+	}
+	rep := rb.Report()
+	if !reflect.DeepEqual(got, want) || !rep.StaleSince.Equal(fetched) || rep.StaleReason == "" {
+		t.Errorf("B's report %+v: want the copy A fetched at %v, marked stale", rep, fetched)
+	}
 }
