@@ -77,6 +77,7 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 				return 0, nil, err
 			}
 			page.RiskHistory = panel
+			page.RiskCoverage = views.RiskHistoryCoverage(risk, page.Cards)
 		}
 		return status, templates.BusinessOverview(page), nil
 	})

@@ -19,6 +19,9 @@ type BusinessOverviewPage struct {
 	ScoresProblem  *Problem
 	RiskHistory    ChartPanel
 	RiskProblem    *Problem
+	// RiskCoverage is the risk history's coverage badge; a zero value
+	// (no Score) shows none.
+	RiskCoverage CoverageBadge
 }
 
 // SummaryView is the business description and when it was filed.
@@ -77,6 +80,8 @@ type BusinessPaymentsPage struct {
 	SICProblem *Problem
 	// DBTExplain works out the newest month's DBT from its buckets.
 	DBTExplain DBTExplanation
+	// SICHeat is the supplier categories' DBT by month, worst first.
+	SICHeat SICHeatMap
 }
 
 // BusinessFinancialsPage is the financials tab: statements and comments.

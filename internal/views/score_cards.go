@@ -25,6 +25,32 @@ type ScoreCard struct {
 	Missing string
 	// LastReported names the newest earlier value when the latest is missing.
 	LastReported string
+	// Coverage says whether the score is present and, if not, why (see
+	// scoreCoverage for the rule).
+	Coverage Coverage
+	// Measures is one line on what the score measures.
+	Measures string
+	// Why names the largest change among the inputs the page has, or says
+	// the page has none (see explainMove).
+	Why string
+	// asOf is the latest month of the frame, 0 without rows.
+	asOf monthIndex
+	// short is the score's name inside sentences ("Risk").
+	short string
+}
+
+// BandText is the band's 12-month bankruptcy probability, or says the
+// service publishes none for this score's bands.
+func (c ScoreCard) BandText() string {
+	if c.Band != "" {
+		return c.Band
+	}
+	return "The service publishes no bankruptcy probability for this band."
+}
+
+// CoverageBadge is the card's coverage as a badge.
+func (c ScoreCard) CoverageBadge() CoverageBadge {
+	return CoverageBadge{Coverage: c.Coverage, Score: c.short}
 }
 
 // Class is the card's CSS class: its zone, or zone-none when missing.
@@ -43,16 +69,20 @@ func ScoreCards(rows []upstream.CreditScoreHistoryRow, public *bool) []ScoreCard
 }
 
 func scoreCard(k ScoreKind, h scoreHistory, public *bool) ScoreCard {
-	c := ScoreCard{Name: k.Name(), Scale: k.Scale()}
+	c := ScoreCard{Name: k.Name(), Scale: k.Scale(), short: k.short(), Measures: k.measures(),
+		Coverage: scoreCoverage(k, h, public)}
 	pts := h.points[k]
 	if len(pts) == 0 {
 		c.Missing = "no history in this time frame"
 		return c
 	}
 	latest := pts[len(pts)-1]
-	c.AsOf = latest.month.String()
+	c.AsOf, c.asOf = latest.month.String(), latest.month
 	if !latest.ok {
 		c.Missing = missingReason(k, pts, public)
+		if c.Coverage == CoverageWithheld {
+			c.Missing = "no score: not available with this account's access model (API-Only); " + withheldWhy(k)
+		}
 		if last, ok := lastReported(pts); ok {
 			c.LastReported = "last reported " + k.format(last.value) + " (" + k.zone(last.value).Label + ") in " + last.month.String()
 		}
@@ -64,6 +94,14 @@ func scoreCard(k ScoreKind, h scoreHistory, public *bool) ScoreCard {
 		c.Band = bandText(k, int(latest.value))
 	}
 	c.Change, c.Trend = change(k, pts, latest)
+	switch c.Trend {
+	case "":
+		c.Why = "No 12-month change to explain."
+	case "no change":
+		c.Why = "It did not move over 12 months."
+	default:
+		c.Why = explainMove(k, h, latest)
+	}
 	return c
 }
 
