@@ -15,7 +15,10 @@ import (
 
 // config is read once at start from the environment; flags may override.
 type config struct {
-	ListenAddr      string
+	ListenAddr string
+	// MetricsAddr, when set, serves Prometheus metrics on their own
+	// listener (never on the dashboard's).
+	MetricsAddr     string
 	UpstreamURL     string // "" starts the stand-in service inside the process
 	SessionSecrets  []string
 	CookieSecure    bool
@@ -87,6 +90,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 		errs = append(errs, errors.New("DATABASE_URL must start with postgres:// or postgresql://"))
 	}
 	// No flag either, for the same reason.
+	cfg.MetricsAddr = strings.TrimSpace(getenv("METRICS_ADDR"))
 	cfg.RedisURL = strings.TrimSpace(getenv("REDIS_URL"))
 	if u := cfg.RedisURL; u != "" && !strings.HasPrefix(u, "redis://") && !strings.HasPrefix(u, "rediss://") && !strings.HasPrefix(u, "unix://") {
 		errs = append(errs, errors.New("REDIS_URL must start with redis://, rediss:// or unix://"))

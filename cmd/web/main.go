@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"creditdash/internal/handlers"
+	"creditdash/internal/metrics"
 	"creditdash/internal/shared"
 	workspace "creditdash/internal/store"
 	"creditdash/internal/upstream"
@@ -78,7 +79,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		}
 	}
 
-	client, err := upstream.New(serviceURL, upstream.Options{Timeout: cfg.UpstreamTimeout})
+	meter := metrics.New()
+	client, err := upstream.New(serviceURL, upstream.Options{Timeout: cfg.UpstreamTimeout, Observe: meter.ObserveCall})
 	if err != nil {
 		return err
 	}
@@ -100,6 +102,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		FetchWait: cfg.UpstreamTimeout,
 	}
 	var signOuts handlers.SignOuts // nil: in memory
+	var degraded func() error      // nil: no shared store
 	if cfg.RedisURL != "" {
 		// Replicas share answers, budgets and sign-outs; this process's
 		// cache stays in front as the first level.
@@ -111,11 +114,13 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		defer sh.Close()
 		cacheOpts.Second, cacheOpts.Book = sh, shared.NewBook(sh, cache.NewBook(nil))
 		signOuts = shared.NewSignOuts(sh, handlers.NewMemorySignOuts(cfg.SessionLifetime), cfg.SessionLifetime)
+		degraded = sh.Degraded
 	}
 	store, err := cache.New(client, cacheOpts)
 	if err != nil {
 		return err
 	}
+	meter.WatchCache(store.Stats)
 	sessions, err := handlers.NewSessionStore(cfg.SessionSecrets, cfg.CookieSecure, cfg.SessionLifetime)
 	if err != nil {
 		return err
@@ -153,6 +158,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		PageCacheBytes:  pageBytes(cfg.CacheBytes),
 		SessionLifetime: cfg.SessionLifetime,
 		SignOuts:        signOuts,
+		Degraded:        degraded,
+		Meter:           meter,
 	})
 	if err != nil {
 		return err
@@ -173,6 +180,13 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		// past 64 kB themselves, with them.
 		MaxHeaderBytes: 1 << 20,
 		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	if cfg.MetricsAddr != "" {
+		stopMetrics, err := serveMetrics(cfg.MetricsAddr, meter, log)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
 	}
 	announce(stdout, cfg, ln.Addr().String())
 	log.Info("listening", "addr", ln.Addr().String(), "service", describeService(cfg), "shared_store", cfg.RedisURL != "")

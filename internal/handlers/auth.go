@@ -68,6 +68,7 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 	res, err := h.svc.SignIn(c.Request().Context(), cr)
 	if err != nil {
 		status, msg := loginFailure(err)
+		h.meter.SignIn(signInResult(err))
 		logged := "(not a plausible user name)"
 		if plausibleUser(form.Username) {
 			logged = form.Username
@@ -77,6 +78,7 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 		return h.render(c, status, templates.Login(page))
 	}
 	if res.TwoFactorAuthenticationRequired {
+		h.meter.SignIn("two_factor")
 		return h.startTwoFactor(c, form, res, page)
 	}
 	sess := Session{Key: res.SessionKey, User: res.Username, SignedInAt: h.signInTime(c.Request().Context(), res.Username)}
@@ -87,12 +89,26 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 		}
 		return err
 	}
+	h.meter.SignIn("ok")
 	h.log.Info("signed in", "request_id", requestID(c.Request().Context()), "user", sess.User)
 	return redirect(c, form.Next)
 }
 
 // loginFailure says why sign-in failed, using the service's own words for
 // wrong credentials.
+// signInResult names a failed sign-in for the operators' count.
+func signInResult(err error) string {
+	switch {
+	case errors.Is(err, upstream.ErrInvalidCredentials):
+		return "wrong_credentials"
+	case errors.Is(err, upstream.ErrRateLimited):
+		return "rate_limited"
+	case errors.Is(err, upstream.ErrBadRequest), errors.Is(err, upstream.ErrSessionExpired):
+		return "refused"
+	}
+	return "unavailable"
+}
+
 func loginFailure(err error) (int, string) {
 	var ue *upstream.Error
 	errors.As(err, &ue)

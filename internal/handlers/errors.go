@@ -171,6 +171,7 @@ func (h *Handler) sectionProblem(c *echo.Context, err error) *views.Problem {
 		return de.problem()
 	}
 	if errors.Is(err, cache.ErrBudgetSpent) {
+		h.meter.BudgetRefused()
 		// Refused here, before the service: the page itself is fine, this
 		// section waits for the renewal the box names.
 		p := classify(err, h.now())

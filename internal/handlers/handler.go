@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/labstack/echo/v5"
 	"github.com/maypok86/otter/v2"
 
 	"creditdash/internal/store"
@@ -95,6 +96,15 @@ type Workspace interface {
 	DeleteAnalyst(ctx context.Context, a store.Analyst) error
 }
 
+// Meter is told what operators count (see internal/metrics).
+type Meter interface {
+	// Pages times every page by its route template.
+	Pages() echo.MiddlewareFunc
+	SignIn(result string)
+	BudgetRefused()
+	StoreError()
+}
+
 // Config is what the handlers are built from; cmd/web wires it.
 type Config struct {
 	Service Service
@@ -121,6 +131,11 @@ type Config struct {
 	SessionLifetime time.Duration
 	// PageCacheBytes bounds the finished pages kept; zero means 16 MiB.
 	PageCacheBytes uint64
+	// Degraded, when set, tells whether the shared store is failing: the
+	// replica then works alone, and /readyz says so without failing.
+	Degraded func() error
+	// Meter counts for operators; nil counts nothing.
+	Meter Meter
 	// ExportStall is how long an export waits for the browser to take the
 	// next chunk before it is cut; zero means 30 seconds.
 	ExportStall time.Duration
@@ -151,6 +166,8 @@ type Handler struct {
 	// calls and exports bound what each user runs against the service.
 	calls, exports *userSlots
 	exportStall    time.Duration
+	meter          Meter
+	degraded       func() error
 	// ws is the analyst's workspace; wsBook its last changes here.
 	ws      Workspace
 	wsBook  *workspaceBook
@@ -173,6 +190,9 @@ func New(cfg Config) (*Handler, error) {
 	}
 	if cfg.PageWriteTimeout <= 0 {
 		cfg.PageWriteTimeout = time.Minute
+	}
+	if cfg.Meter == nil {
+		cfg.Meter = noMeter{}
 	}
 	if cfg.ExportStall <= 0 {
 		cfg.ExportStall = 30 * time.Second
@@ -198,6 +218,8 @@ func New(cfg Config) (*Handler, error) {
 		calls:        newUserSlots(callsPerUser),
 		exports:      newUserSlots(exportsPerUser),
 		exportStall:  cfg.ExportStall,
+		meter:        cfg.Meter,
+		degraded:     cfg.Degraded,
 		ws:           cfg.Workspace,
 		service:      cfg.ServiceURL,
 	}
@@ -227,3 +249,13 @@ func New(cfg Config) (*Handler, error) {
 
 // echartsAsset is where the build puts ECharts inside static/.
 const echartsAsset = "vendor/echarts.min.js"
+
+// noMeter counts nothing.
+type noMeter struct{}
+
+func (noMeter) Pages() echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc { return next }
+}
+func (noMeter) SignIn(string)  {}
+func (noMeter) BudgetRefused() {}
+func (noMeter) StoreError()    {}

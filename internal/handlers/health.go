@@ -23,6 +23,10 @@ func (h *Handler) showReady(c *echo.Context) error {
 	if err := h.readiness.check(h.ready); err != nil {
 		return c.String(http.StatusServiceUnavailable, "the credit-risk service is not answering\n")
 	}
+	if h.degraded != nil && h.degraded() != nil {
+		// The replica still serves every page, from its own copies.
+		return c.String(http.StatusOK, "ready (degraded: the shared store is not answering; this replica works alone)\n")
+	}
 	return c.String(http.StatusOK, "ready\n")
 }
 

@@ -20,6 +20,7 @@ func (h *Handler) Routes() *echo.Echo {
 	e.HTTPErrorHandler = h.handleError
 
 	e.Use(h.logRequests)
+	e.Use(h.meter.Pages())
 	e.Use(middleware.Recover())
 	e.Use(h.secureHeaders)
 	e.Use(h.limitRequests)

@@ -124,6 +124,7 @@ func (h *Handler) unreadAlerts(c *echo.Context) int {
 // logWorkspace logs a workspace read that failed where the page goes on
 // without it.
 func (h *Handler) logWorkspace(c *echo.Context, op string, err error) {
+	h.meter.StoreError()
 	h.log.Error("workspace read failed", "request_id", requestID(c.Request().Context()), "op", op, "err", err)
 }
 

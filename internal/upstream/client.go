@@ -52,6 +52,9 @@ type Options struct {
 	// Transport replaces the tuned transport (tests); it then serves the
 	// downloads too.
 	Transport http.RoundTripper
+	// Observe, when set, is told of every JSON call: its operation, its
+	// error (nil on success) and how long it took. Metrics use it.
+	Observe func(op string, err error, took time.Duration)
 }
 
 // Client calls the service. It is safe for concurrent use.
@@ -63,6 +66,7 @@ type Client struct {
 	maxBody   int64
 	minRate   int
 	window    time.Duration
+	observe   func(op string, err error, took time.Duration)
 }
 
 // New returns a client of the service at baseURL (scheme and host, and an
@@ -105,6 +109,7 @@ func New(baseURL string, opts Options) (*Client, error) {
 		maxBody:   opts.MaxBodyBytes,
 		minRate:   opts.MinDownloadRate,
 		window:    opts.DownloadRateWindow,
+		observe:   opts.Observe,
 	}, nil
 }
 

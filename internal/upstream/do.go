@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // call describes one request to the service.
@@ -33,7 +34,11 @@ type envelope struct {
 // do sends the call, records the quota headers, and decodes the envelope's
 // Data into out (which may be nil). It owns the wire: every JSON operation
 // goes through it.
-func (c *Client) do(ctx context.Context, cl call, out any) error {
+func (c *Client) do(ctx context.Context, cl call, out any) (err error) {
+	if c.observe != nil {
+		start := time.Now()
+		defer func() { c.observe(cl.op, err, time.Since(start)) }()
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	resp, err := c.send(ctx, cl)

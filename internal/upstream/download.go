@@ -36,8 +36,13 @@ type Download struct {
 // Download starts the portfolio export and returns it as a stream; nothing is
 // held in memory. The call's timeout bounds the wait for the answer and every
 // pause within the body, so a stalled service cannot hold a download open.
-func (c *Client) Download(ctx context.Context, key string, dq DownloadQuery) (*Download, error) {
+func (c *Client) Download(ctx context.Context, key string, dq DownloadQuery) (_ *Download, err error) {
 	const op = "Portfolio/Download"
+	if c.observe != nil {
+		// Until the answer's headers: the body's time is the browser's.
+		start := time.Now()
+		defer func() { c.observe(op, err, time.Since(start)) }()
+	}
 	q, err := dq.values()
 	if err != nil {
 		return nil, &Error{Op: op, Kind: ErrBadRequest, Err: err}
