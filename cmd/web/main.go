@@ -188,6 +188,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		}
 		defer stopMetrics()
 	}
+	go tidy(ctx, store, h)
 	announce(stdout, cfg, ln.Addr().String())
 	log.Info("listening", "addr", ln.Addr().String(), "service", describeService(cfg), "shared_store", cfg.RedisURL != "")
 

@@ -152,3 +152,6 @@ func gzipBytes(b []byte) []byte {
 	_ = zw.Close()
 	return out.Bytes()
 }
+
+// CleanUp drops kept pages whose minute is over, for an idle process.
+func (h *Handler) CleanUp() { h.pages.CleanUp() }

@@ -396,3 +396,7 @@ func (c *Cache) spend(ctx context.Context, user, opKey string, call func(context
 
 // Size is the estimated bytes held, for tests and metrics.
 func (c *Cache) Size() uint64 { return c.store.WeightedSize() }
+
+// CleanUp drops the copies whose time is up. Expiry is otherwise noticed
+// only when the cache is used, so an idle process would hold them.
+func (c *Cache) CleanUp() { c.store.CleanUp() }
