@@ -49,7 +49,7 @@ func main() {
 	flag.IntVar(&o.analysts, "analysts", 200, "concurrent analysts, each a user of its own (figures 1 and 2)")
 	flag.DurationVar(&o.duration, "duration", 60*time.Second, "how long the analysts load runs, and the direct run after it")
 	flag.DurationVar(&o.ttl, "ttl", 20*time.Second, "the dashboard's CACHE_TTL and NEWS_TTL")
-	flag.DurationVar(&o.idle, "idle", 30*time.Second, "wait after the analysts stop before reading resident memory (longer than -ttl)")
+	flag.DurationVar(&o.idle, "idle", 70*time.Second, "wait after the analysts stop before reading resident memory (longer than -ttl plus the dashboard's 30 s tidying)")
 	flag.DurationVar(&o.latency, "latency", 50*time.Millisecond, "the stand-in's latency on every answer")
 	flag.DurationVar(&o.storm, "storm", 60*time.Second, "how long the Ordinary sessions hammer")
 	flag.IntVar(&o.sessions, "sessions", 200, "Ordinary sign-ins of the storm")
