@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
@@ -80,7 +81,7 @@ func (h *Handler) showFolder(c *echo.Context) error {
 		page := views.FolderPage{Base: h.base(c, ld, name, views.NavPortfolio), Name: name, Export: views.NewExportForm(id)}
 		page.Flash = h.exportFlash(c)
 		page.NewsProblem = h.sectionProblem(c, nerr)
-		page.News = views.NewsItems(news, h.now(), 0)
+		page.News, page.NewsPager = folderNews(news, id, c.QueryParam("news"), h.now())
 		// The folder exists, so a 404 here means the service does not list
 		// folder members: the section is left out.
 		page.BusinessesOffered = !errors.Is(merr, upstream.ErrNotFound)
@@ -92,6 +93,30 @@ func (h *Handler) showFolder(c *echo.Context) error {
 		}
 		return http.StatusOK, templates.Folder(page), nil
 	})
+}
+
+// folderNews is the page of the folder's stories asked for by ?news=
+// (from 1; anything unreadable is the first page, anything past the end the
+// last), views.FolderNewsPerPage of them, and the links to the others.
+func folderNews(news []upstream.NewsItem, folderID int, raw string, now time.Time) ([]views.NewsItem, views.Pager) {
+	size := views.FolderNewsPerPage
+	last := max((len(news)+size-1)/size, 1)
+	n, err := strconv.Atoi(raw) // too many digits: the largest int, so the last page
+	if (err != nil && !errors.Is(err, strconv.ErrRange)) || n < 1 {
+		n = 1
+	}
+	n = min(n, last)
+	base := "/portfolio/folders/" + strconv.Itoa(folderID)
+	pager := views.NewPager(n, size, len(news), func(p int) string {
+		if p == 1 {
+			return base + "#folder-news-title"
+		}
+		return base + "?news=" + strconv.Itoa(p) + "#folder-news-title"
+	})
+	if pager.FirstRow == 0 {
+		return nil, pager
+	}
+	return views.NewsItems(news[pager.FirstRow-1:pager.LastRow], now, 0), pager
 }
 
 // membersProblem describes a failed member listing. An answer the client

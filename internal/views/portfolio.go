@@ -82,11 +82,18 @@ func isoDate(t time.Time) string {
 	return t.Format("2006-01-02")
 }
 
+// FolderNewsPerPage is how many stories a folder page shows at once: the
+// service sends up to a hundred, which buried the folder's businesses.
+const FolderNewsPerPage = 10
+
 // FolderPage is one folder: its news and its businesses.
 type FolderPage struct {
 	Base
-	Name        string
+	Name string
+	// News is one page of the folder's stories, FolderNewsPerPage at a
+	// time; NewsPager links the others (?news=2 ...).
 	News        []NewsItem
+	NewsPager   Pager
 	NewsProblem *Problem
 	// BusinessesOffered is false when the service does not list folder
 	// members; the section is then left out.
