@@ -116,6 +116,9 @@ func (h *Handler) showBusinessPayments(c *echo.Context, ref upstream.BusinessRef
 			if page.SICChart, err = views.SICDBTChart(sic); err != nil {
 				return 0, nil, err
 			}
+			if page.SICHeat, err = views.NewSICHeatMap(sic); err != nil {
+				return 0, nil, err
+			}
 		}
 		return http.StatusOK, templates.BusinessPayments(page), nil
 	})

@@ -19,7 +19,7 @@ var businessTabs = []struct {
 	charts                int
 }{
 	{"", "Overview", "#scores .score-card", 5},
-	{"/payments", "Payments", "table.aging", 2},
+	{"/payments", "Payments", "table.aging", 3},
 	{"/financials", "Financials", "table.statements", 1},
 	{"/officers", "Officers", "table.officers", 0},
 }
