@@ -90,6 +90,8 @@ func (m *Metrics) WatchCache(stats func() cache.Stats) {
 		reads("first", "hit", func(s cache.Stats) uint64 { return s.FirstHits }),
 		reads("second", "hit", func(s cache.Stats) uint64 { return s.SecondHits }),
 		reads("service", "miss", func(s cache.Stats) uint64 { return s.Misses }),
+		reads("service", "merged", func(s cache.Stats) uint64 { return s.Merged }),
+		reads("first", "stale", func(s cache.Stats) uint64 { return s.Stale }),
 	)
 }
 

@@ -35,7 +35,7 @@ func TestSeriesByLabelsThatStayFew(t *testing.T) {
 	m.SignIn("wrong_credentials")
 	m.BudgetRefused()
 	m.StoreError()
-	m.WatchCache(func() cache.Stats { return cache.Stats{FirstHits: 7, SecondHits: 2, Misses: 3} })
+	m.WatchCache(func() cache.Stats { return cache.Stats{FirstHits: 7, SecondHits: 2, Misses: 3, Merged: 1, Stale: 4} })
 
 	e := echo.New()
 	e.Use(m.Pages())
@@ -55,6 +55,8 @@ func TestSeriesByLabelsThatStayFew(t *testing.T) {
 		`creditdash_store_errors_total 1`,
 		`creditdash_cache_reads_total{level="first",result="hit"} 7`,
 		`creditdash_cache_reads_total{level="service",result="miss"} 3`,
+		`creditdash_cache_reads_total{level="service",result="merged"} 1`,
+		`creditdash_cache_reads_total{level="first",result="stale"} 4`,
 		`url="/businesses/:id"`,
 		"go_goroutines",
 	} {

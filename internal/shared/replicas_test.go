@@ -3,13 +3,16 @@ package shared_test
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"creditdash/internal/apptest"
+	"creditdash/internal/metrics"
 	"creditdash/internal/shared/redistest"
 )
 
@@ -60,6 +63,14 @@ func TestReportLoadedOnOneReplicaIsServedByTheOther(t *testing.T) {
 	}
 	if s := b.Cache.Stats(); s.SecondHits == 0 || s.Misses != 0 {
 		t.Errorf("B's reads %+v: want shared copies and no misses", s)
+	}
+	// B's metrics show the hits, as an operator's scrape would.
+	m := metrics.New()
+	m.WatchCache(b.Cache.Stats)
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	if !regexp.MustCompile(`creditdash_cache_reads_total\{level="second",result="hit"\} [1-9]`).MatchString(rec.Body.String()) {
+		t.Errorf("B's /metrics does not show its shared-store hits")
 	}
 }
 

@@ -250,7 +250,7 @@ func get[T any](ctx context.Context, r *Reader, kind Kind, opKey string, load fu
 	}
 	c.counts.misses.Add(1)
 	key, user := r.who.Key, r.who.User
-	v, err, _ := c.flight.Do(fullKey, func() (any, error) {
+	v, err, merged := c.flight.Do(fullKey, func() (any, error) {
 		// The shared call must not die with the first caller's request;
 		// the client bounds it with its own timeout.
 		ctx := context.WithoutCancel(ctx)
@@ -270,8 +270,12 @@ func get[T any](ctx context.Context, r *Reader, kind Kind, opKey string, load fu
 		})
 		return e, err
 	})
+	if merged {
+		c.counts.merged.Add(1)
+	}
 	if err != nil {
 		if ok && staleWorthy(err) {
+			c.counts.stale.Add(1)
 			r.rec.stale(token, held.fetchedAt, held.version, reason(err))
 			return held.value.(T), nil
 		}

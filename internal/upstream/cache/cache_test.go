@@ -141,6 +141,9 @@ func TestConcurrentIdenticalCallsShareOne(t *testing.T) {
 	if n := f.calls("demo", "/v1/Business/Officers"); n != 1 {
 		t.Errorf("20 concurrent reads made %d requests, want 1", n)
 	}
+	if st := f.cache.Stats(); st.Merged == 0 || st.Merged+st.Misses < 20 {
+		t.Errorf("stats %+v: the shared call is not counted as merged", st)
+	}
 }
 
 func TestFailuresAreNotCached(t *testing.T) {
@@ -182,6 +185,9 @@ func TestStaleCopyWhenTheServiceFails(t *testing.T) {
 		since, why := rd.Report().StaleSince, rd.Report().StaleReason
 		if !since.Equal(fetched) || why == "" {
 			t.Errorf("status %d: stale since %v (%q), want %v with a reason", status, since, why, fetched)
+		}
+		if st := f.cache.Stats(); st.Stale != 1 {
+			t.Errorf("status %d: %d stale reads counted, want 1", status, st.Stale)
 		}
 		// A refusal is an answer, not an outage: no stale copy then. (The
 		// hour passes first: a 429 leaves nothing to spend until it renews.)

@@ -41,6 +41,8 @@ type Stats struct {
 	FirstHits  uint64 // fresh copies of this process
 	SecondHits uint64 // fresh copies of the shared level
 	Misses     uint64 // reads that asked the service (or another replica's call)
+	Merged     uint64 // reads that shared an identical call already under way
+	Stale      uint64 // reads answered by an expired copy because the service could not
 }
 
 // FirstHitRatio is the share of reads the first level answered.
@@ -53,11 +55,12 @@ func (s Stats) FirstHitRatio() float64 {
 }
 
 // counters are the live Stats.
-type counters struct{ first, second, misses atomic.Uint64 }
+type counters struct{ first, second, misses, merged, stale atomic.Uint64 }
 
 // Stats returns the read counts so far.
 func (c *Cache) Stats() Stats {
-	return Stats{FirstHits: c.counts.first.Load(), SecondHits: c.counts.second.Load(), Misses: c.counts.misses.Load()}
+	return Stats{FirstHits: c.counts.first.Load(), SecondHits: c.counts.second.Load(), Misses: c.counts.misses.Load(),
+		Merged: c.counts.merged.Load(), Stale: c.counts.stale.Load()}
 }
 
 // wireCopy is a copy as the shared level keeps it: JSON, with the fetch
