@@ -6,10 +6,11 @@ import (
 )
 
 // Fair shares of the service: however many pages and exports one user
-// opens at once, they hold at most these many of the service connections,
-// so one user cannot starve the others.
+// opens at once, they hold at most these many of the service connections
+// (256), so one user cannot starve the others. Eight is one page's calls
+// at once: a single page never waits on its own user's share.
 const (
-	callsPerUser   = 4
+	callsPerUser   = maxParallel
 	exportsPerUser = 2
 )
 

@@ -20,7 +20,7 @@ const (
 	DefaultTimeout = 10 * time.Second
 	// DefaultMaxConns keeps 128 idle connections and opens at most 256:
 	// a team of 200 analysts has some 400 calls in flight at 50 ms each,
-	// and no one user holds more than a few (see handlers' fair shares).
+	// and no one user holds more than eight (see handlers' fair shares).
 	DefaultMaxConns     = 128
 	DefaultMaxBodyBytes = 16 << 20
 	// DefaultMaxDownloads is how many exports stream from the service at
