@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"creditdash/internal/figures"
 )
 
 func TestPercentileByNearestRank(t *testing.T) {
@@ -19,12 +21,12 @@ func TestPercentileByNearestRank(t *testing.T) {
 		want time.Duration
 	}{{0.5, 100 * time.Millisecond}, {0.99, 198 * time.Millisecond}, {1, 200 * time.Millisecond}, {0, time.Millisecond}}
 	for _, c := range cases {
-		if got := percentile(ds, c.p); got != c.want {
-			t.Errorf("percentile(1..200 ms, %v) = %v, want %v", c.p, got, c.want)
+		if got := figures.Percentile(ds, c.p); got != c.want {
+			t.Errorf("figures.Percentile(1..200 ms, %v) = %v, want %v", c.p, got, c.want)
 		}
 	}
-	if got := median([]time.Duration{3, 1, 2, 10}); got != 2 {
-		t.Errorf("median(3, 1, 2, 10) = %v, want 2 (mean of the middle two, rounded down)", got)
+	if got := figures.Median([]time.Duration{3, 1, 2, 10}); got != 2 {
+		t.Errorf("figures.Median(3, 1, 2, 10) = %v, want 2 (mean of the middle two, rounded down)", got)
 	}
 }
 
@@ -59,11 +61,23 @@ func TestCheckOnceNamesTheMisses(t *testing.T) {
 	l := &lab{rep: &report{}}
 	l.checkOnce(3, "tabs", map[string]int{"/v1/Business/NAICSCodes": 4, "/v1/Business/Summary": 1}, []string{"/v1/Business/NAICSCodes", "/v1/Business/Summary"})
 	l.checkOnce(3, "overview", map[string]int{"/v1/Business/Summary": 1}, []string{"/v1/Business/Summary"})
-	if r := l.rep.lines; r[0].result != "FAIL" || r[1].result != "pass" {
-		t.Errorf("results = %q, %q; want FAIL, pass", r[0].result, r[1].result)
+	var out strings.Builder
+	l.rep.Print(&out, "heading")
+	lines := strings.Split(out.String(), "\n")
+	var tabs, overview string
+	for _, line := range lines {
+		switch {
+		case strings.Contains(line, "tabs") && !strings.HasPrefix(line, "3. "):
+			tabs = line
+		case strings.Contains(line, "overview"):
+			overview = line
+		}
 	}
-	if len(l.rep.notes) != 1 || !strings.Contains(l.rep.notes[0], "NAICSCodes×4, Summary×1") {
-		t.Errorf("notes = %q, want the per-path counts of the miss", l.rep.notes)
+	if !strings.HasSuffix(strings.TrimSpace(tabs), "FAIL") || !strings.HasSuffix(strings.TrimSpace(overview), "pass") {
+		t.Errorf("results %q and %q; want FAIL, pass", tabs, overview)
+	}
+	if !strings.Contains(out.String(), "NAICSCodes×4, Summary×1") {
+		t.Errorf("the table's notes lack the per-path counts of the miss:\n%s", out.String())
 	}
 }
 

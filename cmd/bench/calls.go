@@ -51,14 +51,14 @@ func (l *lab) serviceCalls(ctx context.Context) {
 			return err
 		}
 		n := total(warm)
-		l.rep.check(3, "service calls: overview warm", fmt.Sprint(n), "0", n == 0)
+		l.rep.Check(3, "service calls: overview warm", fmt.Sprint(n), "0", n == 0)
 		if n != 0 {
-			l.rep.note(3, "overview warm called %s", describe(warm))
+			l.rep.Note(3, "overview warm called %s", describe(warm))
 		}
 		return nil
 	})
 	if err != nil {
-		l.rep.broken(3, "service calls: overview", err)
+		l.rep.Broken(3, "service calls: overview", err)
 	}
 	err = l.withDashboard(ctx, "", func(web *proc) error {
 		b := newBrowser(web.url, 1)
@@ -73,9 +73,9 @@ func (l *lab) serviceCalls(ctx context.Context) {
 		return nil
 	})
 	if err != nil {
-		l.rep.broken(3, "service calls: four tabs", err)
+		l.rep.Broken(3, "service calls: four tabs", err)
 	}
-	l.rep.note(3, "counted by the stand-in for user %s, reset after sign-in; the overview shows %s; the four tabs (opened one after another) add %s",
+	l.rep.Note(3, "counted by the stand-in for user %s, reset after sign-in; the overview shows %s; the four tabs (opened one after another) add %s",
 		demoUser, shortNames(overviewOps), shortNames(tabOps[len(overviewOps):]))
 }
 
@@ -100,9 +100,9 @@ func (l *lab) checkOnce(fig int, what string, got map[string]int, want []string)
 		ok = ok && got[op] == 1
 	}
 	target := fmt.Sprintf("%d (each op once)", len(want))
-	l.rep.check(fig, what, fmt.Sprint(total(got)), target, ok)
+	l.rep.Check(fig, what, fmt.Sprint(total(got)), target, ok)
 	if !ok {
-		l.rep.note(fig, "%s called %s; want once each: %s", what, describe(got), shortNames(want))
+		l.rep.Note(fig, "%s called %s; want once each: %s", what, describe(got), shortNames(want))
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"creditdash/internal/figures"
 )
 
 // reportPath is the business report every page figure uses.
@@ -41,7 +43,7 @@ func (l *lab) coldReport(ctx context.Context) []byte {
 	for _, L := range coldLatencies {
 		what := fmt.Sprintf("cold report / L, L = %v (median of %d)", L, l.opts.samples)
 		if err := l.sim.setLatency(ctx, L); err != nil {
-			l.rep.broken(1, what, err)
+			l.rep.Broken(1, what, err)
 			continue
 		}
 		var times []time.Duration
@@ -73,19 +75,19 @@ func (l *lab) coldReport(ctx context.Context) []byte {
 				return err
 			})
 			if err != nil {
-				l.rep.broken(1, what, err)
+				l.rep.Broken(1, what, err)
 				break
 			}
 		}
 		if len(times) < l.opts.samples {
 			continue
 		}
-		med := median(times)
+		med := figures.Median(times)
 		ratio := float64(med) / float64(L)
-		l.rep.check(1, what, fmt.Sprintf("%.2f (%s)", ratio, ms(med)), fmt.Sprintf("<= %.2f", coldTarget), ratio <= coldTarget)
-		l.rep.note(1, "L = %v: samples %v", L, roundAll(times))
+		l.rep.Check(1, what, fmt.Sprintf("%.2f (%s)", ratio, ms(med)), fmt.Sprintf("<= %.2f", coldTarget), ratio <= coldTarget)
+		l.rep.Note(1, "L = %v: samples %v", L, roundAll(times))
 	}
-	l.rep.note(1, "cold = a new bin/web per sample, warmed by another user (%s) on the same page, then %s signs in, opens %s (its budget is then known) and GET %s is timed to its last byte; the very first page of a user after a restart waits one L more, for the first answer to tell the budget", warmUser, demoUser, budgetPath, reportPath)
+	l.rep.Note(1, "cold = a new bin/web per sample, warmed by another user (%s) on the same page, then %s signs in, opens %s (its budget is then known) and GET %s is timed to its last byte; the very first page of a user after a restart waits one L more, for the first answer to tell the budget", warmUser, demoUser, budgetPath, reportPath)
 	return html
 }
 

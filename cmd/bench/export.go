@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"slices"
 	"time"
+
+	"creditdash/internal/figures"
 )
 
 // Figure 4's targets.
@@ -30,11 +32,11 @@ func (d download) rate() float64 { return float64(d.bytes) / d.elapsed.Seconds()
 func (l *lab) export(ctx context.Context) {
 	const what = "export"
 	if l.opts.rows == 0 {
-		l.rep.skipped(4, what, "-rows 0")
+		l.rep.Skipped(4, what, "-rows 0")
 		return
 	}
 	if err := l.sim.setLatency(ctx, 0); err != nil {
-		l.rep.broken(4, what, err)
+		l.rep.Broken(4, what, err)
 		return
 	}
 	err := l.withDashboard(ctx, "", func(web *proc) error {
@@ -56,13 +58,13 @@ func (l *lab) export(ctx context.Context) {
 			}
 			direct = append(direct, d)
 
-			before, err := procStatus(web.pid(), "VmRSS")
+			before, err := figures.ProcStatus(web.pid(), "VmRSS")
 			if err == nil {
-				err = resetPeak(web.pid())
+				err = figures.ResetPeak(web.pid())
 			}
 			if err != nil {
 				memOK = false
-				l.rep.note(4, "memory not measured: %v", err)
+				l.rep.Note(4, "memory not measured: %v", err)
 			}
 			p, err := fetchAll(ctx, b.http, web.url+"/portfolio/export?format=csv", "")
 			if err != nil {
@@ -70,7 +72,7 @@ func (l *lab) export(ctx context.Context) {
 			}
 			proxied = append(proxied, p)
 			if memOK {
-				peak, err := procStatus(web.pid(), "VmHWM")
+				peak, err := figures.ProcStatus(web.pid(), "VmHWM")
 				if err != nil {
 					return err
 				}
@@ -79,22 +81,22 @@ func (l *lab) export(ctx context.Context) {
 		}
 		if memOK {
 			worst := slices.Max(growth)
-			l.rep.check(4, "export: dashboard peak memory growth", mib(worst), "<= "+mib(exportMemTarget), worst <= exportMemTarget)
-			l.rep.note(4, "memory growth = VmHWM after - VmRSS before (peak reset through clear_refs), largest of %d runs: %s", len(growth), mibs(growth))
+			l.rep.Check(4, "export: dashboard peak memory growth", mib(worst), "<= "+mib(exportMemTarget), worst <= exportMemTarget)
+			l.rep.Note(4, "memory growth = VmHWM after - VmRSS before (peak reset through clear_refs), largest of %d runs: %s", len(growth), mibs(growth))
 		}
 		dRate, pRate := medianRate(direct), medianRate(proxied)
 		ratio := pRate / dRate
-		l.rep.check(4, "export: throughput / direct download", fmt.Sprintf("%.2f (%.0f / %.0f MB/s)", ratio, pRate/1e6, dRate/1e6),
+		l.rep.Check(4, "export: throughput / direct download", fmt.Sprintf("%.2f (%.0f / %.0f MB/s)", ratio, pRate/1e6, dRate/1e6),
 			fmt.Sprintf(">= %.2f", exportRatioTarget), ratio >= exportRatioTarget)
-		l.rep.note(4, "%d businesses, CSV: %d bytes direct, %d through the dashboard; medians of %d alternating runs each, read and discarded by the bench; MB/s direct %s, through the dashboard %s",
+		l.rep.Note(4, "%d businesses, CSV: %d bytes direct, %d through the dashboard; medians of %d alternating runs each, read and discarded by the bench; MB/s direct %s, through the dashboard %s",
 			l.opts.rows, direct[0].bytes, proxied[0].bytes, l.opts.exportRuns, rates(direct), rates(proxied))
 		if direct[0].bytes != proxied[0].bytes {
-			l.rep.note(4, "the two downloads differ in size: compare the files by hand")
+			l.rep.Note(4, "the two downloads differ in size: compare the files by hand")
 		}
 		return nil
 	})
 	if err != nil {
-		l.rep.broken(4, what, err)
+		l.rep.Broken(4, what, err)
 	}
 }
 
@@ -128,7 +130,7 @@ func medianRate(ds []download) float64 {
 	for i, d := range ds {
 		rates[i] = d.rate()
 	}
-	return medianFloat(rates)
+	return figures.Median(rates)
 }
 
 // rates lists download speeds in MB/s, in run order.

@@ -53,7 +53,7 @@ func main() {
 	heading := fmt.Sprintf("CreditDash bench · %s · %s/%s, %d CPUs, %s · took %s",
 		started.UTC().Format("2006-01-02 15:04 UTC"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(),
 		runtime.Version(), time.Since(started).Round(time.Second))
-	rep.print(os.Stdout, heading)
+	rep.Print(os.Stdout, heading)
 	switch {
 	case ctx.Err() != nil:
 		fmt.Fprintln(os.Stderr, errStopped)
@@ -61,7 +61,7 @@ func main() {
 	case err != nil:
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
-	case rep.failed():
+	case rep.Failed():
 		os.Exit(1)
 	}
 }

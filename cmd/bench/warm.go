@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"creditdash/internal/figures"
 )
 
 // Figure 2's targets.
@@ -48,20 +50,20 @@ func copyStatic(src, dir string) (string, error) {
 func (l *lab) warmReport(ctx context.Context, html []byte) {
 	const what = "warm report"
 	if len(html) == 0 {
-		l.rep.skipped(2, what, "no page from figure 1")
+		l.rep.Skipped(2, what, "no page from figure 1")
 		return
 	}
 	twin := filepath.Join(l.staticDir, filepath.FromSlash(twinName))
 	if err := os.MkdirAll(filepath.Dir(twin), 0o755); err != nil {
-		l.rep.broken(2, what, err)
+		l.rep.Broken(2, what, err)
 		return
 	}
 	if err := os.WriteFile(twin, html, 0o644); err != nil {
-		l.rep.broken(2, what, err)
+		l.rep.Broken(2, what, err)
 		return
 	}
 	if err := l.sim.setLatency(ctx, warmLatency); err != nil {
-		l.rep.broken(2, what, err)
+		l.rep.Broken(2, what, err)
 		return
 	}
 	err := l.withDashboard(ctx, l.staticDir, func(web *proc) error {
@@ -89,22 +91,22 @@ func (l *lab) warmReport(ctx context.Context, html []byte) {
 			pages, statics = append(pages, page), append(statics, static)
 		}
 		page, static := medianRun(pages), medianRun(statics)
-		p50, p99 := percentile(page.times, 0.50), percentile(page.times, 0.99)
-		l.rep.info(2, "warm report p50", ms(p50))
-		l.rep.check(2, "warm report p99", ms(p99), "<= "+ms(warmP99Target), p99 <= warmP99Target)
+		p50, p99 := figures.Percentile(page.times, 0.50), figures.Percentile(page.times, 0.99)
+		l.rep.Info(2, "warm report p50", ms(p50))
+		l.rep.Check(2, "warm report p99", ms(p99), "<= "+ms(warmP99Target), p99 <= warmP99Target)
 		ratio := page.rate() / static.rate()
-		l.rep.check(2, "warm report / static file throughput", fmt.Sprintf("%.2f (%.0f / %.0f req/s)", ratio, page.rate(), static.rate()),
+		l.rep.Check(2, "warm report / static file throughput", fmt.Sprintf("%.2f (%.0f / %.0f req/s)", ratio, page.rate(), static.rate()),
 			fmt.Sprintf(">= %.2f", warmRatioTarget), ratio >= warmRatioTarget)
-		l.rep.note(2, "%d requests each at %d clients, keep-alive, Accept-Encoding: gzip for both, timed client-side on loopback; "+
+		l.rep.Note(2, "%d requests each at %d clients, keep-alive, Accept-Encoding: gzip for both, timed client-side on loopback; "+
 			"page and static twin alternate %d times, the run of median rate shown; stand-in latency %v; "+
 			"page %d bytes (%d gzipped), static twin %s %d bytes (%d gzipped, p50 %s, p99 %s)",
 			l.opts.requests, l.opts.clients, warmRounds, warmLatency, len(html), page.bytes/int64(len(page.times)),
 			twinName, len(html), static.bytes/int64(len(static.times)),
-			ms(percentile(static.times, 0.5)), ms(percentile(static.times, 0.99)))
+			ms(figures.Percentile(static.times, 0.5)), ms(figures.Percentile(static.times, 0.99)))
 		return nil
 	})
 	if err != nil {
-		l.rep.broken(2, what, err)
+		l.rep.Broken(2, what, err)
 	}
 }
 

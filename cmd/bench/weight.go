@@ -59,19 +59,19 @@ func (l *lab) pageWeight(ctx context.Context) {
 			return err
 		}
 		repeat := wire(again) + revalidated
-		l.rep.check(5, "page weight: first visit", kB(firstTotal), "<= "+kB(firstVisitTarget), firstTotal <= firstVisitTarget)
-		l.rep.check(5, "page weight: repeat visit", kB(repeat), "<= "+kB(repeatVisitTarget), repeat <= repeatVisitTarget)
-		l.rep.note(5, "first visit = HTML %s + %d assets %s; bodies as sent with Accept-Encoding: gzip plus response headers; 1 kB = 1,000 bytes",
+		l.rep.Check(5, "page weight: first visit", kB(firstTotal), "<= "+kB(firstVisitTarget), firstTotal <= firstVisitTarget)
+		l.rep.Check(5, "page weight: repeat visit", kB(repeat), "<= "+kB(repeatVisitTarget), repeat <= repeatVisitTarget)
+		l.rep.Note(5, "first visit = HTML %s + %d assets %s; bodies as sent with Accept-Encoding: gzip plus response headers; 1 kB = 1,000 bytes",
 			kB(wire(first)), len(assets), kB(assetTotal))
 		if len(mutable) == 0 {
-			l.rep.note(5, "repeat visit = the HTML alone: every asset is Cache-Control: public, max-age=31536000, immutable")
+			l.rep.Note(5, "repeat visit = the HTML alone: every asset is Cache-Control: public, max-age=31536000, immutable")
 		} else {
-			l.rep.note(5, "repeat visit counts these again, not immutable: %s", strings.Join(mutable, ", "))
+			l.rep.Note(5, "repeat visit counts these again, not immutable: %s", strings.Join(mutable, ", "))
 		}
 		return nil
 	})
 	if err != nil {
-		l.rep.broken(5, "page weight", err)
+		l.rep.Broken(5, "page weight", err)
 	}
 }
 

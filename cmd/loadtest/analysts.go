@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"creditdash/internal/figures"
 )
 
 // Figure 1's targets: no failed page, and resident memory within the
@@ -50,18 +52,18 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		if failed > 0 {
 			return fmt.Errorf("loadtest: %d of %d analysts could not sign in: %w", failed, len(users), err)
 		}
-		before, err := procStatus(web.pid(), "VmRSS")
+		before, err := figures.ProcStatus(web.pid(), "VmRSS")
 		if err != nil {
 			return err
 		}
-		if err := resetPeak(web.pid()); err != nil {
+		if err := figures.ResetPeak(web.pid()); err != nil {
 			return err
 		}
 		if err := l.sim.reset(ctx); err != nil {
 			return err
 		}
 		t, wall := closedLoop(ctx, browsers, analystMix, o.duration)
-		peak, err := procStatus(web.pid(), "VmHWM")
+		peak, err := figures.ProcStatus(web.pid(), "VmHWM")
 		if err != nil {
 			return err
 		}
@@ -73,43 +75,43 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		out = &analystsRun{pages: t.count(), wall: wall, plan: plan}
 
 		sorted := t.sorted()
-		l.rep.info(fig, "analysts: requests", fmt.Sprintf("%d (%.0f/s)", t.count(), out.rate()))
+		l.rep.Info(fig, "analysts: requests", fmt.Sprintf("%d (%.0f/s)", t.count(), out.rate()))
 		fails := t.failures()
 		nFail := 0
 		for _, n := range fails {
 			nFail += n
 		}
-		l.rep.check(fig, "analysts: errors by status", fmt.Sprintf("%d: %s", nFail, statuses(fails)), "0", nFail == 0)
-		l.rep.info(fig, "analysts: p50 / p95 / p99", fmt.Sprintf("%s / %s / %s",
-			ms(percentile(sorted, 0.50)), ms(percentile(sorted, 0.95)), ms(percentile(sorted, 0.99))))
-		l.rep.info(fig, "analysts: service calls per page view", fmt.Sprintf("%.2f (%d calls)", float64(calls)/float64(max(t.count(), 1)), calls))
-		l.rep.check(fig, "analysts: peak resident memory", mib(peak), "<= "+mib(memTarget), peak <= memTarget)
+		l.rep.Check(fig, "analysts: errors by status", fmt.Sprintf("%d: %s", nFail, statuses(fails)), "0", nFail == 0)
+		l.rep.Info(fig, "analysts: p50 / p95 / p99", fmt.Sprintf("%s / %s / %s",
+			ms(figures.Percentile(sorted, 0.50)), ms(figures.Percentile(sorted, 0.95)), ms(figures.Percentile(sorted, 0.99))))
+		l.rep.Info(fig, "analysts: service calls per page view", fmt.Sprintf("%.2f (%d calls)", float64(calls)/float64(max(t.count(), 1)), calls))
+		l.rep.Check(fig, "analysts: peak resident memory", mib(peak), "<= "+mib(memTarget), peak <= memTarget)
 
 		for _, b := range browsers {
 			b.close()
 		}
 		sleep(ctx, o.idle)
-		idle, err := procStatus(web.pid(), "VmRSS")
+		idle, err := figures.ProcStatus(web.pid(), "VmRSS")
 		if err != nil {
 			return err
 		}
-		l.rep.check(fig, "analysts: resident memory after idle", mib(idle), "<= "+mib(memTarget), idle <= memTarget)
+		l.rep.Check(fig, "analysts: resident memory after idle", mib(idle), "<= "+mib(memTarget), idle <= memTarget)
 
-		l.rep.note(fig, "%d users load1..load%d signed in through the form, then a closed loop each for %v (one keep-alive connection per analyst, %v per page at most), pages %s",
+		l.rep.Note(fig, "%d users load1..load%d signed in through the form, then a closed loop each for %v (one keep-alive connection per analyst, %v per page at most), pages %s",
 			o.analysts, o.analysts, o.duration, requestTimeout, mixText(t))
-		l.rep.note(fig, "service calls counted by the stand-in for those users after sign-in, per page answered (exports included): %s", describe(byPath))
-		l.rep.note(fig, "memory of the dashboard from /proc: VmRSS %s before the load, VmHWM (peak, reset through clear_refs before the load) %s; after-idle is VmRSS %v after the load stopped (CACHE_TTL=NEWS_TTL=CACHE_KEEP_STALE=%v), connections closed",
+		l.rep.Note(fig, "service calls counted by the stand-in for those users after sign-in, per page answered (exports included): %s", describe(byPath))
+		l.rep.Note(fig, "memory of the dashboard from /proc: VmRSS %s before the load, VmHWM (peak, reset through clear_refs before the load) %s; after-idle is VmRSS %v after the load stopped (CACHE_TTL=NEWS_TTL=CACHE_KEEP_STALE=%v), connections closed",
 			mib(before), mib(peak), o.idle, o.ttl)
 		if nFail > 0 {
-			l.rep.note(fig, "failed pages: %s (%s)", statuses(fails), t.redirectText())
+			l.rep.Note(fig, "failed pages: %s (%s)", statuses(fails), t.redirectText())
 		}
 		if len(t.errs) > 0 {
-			l.rep.note(fig, "requests without an answer, first ones: %v", t.errs)
+			l.rep.Note(fig, "requests without an answer, first ones: %v", t.errs)
 		}
 		return nil
 	})
 	if err != nil {
-		l.rep.broken(fig, what, err)
+		l.rep.Broken(fig, what, err)
 		return nil
 	}
 	return out

@@ -22,7 +22,7 @@ const ratioTarget = 0.8
 func (l *lab) direct(ctx context.Context, first *analystsRun) {
 	const fig, what = 2, "throughput / direct"
 	if first == nil {
-		l.rep.skipped(fig, what, "needs figure 1")
+		l.rep.Skipped(fig, what, "needs figure 1")
 		return
 	}
 	o := l.opts
@@ -42,12 +42,12 @@ func (l *lab) direct(ctx context.Context, first *analystsRun) {
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			l.rep.broken(fig, what, err)
+			l.rep.Broken(fig, what, err)
 			return
 		}
 	}
 	if err := l.sim.reset(ctx); err != nil {
-		l.rep.broken(fig, what, err)
+		l.rep.Broken(fig, what, err)
 		return
 	}
 	t := newTally()
@@ -74,22 +74,22 @@ func (l *lab) direct(ctx context.Context, first *analystsRun) {
 	wall := time.Since(start)
 	counts, err := l.sim.requests(ctx)
 	if err != nil {
-		l.rep.broken(fig, what, err)
+		l.rep.Broken(fig, what, err)
 		return
 	}
 	calls, _ := callsOf(counts, func(u string) bool { return isLoadUser(u, o.analysts) })
 	directRate := float64(t.count()) / wall.Seconds()
 	ratio := first.rate() / directRate
-	l.rep.check(fig, "dashboard / direct throughput", fmt.Sprintf("%.2f (%.0f / %.0f pages/s)", ratio, first.rate(), directRate),
+	l.rep.Check(fig, "dashboard / direct throughput", fmt.Sprintf("%.2f (%.0f / %.0f pages/s)", ratio, first.rate(), directRate),
 		fmt.Sprintf(">= %.2f", ratioTarget), ratio >= ratioTarget)
 	var plans []string
 	for k := range numKinds {
 		plans = append(plans, fmt.Sprintf("%s: %s", k, describe(first.plan[k])))
 	}
-	l.rep.note(fig, "direct: %d pages in %v by %d workers (same users and page draws as figure 1), %d service calls (%.2f per page), each page's calls made at once straight to the stand-in with a per-user cache of %v; calls per page, learnt cold through the dashboard: %s",
+	l.rep.Note(fig, "direct: %d pages in %v by %d workers (same users and page draws as figure 1), %d service calls (%.2f per page), each page's calls made at once straight to the stand-in with a per-user cache of %v; calls per page, learnt cold through the dashboard: %s",
 		t.count(), wall.Round(time.Millisecond), o.analysts, calls, float64(calls)/float64(max(t.count(), 1)), o.ttl, strings.Join(plans, "; "))
 	if fails := t.failures(); len(fails) > 0 {
-		l.rep.note(fig, "direct pages with a failed call: %s", statuses(fails))
+		l.rep.Note(fig, "direct pages with a failed call: %s", statuses(fails))
 	}
 }
 

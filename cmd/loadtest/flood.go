@@ -70,13 +70,13 @@ func (l *lab) logFlood(ctx context.Context) {
 		if n < o.floodRequests {
 			measured = fmt.Sprintf("%s for %d (%s scaled)", mb(grew), n, mb(full))
 		}
-		l.rep.check(fig, fmt.Sprintf("log bytes for %d requests of %d kB paths", o.floodRequests, o.floodPath/1000), measured,
+		l.rep.Check(fig, fmt.Sprintf("log bytes for %d requests of %d kB paths", o.floodRequests, o.floodPath/1000), measured,
 			"< "+mb(logTarget), full < logTarget)
-		l.rep.note(fig, "%d requests from %d keep-alive clients in %v, no cookie; paths /businesses/a… and /static/a…; answers %s; log = the dashboard's stdout and stderr in a file, at its default level",
+		l.rep.Note(fig, "%d requests from %d keep-alive clients in %v, no cookie; paths /businesses/a… and /static/a…; answers %s; log = the dashboard's stdout and stderr in a file, at its default level",
 			n, floodClients, wall.Round(time.Millisecond), statuses(t.byStatus))
 		return nil
 	})
 	if err != nil {
-		l.rep.broken(fig, what, err)
+		l.rep.Broken(fig, what, err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"creditdash/internal/figures"
 )
 
 func TestPercentileNearestRank(t *testing.T) {
@@ -16,27 +18,27 @@ func TestPercentileNearestRank(t *testing.T) {
 		p    float64
 		want time.Duration
 	}{{0.50, 50 * time.Millisecond}, {0.95, 95 * time.Millisecond}, {0.99, 99 * time.Millisecond}, {1, 100 * time.Millisecond}, {0, time.Millisecond}} {
-		if got := percentile(ds, c.p); got != c.want {
-			t.Errorf("percentile(1..100 ms, %v) = %v, want %v", c.p, got, c.want)
+		if got := figures.Percentile(ds, c.p); got != c.want {
+			t.Errorf("figures.Percentile(1..100 ms, %v) = %v, want %v", c.p, got, c.want)
 		}
 	}
-	if got := percentile(nil, 0.5); got != 0 {
-		t.Errorf("percentile(nil) = %v, want 0", got)
+	if got := figures.Percentile(nil, 0.5); got != 0 {
+		t.Errorf("figures.Percentile(nil) = %v, want 0", got)
 	}
-	if got := percentile([]time.Duration{7}, 0.99); got != 7 {
+	if got := figures.Percentile([]time.Duration{7}, 0.99); got != 7 {
 		t.Errorf("percentile of one = %v, want 7", got)
 	}
 }
 
 func TestReportTable(t *testing.T) {
 	r := &report{}
-	r.check(3, "storm: calls", "42", "<= 10", false)
-	r.info(1, "requests", "100 (10/s)")
-	r.check(1, "errors", "0: none", "0", true)
-	r.note(3, "why %d", 3)
-	r.note(1, "how")
+	r.Check(3, "storm: calls", "42", "<= 10", false)
+	r.Info(1, "requests", "100 (10/s)")
+	r.Check(1, "errors", "0: none", "0", true)
+	r.Note(3, "why %d", 3)
+	r.Note(1, "how")
 	var out bytes.Buffer
-	r.print(&out, "heading")
+	r.Print(&out, "heading")
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	want := []string{
 		"heading",
@@ -52,11 +54,11 @@ func TestReportTable(t *testing.T) {
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("table:\n%s\nwant:\n%s", out.String(), strings.Join(want, "\n"))
 	}
-	if r.failed() {
+	if r.Failed() {
 		t.Error("failed() with no broken figure")
 	}
-	r.broken(2, "direct", errStopped)
-	if !r.failed() {
+	r.Broken(2, "direct", errStopped)
+	if !r.Failed() {
 		t.Error("failed() = false after broken")
 	}
 }

@@ -80,7 +80,7 @@ func main() {
 	heading := fmt.Sprintf("CreditDash loadtest · %s · %s/%s, %d CPUs, %s · stand-in latency %v · took %s",
 		started.UTC().Format("2006-01-02 15:04 UTC"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(),
 		runtime.Version(), o.latency, time.Since(started).Round(time.Second))
-	rep.print(os.Stdout, heading)
+	rep.Print(os.Stdout, heading)
 	switch {
 	case ctx.Err() != nil:
 		fmt.Fprintln(os.Stderr, errStopped)
@@ -88,7 +88,7 @@ func main() {
 	case err != nil:
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
-	case rep.failed():
+	case rep.Failed():
 		os.Exit(1)
 	}
 }

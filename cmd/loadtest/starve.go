@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/url"
 	"time"
+
+	"creditdash/internal/figures"
 )
 
 // holdDelay is how long the unread exports get to take hold of the
@@ -39,16 +41,16 @@ func (l *lab) unreadExports(ctx context.Context) {
 		sleep(ctx, holdDelay)
 		t, wall := closedLoop(ctx, []*browser{victim}, victimMix, o.victim)
 		rate := float64(t.ok()) / float64(max(t.count(), 1))
-		l.rep.check(fig, "victim's pages beside unread exports", fmt.Sprintf("%.1f %% (%d of %d)", 100*rate, t.ok(), t.count()),
+		l.rep.Check(fig, "victim's pages beside unread exports", fmt.Sprintf("%.1f %% (%d of %d)", 100*rate, t.ok(), t.count()),
 			"100 %", t.count() > 0 && t.ok() == t.count())
 		sorted := t.sorted()
-		l.rep.note(fig, "user bulk (%d businesses) opened %d exports on connections with a 4 kB receive buffer and read none; after %v, user demo loaded pages one at a time for %v (%s), %v per page at most; answers %s (%s); page times p50 %s, longest %s",
+		l.rep.Note(fig, "user bulk (%d businesses) opened %d exports on connections with a 4 kB receive buffer and read none; after %v, user demo loaded pages one at a time for %v (%s), %v per page at most; answers %s (%s); page times p50 %s, longest %s",
 			o.bulk, len(conns), holdDelay, wall.Round(time.Millisecond), mixText(t), requestTimeout, statuses(t.byStatus), t.redirectText(),
-			ms(percentile(sorted, 0.5)), ms(percentile(sorted, 1)))
+			ms(figures.Percentile(sorted, 0.5)), ms(figures.Percentile(sorted, 1)))
 		return nil
 	})
 	if err != nil {
-		l.rep.broken(fig, what, err)
+		l.rep.Broken(fig, what, err)
 	}
 }
 

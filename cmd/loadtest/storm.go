@@ -45,17 +45,17 @@ func (l *lab) ordinaryStorm(ctx context.Context) {
 		logins := byPath[loginPath]
 		calls -= logins
 		delete(byPath, loginPath)
-		l.rep.check(fig, "Ordinary storm: service calls", fmt.Sprint(calls), fmt.Sprintf("<= %d (the quota)", ordinaryQuota), calls <= ordinaryQuota)
+		l.rep.Check(fig, "Ordinary storm: service calls", fmt.Sprint(calls), fmt.Sprintf("<= %d (the quota)", ordinaryQuota), calls <= ordinaryQuota)
 		raw := t.failures()[http.StatusTooManyRequests]
-		l.rep.check(fig, "Ordinary storm: raw 429 pages", fmt.Sprint(raw), "0", raw == 0)
-		l.rep.note(fig, "%d sign-ins at once (%d failed, %d service sign-ins), then %d requests in %v (%s); answers %s (%s); calls counted by the stand-in, refused ones included, sign-ins left out: %s",
+		l.rep.Check(fig, "Ordinary storm: raw 429 pages", fmt.Sprint(raw), "0", raw == 0)
+		l.rep.Note(fig, "%d sign-ins at once (%d failed, %d service sign-ins), then %d requests in %v (%s); answers %s (%s); calls counted by the stand-in, refused ones included, sign-ins left out: %s",
 			o.sessions, failed, logins, t.count(), wall.Round(time.Millisecond), mixText(t), statuses(t.byStatus), t.redirectText(), describe(byPath))
 		if failed > 0 {
-			l.rep.note(fig, "first failed sign-in: %v", firstErr)
+			l.rep.Note(fig, "first failed sign-in: %v", firstErr)
 		}
 		return nil
 	})
 	if err != nil {
-		l.rep.broken(fig, what, err)
+		l.rep.Broken(fig, what, err)
 	}
 }
