@@ -115,6 +115,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		cacheOpts.Second, cacheOpts.Book = sh, shared.NewBook(sh, cache.NewBook(nil))
 		signOuts = shared.NewSignOuts(sh, handlers.NewMemorySignOuts(cfg.SessionLifetime), cfg.SessionLifetime)
 		degraded = sh.Degraded
+		meter.WatchSharedStore(sh.Errors)
 	}
 	store, err := cache.New(client, cacheOpts)
 	if err != nil {

@@ -95,6 +95,14 @@ func (m *Metrics) WatchCache(stats func() cache.Stats) {
 	)
 }
 
+// WatchSharedStore exposes the shared store's failed calls.
+func (m *Metrics) WatchSharedStore(errs func() uint64) {
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "creditdash_shared_store_errors_total",
+		Help: "Calls to the shared Valkey/Redis store that failed or were skipped while it was down.",
+	}, func() float64 { return float64(errs()) }))
+}
+
 // ObserveCall notes one call to the service; it is the client's observer.
 func (m *Metrics) ObserveCall(op string, err error, took time.Duration) {
 	m.calls.WithLabelValues(op, outcome(err)).Inc()

@@ -35,6 +35,7 @@ func TestSeriesByLabelsThatStayFew(t *testing.T) {
 	m.SignIn("wrong_credentials")
 	m.BudgetRefused()
 	m.StoreError()
+	m.WatchSharedStore(func() uint64 { return 2 })
 	m.WatchCache(func() cache.Stats { return cache.Stats{FirstHits: 7, SecondHits: 2, Misses: 3, Merged: 1, Stale: 4} })
 
 	e := echo.New()
@@ -58,6 +59,7 @@ func TestSeriesByLabelsThatStayFew(t *testing.T) {
 		`creditdash_cache_reads_total{level="service",result="merged"} 1`,
 		`creditdash_cache_reads_total{level="first",result="stale"} 4`,
 		`url="/businesses/:id"`,
+		"creditdash_shared_store_errors_total 2",
 		"go_goroutines",
 	} {
 		if !strings.Contains(out, want) {

@@ -43,6 +43,9 @@ func TestStoreDownAndBack(t *testing.T) {
 			}
 		}
 	}
+	if r.sa.Errors() == 0 || r.sb.Errors() == 0 {
+		t.Errorf("store errors counted: A %d, B %d; want some on both", r.sa.Errors(), r.sb.Errors())
+	}
 	if r.sa.Degraded() == nil || r.sb.Degraded() == nil {
 		t.Errorf("degraded: A %v, B %v; want both to say the store is down", r.sa.Degraded(), r.sb.Degraded())
 	}

@@ -65,6 +65,8 @@ type Store struct {
 	// fails counts failed calls in a row: one slow answer on a busy
 	// machine is not an outage, a few in a row are.
 	fails atomic.Int32
+	// errs counts every failed or skipped call, for the operators' metrics.
+	errs atomic.Uint64
 
 	mu        sync.Mutex
 	downSince time.Time
@@ -166,6 +168,7 @@ const failsDown = 3
 func (s *Store) call(ctx context.Context, fn func(ctx context.Context, c rueidis.Client) error) error {
 	c, err := s.conn()
 	if err != nil {
+		s.errs.Add(1)
 		return err
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
@@ -175,6 +178,7 @@ func (s *Store) call(ctx context.Context, fn func(ctx context.Context, c rueidis
 		s.fails.Store(0)
 		return err
 	}
+	s.errs.Add(1)
 	if _, refused := rueidis.IsRedisErr(err); !refused && ctx.Err() == nil && s.fails.Add(1) >= failsDown {
 		s.markDown(err)
 	}
@@ -231,6 +235,10 @@ func (s *Store) probe() {
 		return
 	}
 }
+
+// Errors counts the calls that failed or were skipped while the store was
+// down.
+func (s *Store) Errors() uint64 { return s.errs.Load() }
 
 // Degraded is nil while the store answers, and otherwise says since when
 // it does not: /readyz shows it without failing, since every page still
