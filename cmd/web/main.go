@@ -246,7 +246,7 @@ func announce(w io.Writer, cfg config, addr string) {
 	fmt.Fprintf(w, "\nCreditDash is running at http://%s\n", addr)
 	if cfg.demo() {
 		fmt.Fprintln(w, "Demo mode: the built-in stand-in service answers with generated data.")
-		fmt.Fprintln(w, "Sign in as demo / demo (also: ordinary, developer, trade; the password is always demo).")
+		fmt.Fprintln(w, "Sign in as demo / demo (also: ordinary, developer, trade, and secure with a two-factor code that is printed here; the password is always demo).")
 	}
 	fmt.Fprintln(w, "Stop with Ctrl+C.")
 }
