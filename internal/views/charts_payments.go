@@ -80,27 +80,8 @@ func AgingChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 // table of the same numbers.
 func SICDBTChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 	p := ChartPanel{Title: "DBT by supplier category", Note: "days beyond terms per SIC category and month; lower is better"}
-	type key struct {
-		cat   string
-		month monthIndex
-	}
-	dbt := map[key]*int{}
-	var cats []string
-	var months []monthIndex
-	for _, r := range rows {
-		m, ok := paymentMonthIndex(r)
-		if !ok {
-			continue
-		}
-		c := categoryLabel(r)
-		if !slices.Contains(cats, c) {
-			cats = append(cats, c)
-		}
-		if !slices.Contains(months, m) {
-			months = append(months, m)
-		}
-		dbt[key{c, m}] = r.DBTIndex
-	}
+	g := newSICGrid(rows)
+	cats, months := g.cats, g.months
 	if len(months) == 0 {
 		p.Empty = "No payment data by supplier category."
 		return p, nil
@@ -115,7 +96,7 @@ func SICDBTChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 	for _, m := range months {
 		row := DataRow{Cells: []DataCell{{Text: m.String()}}}
 		for _, c := range cats {
-			if v := dbt[key{c, m}]; v != nil {
+			if v := g.dbt(c, m); v != nil {
 				z := DBTZone(*v)
 				row.Cells = append(row.Cells, DataCell{Text: Int(int64(*v)) + " (" + z.Label + ")", Class: "num"})
 			} else {
@@ -124,7 +105,7 @@ func SICDBTChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 		}
 		p.Table.Rows = append(p.Table.Rows, row)
 	}
-	drawn := worstCategories(cats, months, func(c string, m monthIndex) *int { return dbt[key{c, m}] })
+	drawn := worstCategories(cats, months, g.dbt)
 	if len(drawn) < len(cats) {
 		p.Note += "; the " + strconv.Itoa(len(drawn)) + " categories with the highest average DBT are drawn, the table lists all " + strconv.Itoa(len(cats))
 	}
@@ -138,7 +119,7 @@ func SICDBTChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 		data := make([]opts.LineData, len(months))
 		for j, m := range months {
 			data[j] = opts.LineData{Value: noValue}
-			if v := dbt[key{c, m}]; v != nil {
+			if v := g.dbt(c, m); v != nil {
 				data[j].Value = *v
 			}
 		}
@@ -194,3 +175,40 @@ func paymentChartOpts(title string) []charts.GlobalOpts {
 		timeZoom(),
 	}
 }
+
+// sicGrid is the PaymentSummary/SIC answer as categories by months: the
+// categories in the answer's order, the months it names, and each cell's
+// DBT (nil when the service gave none). Rows whose month cannot be read
+// are left out.
+type sicGrid struct {
+	cats   []string
+	months []monthIndex
+	cells  map[sicCell]*int
+}
+
+type sicCell struct {
+	cat   string
+	month monthIndex
+}
+
+func newSICGrid(rows []upstream.PaymentSummaryRow) sicGrid {
+	g := sicGrid{cells: map[sicCell]*int{}}
+	for _, r := range rows {
+		m, ok := paymentMonthIndex(r)
+		if !ok {
+			continue
+		}
+		c := categoryLabel(r)
+		if !slices.Contains(g.cats, c) {
+			g.cats = append(g.cats, c)
+		}
+		if !slices.Contains(g.months, m) {
+			g.months = append(g.months, m)
+		}
+		g.cells[sicCell{c, m}] = r.DBTIndex
+	}
+	return g
+}
+
+// dbt is the DBT of category c in month m, nil when none was reported.
+func (g sicGrid) dbt(c string, m monthIndex) *int { return g.cells[sicCell{c, m}] }

@@ -63,29 +63,8 @@ func dbtPieces() []opts.Piece {
 // are left out; a category without a DBT in a month shows a dash, never 0.
 func NewSICHeatMap(rows []upstream.PaymentSummaryRow) (SICHeatMap, error) {
 	var hm SICHeatMap
-	type key struct {
-		cat   string
-		month monthIndex
-	}
-	dbt := map[key]int{}
-	var cats []string
-	var months []monthIndex
-	for _, r := range rows {
-		m, ok := paymentMonthIndex(r)
-		if !ok {
-			continue
-		}
-		c := categoryLabel(r)
-		if !slices.Contains(cats, c) {
-			cats = append(cats, c)
-		}
-		if !slices.Contains(months, m) {
-			months = append(months, m)
-		}
-		if r.DBTIndex != nil && *r.DBTIndex >= 0 {
-			dbt[key{c, m}] = *r.DBTIndex
-		}
-	}
+	g := newSICGrid(rows)
+	cats, months := g.cats, g.months
 	if len(months) == 0 {
 		hm.Empty = "No payments by supplier category reported."
 		return hm, nil
@@ -98,12 +77,14 @@ func NewSICHeatMap(rows []upstream.PaymentSummaryRow) (SICHeatMap, error) {
 		row := SICHeatRow{Category: c, Average: Dash, Cells: make([]HeatCell, len(months))}
 		sum, n := 0, 0
 		for i, m := range months {
-			v, ok := dbt[key{c, m}]
-			if !ok {
+			// A negative index is no DBT the zones can place: shown as missing.
+			p := g.dbt(c, m)
+			if p == nil || *p < 0 {
 				row.Cells[i] = HeatCell{Text: Dash, Missing: true, Zone: Zone{Label: "no DBT"},
 					Title: c + ", " + m.String() + ": no DBT"}
 				continue
 			}
+			v := *p
 			z := DBTZone(v)
 			row.Cells[i] = HeatCell{Text: Int(int64(v)), Zone: z, value: float64(v),
 				Title: c + ", " + m.String() + ": DBT " + ScoreDBT.format(float64(v)) + " (" + z.Label + ")"}
