@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"net/http"
 	"slices"
 	"strings"
@@ -78,19 +77,5 @@ func TestCheckOnceNamesTheMisses(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "NAICSCodes×4, Summary×1") {
 		t.Errorf("the table's notes lack the per-path counts of the miss:\n%s", out.String())
-	}
-}
-
-func TestTailBufferKeepsTheEnd(t *testing.T) {
-	tb := &tailBuffer{max: 8}
-	tb.Write([]byte("0123456789"))
-	tb.Write([]byte("ab"))
-	if got := tb.String(); got != "456789ab" {
-		t.Errorf("tail = %q, want %q", got, "456789ab")
-	}
-	var out bytes.Buffer
-	prefixWriter{prefix: "web: ", w: &out}.Write([]byte("one\ntwo\n"))
-	if out.String() != "web: one\nweb: two\n" {
-		t.Errorf("prefixed = %q", out.String())
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"creditdash/internal/figures"
 )
 
 // overviewOps are the operations the overview tab shows: the header's two
@@ -36,8 +38,8 @@ var tabPaths = []string{reportPath, reportPath + "/payments", reportPath + "/fin
 // measure gets a new dashboard; the warm one follows the cold overview in
 // the same dashboard.
 func (l *lab) serviceCalls(ctx context.Context) {
-	err := l.withDashboard(ctx, "", func(web *proc) error {
-		b := newBrowser(web.url, 1)
+	err := l.withDashboard(ctx, "", func(web *figures.Child) error {
+		b := newBrowser(web.URL, 1)
 		if err := b.signIn(ctx, demoUser, demoPassword); err != nil {
 			return err
 		}
@@ -60,8 +62,8 @@ func (l *lab) serviceCalls(ctx context.Context) {
 	if err != nil {
 		l.rep.Broken(3, "service calls: overview", err)
 	}
-	err = l.withDashboard(ctx, "", func(web *proc) error {
-		b := newBrowser(web.url, 1)
+	err = l.withDashboard(ctx, "", func(web *figures.Child) error {
+		b := newBrowser(web.URL, 1)
 		if err := b.signIn(ctx, demoUser, demoPassword); err != nil {
 			return err
 		}
@@ -82,7 +84,7 @@ func (l *lab) serviceCalls(ctx context.Context) {
 // countCalls resets the counters, opens the pages in turn and returns what
 // the demo user's visits cost the service.
 func (l *lab) countCalls(ctx context.Context, b *browser, paths ...string) (map[string]int, error) {
-	if err := l.sim.reset(ctx); err != nil {
+	if err := l.sim.Reset(ctx); err != nil {
 		return nil, err
 	}
 	for _, p := range paths {
@@ -90,7 +92,11 @@ func (l *lab) countCalls(ctx context.Context, b *browser, paths ...string) (map[
 			return nil, err
 		}
 	}
-	return l.sim.requests(ctx, demoUser)
+	all, err := l.sim.Requests(ctx)
+	if all[demoUser] == nil {
+		return map[string]int{}, err
+	}
+	return all[demoUser], err
 }
 
 // checkOnce adds a line: want, each called exactly once, and nothing else.

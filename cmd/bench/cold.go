@@ -42,21 +42,21 @@ func (l *lab) coldReport(ctx context.Context) []byte {
 	var html []byte
 	for _, L := range coldLatencies {
 		what := fmt.Sprintf("cold report / L, L = %v (median of %d)", L, l.opts.samples)
-		if err := l.sim.setLatency(ctx, L); err != nil {
+		if err := l.sim.SetLatency(ctx, L); err != nil {
 			l.rep.Broken(1, what, err)
 			continue
 		}
 		var times []time.Duration
 		for range l.opts.samples {
-			err := l.withDashboard(ctx, "", func(web *proc) error {
-				warm := newBrowser(web.url, 1)
+			err := l.withDashboard(ctx, "", func(web *figures.Child) error {
+				warm := newBrowser(web.URL, 1)
 				if err := warm.signIn(ctx, warmUser, demoPassword); err != nil {
 					return err
 				}
 				if _, err := warm.getOK(ctx, reportPath, true); err != nil {
 					return err
 				}
-				b := newBrowser(web.url, 1)
+				b := newBrowser(web.URL, 1)
 				if err := b.signIn(ctx, demoUser, demoPassword); err != nil {
 					return err
 				}

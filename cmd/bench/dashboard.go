@@ -12,15 +12,18 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"creditdash/internal/figures"
 )
 
 // benchSecret seals the dashboard's cookies during a run; nothing outlives it.
 const benchSecret = "bench-secret-not-for-production-0123456789"
 
 // startDashboard runs bin/web against the stand-in on a free port, serving
-// static files from staticDir when it is not empty, and waits for /readyz.
-func startDashboard(ctx context.Context, bin, serviceURL, staticDir string) (*proc, error) {
-	addr, err := freeAddr()
+// static files from staticDir when it is not empty, its output in logPath
+// (and its warnings on stderr), and waits for /readyz.
+func startDashboard(ctx context.Context, bin, serviceURL, staticDir, logPath string) (*figures.Child, error) {
+	addr, err := figures.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
@@ -33,16 +36,16 @@ func startDashboard(ctx context.Context, bin, serviceURL, staticDir string) (*pr
 		"STATIC_DIR=" + staticDir,
 	}
 	// Its warnings are worth seeing next to the table.
-	p, err := start("web", bin, nil, env, os.Stderr)
+	web, err := figures.Start("web", bin, logPath, nil, env, os.Stderr)
 	if err != nil {
 		return nil, err
 	}
-	p.url = "http://" + addr
-	if err := p.waitHTTP(ctx, "/readyz", 30*time.Second); err != nil {
-		p.stop()
+	web.URL = "http://" + addr
+	if err := web.WaitHTTP(ctx, "/readyz", 30*time.Second); err != nil {
+		web.Stop()
 		return nil, err
 	}
-	return p, nil
+	return web, nil
 }
 
 // browser is one signed-in visitor: a cookie jar and keep-alive

@@ -35,16 +35,16 @@ func (l *lab) export(ctx context.Context) {
 		l.rep.Skipped(4, what, "-rows 0")
 		return
 	}
-	if err := l.sim.setLatency(ctx, 0); err != nil {
+	if err := l.sim.SetLatency(ctx, 0); err != nil {
 		l.rep.Broken(4, what, err)
 		return
 	}
-	err := l.withDashboard(ctx, "", func(web *proc) error {
-		b := newBrowser(web.url, 1)
+	err := l.withDashboard(ctx, "", func(web *figures.Child) error {
+		b := newBrowser(web.URL, 1)
 		if err := b.signIn(ctx, bulkUser, demoPassword); err != nil {
 			return err
 		}
-		key, err := l.sim.login(ctx, bulkUser, demoPassword)
+		key, err := l.sim.Login(ctx, bulkUser, demoPassword)
 		if err != nil {
 			return err
 		}
@@ -52,27 +52,27 @@ func (l *lab) export(ctx context.Context) {
 		var growth []int64
 		memOK := true
 		for range l.opts.exportRuns {
-			d, err := fetchAll(ctx, l.sim.http, l.sim.url+"/v1/Portfolio/Download?format=CSV", "Bearer "+key)
+			d, err := fetchAll(ctx, l.sim.HTTP(), l.sim.URL+"/v1/Portfolio/Download?format=CSV", "Bearer "+key)
 			if err != nil {
 				return err
 			}
 			direct = append(direct, d)
 
-			before, err := figures.ProcStatus(web.pid(), "VmRSS")
+			before, err := figures.ProcStatus(web.PID(), "VmRSS")
 			if err == nil {
-				err = figures.ResetPeak(web.pid())
+				err = figures.ResetPeak(web.PID())
 			}
 			if err != nil {
 				memOK = false
 				l.rep.Note(4, "memory not measured: %v", err)
 			}
-			p, err := fetchAll(ctx, b.http, web.url+"/portfolio/export?format=csv", "")
+			p, err := fetchAll(ctx, b.http, web.URL+"/portfolio/export?format=csv", "")
 			if err != nil {
 				return err
 			}
 			proxied = append(proxied, p)
 			if memOK {
-				peak, err := figures.ProcStatus(web.pid(), "VmHWM")
+				peak, err := figures.ProcStatus(web.PID(), "VmHWM")
 				if err != nil {
 					return err
 				}

@@ -16,6 +16,8 @@ import (
 	"runtime"
 	"syscall"
 	"time"
+
+	"creditdash/internal/figures"
 )
 
 // options are the bench's flags.
@@ -84,15 +86,20 @@ func run(ctx context.Context, o options, rep *report) error {
 	if err != nil {
 		return err
 	}
-	sim, err := startStandIn(ctx, o.simulator, o.rows)
+	var args []string
+	if o.rows > 0 {
+		args = []string{"-bulk", fmt.Sprint(o.rows)}
+	}
+	// Its log has a line per request: kept for a failure report only.
+	sim, err := figures.StartStandIn(ctx, o.simulator, filepath.Join(tmp, "simulator.log"), args, 30*time.Second)
 	if err != nil {
 		return err
 	}
-	defer sim.stop()
+	defer sim.Stop()
 
-	l := &lab{opts: o, sim: sim, staticDir: staticDir, rep: rep}
+	l := &lab{opts: o, sim: sim, dir: tmp, staticDir: staticDir, rep: rep}
 	var html []byte
-	figures := []func(){
+	measures := []func(){
 		func() { html = l.coldReport(ctx) },
 		func() { l.warmReport(ctx, html) },
 		func() { l.serviceCalls(ctx) },
@@ -100,43 +107,51 @@ func run(ctx context.Context, o options, rep *report) error {
 		// The longest, so last: tens of seconds at a million rows.
 		func() { l.export(ctx) },
 	}
-	for _, measure := range figures {
+	for _, measure := range measures {
 		measure()
 		if ctx.Err() != nil {
 			return errStopped
 		}
-		if err := sim.failed(); err != nil {
+		if err := sim.Failed(); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// lab is one bench run: the stand-in, the static twin's folder, the table.
+// lab is one bench run: the stand-in, the temporary folder (children's
+// logs, the static twin), the table.
 type lab struct {
-	opts      options
-	sim       *standIn
-	staticDir string
-	rep       *report
+	opts       options
+	sim        *figures.StandIn
+	dir        string
+	staticDir  string
+	rep        *report
+	dashboards int // started so far, naming their logs
 }
 
 // withDashboard runs fn against a dashboard of its own (so with an empty
 // cache), stopped when fn returns.
-func (l *lab) withDashboard(ctx context.Context, staticDir string, fn func(web *proc) error) error {
+func (l *lab) withDashboard(ctx context.Context, staticDir string, fn func(web *figures.Child) error) error {
 	if ctx.Err() != nil {
 		return errStopped
 	}
-	web, err := startDashboard(ctx, l.opts.web, l.sim.url, staticDir)
+	l.dashboards++
+	logPath := filepath.Join(l.dir, fmt.Sprintf("web-%d.log", l.dashboards))
+	web, err := startDashboard(ctx, l.opts.web, l.sim.URL, staticDir, logPath)
 	if err != nil {
 		return err
 	}
-	defer web.stop()
+	defer web.Stop()
 	err = fn(web)
 	if ctx.Err() != nil {
 		return errStopped
 	}
-	if exitErr := web.failed(); exitErr != nil {
+	if exitErr := web.Failed(); exitErr != nil {
 		return errors.Join(err, exitErr)
 	}
 	return err
 }
+
+// errStopped is returned when Ctrl+C ended the run.
+var errStopped = errors.New("bench: stopped")

@@ -62,12 +62,12 @@ func (l *lab) warmReport(ctx context.Context, html []byte) {
 		l.rep.Broken(2, what, err)
 		return
 	}
-	if err := l.sim.setLatency(ctx, warmLatency); err != nil {
+	if err := l.sim.SetLatency(ctx, warmLatency); err != nil {
 		l.rep.Broken(2, what, err)
 		return
 	}
-	err := l.withDashboard(ctx, l.staticDir, func(web *proc) error {
-		b := newBrowser(web.url, l.opts.clients)
+	err := l.withDashboard(ctx, l.staticDir, func(web *figures.Child) error {
+		b := newBrowser(web.URL, l.opts.clients)
 		if err := b.signIn(ctx, demoUser, demoPassword); err != nil {
 			return err
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"creditdash/internal/figures"
 )
 
 // Figure 5's targets, in bytes.
@@ -22,8 +24,8 @@ const (
 // body as sent (gzip when the server chose it) plus its status line and
 // headers; what the browser sends is left out.
 func (l *lab) pageWeight(ctx context.Context) {
-	err := l.withDashboard(ctx, "", func(web *proc) error {
-		b := newBrowser(web.url, 4)
+	err := l.withDashboard(ctx, "", func(web *figures.Child) error {
+		b := newBrowser(web.URL, 4)
 		if err := b.signIn(ctx, demoUser, demoPassword); err != nil {
 			return err
 		}

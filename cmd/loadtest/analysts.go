@@ -39,7 +39,7 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 	const fig, what = 1, "analysts"
 	o := l.opts
 	var out *analystsRun
-	err := l.withDashboard(ctx, "web-analysts", func(web *proc) error {
+	err := l.withDashboard(ctx, "web-analysts", func(web *figures.Child) error {
 		plan, err := l.calibrate(ctx, web)
 		if err != nil {
 			return err
@@ -48,26 +48,26 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		for i := range users {
 			users[i] = analyst(i + 1)
 		}
-		browsers, failed, err := signInAll(ctx, web.url, users, 16)
+		browsers, failed, err := signInAll(ctx, web.URL, users, 16)
 		if failed > 0 {
 			return fmt.Errorf("loadtest: %d of %d analysts could not sign in: %w", failed, len(users), err)
 		}
-		before, err := figures.ProcStatus(web.pid(), "VmRSS")
+		before, err := figures.ProcStatus(web.PID(), "VmRSS")
 		if err != nil {
 			return err
 		}
-		if err := figures.ResetPeak(web.pid()); err != nil {
+		if err := figures.ResetPeak(web.PID()); err != nil {
 			return err
 		}
-		if err := l.sim.reset(ctx); err != nil {
+		if err := l.sim.Reset(ctx); err != nil {
 			return err
 		}
 		t, wall := closedLoop(ctx, browsers, analystMix, o.duration)
-		peak, err := figures.ProcStatus(web.pid(), "VmHWM")
+		peak, err := figures.ProcStatus(web.PID(), "VmHWM")
 		if err != nil {
 			return err
 		}
-		counts, err := l.sim.requests(ctx)
+		counts, err := l.sim.Requests(ctx)
 		if err != nil {
 			return err
 		}
@@ -91,7 +91,7 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 			b.close()
 		}
 		sleep(ctx, o.idle)
-		idle, err := figures.ProcStatus(web.pid(), "VmRSS")
+		idle, err := figures.ProcStatus(web.PID(), "VmRSS")
 		if err != nil {
 			return err
 		}
@@ -142,22 +142,22 @@ func mixText(t *tally) string {
 // calibrate opens each kind of page once, cold, as a user of its own (the
 // ones after the analysts) and returns the service calls each cost: the
 // plan of the direct run of figure 2.
-func (l *lab) calibrate(ctx context.Context, web *proc) ([numKinds]map[string]int, error) {
+func (l *lab) calibrate(ctx context.Context, web *figures.Child) ([numKinds]map[string]int, error) {
 	var plan [numKinds]map[string]int
 	for k := range numKinds {
 		user := analyst(l.opts.analysts + 1 + int(k))
-		b := newBrowser(web.url, requestTimeout)
+		b := newBrowser(web.URL, requestTimeout)
 		if err := b.signIn(ctx, user); err != nil {
 			return plan, err
 		}
-		before, err := l.sim.requests(ctx)
+		before, err := l.sim.Requests(ctx)
 		if err != nil {
 			return plan, err
 		}
 		if o := b.get(ctx, pathOf(k, firstBusiness)); o.err != nil || o.status != 200 {
 			return plan, fmt.Errorf("loadtest: calibrating %s: status %d (%v)", pathOf(k, firstBusiness), o.status, o.err)
 		}
-		after, err := l.sim.requests(ctx)
+		after, err := l.sim.Requests(ctx)
 		if err != nil {
 			return plan, err
 		}

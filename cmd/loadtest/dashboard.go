@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"creditdash/internal/figures"
 )
 
 // loadSecret seals the dashboard's cookies during a run; nothing outlives it.
@@ -24,8 +26,8 @@ const password = "demo"
 // short cache lifetimes (so that the after-idle memory is read once the
 // entries are gone) and its whole output in dir/name.log, at the log level
 // it ships with.
-func startDashboard(ctx context.Context, o options, serviceURL, dir, name string) (*proc, error) {
-	addr, err := freeAddr()
+func startDashboard(ctx context.Context, o options, serviceURL, dir, name string) (*figures.Child, error) {
+	addr, err := figures.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
@@ -40,18 +42,18 @@ func startDashboard(ctx context.Context, o options, serviceURL, dir, name string
 		// lifetime, so after-idle memory shows what expiry gives back.
 		"CACHE_KEEP_STALE=" + o.ttl.String(),
 	}
-	p, err := start("web "+name, o.web, filepath.Join(dir, name+".log"), nil, env)
+	web, err := figures.Start("web "+name, o.web, filepath.Join(dir, name+".log"), nil, env, nil)
 	if err != nil {
 		return nil, err
 	}
-	p.url = "http://" + addr
+	web.URL = "http://" + addr
 	// /healthz, not /readyz: the latter calls the service, and the
 	// counters should hold only what the load made.
-	if err := p.waitHTTP(ctx, "/healthz", 30*time.Second); err != nil {
-		p.stop()
+	if err := web.WaitHTTP(ctx, "/healthz", 30*time.Second); err != nil {
+		web.Stop()
 		return nil, err
 	}
-	return p, nil
+	return web, nil
 }
 
 // browser is one visitor: a cookie jar and a keep-alive connection or two,

@@ -36,7 +36,7 @@ func (l *lab) direct(ctx context.Context, first *analystsRun) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			keys[i], errs[i] = l.sim.login(ctx, analyst(i+1))
+			keys[i], errs[i] = l.sim.Login(ctx, analyst(i+1), password)
 		}()
 	}
 	wg.Wait()
@@ -46,7 +46,7 @@ func (l *lab) direct(ctx context.Context, first *analystsRun) {
 			return
 		}
 	}
-	if err := l.sim.reset(ctx); err != nil {
+	if err := l.sim.Reset(ctx); err != nil {
 		l.rep.Broken(fig, what, err)
 		return
 	}
@@ -59,7 +59,7 @@ func (l *lab) direct(ctx context.Context, first *analystsRun) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &directWorker{base: l.sim.url, auth: "Bearer " + key, ttl: o.ttl, plan: &first.plan,
+			w := &directWorker{base: l.sim.URL, auth: "Bearer " + key, ttl: o.ttl, plan: &first.plan,
 				fresh: map[string]time.Time{},
 				http:  &http.Client{Timeout: requestTimeout, Transport: &http.Transport{MaxIdleConnsPerHost: 8}}}
 			defer w.http.CloseIdleConnections()
@@ -72,7 +72,7 @@ func (l *lab) direct(ctx context.Context, first *analystsRun) {
 	}
 	wg.Wait()
 	wall := time.Since(start)
-	counts, err := l.sim.requests(ctx)
+	counts, err := l.sim.Requests(ctx)
 	if err != nil {
 		l.rep.Broken(fig, what, err)
 		return

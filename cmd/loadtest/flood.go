@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"creditdash/internal/figures"
 )
 
 // Figure 5's target: what the whole flood may add to the log.
@@ -23,8 +25,8 @@ const floodClients = 8
 func (l *lab) logFlood(ctx context.Context) {
 	const fig, what = 5, "log flood"
 	o := l.opts
-	err := l.withDashboard(ctx, "web-flood", func(web *proc) error {
-		before, err := web.logBytes()
+	err := l.withDashboard(ctx, "web-flood", func(web *figures.Child) error {
+		before, err := web.LogBytes()
 		if err != nil {
 			return err
 		}
@@ -50,7 +52,7 @@ func (l *lab) logFlood(ctx context.Context) {
 					if i >= int64(o.floodRequests) {
 						return
 					}
-					t.add(kindHome, fetch(ctx, client, web.url+paths[i%2], ""))
+					t.add(kindHome, fetch(ctx, client, web.URL+paths[i%2], ""))
 				}
 			}()
 		}
@@ -58,7 +60,7 @@ func (l *lab) logFlood(ctx context.Context) {
 		wall := time.Since(start)
 		// The log is written as requests end; give the last lines a moment.
 		sleep(ctx, 500*time.Millisecond)
-		after, err := web.logBytes()
+		after, err := web.LogBytes()
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -19,6 +20,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"creditdash/internal/figures"
 )
 
 // options are the load tool's flags.
@@ -128,7 +131,7 @@ func run(ctx context.Context, o options, rep *report) error {
 	if err != nil {
 		return err
 	}
-	defer sim.stop()
+	defer sim.Stop()
 
 	l := &lab{opts: o, sim: sim, dir: dir, rep: rep}
 	var first *analystsRun
@@ -147,7 +150,7 @@ func run(ctx context.Context, o options, rep *report) error {
 		if ctx.Err() != nil {
 			return errStopped
 		}
-		if err := sim.failed(); err != nil {
+		if err := sim.Failed(); err != nil {
 			return err
 		}
 	}
@@ -157,24 +160,24 @@ func run(ctx context.Context, o options, rep *report) error {
 // lab is one run: the options, the stand-in, the children's folder, the table.
 type lab struct {
 	opts options
-	sim  *standIn
+	sim  *figures.StandIn
 	dir  string
 	rep  *report
 }
 
 // withDashboard runs fn against a dashboard of its own (an empty cache and
 // a log of its own), stopped when fn returns.
-func (l *lab) withDashboard(ctx context.Context, name string, fn func(web *proc) error) error {
-	web, err := startDashboard(ctx, l.opts, l.sim.url, l.dir, name)
+func (l *lab) withDashboard(ctx context.Context, name string, fn func(web *figures.Child) error) error {
+	web, err := startDashboard(ctx, l.opts, l.sim.URL, l.dir, name)
 	if err != nil {
 		return err
 	}
-	defer web.stop()
+	defer web.Stop()
 	err = fn(web)
 	if ctx.Err() != nil {
 		return errStopped
 	}
-	if exitErr := web.failed(); exitErr != nil && err == nil {
+	if exitErr := web.Failed(); exitErr != nil && err == nil {
 		return exitErr
 	}
 	return err
@@ -190,3 +193,6 @@ func sleep(ctx context.Context, d time.Duration) {
 
 // analyst is the user name of the i-th generated analyst, from 1.
 func analyst(i int) string { return "load" + strconv.Itoa(i) }
+
+// errStopped is returned when Ctrl+C ended the run.
+var errStopped = errors.New("loadtest: stopped")

@@ -21,15 +21,15 @@ const holdDelay = 3 * time.Second
 func (l *lab) unreadExports(ctx context.Context) {
 	const fig, what = 4, "victim beside unread exports"
 	o := l.opts
-	err := l.withDashboard(ctx, "web-starve", func(web *proc) error {
-		hog, victim := newBrowser(web.url, requestTimeout), newBrowser(web.url, requestTimeout)
+	err := l.withDashboard(ctx, "web-starve", func(web *figures.Child) error {
+		hog, victim := newBrowser(web.URL, requestTimeout), newBrowser(web.URL, requestTimeout)
 		if err := hog.signIn(ctx, "bulk"); err != nil {
 			return err
 		}
 		if err := victim.signIn(ctx, "demo"); err != nil {
 			return err
 		}
-		conns, err := holdExports(ctx, web.url, hog.cookieHeader(), o.exports)
+		conns, err := holdExports(ctx, web.URL, hog.cookieHeader(), o.exports)
 		defer func() {
 			for _, c := range conns {
 				c.Close()

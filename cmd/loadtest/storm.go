@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"creditdash/internal/figures"
 )
 
 // loginPath is the service's sign-in, which the stand-in counts as a call.
@@ -20,15 +22,15 @@ const ordinaryQuota = 10
 func (l *lab) ordinaryStorm(ctx context.Context) {
 	const fig, what = 3, "Ordinary storm"
 	o := l.opts
-	err := l.withDashboard(ctx, "web-storm", func(web *proc) error {
-		if err := l.sim.reset(ctx); err != nil {
+	err := l.withDashboard(ctx, "web-storm", func(web *figures.Child) error {
+		if err := l.sim.Reset(ctx); err != nil {
 			return err
 		}
 		users := make([]string, o.sessions)
 		for i := range users {
 			users[i] = "ordinary"
 		}
-		browsers, failed, firstErr := signInAll(ctx, web.url, users, len(users))
+		browsers, failed, firstErr := signInAll(ctx, web.URL, users, len(users))
 		if len(browsers) == 0 {
 			return fmt.Errorf("loadtest: no Ordinary session signed in: %w", firstErr)
 		}
@@ -36,7 +38,7 @@ func (l *lab) ordinaryStorm(ctx context.Context) {
 		for _, b := range browsers {
 			b.close()
 		}
-		counts, err := l.sim.requests(ctx)
+		counts, err := l.sim.Requests(ctx)
 		if err != nil {
 			return err
 		}

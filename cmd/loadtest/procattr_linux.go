@@ -1,9 +1,0 @@
-package main
-
-import "syscall"
-
-// childAttr puts a child in its own process group and has the kernel kill
-// it should the load tool die without cleaning up (kill -9, a crash).
-func childAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-}
