@@ -182,16 +182,20 @@ func chartValue(k PortfolioScore, v float64) float64 {
 }
 
 // monthValues indexes a business's scores by month; months without a score
-// (or with a month out of range) are absent.
+// (or with an impossible one) are left out.
 func monthValues(scores []upstream.MonthlyScore) map[monthIndex]float64 {
 	out := make(map[monthIndex]float64, len(scores))
 	for _, s := range scores {
-		if s.Score == nil || s.Month < 1 || s.Month > 12 || math.IsNaN(*s.Score) || math.IsInf(*s.Score, 0) {
-			continue
+		if usableScore(s) {
+			out[monthIndexOf(s.Year, s.Month)] = *s.Score
 		}
-		out[monthIndexOf(s.Year, s.Month)] = *s.Score
 	}
 	return out
+}
+
+// usableScore is a score in a real month with a finite value.
+func usableScore(s upstream.MonthlyScore) bool {
+	return s.Score != nil && s.Month >= 1 && s.Month <= 12 && !math.IsNaN(*s.Score) && !math.IsInf(*s.Score, 0)
 }
 
 // latestMonth is the latest month with a score anywhere in the answer.
@@ -199,8 +203,8 @@ func latestMonth(h upstream.PortfolioScoreHistory) (monthIndex, bool) {
 	var latest monthIndex
 	found := false
 	for _, b := range h.Businesses {
-		for m := range monthValues(b.Scores) {
-			if !found || m > latest {
+		for _, sc := range b.Scores {
+			if m := monthIndexOf(sc.Year, sc.Month); usableScore(sc) && (!found || m > latest) {
 				latest, found = m, true
 			}
 		}
