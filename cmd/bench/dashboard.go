@@ -34,6 +34,10 @@ func startDashboard(ctx context.Context, bin, serviceURL, staticDir, logPath str
 		"COOKIE_SECURE=false",
 		"LOG_LEVEL=warn",
 		"STATIC_DIR=" + staticDir,
+		// A workspace of its own beside its log: a run neither reads nor
+		// grows the developer's demo workspace.
+		"DATA_DIR=" + strings.TrimSuffix(logPath, ".log") + "-data",
+		"DATABASE_URL=",
 	}
 	// Its warnings are worth seeing next to the table.
 	web, err := figures.Start("web", bin, logPath, nil, env, os.Stderr)

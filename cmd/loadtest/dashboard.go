@@ -41,6 +41,10 @@ func startDashboard(ctx context.Context, o options, serviceURL, dir, name string
 		// Expired copies are kept for outages; here they go with the
 		// lifetime, so after-idle memory shows what expiry gives back.
 		"CACHE_KEEP_STALE=" + o.ttl.String(),
+		// A workspace of its own: a run neither reads nor grows the
+		// developer's demo workspace, and each dashboard starts empty.
+		"DATA_DIR=" + filepath.Join(dir, name+"-data"),
+		"DATABASE_URL=",
 	}
 	web, err := figures.Start("web "+name, o.web, filepath.Join(dir, name+".log"), nil, env, nil)
 	if err != nil {

@@ -37,6 +37,10 @@ func (s *Store) openSQLite(ctx context.Context, cfg Config) error {
 		// only risks the last commits on power loss; FULL costs an fsync
 		// per note.
 		"synchronous(NORMAL)",
+		// Each connection's page cache lives outside Go's heap and its
+		// memory limit, so it is counted in the headroom: 1 MiB each
+		// instead of SQLite's 2, 9 MiB for the writer and eight readers.
+		"cache_size(-1024)",
 	} {
 		pragmas.Add("_pragma", p)
 	}
