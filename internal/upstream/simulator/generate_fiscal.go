@@ -29,6 +29,10 @@ func (f *genFiscal) zScore() float64 {
 	return genZ(f.workingCapital(), f.retained, f.ebit, f.assets, f.equity(), f.liab)
 }
 
+// genFilingMonths is how long a fiscal year's statements take to be filed:
+// the newest year ends at least this many months before the as-of month.
+const genFilingMonths = 3
+
 // genFYEndMonths are the months fiscal years end in, and how common each is.
 var (
 	genFYEndMonths = [4]int{12, 6, 9, 3}
@@ -64,7 +68,7 @@ func (c *genCore) fiscalYears() {
 	}
 	// The latest year is the last one whose statements had three months to
 	// be filed by the as-of month.
-	latest := c.asOf - 3
+	latest := c.asOf - genFilingMonths
 	for latest.month() != endMonth {
 		latest--
 	}

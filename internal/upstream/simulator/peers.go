@@ -124,7 +124,13 @@ func (s *Server) peerAnalysis(c *call) (any, *apiError) {
 	}
 	end := quarterEnd(pq.year, pq.quarter)
 	own := statementAt(b, end)
-	peers := s.peers(b, pq, end)
+	// A period that ends after the latest a filing can be in (the year
+	// still running) compares with what the peers have filed by the as-of
+	// month: each one's latest statement of the twelve months up to then.
+	// Otherwise a business that files early in the year would have no
+	// peers until December's filers catch up.
+	peerEnd := min(end, monthOfTime(s.asOf)-genFilingMonths)
+	peers := s.peers(b, pq, peerEnd)
 	if own != nil {
 		peers = append(peers, own)
 	}

@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"net/http"
 	"net/url"
@@ -321,5 +322,47 @@ func TestSICForEveryIndustry(t *testing.T) {
 		if !ok || len(s.code) != 4 || s.title == "" || sicTitle(s.code) != s.title {
 			t.Errorf("NAICS %s: SIC %+v", ind.code, s)
 		}
+	}
+}
+
+// A year still running (the as-of month is October 2026; fiscal years
+// ending in March or June 2026 are filed, December's are not) is compared
+// with what the peers have filed by then: each one's latest statement of
+// the twelve months up to three months before the as-of month, whatever
+// month its fiscal year ends in.
+func TestPeerAnalysisYearStillRunning(t *testing.T) {
+	h := demoNowHarness(t)
+	key := h.login("demo")
+	filed := monthOfTime(h.srv.asOf) - genFilingMonths
+	checked := 0
+	for i := range h.srv.ds.Businesses {
+		b := &h.srv.ds.Businesses[i]
+		if len(b.Statements) == 0 || periodEnd(&b.Statements[0]).year() != h.srv.asOf.Year() || checked == 3 {
+			continue
+		}
+		d := h.peers(key, url.Values{"id": {fmt.Sprint(b.ID)}})
+		want, lastYear := 1, 0
+		for k := range h.srv.ds.Businesses {
+			p := &h.srv.ds.Businesses[k]
+			if p.ID == b.ID || len(p.Statements) == 0 || !slices.Contains(sicCodes(p), d.SIC) {
+				continue
+			}
+			if m := periodEnd(&p.Statements[0]); m <= filed && m > filed-12 {
+				want++
+				if m.year() < h.srv.asOf.Year() {
+					lastYear++
+				}
+			}
+		}
+		if d.PeerYear != h.srv.asOf.Year() || d.PeerCount != want {
+			t.Errorf("%d (SIC %s): year %d, %d businesses compared; want %d, %d (itself and every peer's latest filing)",
+				b.ID, d.SIC, d.PeerYear, d.PeerCount, h.srv.asOf.Year(), want)
+		}
+		if lastYear > 0 {
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Error("no business whose newest year ends in the as-of year has peers filing in the year before; the test shows nothing")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 )
@@ -15,6 +16,33 @@ func demoHarness(t *testing.T) *apiHarness {
 	clock := &simClock{t: time.Date(2025, 7, 15, 9, 0, 0, 0, time.UTC)}
 	ds := Generate(GenerateOptions{Seed: 1, AsOf: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)})
 	srv := New(ds, Options{Now: clock.Now})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return &apiHarness{t: t, srv: srv, ts: ts, clock: clock}
+}
+
+// demoNowAsOf is the month the demo data is made for when the dashboard
+// runs in November 2026 (the month before the current one), and the month
+// the dashboard's own tests use.
+var demoNowAsOf = time.Date(2026, time.October, 1, 0, 0, 0, 0, time.UTC)
+
+var (
+	demoNowOnce sync.Once
+	demoNowData *Dataset
+)
+
+// demoNowDataset is the demo dataset as the dashboard sees it (seed 1,
+// October 2026), made once.
+func demoNowDataset() *Dataset {
+	demoNowOnce.Do(func() { demoNowData = Generate(GenerateOptions{Seed: 1, AsOf: demoNowAsOf}) })
+	return demoNowData
+}
+
+// demoNowHarness serves demoNowDataset in the month after its as-of month.
+func demoNowHarness(t *testing.T) *apiHarness {
+	t.Helper()
+	clock := &simClock{t: demoNowAsOf.AddDate(0, 1, 22)}
+	srv := New(demoNowDataset(), Options{Now: clock.Now})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	return &apiHarness{t: t, srv: srv, ts: ts, clock: clock}
