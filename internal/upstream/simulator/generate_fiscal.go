@@ -63,8 +63,8 @@ func (c *genCore) fiscalYears() {
 	if c.sc != nil && c.sc.revenue > 0 {
 		c.nFY, sales = genMaxFY, c.sc.revenue
 	}
-	if c.sc != nil && c.sc.fyEnd > 0 {
-		endMonth = c.sc.fyEnd
+	if c.sc != nil && c.sc.fyLatest {
+		endMonth = (c.asOf - genFilingMonths).month()
 	}
 	// The latest year is the last one whose statements had three months to
 	// be filed by the as-of month.
@@ -76,6 +76,9 @@ func (c *genCore) fiscalYears() {
 	gm := sec.grossMgn * r.uniform(0.8, 1.2)
 	caShare := genClamp(sec.caShare*r.uniform(0.8, 1.25), 0.1, 0.65)
 	offL, offC, offM, offR := r.norm(), r.norm(), r.norm(), r.norm()
+	if c.sc != nil {
+		offL, offC, offM, offR = c.sc.fyTilt[0], c.sc.fyTilt[1], c.sc.fyTilt[2], c.sc.fyTilt[3]
+	}
 	for k := 0; k < c.nFY; k++ {
 		end := latest - genMonth(12*k)
 		h := c.healthAt(end)

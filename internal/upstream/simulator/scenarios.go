@@ -47,12 +47,19 @@ type genScenario struct {
 	noOfficers               bool
 	finalRisk                int
 	revenue                  float64 // latest fiscal-year sales; 0: drawn
-	fyEnd                    int     // month fiscal years end in; 0: drawn
-	riskTail                 []int   // latest months of Risk, last = latest; nil: generated
-	trade                    int     // genTrade* below
-	steadyProfile            int
-	steadyDBT, steadySpread  float64
-	hideZ                    bool
+	// fyLatest ends the fiscal years three months before the as-of month,
+	// the latest a filing can be in, so that the newest statements show
+	// where the story has got to whatever month the data is made for.
+	fyLatest bool
+	// fyTilt replaces the drawn offsets of the statement ratios (leverage,
+	// current ratio, EBIT margin, retained earnings, in standard
+	// deviations), so that a story's statements do not depend on the seed.
+	fyTilt                  [4]float64
+	riskTail                []int // latest months of Risk, last = latest; nil: generated
+	trade                   int   // genTrade* below
+	steadyProfile           int
+	steadyDBT, steadySpread float64
+	hideZ                   bool
 }
 
 // How a scenario's trade payments behave.
@@ -73,7 +80,8 @@ func genScenarioFor(id int32) *genScenario {
 
 var genScenarios = [...]genScenario{
 	{story: StoryRiskSlide, name: "Westbridge Department Stores Inc", industry: "455110", city: "Columbus",
-		public: true, statements: true, finalRisk: 2, revenue: 8.4e9, fyEnd: 12,
+		public: true, statements: true, finalRisk: 2, revenue: 8.4e9, fyLatest: true,
+		fyTilt:   [4]float64{0, 0, -2.5, 0}, // a department store's thin margin: a loss once Risk is down to 3
 		riskTail: []int{7, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 3, 2, 2},
 		trade:    genTradeSteady, steadyProfile: genPrompt, steadyDBT: 3, steadySpread: 0.3},
 	{story: StorySlowPayer, name: "Stonecrest Machinery Corporation", industry: "333120", city: "Milwaukee",
@@ -82,7 +90,8 @@ var genScenarios = [...]genScenario{
 	{story: StoryThinTradeFile, name: "Calloway Industrial Supply LLC", industry: "423830", city: "Cleveland",
 		thin: true, finalRisk: 6},
 	{story: StoryChapter11, name: "Redrock Freight Lines Inc", industry: "484121", city: "Tulsa",
-		public: true, statements: true, finalRisk: 1, revenue: 1.4e9, fyEnd: 12,
+		public: true, statements: true, finalRisk: 1, revenue: 1.4e9, fyLatest: true,
+		fyTilt:   [4]float64{0, -1, 0, 0}, // bills it can no longer pay: negative working capital at the end
 		riskTail: []int{5, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 1, 1}, trade: genTradeChapter11},
 	{story: StoryPayTurnaround, name: "Glenbrook Molding Co", industry: "326199", city: "Grand Rapids",
 		finalRisk: 6, riskTail: []int{4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 6}, trade: genTradeTurnaround},
