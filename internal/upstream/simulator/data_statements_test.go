@@ -128,15 +128,27 @@ func TestDataZMatchesStatements(t *testing.T) {
 
 // TestDataCommentsAgree checks that the analyst's note says what the
 // numbers say: revenue direction, margin direction, profit or loss, the
-// current ratio and the latest DBT.
+// current ratio and its change, the latest DBT and its change over the year.
 func TestDataCommentsAgree(t *testing.T) {
 	for _, d := range genTestDatasets(t) {
 		e := &genErrs{t: t}
 		for i := range d.Businesses {
 			b := &d.Businesses[i]
 			text := b.FinancialComments
-			if dbt := *b.PaymentsMonthly[0].DBTIndex; !strings.Contains(text, fmt.Sprintf("on average %d days beyond terms", dbt)) {
+			dbt := *b.PaymentsMonthly[0].DBTIndex
+			if !strings.Contains(text, fmt.Sprintf("on average %d days beyond terms", dbt)) {
 				e.Errorf("business %d: note does not give the latest DBT %d: %q", b.ID, dbt, text)
+			}
+			then := *b.Scores[len(b.Scores)-13].DBT
+			trend := fmt.Sprintf("Payments are about as timely as a year earlier (%d days beyond terms).", then)
+			switch {
+			case dbt <= then-3:
+				trend = fmt.Sprintf("Payments have improved from %d days beyond terms a year earlier.", then)
+			case dbt >= then+3:
+				trend = fmt.Sprintf("Payments have slowed from %d days beyond terms a year earlier.", then)
+			}
+			if !strings.Contains(text, trend) {
+				e.Errorf("business %d: DBT %d now and %d a year earlier, but the note lacks %q: %q", b.ID, dbt, then, trend, text)
 			}
 			if len(b.Statements) < 2 {
 				if !strings.Contains(text, "No financial statements") {
@@ -148,9 +160,18 @@ func TestDataCommentsAgree(t *testing.T) {
 			g := math.Round((genValue(cur, KeySales)/genValue(prev, KeySales)-1)*1000) / 10
 			m0 := math.Round(genValue(cur, KeyEBIT)/genValue(cur, KeySales)*1000) / 10
 			m1 := math.Round(genValue(prev, KeyEBIT)/genValue(prev, KeySales)*1000) / 10
+			cr0 := genValue(cur, KeyCurrentAssets) / genValue(cur, KeyCurrentLiabilities)
+			cr1 := genValue(prev, KeyCurrentAssets) / genValue(prev, KeyCurrentLiabilities)
+			liquidity := fmt.Sprintf("current ratio of %.2f and", cr0)
+			switch d := math.Round(cr0*100) - math.Round(cr1*100); {
+			case d <= -10:
+				liquidity = fmt.Sprintf("weakening, with a current ratio of %.2f, down from %.2f", cr0, cr1)
+			case d >= 10:
+				liquidity = fmt.Sprintf("improving, with a current ratio of %.2f, up from %.2f", cr0, cr1)
+			}
 			want := []string{
 				map[bool]string{true: "Revenue rose", false: "Revenue fell"}[g > 0],
-				fmt.Sprintf("current ratio of %.2f", genValue(cur, KeyCurrentAssets)/genValue(cur, KeyCurrentLiabilities)),
+				liquidity,
 				map[bool]string{true: "net loss", false: "net income"}[genValue(cur, KeyNetIncome) < 0],
 			}
 			if g == 0 {

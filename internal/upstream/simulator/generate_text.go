@@ -68,8 +68,9 @@ func (c *genCore) summary(r *genRand, b *Business) Summary {
 }
 
 // comments is the analyst's note (WordFill). Every figure and every word of
-// direction in it comes from the statements and the latest payment month,
-// so the note and the numbers agree.
+// direction in it comes from the two newest fiscal years, the latest
+// payment month and the DBT a year before it, so the note and the numbers
+// agree.
 func (c *genCore) comments(b *Business) string {
 	var s strings.Builder
 	if c.nFY >= 2 {
@@ -97,16 +98,25 @@ func (c *genCore) comments(b *Business) string {
 		} else {
 			fmt.Fprintf(&s, ", and net income came to %s. ", genMoney(cur.net))
 		}
-		cr := cur.current / cur.curLiab
+		cr, crPrev := cur.current/cur.curLiab, prev.current/prev.curLiab
+		level := 0 // tight, adequate, strong
 		switch {
 		case cr >= 1.5:
-			s.WriteString("Liquidity is strong")
+			level = 2
 		case cr >= 1:
-			s.WriteString("Liquidity is adequate")
-		default:
-			s.WriteString("Liquidity is tight")
+			level = 1
 		}
-		fmt.Fprintf(&s, ", with a current ratio of %.2f and ", cr)
+		s.WriteString([3]string{"Liquidity is tight", "Liquidity is adequate", "Liquidity is strong"}[level])
+		// A move of a tenth or more in the current ratio as printed is
+		// news (compared in hundredths: 1.33-1.43 is not -0.1 in floats).
+		switch d := math.Round(cr*100) - math.Round(crPrev*100); {
+		case d <= -10:
+			fmt.Fprintf(&s, "%s weakening, with a current ratio of %.2f, down from %.2f, and ", [3]string{" and", " but", " but"}[level], cr, crPrev)
+		case d >= 10:
+			fmt.Fprintf(&s, "%s improving, with a current ratio of %.2f, up from %.2f, and ", [3]string{" but", " and", " and"}[level], cr, crPrev)
+		default:
+			fmt.Fprintf(&s, ", with a current ratio of %.2f and ", cr)
+		}
 		if wc := cur.workingCapital(); wc < 0 {
 			fmt.Fprintf(&s, "negative working capital of %s. ", genMoney(-wc))
 		} else {
@@ -120,11 +130,27 @@ func (c *genCore) comments(b *Business) string {
 		p := &b.PaymentsMonthly[0]
 		fmt.Fprintf(&s, "In %s, %d trade lines reported %s owed, paid on average %d days beyond terms against an industry average of %d.",
 			p.MonthReported, p.Accounts, genMoney(float64(p.TotalDue)), *p.DBTIndex, *p.AverageDBTIndex)
+		c.paymentTrend(&s)
 		if c.thin {
 			s.WriteString(" The trade file is too thin for a Pay score.")
 		}
 	}
 	return strings.TrimSpace(s.String())
+}
+
+// paymentTrend compares the latest DBT with the DBT a year earlier (from
+// the score history, which always reaches that far); three days or more
+// either way is a change worth a sentence.
+func (c *genCore) paymentTrend(s *strings.Builder) {
+	now, then := c.dbt[c.months-1], c.dbt[c.months-13]
+	switch {
+	case now <= then-3:
+		fmt.Fprintf(s, " Payments have improved from %d days beyond terms a year earlier.", then)
+	case now >= then+3:
+		fmt.Fprintf(s, " Payments have slowed from %d days beyond terms a year earlier.", then)
+	default:
+		fmt.Fprintf(s, " Payments are about as timely as a year earlier (%d days beyond terms).", then)
+	}
 }
 
 // genPercent1 is a ratio as a percentage rounded to one decimal, the way the
