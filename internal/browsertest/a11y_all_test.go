@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -64,35 +65,39 @@ var auditSizes = [][2]int64{{phoneWidth, phoneHeight}, {desktopWidth, desktopHei
 
 // visitAuditPages opens every audit page at every audit size, each user in
 // a browser of its own, and calls check on each once its charts are drawn.
-func visitAuditPages(t *testing.T, check func(b *Browser, p auditPage, width int64)) {
+func visitAuditPages(t *testing.T, check func(t *testing.T, b *Browser, p auditPage, width int64)) {
 	t.Helper()
 	app := apptest.Start(t, apptest.Options{})
-	browsers := map[string]*Browser{}
-	browser := func(user string) *Browser {
-		if b, ok := browsers[user]; ok {
-			return b
-		}
-		b := Start(t)
-		if user != "" {
-			b.Navigate(app.URL + "/login")
-			if status := signIn(t, b, user); status != http.StatusOK {
-				t.Fatalf("sign in as %s: status %d", user, status)
-			}
-		}
-		browsers[user] = b
-		return b
-	}
+	// One subtest per width, each with tabs of its own, so that each has
+	// the whole TestTimeout for its twenty pages on a slow machine.
 	for _, size := range auditSizes {
-		for _, p := range auditPages() {
-			b := browser(p.User)
-			setViewport(b, size[0], size[1], size[0] < 600)
-			if status := b.Navigate(app.URL + p.Path); status != p.Status {
-				t.Errorf("GET %s: status %d, want %d", p.Path, status, p.Status)
-				continue
+		t.Run(fmt.Sprintf("%dpx", size[0]), func(t *testing.T) {
+			browsers := map[string]*Browser{}
+			browser := func(user string) *Browser {
+				if b, ok := browsers[user]; ok {
+					return b
+				}
+				b := Start(t)
+				if user != "" {
+					b.Navigate(app.URL + "/login")
+					if status := signIn(t, b, user); status != http.StatusOK {
+						t.Fatalf("sign in as %s: status %d", user, status)
+					}
+				}
+				browsers[user] = b
+				return b
 			}
-			drawCharts(b)
-			check(b, p, size[0])
-		}
+			for _, p := range auditPages() {
+				b := browser(p.User)
+				setViewport(b, size[0], size[1], size[0] < 600)
+				if status := b.Navigate(app.URL + p.Path); status != p.Status {
+					t.Errorf("GET %s: status %d, want %d", p.Path, status, p.Status)
+					continue
+				}
+				drawCharts(b)
+				check(t, b, p, size[0])
+			}
+		})
 	}
 }
 
@@ -101,7 +106,7 @@ func visitAuditPages(t *testing.T, check func(b *Browser, p auditPage, width int
 // violation of any impact, each failure listed by rule and node.
 func TestAxeEveryPage(t *testing.T) {
 	axe := loadAxe(t)
-	visitAuditPages(t, func(b *Browser, p auditPage, width int64) {
+	visitAuditPages(t, func(t *testing.T, b *Browser, p auditPage, width int64) {
 		for _, state := range []string{"as loaded", "details opened"} {
 			if state == "details opened" {
 				Eval[int](b, `(() => { const ds = document.querySelectorAll('details:not([open])'); ds.forEach((d) => { d.open = true; }); return ds.length; })()`)

@@ -86,7 +86,7 @@ func tab(b *Browser) focused {
 // each control is reached, in one pass, and shows a visible focus
 // indicator (its outline or shadow differs from when it is not focused).
 func TestKeyboardWalkEveryPage(t *testing.T) {
-	visitAuditPages(t, func(b *Browser, p auditPage, width int64) {
+	visitAuditPages(t, func(t *testing.T, b *Browser, p auditPage, width int64) {
 		where := fmt.Sprintf("%s at %d px", p.Path, width)
 		names := Eval[[]string](b, markControls)
 		reached := make([]bool, len(names))
