@@ -174,14 +174,14 @@ func TestWorkspaceWatchNoteAlertSnapshot(t *testing.T) {
 	if f.Method != "post" || f.Action != "/alerts/rules" || !f.CSRF {
 		t.Errorf("rule form: method %q action %q csrf %v", f.Method, f.Action, f.CSRF)
 	}
-	for name, tag := range map[string]string{"scope": "select", "business": "input", "score": "select", "condition": "select", "threshold": "input"} {
+	for name, tag := range map[string]string{"scope": "select", "business": "input", "folder": "select", "score": "select", "condition": "select", "threshold": "input"} {
 		fd, ok := f.Fields[name]
 		if !ok || fd.Tag != tag || fd.Label == "" {
 			t.Errorf("rule form field %q: %+v, want a labelled %s", name, fd, tag)
 		}
 	}
 	for name, want := range map[string][]string{
-		"scope":     {"business", "portfolio"},
+		"scope":     {"business", "folder", "portfolio"},
 		"score":     {"risk", "pay", "dbt", "z"},
 		"condition": {"below", "above", "fall", "worse_zone"},
 	} {

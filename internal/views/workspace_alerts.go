@@ -2,6 +2,7 @@ package views
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -137,7 +138,7 @@ func PortfolioRuleScore(s store.Score) bool { return s == store.ScorePay || s ==
 
 // PortfolioRuleRefused is the rule form's message for a portfolio rule on
 // a score PortfolioRuleScore refuses.
-const PortfolioRuleRefused = "A rule on the whole portfolio can watch the Pay score or the Z″-Score only (the scores the home page loads for every business). For Risk or DBT, choose one business."
+const PortfolioRuleRefused = "A rule on the whole portfolio can watch the Pay score or the Z″-Score only (the scores the home page loads for every business). For Risk or DBT, choose one business or a folder."
 
 // AlertsPage lists the rules, the form for a new one and triggered alerts.
 type AlertsPage struct {
@@ -150,8 +151,42 @@ type AlertsPage struct {
 
 // RuleForm is the new-rule form with what the analyst chose.
 type RuleForm struct {
-	Scope, Business, Score, Condition, Threshold string
-	Error                                        string
+	Scope, Business, Folder, Score, Condition, Threshold string
+	Error                                                string
+	// Folders are the analyst's folders to choose from; none when they
+	// are not loaded, and the form then takes a folder's id.
+	Folders []FolderOption
+	// FoldersProblem tells why the folders are not listed (left unloaded
+	// to save requests, or the service failed).
+	FoldersProblem *Problem
+}
+
+// FolderOption is one of the analyst's folders in the rule form.
+type FolderOption struct {
+	ID, Name string
+}
+
+// RuleFolders lists the folders the rule form offers, in the service's
+// order (the order /portfolio shows).
+func RuleFolders(folders []upstream.Folder) []FolderOption {
+	out := make([]FolderOption, 0, len(folders))
+	for _, f := range folders {
+		out = append(out, FolderOption{ID: strconv.Itoa(f.FolderID), Name: folderName(f)})
+	}
+	return out
+}
+
+// FoldersOf maps each business of the portfolio to the folders holding
+// it, from the portfolio's memberships (one entry per business and
+// folder), so a folder rule knows whom it watches.
+func FoldersOf(members []upstream.PortfolioBusiness) map[int32][]int {
+	out := make(map[int32][]int, len(members))
+	for _, m := range members {
+		if !slices.Contains(out[m.BusinessID], m.FolderID) {
+			out[m.BusinessID] = append(out[m.BusinessID], m.FolderID)
+		}
+	}
+	return out
 }
 
 // RuleRow is one stored rule.
@@ -204,7 +239,11 @@ func RuleText(r store.RuleSpec) string {
 		}
 		return what + " on " + name
 	case store.ScopeFolder:
-		return what + " in folder " + r.TargetName
+		name := r.TargetName
+		if name == "" {
+			name = strconv.Itoa(r.FolderID)
+		}
+		return what + " in folder " + name
 	}
 	return what + " anywhere in the portfolio"
 }

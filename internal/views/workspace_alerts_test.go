@@ -1,9 +1,11 @@
 package views
 
 import (
+	"slices"
 	"testing"
 
 	"creditdash/internal/store"
+	"creditdash/internal/upstream"
 )
 
 func TestFires(t *testing.T) {
@@ -49,5 +51,30 @@ func TestEvaluateKeepsOldAndNew(t *testing.T) {
 	got := Evaluate(rules, series, func(r store.RuleSpec, id int32) bool { return r.BusinessID == id })
 	if len(got) != 1 || got[0].RuleID != 7 || got[0].BusinessID != 1001 || got[0].Old == nil || *got[0].Old != 3 || got[0].New != 2 || got[0].Month != 10 {
 		t.Fatalf("Evaluate = %+v", got)
+	}
+}
+
+func TestFoldersOf(t *testing.T) {
+	got := FoldersOf([]upstream.PortfolioBusiness{
+		{BusinessID: 1001, FolderID: 101}, {BusinessID: 1002, FolderID: 102},
+		{BusinessID: 1001, FolderID: 104}, {BusinessID: 1001, FolderID: 101},
+	})
+	if !slices.Equal(got[1001], []int{101, 104}) || !slices.Equal(got[1002], []int{102}) || got[1003] != nil {
+		t.Errorf("FoldersOf = %v, want 1001 in 101 and 104 once each, 1002 in 102", got)
+	}
+}
+
+func TestRuleTextNamesTheFolder(t *testing.T) {
+	r := store.RuleSpec{Scope: store.ScopeFolder, FolderID: 101, TargetName: "Retail watchlist", Score: store.ScoreRisk, Condition: store.Below, Threshold: 3}
+	if got := RuleText(r); got != "Risk below 3 in folder Retail watchlist" {
+		t.Errorf("RuleText = %q", got)
+	}
+	r.TargetName = ""
+	if got := RuleText(r); got != "Risk below 3 in folder 101" {
+		t.Errorf("RuleText without a name = %q", got)
+	}
+	opts := RuleFolders([]upstream.Folder{{FolderID: 101, FolderName: "Retail watchlist"}, {FolderID: 7}})
+	if len(opts) != 2 || opts[0] != (FolderOption{"101", "Retail watchlist"}) || opts[1] != (FolderOption{"7", "Folder 7"}) {
+		t.Errorf("RuleFolders = %+v", opts)
 	}
 }

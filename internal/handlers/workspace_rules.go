@@ -1,0 +1,207 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/store"
+	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// The rule form of /alerts: a rule on one business, a folder or the whole
+// portfolio. The folders come from Portfolio/Folders through the cache and
+// within the hourly budget, as a page's section: the home page and
+// /portfolio read the same copy, so listing them is most often free.
+
+// ruleFolders is the analyst's folder list as the rule form read it.
+type ruleFolders struct {
+	folders []upstream.Folder
+	ld      *loaded
+	err     error
+}
+
+// loadRuleFolders reads the folders for the rule form.
+func (h *Handler) loadRuleFolders(c *echo.Context) ruleFolders {
+	var rf ruleFolders
+	rf.ld = h.load(c, one("folders", func(ctx context.Context, src Source) { rf.folders, rf.err = src.Folders(ctx) }))
+	return rf
+}
+
+// showAlerts lists the rules, the form for a new one and the alerts.
+func (h *Handler) showAlerts(c *echo.Context) error {
+	page := views.AlertsPage{Form: views.RuleForm{Scope: string(store.ScopeBusiness), Score: string(store.ScoreRisk),
+		Condition: string(store.Below), Business: views.Clip(c.QueryParam("business"), 40),
+		Folder: views.Clip(c.QueryParam("folder"), 40)}}
+	return h.renderAlerts(c, http.StatusOK, page, h.loadRuleFolders(c))
+}
+
+// renderAlerts fills the lists around the form and renders the page.
+func (h *Handler) renderAlerts(c *echo.Context, status int, page views.AlertsPage, rf ruleFolders) error {
+	if err := expiredAmong(rf.err); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	a := h.analyst(c)
+	rules, err := h.ws.Rules(ctx, a)
+	if err != nil {
+		return err
+	}
+	alerts, err := h.ws.Alerts(ctx, a, alertsShown)
+	if err != nil {
+		return err
+	}
+	if page.Form.FoldersProblem = h.sectionProblem(c, rf.err); page.Form.FoldersProblem != nil {
+		// The form may have been posted: retrying or loading is a GET of
+		// /alerts, never of the form's target.
+		if page.Form.FoldersProblem.ActionURL != "" {
+			page.Form.FoldersProblem.ActionURL = "/alerts?load=folders"
+		}
+		if page.Form.FoldersProblem.RetryURL != "" {
+			page.Form.FoldersProblem.RetryURL = "/alerts"
+		}
+	} else {
+		page.Form.Folders = views.RuleFolders(rf.folders)
+	}
+	page.Rules, page.Alerts = views.RuleRows(rules), views.AlertRows(alerts)
+	page.Base = h.base(c, rf.ld, "Alerts", views.NavWorkspace)
+	page.Unread = page.Workspace.Unread
+	return h.render(c, status, templates.Alerts(page))
+}
+
+// maxThresholdLen bounds the threshold field as typed.
+const maxThresholdLen = 20
+
+// submitRule adds a rule; a refused one comes back in the form with what
+// was chosen and the reason, status 422.
+func (h *Handler) submitRule(c *echo.Context) error {
+	form := views.RuleForm{
+		Scope: c.FormValue("scope"), Business: strings.TrimSpace(c.FormValue("business")),
+		Folder: strings.TrimSpace(c.FormValue("folder")),
+		Score:  c.FormValue("score"), Condition: c.FormValue("condition"),
+		Threshold: strings.TrimSpace(c.FormValue("threshold")),
+	}
+	spec, msg := readRule(form)
+	// The folder list is read only for a folder rule, which needs it to be
+	// checked; a refused form of another scope lists the folders again.
+	var rf ruleFolders
+	loaded := false
+	if msg == "" && spec.Scope == store.ScopeFolder {
+		rf, loaded = h.loadRuleFolders(c), true
+		if err := expiredAmong(rf.err); err != nil {
+			return err
+		}
+		spec.TargetName, msg = folderTarget(rf, spec.FolderID)
+	}
+	a := h.analyst(c)
+	if msg == "" {
+		if spec.Scope == store.ScopeBusiness {
+			spec.TargetName = h.watchedName(c, spec.BusinessID)
+		}
+		_, err := h.ws.AddRule(c.Request().Context(), a, spec)
+		switch {
+		case err == nil:
+			h.touched(a)
+			return redirect(c, "/alerts")
+		case isFull(err) || isValidation(err):
+			msg = storeMessage(err)
+		default:
+			return err
+		}
+	}
+	if !loaded {
+		rf = h.loadRuleFolders(c)
+	}
+	form.Business, form.Folder = views.Clip(form.Business, 40), views.Clip(form.Folder, 40)
+	form.Threshold = views.Clip(form.Threshold, maxThresholdLen)
+	form.Error = msg
+	return h.renderAlerts(c, http.StatusUnprocessableEntity, views.AlertsPage{Form: form}, rf)
+}
+
+// folderTarget checks that the analyst's portfolio has the folder and
+// names it for the rule list, or says why no rule can be saved.
+func folderTarget(rf ruleFolders, id int) (name, msg string) {
+	switch {
+	case isDeferred(rf.err) || errors.Is(rf.err, upstream.ErrRateLimited) || errors.Is(rf.err, cache.ErrBudgetSpent):
+		return "", "Your folders are not loaded: your account has no requests left this hour, so folder " +
+			strconv.Itoa(id) + " could not be checked. No rule was saved; try again once the limit renews."
+	case errors.Is(rf.err, upstream.ErrNotFound):
+		return "", "The service lists no folders for your account, so no folder rule can be set."
+	case rf.err != nil:
+		return "", "Your folders could not be loaded just now, so folder " + strconv.Itoa(id) +
+			" could not be checked. No rule was saved; try again."
+	}
+	name, ok := views.FolderName(rf.folders, id)
+	if !ok {
+		return "", "There is no folder " + strconv.Itoa(id) + " in your portfolio. Choose one of your folders."
+	}
+	return name, ""
+}
+
+// watchedName names a business for a rule from the watch list, where the
+// report's name was kept, without a service call.
+func (h *Handler) watchedName(c *echo.Context, id int32) string {
+	list, err := h.ws.WatchList(c.Request().Context(), h.analyst(c))
+	if err == nil {
+		for _, w := range list {
+			if w.BusinessID == id {
+				return w.Name
+			}
+		}
+	}
+	return "business " + strconv.FormatInt(int64(id), 10)
+}
+
+// readRule checks the form's shape; the store checks the threshold's range
+// and folderTarget that the folder is the analyst's.
+func readRule(f views.RuleForm) (store.RuleSpec, string) {
+	spec := store.RuleSpec{Scope: store.Scope(f.Scope), Score: store.Score(f.Score), Condition: store.Condition(f.Condition)}
+	switch spec.Scope {
+	case store.ScopeBusiness:
+		ref, err := upstream.ParseID(f.Business)
+		if err != nil {
+			return spec, "Give the business's id, a whole number such as 1001."
+		}
+		spec.BusinessID = ref.ID()
+	case store.ScopeFolder:
+		id, err := strconv.ParseInt(f.Folder, 10, 32)
+		if err != nil || id < 1 {
+			return spec, "Choose one of your folders (or give its id, a whole number such as 101)."
+		}
+		spec.FolderID = int(id)
+	case store.ScopePortfolio:
+	default:
+		return spec, "Choose one business, a folder or the whole portfolio."
+	}
+	if !spec.Score.Valid() {
+		return spec, "Choose a score: Risk, Pay, DBT or Z″."
+	}
+	if spec.Scope == store.ScopePortfolio && !views.PortfolioRuleScore(spec.Score) {
+		return spec, views.PortfolioRuleRefused
+	}
+	switch spec.Condition {
+	case store.Below, store.Above, store.Fall:
+		v, err := strconv.ParseFloat(f.Threshold, 64)
+		if err != nil || len(f.Threshold) > maxThresholdLen {
+			return spec, "The threshold must be a number, such as 3."
+		}
+		spec.Threshold = v
+	case store.WorseZone:
+	default:
+		return spec, "Choose when the rule fires: below, above, a fall, or a worse zone."
+	}
+	return spec, ""
+}
+
+// isValidation reports input the store refused.
+func isValidation(err error) bool {
+	var ve *store.ValidationError
+	return errors.As(err, &ve)
+}
