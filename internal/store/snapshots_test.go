@@ -73,3 +73,49 @@ func TestSnapshotsFull(t *testing.T) {
 		must(t, err)
 	})
 }
+
+// TestSnapshotTabs: a copy of each report tab keeps its tab in the list
+// and in the copy, beside overview copies saved before any other tab could
+// be kept; another analyst sees none of them.
+func TestSnapshotTabs(t *testing.T) {
+	eachEngine(t, func(t *testing.T, s *Store) {
+		ctx := t.Context()
+		fetched := time.Date(2026, 10, 31, 23, 59, 59, 0, time.UTC)
+		tabs := []string{"overview", "payments", "financials", "officers"}
+		ids := map[int64]string{}
+		for _, tab := range tabs {
+			data := json.RawMessage(`{"naics":[],"tab":"` + tab + `"}`)
+			info, err := s.SaveSnapshot(ctx, alice, SnapshotSpec{BusinessID: 1001, BusinessName: "Westbridge", Tab: tab, Fetched: fetched, Data: data})
+			must(t, err)
+			ids[info.ID] = tab
+		}
+		list, err := s.Snapshots(ctx, alice)
+		must(t, err)
+		var listed []string
+		for _, i := range list {
+			listed = append(listed, i.Tab)
+			if ids[i.ID] != i.Tab {
+				t.Errorf("snapshot %d listed with tab %q, saved with %q", i.ID, i.Tab, ids[i.ID])
+			}
+		}
+		if got := strings.Join(listed, ","); got != "officers,financials,payments,overview" {
+			t.Errorf("tabs listed newest first = %q", got)
+		}
+		for id, tab := range ids {
+			got, err := s.Snapshot(ctx, alice, id)
+			must(t, err)
+			if got.Tab != tab || !strings.Contains(string(got.Data), `"tab":"`+tab+`"`) || !got.Fetched.Equal(fetched) {
+				t.Errorf("snapshot %d = tab %q, data %s, fetched %v; want tab %q", id, got.Tab, got.Data, got.Fetched, tab)
+			}
+			_, err = s.Snapshot(ctx, bob, id)
+			wantErr(t, "another analyst's copy", err, ErrNotFound)
+		}
+		for _, bad := range []string{"", "Payments", "payments tab", strings.Repeat("x", 33)} {
+			_, err := s.SaveSnapshot(ctx, alice, SnapshotSpec{BusinessID: 1001, Tab: bad, Fetched: fetched, Data: json.RawMessage(`{}`)})
+			wantInvalid(t, "tab "+bad, err, "tab")
+		}
+		if n := rowsOf(t, s, alice, "snapshots"); n != len(tabs) {
+			t.Errorf("%d snapshots stored, want %d", n, len(tabs))
+		}
+	})
+}
