@@ -172,5 +172,8 @@ func (h *Handler) businessBase(c *echo.Context, ld *loaded, ref upstream.Busines
 	}
 	b := h.base(c, ld, header.Name+" · "+tab.Label(), views.NavBusiness)
 	b.Workspace.Watch = h.watchState(c, ref, hd)
+	if id, _ := reportBusiness(ref, hd); id != 0 {
+		b.Workspace.SaveSnapshot = views.NewSnapshotForm(id, tab)
+	}
 	return b, header
 }

@@ -1,81 +1,123 @@
 package handlers
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
+	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
 	"creditdash/templates"
 )
 
 // A dated snapshot keeps the service data a report tab was built from, so
-// it renders again with today's templates and no service call. The
-// overview is the tab kept so far.
+// it renders again with today's templates and no service call. Each tab's
+// calls and the filling of its sections are shared with the live tab
+// (business_tab_data.go); this file saves, lists, shows and compares.
 
-// snapshotTab names the tab a snapshot keeps.
-const snapshotTab = "overview"
-
-// overviewData is the overview's service data as a snapshot stores it.
-type overviewData struct {
-	Ident   *upstream.Identification         `json:"ident,omitempty"`
-	NAICS   []upstream.NAICSCode             `json:"naics"`
-	Summary upstream.BusinessSummary         `json:"summary"`
-	History []upstream.CreditScoreHistoryRow `json:"history"`
-	// Risk is the risk history within the window shown.
-	Risk []upstream.RiskHistoryRow `json:"risk"`
-	From string                    `json:"from,omitempty"`
-	To   string                    `json:"to,omitempty"`
+// tabData is one tab's service data as a dated copy keeps it.
+type tabData interface {
+	// head is the header's data.
+	head() copyHeader
+	// value is one of the tab's controls as the copy was shown with, ""
+	// when unset, so today's data is loaded the same way to compare.
+	value(name string) string
+	// facts are what a comparison compares, as the tab shows them.
+	facts() []views.Fact
+	// page renders the copy with today's templates; asOf is its fetch time.
+	page(h *Handler, c *echo.Context, base views.Base, header views.BusinessHeader, asOf time.Time) (templ.Component, error)
 }
 
-// loadOverview reads the overview's data through the cache, as the tab
-// does, for a business by its service id.
-func (h *Handler) loadOverview(c *echo.Context, id int32, win scoreWindow) (overviewData, *loaded, error) {
-	ref := upstream.ByID(id)
-	var (
-		hd                        headerData
-		d                         overviewData
-		summaryErr, histErr, rErr error
-	)
-	ld := h.load(c, hd.section(ref),
-		one("scores", func(ctx context.Context, src Source) {
-			d.History, histErr = src.CreditScoreHistory(ctx, ref, win.from, endDate(win.to))
-		}),
-		one("summary", func(ctx context.Context, src Source) { d.Summary, summaryErr = src.Summary(ctx, ref) }),
-		one("risk", func(ctx context.Context, src Source) { d.Risk, rErr = src.RiskHistory(ctx, ref, win.riskCount()) }),
-	)
-	if err := hd.pageError(summaryErr, histErr, rErr); err != nil {
-		return d, ld, err
+// newTabLoad prepares a tab's calls with its controls' values.
+func newTabLoad(tab views.BusinessTab, value func(string) string) tabLoad {
+	switch tab {
+	case views.TabPayments:
+		return &paymentsLoad{}
+	case views.TabFinancials:
+		l, _, _ := newFinancialsLoad(value)
+		return l
+	case views.TabOfficers:
+		return &officersLoad{}
 	}
-	if err := errors.Join(hd.naicsErr, summaryErr, histErr, rErr); err != nil {
-		return d, ld, err
+	// As the overview does, a refused frame is the default one.
+	win, fault := parseWindow(value("from"), value("to"))
+	if fault != views.WindowOK {
+		win, _ = parseWindow("", "")
 	}
-	d.Ident, d.NAICS, d.Risk = hd.identification(), hd.naics, win.riskWithin(d.Risk)
-	d.From, d.To = win.fromParam, win.toParam
-	return d, ld, nil
+	return &overviewLoad{win: win}
 }
 
-// submitSnapshot saves a dated copy of the overview's data, with the time
-// the service sent it.
+// newTabData is an empty copy of a tab's data to decode into.
+func newTabData(tab views.BusinessTab) tabData {
+	switch tab {
+	case views.TabPayments:
+		return &paymentsData{}
+	case views.TabFinancials:
+		return &financialsData{}
+	case views.TabOfficers:
+		return &officersData{}
+	}
+	return &overviewData{}
+}
+
+// loadTab reads a tab of business id through the cache within the hourly
+// budget, as the tab itself does, and returns its data only when every
+// call answered: a copy or a comparison of half a tab would mislead.
+func (h *Handler) loadTab(c *echo.Context, tab views.BusinessTab, id int32, value func(string) string) (tabData, *loaded, error) {
+	l := newTabLoad(tab, value)
+	ld := h.load(c, l.sections(upstream.ByID(id))...)
+	hd := l.header()
+	if err := hd.pageError(l.errs()...); err != nil {
+		return nil, ld, err
+	}
+	identErr := hd.identErr
+	if errors.Is(identErr, upstream.ErrNotFound) {
+		identErr = nil // not offered by the service: the copy names the id
+	}
+	if err := errors.Join(append([]error{identErr, hd.naicsErr}, l.errs()...)...); err != nil {
+		return nil, ld, err
+	}
+	return l.data(), ld, nil
+}
+
+// snapshotTab reads the tab a save form names. A form without one is the
+// overview's, as before every tab had the button.
+func snapshotTab(raw string) (views.BusinessTab, error) {
+	if raw == "" {
+		return views.TabOverview, nil
+	}
+	tab, ok := views.ParseBusinessTab(raw)
+	if !ok {
+		return tab, badInput("“%s” is not a report tab, so no copy was saved. A dated copy keeps one of the tabs %s.",
+			views.Clip(raw, 40), strings.Join(views.BusinessTabNames(), ", "))
+	}
+	return tab, nil
+}
+
+// submitSnapshot saves a dated copy of the tab the form names, with the
+// values of its controls and the time the service sent the data.
 func (h *Handler) submitSnapshot(c *echo.Context) error {
 	id, err := businessID(c)
 	if err != nil {
 		return err
 	}
-	win, fault := parseWindow(c.FormValue("from"), c.FormValue("to"))
-	if fault != views.WindowOK {
-		win, _ = parseWindow("", "")
-	}
-	d, ld, err := h.loadOverview(c, id, win)
+	tab, err := snapshotTab(c.FormValue("tab"))
 	if err != nil {
-		if isDeferred(err) || errors.Is(err, upstream.ErrRateLimited) {
-			return badInput("The report is not fully loaded, so no copy was saved. Load the whole report first, then save a dated copy.")
+		return err
+	}
+	d, ld, err := h.loadTab(c, tab, id, c.FormValue)
+	if err != nil {
+		if isDeferred(err) || errors.Is(err, upstream.ErrRateLimited) || errors.Is(err, cache.ErrBudgetSpent) {
+			return badInput("The %s tab is not fully loaded, so no copy was saved. Load the whole tab first, then save a dated copy.", tab.Label())
 		}
 		return err
 	}
@@ -84,8 +126,8 @@ func (h *Handler) submitSnapshot(c *echo.Context) error {
 		return err
 	}
 	name := "Business " + strconv.FormatInt(int64(id), 10)
-	if d.Ident != nil && d.Ident.BusinessName != "" {
-		name = d.Ident.BusinessName
+	if ident := d.head().Ident; ident != nil && ident.BusinessName != "" {
+		name = ident.BusinessName
 	}
 	fetched := ld.rd.Report().FetchedAt
 	if fetched.IsZero() {
@@ -93,7 +135,7 @@ func (h *Handler) submitSnapshot(c *echo.Context) error {
 	}
 	a := h.analyst(c)
 	info, err := h.ws.SaveSnapshot(c.Request().Context(), a, store.SnapshotSpec{
-		BusinessID: id, BusinessName: name, Tab: snapshotTab, Fetched: fetched, Data: data,
+		BusinessID: id, BusinessName: name, Tab: tab.Name(), Fetched: fetched, Data: data,
 	})
 	if err != nil {
 		return workspaceError(err)
@@ -113,75 +155,87 @@ func (h *Handler) showSnapshots(c *echo.Context) error {
 	return h.render(c, http.StatusOK, templates.Snapshots(page))
 }
 
-// snapshot reads one of the analyst's snapshots and its data.
-func (h *Handler) snapshot(c *echo.Context) (store.Snapshot, overviewData, error) {
-	var d overviewData
+// snapshot reads one of the analyst's snapshots, its tab and its data.
+func (h *Handler) snapshot(c *echo.Context) (store.Snapshot, views.BusinessTab, tabData, error) {
 	id, err := rowID(c)
 	if err != nil {
-		return store.Snapshot{}, d, err
+		return store.Snapshot{}, "", nil, err
 	}
 	s, err := h.ws.Snapshot(c.Request().Context(), h.analyst(c), id)
 	if err != nil {
-		return s, d, workspaceError(err)
+		return s, "", nil, workspaceError(err)
 	}
-	if err := json.Unmarshal(s.Data, &d); err != nil {
-		return s, d, err
+	tab, ok := views.ParseBusinessTab(s.Tab)
+	if !ok {
+		// Only a later version could have stored it.
+		return s, "", nil, fmt.Errorf("handlers: snapshot %d keeps tab %q, which this version does not know", s.ID, s.Tab)
 	}
-	return s, d, nil
+	d := newTabData(tab)
+	if err := json.Unmarshal(s.Data, d); err != nil {
+		return s, "", nil, fmt.Errorf("handlers: snapshot %d: %w", s.ID, err)
+	}
+	return s, tab, d, nil
 }
 
-// showSnapshot renders a snapshot with today's overview template, marked
-// "as of" its fetch time, without a service call.
+// showSnapshot renders a snapshot with today's template of its tab,
+// marked "as of" its fetch time, without a service call.
 func (h *Handler) showSnapshot(c *echo.Context) error {
-	s, d, err := h.snapshot(c)
+	s, tab, d, err := h.snapshot(c)
 	if err != nil {
 		return err
 	}
-	ref := upstream.ByID(s.BusinessID)
-	page := views.BusinessOverviewPage{}
-	page.Header = views.NewBusinessHeader(ref, d.Ident, d.NAICS, views.TabOverview, c.Scheme()+"://"+c.Request().Host+c.Request().URL.RequestURI())
-	page.Base = h.base(c, nil, page.Header.Name+" · as of "+views.Date(s.Fetched), views.NavWorkspace)
-	page.Charts = true
-	page.Workspace.Snapshot = views.NewSnapshotMark(s.SnapshotInfo)
-	page.Window = views.TimeWindow{From: d.From, To: d.To}
-	page.Summary = views.NewSummaryView(d.Summary)
-	page.Window.FillFromHistory(d.History)
-	var public *bool
-	if d.Ident != nil {
-		public = &d.Ident.Public
-	}
-	page.Cards = views.ScoreCards(d.History, public)
-	if page.ScoreCharts, err = views.ScoreCharts(d.History); err != nil {
+	hd := d.head()
+	share := c.Scheme() + "://" + c.Request().Host + c.Request().URL.RequestURI()
+	header := views.NewBusinessHeader(upstream.ByID(s.BusinessID), hd.Ident, hd.NAICS, tab, share)
+	base := h.base(c, nil, header.Name+" · "+tab.Label()+" · as of "+views.Date(s.Fetched), views.NavWorkspace)
+	base.Workspace.Snapshot = views.NewSnapshotMark(s.SnapshotInfo)
+	page, err := d.page(h, c, base, header, s.Fetched)
+	if err != nil {
 		return err
 	}
-	if page.RiskHistory, err = views.RiskHistoryChart(d.Risk); err != nil {
-		return err
-	}
-	return h.render(c, http.StatusOK, templates.BusinessOverview(page))
+	return h.render(c, http.StatusOK, page)
 }
 
-// showSnapshotCompare puts a snapshot beside today's data (through the
-// cache, within the budget) and marks what changed.
+// showSnapshotCompare puts a snapshot beside today's data of its tab,
+// loaded the same way (through the cache, within the budget), and marks
+// what changed.
 func (h *Handler) showSnapshotCompare(c *echo.Context) error {
-	s, then, err := h.snapshot(c)
+	s, tab, then, err := h.snapshot(c)
 	if err != nil {
 		return err
 	}
-	win, _ := parseWindow(then.From, then.To)
-	now, ld, err := h.loadOverview(c, s.BusinessID, win)
+	now, ld, err := h.loadTab(c, tab, s.BusinessID, then.value)
 	page := views.SnapshotComparePage{Snapshot: *views.NewSnapshotMark(s.SnapshotInfo)}
 	if err != nil {
 		if errors.Is(err, upstream.ErrSessionExpired) {
 			return err
 		}
-		page.TodayProblem = h.sectionProblem(c, err)
+		page.TodayProblem = h.todayProblem(c, ld, tab, err)
 		ld = nil
 	} else {
-		page.Rows = views.CompareOverview(views.OverviewFacts(then.Ident, then.Summary.Text, then.History, then.Risk),
-			views.OverviewFacts(now.Ident, now.Summary.Text, now.History, now.Risk))
+		page.Rows = views.CompareFacts(then.facts(), now.facts())
 	}
-	page.Base = h.base(c, ld, s.BusinessName+" · then and now", views.NavWorkspace)
+	page.Base = h.base(c, ld, s.BusinessName+" · "+tab.Label()+" · then and now", views.NavWorkspace)
 	return h.render(c, http.StatusOK, templates.SnapshotCompare(page))
+}
+
+// todayProblem is why today's side of a comparison is missing. Every call
+// of the tab is needed, so calls left unloaded to save requests are
+// offered as one: the Load link asks for all of them and names their cost.
+func (h *Handler) todayProblem(c *echo.Context, ld *loaded, tab views.BusinessTab, err error) *views.Problem {
+	if ld == nil || len(ld.offers) == 0 {
+		return h.sectionProblem(c, err)
+	}
+	all := *ld.offers[0]
+	all.cost = 0
+	for _, o := range ld.offers {
+		all.cost += o.cost
+	}
+	all.section, all.loadURL = "all", withLoad(c.Request().URL, "all")
+	p := all.problem()
+	p.Message = "Today's " + tab.Label() + " tab needs " + views.Plural(all.cost, "request") +
+		" the cache lacks, and your account has " + views.Plural(all.left, "request") + " left this hour."
+	return p
 }
 
 // submitDeleteSnapshot deletes a dated copy, which makes room under the

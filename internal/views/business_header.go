@@ -39,6 +39,39 @@ func (t BusinessTab) Label() string {
 	return "Overview"
 }
 
+// tabOverviewName is the overview's name where a tab is named in words
+// (a form's value, a stored copy), since its path segment is empty.
+const tabOverviewName = "overview"
+
+// Name is the tab's name in forms and dated copies: "overview",
+// "payments", "financials", "officers".
+func (t BusinessTab) Name() string {
+	if t == TabOverview {
+		return tabOverviewName
+	}
+	return string(t)
+}
+
+// ParseBusinessTab reads a tab's name; ok is false for a name that is not
+// one of the report's tabs.
+func ParseBusinessTab(name string) (t BusinessTab, ok bool) {
+	for _, bt := range businessTabs {
+		if bt.tab.Name() == name {
+			return bt.tab, true
+		}
+	}
+	return TabOverview, false
+}
+
+// BusinessTabNames lists the tabs' names in the order they are shown.
+func BusinessTabNames() []string {
+	out := make([]string, 0, len(businessTabs))
+	for _, bt := range businessTabs {
+		out = append(out, bt.tab.Name())
+	}
+	return out
+}
+
 // BusinessPath is the path of a tab of the report on ref. It keeps the kind
 // of identifier the user came with, so a supplier's link stays a supplier's
 // link when it is shared.

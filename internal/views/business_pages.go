@@ -1,6 +1,7 @@
 package views
 
 import (
+	"strconv"
 	"strings"
 
 	"creditdash/internal/upstream"
@@ -117,6 +118,24 @@ type PeerControls struct {
 	Action string
 }
 
+// Label says in words which peers the controls chose, for a dated copy
+// that shows no form: "Q4 of the latest year with statements, any SIC
+// code, every risk level".
+func (p PeerControls) Label() string {
+	year := "the latest year with statements"
+	if p.Year != "" {
+		year = p.Year
+	}
+	sic, risk := "any SIC code", "every risk level"
+	if p.Primary {
+		sic = "primary SIC code only"
+	}
+	if p.SameRisk {
+		risk = "the same risk level"
+	}
+	return "Q" + p.Quarter + " of " + year + ", " + sic + ", " + risk
+}
+
 // StatementControls is the form that narrows the statements table.
 type StatementControls struct {
 	// Count is the number of years ("5"); Year one fiscal year or "";
@@ -125,6 +144,23 @@ type StatementControls struct {
 	// Error tells why the user's values were refused (defaults shown).
 	Error  string
 	Action string
+}
+
+// Label says in words which statements the controls chose, for a dated
+// copy that shows no form: "5 fiscal years, newest first".
+func (s StatementControls) Label() string {
+	order := "newest first"
+	if s.Sort == "A" {
+		order = "oldest first"
+	}
+	if s.Year != "" {
+		return "fiscal year " + s.Year
+	}
+	n, err := strconv.Atoi(s.Count)
+	if err != nil {
+		return "every fiscal year on file, " + order
+	}
+	return Plural(n, "fiscal year") + ", " + order
 }
 
 // BusinessOfficersPage is the officers tab, with the industry codes.

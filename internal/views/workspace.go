@@ -258,8 +258,9 @@ type WorkspaceBar struct {
 	Watch *WatchState
 	// Notes are the overview's notes, nil on other pages.
 	Notes *NotesSection
-	// SnapshotAction is where "Save a dated copy" posts, "" for none.
-	SnapshotAction string
+	// SaveSnapshot is a report tab's "Save a dated copy" form, nil for
+	// none.
+	SaveSnapshot *SnapshotForm
 	// Snapshot marks a page rendered from a dated copy.
 	Snapshot *SnapshotMark
 	// Changed are the home page's businesses whose scores moved since

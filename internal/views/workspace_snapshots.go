@@ -1,7 +1,6 @@
 package views
 
 import (
-	"math"
 	"strconv"
 	"time"
 
@@ -14,6 +13,9 @@ type SnapshotMark struct {
 	ID         string
 	BusinessID int32
 	Name       string
+	// Tab is the report tab the copy keeps ("payments"), TabLabel its
+	// name as people read it ("Payments").
+	Tab, TabLabel string
 	// AsOf is when the service sent the data, for "as of <date>".
 	AsOf    string
 	AsOfISO string
@@ -21,17 +23,46 @@ type SnapshotMark struct {
 	Size    string
 }
 
-// URL, CompareURL and ReportURL are the copy's pages and today's report.
+// URL, CompareURL, ReportURL and DeleteURL are the copy's pages, today's
+// report tab and the copy's delete form's target.
 func (m SnapshotMark) URL() string        { return "/snapshots/" + m.ID }
 func (m SnapshotMark) CompareURL() string { return "/snapshots/" + m.ID + "/compare" }
-func (m SnapshotMark) ReportURL() string  { return reportURL(m.BusinessID) }
-func (m SnapshotMark) DeleteURL() string  { return "/snapshots/" + m.ID + "/delete" }
+func (m SnapshotMark) ReportURL() string {
+	t, _ := ParseBusinessTab(m.Tab)
+	return BusinessPath(upstream.ByID(m.BusinessID), t)
+}
+func (m SnapshotMark) DeleteURL() string { return "/snapshots/" + m.ID + "/delete" }
 
-// NewSnapshotMark describes a stored copy.
+// NewSnapshotMark describes a stored copy. A tab this build does not know
+// keeps its stored name as its label.
 func NewSnapshotMark(s store.SnapshotInfo) *SnapshotMark {
+	label := s.Tab
+	if t, ok := ParseBusinessTab(s.Tab); ok {
+		label = t.Label()
+	}
 	return &SnapshotMark{ID: strconv.FormatInt(s.ID, 10), BusinessID: s.BusinessID, Name: s.BusinessName,
+		Tab: s.Tab, TabLabel: label,
 		AsOf: DateTime(s.Fetched), AsOfISO: s.Fetched.UTC().Format(time.RFC3339), Saved: DateTime(s.Saved),
 		Size: Plural(max(1, (s.Size+1023)/1024), "kB")}
+}
+
+// SnapshotForm is a report tab's "Save a dated copy" button: where it
+// posts, the tab it keeps, and the values of the tab's own controls, so
+// the copy keeps what the tab shows.
+type SnapshotForm struct {
+	Action string
+	Tab    string
+	Fields []HiddenField
+}
+
+// HiddenField is one name and value a form sends along unseen.
+type HiddenField struct {
+	Name, Value string
+}
+
+// NewSnapshotForm is the save form of a tab of business id's report.
+func NewSnapshotForm(id int32, tab BusinessTab, fields ...HiddenField) *SnapshotForm {
+	return &SnapshotForm{Action: reportURL(id) + "/snapshots", Tab: tab.Name(), Fields: fields}
 }
 
 // SnapshotsPage lists the analyst's dated copies.
@@ -63,60 +94,5 @@ type ThenNowRow struct {
 	Label      string
 	Then, Now  string
 	Changed    bool
-	ChangeWord string // "changed", "unchanged"
-}
-
-// Fact is one labelled value of an overview.
-type Fact struct {
-	Label, Value string
-}
-
-// OverviewFacts lists what the comparison compares: name, location, the
-// latest of each score with its month, the latest average risk, summary.
-func OverviewFacts(ident *upstream.Identification, summary string, hist []upstream.CreditScoreHistoryRow, risk []upstream.RiskHistoryRow) []Fact {
-	var facts []Fact
-	name, loc := "unknown", "unknown"
-	if ident != nil {
-		name, loc = ident.BusinessName, Location(ident.City, ident.State, ident.Country)
-	}
-	facts = append(facts, Fact{"Name", name}, Fact{"Location", loc})
-	series := map[store.Score]ScoreSeries{}
-	for _, s := range ReportSeries(0, "", hist) {
-		series[s.Score] = s
-	}
-	for _, sc := range store.Scores {
-		v := "missing"
-		if s, ok := series[sc]; ok {
-			v = formatScore(sc, s.Latest.Value) + " " + scoreZone(sc, s.Latest.Value).Label + " (" + Month(s.Latest.Year, s.Latest.Month) + ")"
-		}
-		facts = append(facts, Fact{sc.Name() + " score", v})
-	}
-	avg := "missing"
-	var latest monthIndex
-	for _, r := range risk {
-		// The service's order is not relied on: the latest month wins.
-		if m := monthIndexOf(r.Year, r.Month); r.AverageRiskScore != nil && !math.IsNaN(*r.AverageRiskScore) && m > latest {
-			avg, latest = Decimal(*r.AverageRiskScore, 1)+" ("+Month(r.Year, r.Month)+")", m
-		}
-	}
-	facts = append(facts, Fact{"Average risk", avg}, Fact{"Summary", summary})
-	return facts
-}
-
-// CompareOverview pairs the facts of then and now and marks each change
-// in words as well as colour.
-func CompareOverview(then, now []Fact) []ThenNowRow {
-	rows := make([]ThenNowRow, 0, len(then))
-	for i, t := range then {
-		n := ""
-		if i < len(now) {
-			n = now[i].Value
-		}
-		r := ThenNowRow{Label: t.Label, Then: t.Value, Now: n, Changed: t.Value != n, ChangeWord: "unchanged"}
-		if r.Changed {
-			r.ChangeWord = "changed"
-		}
-		rows = append(rows, r)
-	}
-	return rows
+	ChangeWord string // "changed", "unchanged", "new" (today only), "gone" (then only)
 }
