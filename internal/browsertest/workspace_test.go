@@ -79,7 +79,8 @@ func serviceCalls(app *apptest.App) int {
 // "Risk below 5" on 1001 and see it fire when the report shows the Risk
 // that fell from 7 to 2 over the year (the header's count rises, /alerts lists it); save a
 // dated copy, open it from /snapshots without a service call, and print it
-// with its "as of" date and without forms.
+// with its "as of" date and without forms; then the same for a copy of
+// the payments tab, saved from that tab.
 func TestWorkspaceWatchNoteAlertSnapshot(t *testing.T) {
 	started := time.Now()
 	app := apptest.Start(t, apptest.Options{})
@@ -284,20 +285,7 @@ func TestWorkspaceWatchNoteAlertSnapshot(t *testing.T) {
 
 	// Printed: the "as of" date shows, forms do not.
 	emulateMedia(b, "print")
-	type printedCopy struct {
-		Banner, AsOf string
-		ShownForms   []string
-	}
-	p := Eval[printedCopy](b, `(() => {
-		const shown = (el) => getComputedStyle(el).display !== 'none' && el.getClientRects().length > 0;
-		const banner = document.querySelector('.snapshot-banner');
-		const time = banner && banner.querySelector('time');
-		return {
-			Banner: banner && shown(banner) ? banner.innerText.trim() : '',
-			AsOf: time && shown(time) ? time.getAttribute('datetime') : '',
-			ShownForms: Array.from(document.forms).filter(shown).map((f) => f.getAttribute('action') || f.className),
-		};
-	})()`)
+	p := readPrintedCopy(b)
 	if !strings.Contains(p.Banner, "as of") {
 		t.Errorf("printed copy shows no \"as of\" line: %q", p.Banner)
 	}
@@ -323,8 +311,70 @@ func TestWorkspaceWatchNoteAlertSnapshot(t *testing.T) {
 	if !bytes.HasPrefix(res.Data, []byte("%PDF-")) || len(res.Data) < 10_000 {
 		t.Errorf("print to PDF: %d bytes starting %q, want a PDF", len(res.Data), res.Data[:min(8, len(res.Data))])
 	}
+
+	// A dated copy of the payments tab, from that tab's own button: its
+	// tables and charts as the tab showed them, opened again without a
+	// service call, printed with its date and without forms.
+	b.Navigate(app.URL + "/businesses/1001/payments")
+	liveAging := b.Text("table.aging")
+	if status := b.ClickNavigate(".snapshot-form button[type=submit]"); status != http.StatusOK {
+		t.Fatalf("Save a dated copy of the payments tab: status %d", status)
+	}
+	copyURL := b.URL()
+	if !strings.HasPrefix(copyURL, app.URL+"/snapshots/") {
+		t.Fatalf("after saving the payments tab: at %q", copyURL)
+	}
+	before = serviceCalls(app)
+	if status := b.Navigate(copyURL); status != http.StatusOK {
+		t.Fatalf("opening the payments copy: status %d", status)
+	}
+	if extra := serviceCalls(app) - before; extra != 0 {
+		t.Errorf("opening the payments copy made %d service calls, want 0", extra)
+	}
+	if got := b.Text("table.aging"); got == "" || got != liveAging {
+		t.Errorf("the payments copy's aging table differs from the tab's: %.80q", got)
+	}
+	checkChartsDrawn(t, b, 3)
+	emulateMedia(b, "print")
+	pp := readPrintedCopy(b)
+	if !strings.Contains(pp.Banner, "Payments tab, as of") || pp.AsOf == "" {
+		t.Errorf("printed payments copy: banner %q, as of %q", pp.Banner, pp.AsOf)
+	}
+	if len(pp.ShownForms) > 0 {
+		t.Errorf("forms print on the payments copy: %q", pp.ShownForms)
+	}
+	b.Screenshot("snapshot-payments-print-media")
+	emulateMedia(b, "")
+	if status := b.Navigate(app.URL + "/snapshots"); status != http.StatusOK {
+		t.Fatalf("GET /snapshots: status %d", status)
+	}
+	if got := b.Text("table.snapshots tbody tr .snapshot-tab"); got != "Payments" {
+		t.Errorf("the newest copy's tab reads %q, want Payments", got)
+	}
 	noErrorsButRefusedRule(t, b)
 	b.NoCSPViolations(t)
+}
+
+// printedCopy is what a dated copy shows under the print stylesheet.
+type printedCopy struct {
+	Banner, AsOf string
+	ShownForms   []string
+}
+
+// readPrintedCopy reads the banner, its date and the forms still shown;
+// the page must be under print media already.
+func readPrintedCopy(b *Browser) printedCopy {
+	b.t.Helper()
+	return Eval[printedCopy](b, `(() => {
+		const shown = (el) => getComputedStyle(el).display !== 'none' && el.getClientRects().length > 0;
+		const banner = document.querySelector('.snapshot-banner');
+		const time = banner && banner.querySelector('time');
+		return {
+			Banner: banner && shown(banner) ? banner.innerText.trim() : '',
+			AsOf: time && shown(time) ? time.getAttribute('datetime') : '',
+			ShownForms: Array.from(document.forms).filter(shown).map((f) => f.getAttribute('action') || f.className),
+		};
+	})()`)
 }
 
 // noErrorsButRefusedRule is NoConsoleErrors except for Chromium's network
