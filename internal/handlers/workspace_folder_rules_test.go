@@ -18,9 +18,10 @@ func membershipCalls(app *apptest.App, user string) int {
 
 // A rule on a folder fires for the businesses in that folder only:
 // scenario business 1001 (Risk 7 -> 2) is in demo's folders 101 and 104,
-// not in 105, so "Risk below 3" on 101 fires when its report loads and the
-// same rule on 105 does not. The form lists demo's folders, the rule list
-// names the folder, and the memberships cost one request at most.
+// not in 105, so "Risk below 3" on 101 fires when its report loads and
+// rules on 105 do not, while 1003 (in 105) fires one of them. The form
+// lists demo's folders, the rule list names the folder, and the
+// memberships cost one request at most.
 func TestWorkspaceFolderRuleFires(t *testing.T) {
 	workspaceEngines(t, func(t *testing.T, opts apptest.Options) {
 		app := apptest.Start(t, opts)
@@ -49,6 +50,9 @@ func TestWorkspaceFolderRuleFires(t *testing.T) {
 			"score", "risk", "condition", "below", "threshold", "3"))
 		mustRedirect(t, "rule on 105", u.post("/alerts/rules", "scope", "folder", "folder", "105",
 			"score", "risk", "condition", "below", "threshold", "3"))
+		// 1001's Risk of 2 is above 1 too: only its folders keep this quiet.
+		mustRedirect(t, "second rule on 105", u.post("/alerts/rules", "scope", "folder", "folder", "105",
+			"score", "risk", "condition", "above", "threshold", "1"))
 		rules := u.Get("/alerts").Text("ul.rules")
 		for _, want := range []string{"Risk below 3 in folder Retail watchlist", "Risk below 3 in folder Distributors and carriers"} {
 			if !strings.Contains(rules, want) {
@@ -85,10 +89,16 @@ func TestWorkspaceFolderRuleFires(t *testing.T) {
 			t.Errorf("the rule on folder 105 fired for 1001: %q", row)
 		}
 
-		// A business of neither folder's rules stays quiet under them.
+		// 1003 is in folder 105 (and not below 3): "above 1" fires for it.
 		u.Get("/businesses/1003")
-		if n := u.Get("/alerts").Doc.Find("table.alerts tbody tr").Length(); n != 1 {
-			t.Errorf("after 1003's report: %d alerts, want still 1", n)
+		p = u.Get("/alerts")
+		if n := p.Doc.Find("table.alerts tbody tr").Length(); n != 2 {
+			t.Fatalf("after 1003's report: %d alerts, want 2: %s", n, p.Text("table.alerts"))
+		}
+		newest := p.Text("table.alerts tbody tr:first-child")
+		if href, _ := p.Doc.Find("table.alerts tbody tr:first-child th a").Attr("href"); href != "/businesses/1003" ||
+			!strings.Contains(newest, "Risk above 1 in folder Distributors and carriers") {
+			t.Errorf("the alert for 1003 reads %q (links %q)", newest, href)
 		}
 	})
 }
