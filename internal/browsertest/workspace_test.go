@@ -191,18 +191,18 @@ func TestWorkspaceWatchNoteAlertSnapshot(t *testing.T) {
 		}
 	}
 
-	// Risk on the whole portfolio could never fire: refused, kept.
+	// A threshold outside the score's range: refused, kept.
 	chooseOption(b, "#rule-scope", "portfolio")
 	chooseOption(b, "#rule-score", "risk")
 	chooseOption(b, "#rule-condition", "below")
-	b.Fill("#rule-threshold", "5")
+	b.Fill("#rule-threshold", "50")
 	if status := b.ClickNavigate(".rule-form button[type=submit]"); status != http.StatusUnprocessableEntity {
-		t.Fatalf("a portfolio rule on Risk: status %d, want 422", status)
+		t.Fatalf("a rule on Risk below 50: status %d, want 422", status)
 	}
-	if msg := b.Text(".rule-form .form-error"); !strings.Contains(msg, "Pay") || !strings.Contains(msg, "one business") {
+	if msg := b.Text(".rule-form .form-error"); !strings.Contains(msg, "runs from") {
 		t.Errorf("refusal reads %q", msg)
 	}
-	if got := Eval[string](b, `document.getElementById('rule-scope').value + ' ' + document.getElementById('rule-score').value + ' ' + document.getElementById('rule-threshold').value`); got != "portfolio risk 5" {
+	if got := Eval[string](b, `document.getElementById('rule-scope').value + ' ' + document.getElementById('rule-score').value + ' ' + document.getElementById('rule-threshold').value`); got != "portfolio risk 50" {
 		t.Errorf("after the refusal the form holds %q, want what was chosen", got)
 	}
 

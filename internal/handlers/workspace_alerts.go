@@ -17,11 +17,12 @@ import (
 // them costs no request. Firings are stored once per rule, business and
 // month by the store, so evaluating again on every view is harmless.
 //
-// A folder rule also needs to know which folders hold a business, which
-// score data does not say: that comes from the portfolio's memberships
-// (Portfolio/Businesses for every folder, the copy /portfolio and the
-// stress page read), loaded through the cache within the hourly budget
-// and only for an analyst who has a folder rule.
+// A folder rule, and a portfolio rule checked on a report (the only place
+// Risk and DBT arrive), also need to know which folders hold a business,
+// which a report's score data does not say: that comes from the
+// portfolio's memberships (Portfolio/Businesses for every folder, the copy
+// /portfolio and the stress page read), loaded through the cache within
+// the hourly budget and only for an analyst who has such a rule.
 
 // evaluated is a copy of score data already checked against the rules as
 // they stood: the analyst, the business (0 for the portfolio), the exact
@@ -64,9 +65,10 @@ func (h *Handler) markEvaluated(k *evaluated, complete bool) {
 const alertsShown = 200
 
 // evaluate records what the rules find in series and reports whether it
-// could check every rule. A failing store only loses this evaluation,
-// never the page.
-func (h *Handler) evaluate(c *echo.Context, series []views.ScoreSeries, inPortfolio bool) (complete bool) {
+// could check every rule. fromPortfolio says the series are the
+// portfolio's own histories, so every business in them is in the
+// portfolio. A failing store only loses this evaluation, never the page.
+func (h *Handler) evaluate(c *echo.Context, series []views.ScoreSeries, fromPortfolio bool) (complete bool) {
 	if len(series) == 0 {
 		return true
 	}
@@ -82,7 +84,7 @@ func (h *Handler) evaluate(c *echo.Context, series []views.ScoreSeries, inPortfo
 	}
 	complete = true
 	var folders map[int32][]int
-	if hasFolderRule(rules) {
+	if needsMembers(rules, fromPortfolio) {
 		folders, complete = h.folderMembers(c)
 	}
 	applies := func(r store.RuleSpec, id int32) bool {
@@ -92,7 +94,8 @@ func (h *Handler) evaluate(c *echo.Context, series []views.ScoreSeries, inPortfo
 		case store.ScopeFolder:
 			return slices.Contains(folders[id], r.FolderID)
 		case store.ScopePortfolio:
-			return inPortfolio
+			// A business is in the portfolio when a folder holds it.
+			return fromPortfolio || len(folders[id]) > 0
 		}
 		return false
 	}
@@ -112,17 +115,20 @@ func (h *Handler) evaluate(c *echo.Context, series []views.ScoreSeries, inPortfo
 	return complete
 }
 
-// hasFolderRule reports a rule that needs the folders' memberships.
-func hasFolderRule(rules []store.Rule) bool {
-	return slices.ContainsFunc(rules, func(r store.Rule) bool { return r.Scope == store.ScopeFolder })
+// needsMembers reports a rule that needs the folders' memberships: one on
+// a folder, or one on the portfolio checked against a report's scores.
+func needsMembers(rules []store.Rule, fromPortfolio bool) bool {
+	return slices.ContainsFunc(rules, func(r store.Rule) bool {
+		return r.Scope == store.ScopeFolder || (r.Scope == store.ScopePortfolio && !fromPortfolio)
+	})
 }
 
 // folderMembers maps each business of the portfolio to the folders that
 // hold it. Its one call is planned like a page's last section: read from
 // the cache when held, else made only while the hourly budget has a
 // request for it. ok is false when the memberships could not be had (left
-// unloaded, failed, or not offered by the service); folder rules then wait
-// for a later evaluation.
+// unloaded, failed, or not offered by the service); folder rules, and
+// portfolio rules on a report, then wait for a later evaluation.
 func (h *Handler) folderMembers(c *echo.Context) (map[int32][]int, bool) {
 	var members []upstream.PortfolioBusiness
 	var err error
@@ -149,9 +155,8 @@ func (h *Handler) evaluateReport(c *echo.Context, ld *loaded, ref upstream.Busin
 	if done {
 		return
 	}
-	// Whether the business is in the portfolio is not known here, so
-	// portfolio rules run on the home page; rules on this business and on
-	// the folders holding it apply.
+	// Rules on this business, on the folders holding it and, when a folder
+	// holds it, on the whole portfolio apply.
 	h.markEvaluated(mark, h.evaluate(c, views.ReportSeries(id, name, hist), false))
 }
 

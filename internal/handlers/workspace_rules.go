@@ -183,9 +183,6 @@ func readRule(f views.RuleForm) (store.RuleSpec, string) {
 	if !spec.Score.Valid() {
 		return spec, "Choose a score: Risk, Pay, DBT or Z″."
 	}
-	if spec.Scope == store.ScopePortfolio && !views.PortfolioRuleScore(spec.Score) {
-		return spec, views.PortfolioRuleRefused
-	}
 	switch spec.Condition {
 	case store.Below, store.Above, store.Fall:
 		v, err := strconv.ParseFloat(f.Threshold, 64)

@@ -1,68 +1,97 @@
 package handlers_test
 
 import (
-	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"creditdash/internal/apptest"
 )
 
-// A rule on the whole portfolio is checked against the home page's Pay and
-// Z″ histories only, so one on Risk or DBT could never fire: the form
-// refuses it with a reason, keeps what was chosen and typed, and stores
-// nothing; the same rule on one business, or a portfolio rule on Pay or
-// Z″, is taken.
-func TestWorkspacePortfolioRuleOnlyOnPayOrZ(t *testing.T) {
+// portfolioIDs collects the businesses of every folder of the user, from
+// the folder pages the dashboard shows.
+func portfolioIDs(t *testing.T, u *wsUser) map[string]bool {
+	t.Helper()
+	ids := map[string]bool{}
+	var folders []string
+	u.Get("/portfolio").Doc.Find(`a[href^="/portfolio/folders/"]`).Each(func(_ int, s *goquery.Selection) {
+		href, _ := s.Attr("href")
+		folders = append(folders, href)
+	})
+	if len(folders) == 0 {
+		t.Fatal("setup: /portfolio links no folder")
+	}
+	for _, f := range folders {
+		u.Get(f).Doc.Find(`a[href^="/businesses/"]`).Each(func(_ int, s *goquery.Selection) {
+			href, _ := s.Attr("href")
+			ids[strings.TrimPrefix(href, "/businesses/")] = true
+		})
+	}
+	return ids
+}
+
+// A rule on the whole portfolio may watch any score. Risk and DBT arrive
+// only with a report, so there it fires for a business some folder holds
+// (1001, Risk 7 -> 2) and never for one outside the portfolio, whatever
+// its score; the memberships it needs cost one request at most.
+func TestWorkspacePortfolioRuleOnRiskFiresOnReport(t *testing.T) {
 	workspaceEngines(t, func(t *testing.T, opts apptest.Options) {
 		app := apptest.Start(t, opts)
 		u := signInWS(t, app, "demo")
-		for _, c := range []struct{ score, condition, threshold string }{
-			{"risk", "below", "5"},
-			{"dbt", "above", "60"},
-			{"risk", "worse_zone", ""},
-			{"dbt", "fall", "10"},
-		} {
-			p := u.post("/alerts/rules", "scope", "portfolio", "business", "", "score", c.score,
-				"condition", c.condition, "threshold", c.threshold)
-			what := "portfolio " + c.score + " " + c.condition
-			if p.Status != http.StatusUnprocessableEntity {
-				t.Errorf("%s: status = %d, want 422", what, p.Status)
+		in := portfolioIDs(t, u)
+		if !in["1001"] {
+			t.Fatal("setup: 1001 is not in demo's portfolio")
+		}
+		// An outside business whose Risk is above 1, so "above 1" would
+		// fire for it were it in the portfolio.
+		outside := ""
+		for id := 1008; id <= 1500 && outside == ""; id++ {
+			s := strconv.Itoa(id)
+			if in[s] {
 				continue
 			}
-			msg := p.Text(".rule-form .form-error")
-			if !strings.Contains(msg, "Pay") || !strings.Contains(msg, "Z″") || !strings.Contains(msg, "one business") {
-				t.Errorf("%s: message %q does not say portfolio rules watch Pay or Z″ and Risk or DBT needs one business", what, msg)
-			}
-			for sel, want := range map[string]string{
-				"#rule-scope option[selected]":     "portfolio",
-				"#rule-score option[selected]":     c.score,
-				"#rule-condition option[selected]": c.condition,
-			} {
-				if got, _ := p.Doc.Find(sel).Attr("value"); got != want {
-					t.Errorf("%s: %s = %q, want %q kept", what, sel, got, want)
-				}
-			}
-			if v, _ := p.Doc.Find("#rule-threshold").Attr("value"); v != c.threshold {
-				t.Errorf("%s: threshold field = %q, want %q kept", what, v, c.threshold)
+			risk := u.Get("/businesses/" + s).Text(`article[aria-label="Risk score"] .value`)
+			if n, err := strconv.Atoi(strings.TrimSpace(risk)); err == nil && n > 1 {
+				outside = s
 			}
 		}
-		if n := u.Get("/alerts").Doc.Find("ul.rules li").Length(); n != 0 {
-			t.Fatalf("refused portfolio rules were stored: %d", n)
+		if outside == "" {
+			t.Fatal("setup: no business outside demo's portfolio with a Risk above 1")
 		}
 
-		// What is allowed still is.
-		mustRedirect(t, "Risk below 5 on one business", u.post("/alerts/rules", "scope", "business", "business", "1001",
-			"score", "risk", "condition", "below", "threshold", "5"))
-		mustRedirect(t, "Pay below 4 on the portfolio", u.post("/alerts/rules", "scope", "portfolio",
-			"score", "pay", "condition", "below", "threshold", "4"))
-		mustRedirect(t, "Z″ worse zone on the portfolio", u.post("/alerts/rules", "scope", "portfolio",
-			"score", "z", "condition", "worse_zone"))
+		mustRedirect(t, "Risk below 3 on the portfolio", u.post("/alerts/rules", "scope", "portfolio",
+			"score", "risk", "condition", "below", "threshold", "3"))
+		mustRedirect(t, "Risk above 1 on the portfolio", u.post("/alerts/rules", "scope", "portfolio",
+			"score", "risk", "condition", "above", "threshold", "1"))
+		mustRedirect(t, "DBT above 60 on the portfolio", u.post("/alerts/rules", "scope", "portfolio",
+			"score", "dbt", "condition", "above", "threshold", "60"))
 		rules := u.Get("/alerts").Text("ul.rules")
-		for _, want := range []string{"Risk below 5 on", "Pay below 4 anywhere in the portfolio", "Z″ enters a worse zone anywhere in the portfolio"} {
+		for _, want := range []string{"Risk below 3 anywhere in the portfolio", "Risk above 1 anywhere in the portfolio", "DBT above 60 anywhere in the portfolio"} {
 			if !strings.Contains(rules, want) {
 				t.Errorf("rules %q lack %q", rules, want)
 			}
+		}
+
+		before := membershipCalls(app, "demo")
+		u.Get("/businesses/" + outside)
+		if n := u.Get("/alerts").Doc.Find("table.alerts tbody tr").Length(); n != 0 {
+			t.Fatalf("a portfolio rule fired for %s, outside the portfolio: %s", outside, u.Get("/alerts").Text("table.alerts"))
+		}
+		u.Get("/businesses/1001")
+		p := u.Get("/alerts")
+		rows := p.Doc.Find("table.alerts tbody tr")
+		if rows.Length() != 2 {
+			t.Fatalf("after 1001's report: %d alerts, want 2 (below 3, above 1): %s", rows.Length(), p.Text("table.alerts"))
+		}
+		for _, want := range []string{"Westbridge", "Risk below 3 anywhere in the portfolio", "Risk above 1 anywhere in the portfolio"} {
+			if !strings.Contains(p.Text("table.alerts"), want) {
+				t.Errorf("alerts %q lack %q", p.Text("table.alerts"), want)
+			}
+		}
+		if n := membershipCalls(app, "demo") - before; n > 1 {
+			t.Errorf("the memberships were asked for %d times, want once at most", n)
 		}
 	})
 }

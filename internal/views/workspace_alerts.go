@@ -130,16 +130,6 @@ func Evaluate(rules []store.Rule, series []ScoreSeries, applies func(store.RuleS
 	return out
 }
 
-// PortfolioRuleScore reports whether a rule on the whole portfolio can
-// watch the score: portfolio rules are checked against the home page's
-// portfolio histories, which carry Pay and Z″ only, so one on Risk or DBT
-// could never fire.
-func PortfolioRuleScore(s store.Score) bool { return s == store.ScorePay || s == store.ScoreZ }
-
-// PortfolioRuleRefused is the rule form's message for a portfolio rule on
-// a score PortfolioRuleScore refuses.
-const PortfolioRuleRefused = "A rule on the whole portfolio can watch the Pay score or the Z″-Score only (the scores the home page loads for every business). For Risk or DBT, choose one business or a folder."
-
 // AlertsPage lists the rules, the form for a new one and triggered alerts.
 type AlertsPage struct {
 	Base
