@@ -9,7 +9,7 @@ ECHARTS := static/vendor/echarts.min.js
 # Browser tests fail instead of skipping when Chromium is missing.
 BROWSER_TESTS ?= require
 
-.PHONY: build run test lint generate assets browser bench clean simulator loadtest
+.PHONY: build run test lint generate assets browser bench clean simulator loadtest lighthouse
 
 ## build: browser assets, templ code, bin/web and bin/simulator
 build: assets generate
@@ -60,6 +60,10 @@ bench: build
 loadtest: build
 	$(GO) run ./cmd/loadtest $(LOADTEST_FLAGS)
 
+## lighthouse: Lighthouse 12 (installed into .lighthouse/, not package.json), mobile preset, performance only, on every kind of page of bin/web with the stand-in, signed in as demo; prints the medians against issue 14's targets (TBT <= 200 ms, performance >= 95), never fails on them; about 20 minutes; LIGHTHOUSE_FLAGS="-runs 1 -pages report,payments" for a quick run
+lighthouse: build browser
+	scripts/lighthouse.sh $(LIGHTHOUSE_FLAGS)
+
 ## lint: formatting, vet, staticcheck and templ freshness
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt would change the files above"; exit 1; }
@@ -68,4 +72,4 @@ lint:
 	$(GO) tool templ generate -check
 
 clean:
-	rm -rf $(BIN) node_modules static/vendor/*.js
+	rm -rf $(BIN) node_modules .lighthouse static/vendor/*.js

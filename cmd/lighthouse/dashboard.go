@@ -1,0 +1,292 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// The process handling is a short form of cmd/bench/procs.go (a main
+// package cannot be imported): one child, the dashboard, with the built-in
+// stand-in inside it.
+
+// proc is the dashboard process.
+type proc struct {
+	cmd  *exec.Cmd
+	url  string // http://127.0.0.1:port
+	done chan struct{}
+	err  error // set when done closes
+	tail *tailBuffer
+}
+
+// startDashboard runs bin/web with the built-in stand-in on a free loopback
+// port, its workspace in dataDir, and waits for /readyz.
+func startDashboard(ctx context.Context, bin, dataDir string) (*proc, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	// A fresh secret per run: the cookies die with the process.
+	secret := make([]byte, 32)
+	if _, err := rand.Read(secret); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(),
+		"LISTEN_ADDR="+addr,
+		"UPSTREAM_URL=",
+		"SESSION_SECRET="+hex.EncodeToString(secret),
+		"COOKIE_SECURE=false",
+		"DATA_DIR="+dataDir,
+		"LOG_LEVEL=warn",
+		"STATIC_DIR=",
+		"METRICS_ADDR=",
+		"DATABASE_URL=",
+		"REDIS_URL=",
+	)
+	p := &proc{cmd: cmd, url: "http://" + addr, done: make(chan struct{}), tail: &tailBuffer{max: 16 << 10}}
+	cmd.Stderr = p.tail
+	cmd.SysProcAttr = childAttr(syscall.SIGKILL)
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("lighthouse: start %s: %w", bin, err)
+	}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	if err := p.waitReady(ctx, 30*time.Second); err != nil {
+		p.stop()
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *proc) waitReady(ctx context.Context, limit time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	client := &http.Client{Timeout: time.Second}
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.url+"/readyz", nil)
+		if resp, err := client.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-p.done:
+			return fmt.Errorf("lighthouse: the dashboard exited before it was ready (%v):\n%s", p.err, p.tail)
+		case <-ctx.Done():
+			return fmt.Errorf("lighthouse: the dashboard was not ready at %s within %v:\n%s", p.url, limit, p.tail)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// stop asks the dashboard to shut down and kills it after a few seconds.
+func (p *proc) stop() {
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(5 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-p.done
+	}
+}
+
+// failed reports an unexpected exit with the end of the dashboard's log.
+func (p *proc) failed() error {
+	select {
+	case <-p.done:
+		return fmt.Errorf("lighthouse: the dashboard exited (%v):\n%s", p.err, p.tail)
+	default:
+		return nil
+	}
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (t *tailBuffer) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(b), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(bytes.TrimSpace(t.buf))
+}
+
+// visitor is one signed-in user of the dashboard: a cookie jar, redirects
+// left unfollowed so that a sign-in page is seen as such.
+type visitor struct {
+	base string
+	jar  *cookiejar.Jar
+	http *http.Client
+}
+
+// demoPassword is the stand-in's documented password of every demo user.
+const demoPassword = "demo"
+
+// signIn goes through the real form: GET /login for the CSRF token, then
+// POST it with the credentials; success is the redirect away from the form.
+func signIn(ctx context.Context, base, user string) (*visitor, error) {
+	jar, _ := cookiejar.New(nil)
+	v := &visitor{base: base, jar: jar, http: &http.Client{
+		Jar:           jar,
+		Timeout:       30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}}
+	status, body, err := v.get(ctx, "/login")
+	if err != nil {
+		return nil, err
+	}
+	if status != http.StatusOK {
+		return nil, fmt.Errorf("lighthouse: GET /login: status = %d, want 200", status)
+	}
+	token := csrfToken(body)
+	if token == "" {
+		return nil, fmt.Errorf("lighthouse: GET /login: no _csrf field in the form")
+	}
+	status, loc, err := v.post(ctx, "/login", url.Values{"username": {user}, "password": {demoPassword}}, token)
+	if err != nil {
+		return nil, err
+	}
+	if status != http.StatusSeeOther && status != http.StatusFound || strings.HasPrefix(loc, "/login") {
+		return nil, fmt.Errorf("lighthouse: POST /login as %s: status = %d (to %q), want a redirect away from the form", user, status, loc)
+	}
+	return v, nil
+}
+
+// cookieHeader is the Cookie header a browser would send the dashboard.
+func (v *visitor) cookieHeader() string {
+	u, _ := url.Parse(v.base + "/")
+	var parts []string
+	for _, c := range v.jar.Cookies(u) {
+		parts = append(parts, c.Name+"="+c.Value)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (v *visitor) get(ctx context.Context, path string) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, v.base+path, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	resp, err := v.http.Do(req)
+	if err != nil {
+		return 0, nil, fmt.Errorf("lighthouse: GET %s: %w", path, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, nil, fmt.Errorf("lighthouse: GET %s: %w", path, err)
+	}
+	return resp.StatusCode, body, nil
+}
+
+// post sends a form with the CSRF token and returns the status and where
+// it redirects.
+func (v *visitor) post(ctx context.Context, path string, form url.Values, token string) (int, string, error) {
+	form.Set("_csrf", token)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, v.base+path, strings.NewReader(form.Encode()))
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := v.http.Do(req)
+	if err != nil {
+		return 0, "", fmt.Errorf("lighthouse: POST %s: %w", path, err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("Location"), nil
+}
+
+var (
+	csrfField  = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
+	folderLink = regexp.MustCompile(`href="/portfolio/folders/(\d+)"`)
+	copyLink   = regexp.MustCompile(`^/snapshots/(\d+)$`)
+)
+
+// csrfToken is the value of the first form's _csrf field in a page.
+func csrfToken(page []byte) string {
+	if m := csrfField.FindSubmatch(page); m != nil {
+		return string(m[1])
+	}
+	return ""
+}
+
+// preparedIDs are the ids some pages' paths need.
+type preparedIDs struct {
+	folder   string // demo's first folder
+	snapshot string // a dated copy of report 1001
+}
+
+// prepare finds demo's first folder and saves a dated copy of the report,
+// so that the folder and snapshot pages have something to show.
+func prepare(ctx context.Context, base string) (preparedIDs, error) {
+	var ids preparedIDs
+	v, err := signIn(ctx, base, "demo")
+	if err != nil {
+		return ids, err
+	}
+	status, body, err := v.get(ctx, "/portfolio")
+	if err != nil {
+		return ids, err
+	}
+	if status != http.StatusOK {
+		return ids, fmt.Errorf("lighthouse: GET /portfolio: status = %d, want 200", status)
+	}
+	if m := folderLink.FindSubmatch(body); m != nil {
+		ids.folder = string(m[1])
+	}
+	status, body, err = v.get(ctx, "/businesses/1001")
+	if err != nil {
+		return ids, err
+	}
+	if status != http.StatusOK {
+		return ids, fmt.Errorf("lighthouse: GET /businesses/1001: status = %d, want 200", status)
+	}
+	status, loc, err := v.post(ctx, "/businesses/1001/snapshots", url.Values{}, csrfToken(body))
+	if err != nil {
+		return ids, err
+	}
+	if m := copyLink.FindStringSubmatch(loc); m != nil {
+		ids.snapshot = m[1]
+	} else {
+		return ids, fmt.Errorf("lighthouse: POST /businesses/1001/snapshots: status = %d (to %q), want a redirect to the copy", status, loc)
+	}
+	return ids, nil
+}
