@@ -34,15 +34,14 @@ func TestAssetPathsListsWhatABrowserFetches(t *testing.T) {
 <link rel="stylesheet" href="/static/css/app.1.css">
 <link rel="icon" type="image/svg+xml" href="/static/img/favicon.2.svg">
 <link rel="canonical" href="/businesses/1001">
-<script src="/static/vendor/echarts.3.js" defer></script>
-<script src="/static/js/charts.4.js" defer></script>
+<script src="/static/js/charts.4.js" data-echarts="/static/vendor/echarts.3.js" defer></script>
 <script src="https://cdn.example/x.js"></script>
 </head><body><img src="/static/img/favicon.2.svg"><a href="/portfolio">p</a></body></html>`
 	got, err := assetPaths([]byte(html))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"/static/css/app.1.css", "/static/img/favicon.2.svg", "/static/vendor/echarts.3.js", "/static/js/charts.4.js"}
+	want := []string{"/static/css/app.1.css", "/static/img/favicon.2.svg", "/static/js/charts.4.js", "/static/vendor/echarts.3.js"}
 	if !slices.Equal(got, want) {
 		t.Errorf("assetPaths = %q, want %q", got, want)
 	}

@@ -78,7 +78,8 @@ func (l *lab) pageWeight(ctx context.Context) {
 }
 
 // assetPaths lists what a browser fetches for the page: stylesheets,
-// icons, scripts and images on this site, once each.
+// icons, scripts (and the ECharts the chart script fetches) and images on
+// this site, once each.
 func assetPaths(html []byte) ([]string, error) {
 	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(html))
 	if err != nil {
@@ -87,14 +88,15 @@ func assetPaths(html []byte) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	add := func(_ int, s *goquery.Selection) {
-		for _, attr := range []string{"href", "src"} {
+		// data-echarts: the chart script fetches ECharts itself.
+		for _, attr := range []string{"href", "src", "data-echarts"} {
 			if v, ok := s.Attr(attr); ok && strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "//") && !seen[v] {
 				seen[v] = true
 				out = append(out, v)
 			}
 		}
 	}
-	doc.Find(`link[rel~="stylesheet"], link[rel~="icon"], link[rel~="preload"], script[src], img[src]`).Each(add)
+	doc.Find(`link[rel~="stylesheet"], link[rel~="icon"], link[rel~="preload"], script[src], script[data-echarts], img[src]`).Each(add)
 	return out, nil
 }
 

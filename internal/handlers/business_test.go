@@ -89,7 +89,9 @@ func TestBusinessTabsForEveryIdentifierKind(t *testing.T) {
 	}
 }
 
-// ECharts is loaded on exactly the tabs that draw charts.
+// ECharts is loaded on exactly the tabs that draw charts: the chart script
+// names it (data-echarts) and fetches it itself, never as a script of its
+// own in the page, which would hold up the first paint.
 func TestEChartsLoadedOnlyWithCharts(t *testing.T) {
 	if assets, err := static.Load(); err != nil || !assets.Has("vendor/echarts.min.js") {
 		t.Skip("ECharts is not built into static/vendor: run make assets (make test does)")
@@ -99,9 +101,12 @@ func TestEChartsLoadedOnlyWithCharts(t *testing.T) {
 	for _, tab := range businessTabs {
 		path := "/businesses/1001" + tab.suffix
 		p := u.Get(path)
-		if got := p.Doc.Find(`script[src*="echarts"]`).Length(); (tab.charts > 0) != (got == 1) {
-			t.Errorf("GET %s: ECharts loaded %d times on a tab with %d charts, want once exactly when it has charts",
+		if got := p.Doc.Find(`script[src*="/js/charts."][data-echarts*="/vendor/echarts"]`).Length(); (tab.charts > 0) != (got == 1) {
+			t.Errorf("GET %s: ECharts named %d times on a tab with %d charts, want once exactly when it has charts",
 				path, got, tab.charts)
+		}
+		if got := p.Doc.Find(`script[src*="echarts"]`).Length(); got > 0 {
+			t.Errorf("GET %s: ECharts is a script of the page itself", path)
 		}
 	}
 }

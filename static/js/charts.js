@@ -2,9 +2,14 @@
 // as JSON next to the chart's container. One static file, so the CSP needs
 // no inline script; no option is ever evaluated as code.
 //
-// A chart is drawn only when it comes near the viewport, and each chart in
-// a task of its own, so a page of charts never blocks input for long. Print
-// draws the rest first and opens the data tables (details) for the paper.
+// ECharts itself (its URL is this script's data-echarts) is fetched when the
+// first chart comes near the viewport, or once the page is idle after
+// loading, so it is never in the way of the page's first paint and is there
+// for scrolling and printing. Charts are drawn when they come near the
+// viewport, one at a time, each in short steps that are tasks of their own:
+// the instance, then the options, then ECharts' render in the next animation
+// frame; so a page of charts never blocks input for long. Print draws the
+// rest at once and opens the data tables (details) for the paper.
 (function () {
   "use strict";
 
@@ -13,12 +18,19 @@
   // How far outside the viewport a chart starts drawing, so it is ready
   // when scrolled to.
   var MARGIN = "200px 0px";
+  // How long the next chart waits for one whose frame does not come (a
+  // hidden tab renders nothing until it is shown).
+  var STALL = 3000;
 
+  var script = document.currentScript;
+  var source = script ? script.getAttribute("data-echarts") : null;
+  var requested = false;
   var reducedMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+  // Charts waiting to be drawn, in the order they came into view.
   var queue = [];
-  var pumping = false;
+  var busy = false;
   var observer = null;
-  // The drawn charts, for resizing and print.
+  // The charts begun: { el, chart, option, narrow, width, height, set, rendered }.
   var drawn = [];
 
   function isNarrow(el) {
@@ -74,61 +86,138 @@
     return option;
   }
 
-  function draw(el) {
-    if (el.hasAttribute("data-drawing") || !window.echarts) {
+  // requestECharts adds ECharts' script to the page, once; the queue moves
+  // on when it has run.
+  function requestECharts() {
+    if (requested || !source) {
       return;
+    }
+    requested = true;
+    var s = document.createElement("script");
+    s.src = source;
+    s.addEventListener("load", next);
+    s.addEventListener("error", function () {
+      queue.forEach(function (el) { el.setAttribute("data-chart-error", "ECharts did not load"); });
+      queue = [];
+    });
+    document.head.appendChild(s);
+  }
+
+  // begin creates a chart's instance with its options read, but not set.
+  function begin(el) {
+    if (el.hasAttribute("data-drawing")) {
+      return null;
     }
     var option = options(el);
     if (!option) {
-      return;
+      return null;
     }
     el.setAttribute("data-drawing", "true");
     var chart = window.echarts.init(el, null, { renderer: "canvas" });
-    chart.on("finished", function () {
-      el.setAttribute("data-drawn", "true");
-    });
-    chart.setOption(option);
-    var entry = { el: el, chart: chart, narrow: isNarrow(el) };
+    var entry = { el: el, chart: chart, option: option, narrow: isNarrow(el),
+      width: el.clientWidth, height: el.clientHeight, set: false, rendered: false };
     drawn.push(entry);
     if (window.ResizeObserver) {
       new ResizeObserver(function () { resize(entry); }).observe(el);
     }
+    return entry;
+  }
+
+  // set gives a begun chart its options, rendered in the next animation
+  // frame when lazy, else at once. Only from here on does "finished" mean
+  // the chart is drawn: an instance without options finishes too.
+  function set(entry, lazy) {
+    entry.set = true;
+    entry.chart.on("finished", function () {
+      entry.el.setAttribute("data-drawn", "true");
+    });
+    entry.chart.setOption(entry.option, { lazyUpdate: lazy });
+  }
+
+  // now sets a begun chart's options and renders them at once (print).
+  function now(entry) {
+    if (!entry.set) {
+      set(entry, false);
+    } else if (!entry.rendered) {
+      // Set lazily and waiting for its frame: render it now.
+      entry.chart.setOption(entry.option);
+    }
+    entry.rendered = true;
   }
 
   // resize redraws a chart that crossed the phone width with the options
-  // for its new width, and otherwise only fits it to its container.
+  // for its new width, and otherwise only fits it to its container. The
+  // observer's first report, of the size the chart was begun at, is no
+  // change.
   function resize(entry) {
-    var now = isNarrow(entry.el);
-    if (now !== entry.narrow && entry.el.clientWidth > 0) {
-      entry.narrow = now;
-      var option = options(entry.el);
+    var el = entry.el;
+    if (el.clientWidth === entry.width && el.clientHeight === entry.height) {
+      return;
+    }
+    entry.width = el.clientWidth;
+    entry.height = el.clientHeight;
+    var narrowNow = isNarrow(el);
+    if (narrowNow !== entry.narrow && el.clientWidth > 0) {
+      entry.narrow = narrowNow;
+      var option = options(el);
       if (option) {
-        entry.chart.setOption(option, true);
+        entry.option = option;
+        if (entry.set) {
+          entry.chart.setOption(option, true);
+        }
       }
     }
     entry.chart.resize();
   }
 
-  // pump draws the queued charts one per task.
-  function pump() {
-    if (pumping || queue.length === 0) {
+  // next draws the first queued chart in three tasks (the instance, the
+  // options, ECharts' render in the next frame), then the one after it.
+  function next() {
+    if (busy || queue.length === 0) {
       return;
     }
-    pumping = true;
-    setTimeout(function () {
-      pumping = false;
-      var el = queue.shift();
-      if (el) {
-        draw(el);
+    if (!window.echarts) {
+      requestECharts();
+      return;
+    }
+    busy = true;
+    var el = queue.shift();
+    var over = false;
+    var done = function () {
+      if (!over) {
+        over = true;
+        busy = false;
+        next();
       }
-      pump();
+    };
+    setTimeout(function () {
+      var entry = begin(el);
+      if (!entry) {
+        done();
+        return;
+      }
+      setTimeout(function () {
+        if (entry.set) {
+          done(); // print drew it meanwhile
+          return;
+        }
+        var stall = setTimeout(done, STALL);
+        var rendered = function () {
+          entry.chart.off("rendered", rendered);
+          entry.rendered = true;
+          clearTimeout(stall);
+          setTimeout(done, 0);
+        };
+        entry.chart.on("rendered", rendered);
+        set(entry, true);
+      }, 0);
     }, 0);
   }
 
   function enqueue(el) {
     if (queue.indexOf(el) < 0 && !el.hasAttribute("data-drawing")) {
       queue.push(el);
-      pump();
+      next();
     }
   }
 
@@ -157,14 +246,22 @@
   // data table opened; afterprint closes those again.
   var opened = [];
   window.addEventListener("beforeprint", function () {
-    var els = document.querySelectorAll("[data-chart]");
-    for (var i = 0; i < els.length; i++) {
-      if (observer) {
-        observer.unobserve(els[i]);
+    if (window.echarts) {
+      drawn.forEach(now);
+      var els = document.querySelectorAll("[data-chart]:not([data-drawing])");
+      for (var i = 0; i < els.length; i++) {
+        if (observer) {
+          observer.unobserve(els[i]);
+        }
+        var entry = begin(els[i]);
+        if (entry) {
+          now(entry);
+        }
       }
-      draw(els[i]);
+      queue = [];
+    } else {
+      requestECharts();
     }
-    queue = [];
     var details = document.querySelectorAll("details:not([open])");
     for (var j = 0; j < details.length; j++) {
       details[j].open = true;
@@ -199,6 +296,16 @@
     monthFields();
     start();
   }
+
+  // Once the page has loaded and the browser is idle, ECharts comes anyway:
+  // a print draws every chart at once and cannot wait for a download.
+  window.addEventListener("load", function () {
+    if (window.requestIdleCallback) {
+      window.requestIdleCallback(requestECharts, { timeout: 3000 });
+    } else {
+      setTimeout(requestECharts, 500);
+    }
+  });
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", ready);
