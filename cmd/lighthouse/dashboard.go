@@ -1,151 +1,56 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"os"
-	"os/exec"
 	"regexp"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
+
+	"creditdash/internal/figures"
 )
 
-// The process handling is a short form of cmd/bench/procs.go (a main
-// package cannot be imported): one child, the dashboard, with the built-in
-// stand-in inside it.
-
-// proc is the dashboard process.
-type proc struct {
-	cmd  *exec.Cmd
-	url  string // http://127.0.0.1:port
-	done chan struct{}
-	err  error // set when done closes
-	tail *tailBuffer
-}
-
 // startDashboard runs bin/web with the built-in stand-in on a free loopback
-// port, its workspace in dataDir, and waits for /readyz.
-func startDashboard(ctx context.Context, bin, dataDir string) (*proc, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// port, its workspace in dataDir and its output in logPath, and waits for
+// /readyz.
+func startDashboard(ctx context.Context, bin, dataDir, logPath string) (*figures.Child, error) {
+	addr, err := figures.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
-	addr := ln.Addr().String()
-	ln.Close()
 	// A fresh secret per run: the cookies die with the process.
 	secret := make([]byte, 32)
 	if _, err := rand.Read(secret); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(),
-		"LISTEN_ADDR="+addr,
+	env := []string{
+		"LISTEN_ADDR=" + addr,
 		"UPSTREAM_URL=",
-		"SESSION_SECRET="+hex.EncodeToString(secret),
+		"SESSION_SECRET=" + hex.EncodeToString(secret),
 		"COOKIE_SECURE=false",
-		"DATA_DIR="+dataDir,
+		"DATA_DIR=" + dataDir,
 		"LOG_LEVEL=warn",
 		"STATIC_DIR=",
 		"METRICS_ADDR=",
 		"DATABASE_URL=",
 		"REDIS_URL=",
-	)
-	p := &proc{cmd: cmd, url: "http://" + addr, done: make(chan struct{}), tail: &tailBuffer{max: 16 << 10}}
-	cmd.Stderr = p.tail
-	cmd.SysProcAttr = childAttr(syscall.SIGKILL)
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("lighthouse: start %s: %w", bin, err)
 	}
-	go func() {
-		p.err = cmd.Wait()
-		close(p.done)
-	}()
-	if err := p.waitReady(ctx, 30*time.Second); err != nil {
-		p.stop()
+	web, err := figures.Start("web", bin, logPath, nil, env, nil)
+	if err != nil {
 		return nil, err
 	}
-	return p, nil
-}
-
-func (p *proc) waitReady(ctx context.Context, limit time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	client := &http.Client{Timeout: time.Second}
-	for {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.url+"/readyz", nil)
-		if resp, err := client.Do(req); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-		}
-		select {
-		case <-p.done:
-			return fmt.Errorf("lighthouse: the dashboard exited before it was ready (%v):\n%s", p.err, p.tail)
-		case <-ctx.Done():
-			return fmt.Errorf("lighthouse: the dashboard was not ready at %s within %v:\n%s", p.url, limit, p.tail)
-		case <-time.After(50 * time.Millisecond):
-		}
+	web.URL = "http://" + addr
+	if err := web.WaitHTTP(ctx, "/readyz", 30*time.Second); err != nil {
+		web.Stop()
+		return nil, err
 	}
-}
-
-// stop asks the dashboard to shut down and kills it after a few seconds.
-func (p *proc) stop() {
-	select {
-	case <-p.done:
-		return
-	default:
-	}
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(5 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-p.done
-	}
-}
-
-// failed reports an unexpected exit with the end of the dashboard's log.
-func (p *proc) failed() error {
-	select {
-	case <-p.done:
-		return fmt.Errorf("lighthouse: the dashboard exited (%v):\n%s", p.err, p.tail)
-	default:
-		return nil
-	}
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-	max int
-}
-
-func (t *tailBuffer) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(b), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(bytes.TrimSpace(t.buf))
+	return web, nil
 }
 
 // visitor is one signed-in user of the dashboard: a cookie jar, redirects

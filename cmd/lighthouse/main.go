@@ -104,12 +104,12 @@ func run(ctx context.Context, o options, pages []page) ([]*pageResult, environme
 		return results, env, err
 	}
 
-	web, err := startDashboard(ctx, o.web, filepath.Join(tmp, "data"))
+	web, err := startDashboard(ctx, o.web, filepath.Join(tmp, "data"), filepath.Join(tmp, "web.log"))
 	if err != nil {
 		return results, env, err
 	}
-	defer web.stop()
-	paths, err := prepare(ctx, web.url)
+	defer web.Stop()
+	paths, err := prepare(ctx, web.URL)
 	if err != nil {
 		return results, env, err
 	}
@@ -125,12 +125,12 @@ func run(ctx context.Context, o options, pages []page) ([]*pageResult, environme
 				continue
 			}
 			report := filepath.Join(reports, fmt.Sprintf("%s-%d.json", r.page.name, round))
-			m, e, err := audit(ctx, o, web.url, r.page, path, report, tmp)
+			m, e, err := audit(ctx, o, web.URL, r.page, path, report, tmp)
 			if err != nil && ctx.Err() == nil {
 				// Lighthouse sometimes loses a trace (NO_NAVSTART and the
 				// like) on a busy machine: one more try.
 				r.errs = append(r.errs, err.Error()+" (tried again)")
-				m, e, err = audit(ctx, o, web.url, r.page, path, report, tmp)
+				m, e, err = audit(ctx, o, web.URL, r.page, path, report, tmp)
 			}
 			if e.version != "" {
 				env = env.add(e)
@@ -140,7 +140,7 @@ func run(ctx context.Context, o options, pages []page) ([]*pageResult, environme
 				continue
 			}
 			r.runs = append(r.runs, m)
-			if err := web.failed(); err != nil {
+			if err := web.Failed(); err != nil {
 				return results, env, err
 			}
 		}
