@@ -23,33 +23,16 @@ const benchSecret = "bench-secret-not-for-production-0123456789"
 // static files from staticDir when it is not empty, its output in logPath
 // (and its warnings on stderr), and waits for /readyz.
 func startDashboard(ctx context.Context, bin, serviceURL, staticDir, logPath string) (*figures.Child, error) {
-	addr, err := figures.FreeAddr()
-	if err != nil {
-		return nil, err
-	}
-	env := []string{
-		"LISTEN_ADDR=" + addr,
-		"UPSTREAM_URL=" + serviceURL,
-		"SESSION_SECRET=" + benchSecret,
-		"COOKIE_SECURE=false",
-		"LOG_LEVEL=warn",
-		"STATIC_DIR=" + staticDir,
-		// A workspace of its own beside its log: a run neither reads nor
-		// grows the developer's demo workspace.
-		"DATA_DIR=" + strings.TrimSuffix(logPath, ".log") + "-data",
-		"DATABASE_URL=",
-	}
-	// Its warnings are worth seeing next to the table.
-	web, err := figures.Start("web", bin, logPath, nil, env, os.Stderr)
-	if err != nil {
-		return nil, err
-	}
-	web.URL = "http://" + addr
-	if err := web.WaitHTTP(ctx, "/readyz", 30*time.Second); err != nil {
-		web.Stop()
-		return nil, err
-	}
-	return web, nil
+	return figures.StartDashboard(ctx, figures.Dashboard{Name: "web", Bin: bin, LogPath: logPath, Ready: "/readyz",
+		Env: []string{
+			"UPSTREAM_URL=" + serviceURL,
+			"SESSION_SECRET=" + benchSecret,
+			"COOKIE_SECURE=false",
+			"LOG_LEVEL=warn",
+			"STATIC_DIR=" + staticDir,
+		},
+		// Its warnings are worth seeing next to the table.
+		Echo: os.Stderr})
 }
 
 // browser is one signed-in visitor: a cookie jar and keep-alive

@@ -17,40 +17,24 @@ import (
 )
 
 // startDashboard runs bin/web with the built-in stand-in on a free loopback
-// port, its workspace in dataDir and its output in logPath, and waits for
+// port, its output in logPath and its workspace beside it, and waits for
 // /readyz.
-func startDashboard(ctx context.Context, bin, dataDir, logPath string) (*figures.Child, error) {
-	addr, err := figures.FreeAddr()
-	if err != nil {
-		return nil, err
-	}
+func startDashboard(ctx context.Context, bin, logPath string) (*figures.Child, error) {
 	// A fresh secret per run: the cookies die with the process.
 	secret := make([]byte, 32)
 	if _, err := rand.Read(secret); err != nil {
 		return nil, err
 	}
-	env := []string{
-		"LISTEN_ADDR=" + addr,
-		"UPSTREAM_URL=",
-		"SESSION_SECRET=" + hex.EncodeToString(secret),
-		"COOKIE_SECURE=false",
-		"DATA_DIR=" + dataDir,
-		"LOG_LEVEL=warn",
-		"STATIC_DIR=",
-		"METRICS_ADDR=",
-		"DATABASE_URL=",
-		"REDIS_URL=",
-	}
-	web, err := figures.Start("web", bin, logPath, nil, env, nil)
-	if err != nil {
-		return nil, err
-	}
-	web.URL = "http://" + addr
-	if err := web.WaitHTTP(ctx, "/readyz", 30*time.Second); err != nil {
-		web.Stop()
-		return nil, err
-	}
-	return web, nil
+	return figures.StartDashboard(ctx, figures.Dashboard{Name: "web", Bin: bin, LogPath: logPath, Ready: "/readyz",
+		Env: []string{
+			"UPSTREAM_URL=",
+			"SESSION_SECRET=" + hex.EncodeToString(secret),
+			"COOKIE_SECURE=false",
+			"LOG_LEVEL=warn",
+			"STATIC_DIR=",
+			"METRICS_ADDR=",
+			"REDIS_URL=",
+		}})
 }
 
 // visitor is one signed-in user of the dashboard: a cookie jar, redirects

@@ -104,7 +104,7 @@ func run(ctx context.Context, o options, pages []page) ([]*pageResult, environme
 		return results, env, err
 	}
 
-	web, err := startDashboard(ctx, o.web, filepath.Join(tmp, "data"), filepath.Join(tmp, "web.log"))
+	web, err := startDashboard(ctx, o.web, filepath.Join(tmp, "web.log"))
 	if err != nil {
 		return results, env, err
 	}

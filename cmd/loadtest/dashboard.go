@@ -27,37 +27,21 @@ const password = "demo"
 // entries are gone) and its whole output in dir/name.log, at the log level
 // it ships with.
 func startDashboard(ctx context.Context, o options, serviceURL, dir, name string) (*figures.Child, error) {
-	addr, err := figures.FreeAddr()
-	if err != nil {
-		return nil, err
-	}
-	env := []string{
-		"LISTEN_ADDR=" + addr,
-		"UPSTREAM_URL=" + serviceURL,
-		"SESSION_SECRET=" + loadSecret,
-		"COOKIE_SECURE=false",
-		"CACHE_TTL=" + o.ttl.String(),
-		"NEWS_TTL=" + o.ttl.String(),
-		// Expired copies are kept for outages; here they go with the
-		// lifetime, so after-idle memory shows what expiry gives back.
-		"CACHE_KEEP_STALE=" + o.ttl.String(),
-		// A workspace of its own: a run neither reads nor grows the
-		// developer's demo workspace, and each dashboard starts empty.
-		"DATA_DIR=" + filepath.Join(dir, name+"-data"),
-		"DATABASE_URL=",
-	}
-	web, err := figures.Start("web "+name, o.web, filepath.Join(dir, name+".log"), nil, env, nil)
-	if err != nil {
-		return nil, err
-	}
-	web.URL = "http://" + addr
-	// /healthz, not /readyz: the latter calls the service, and the
-	// counters should hold only what the load made.
-	if err := web.WaitHTTP(ctx, "/healthz", 30*time.Second); err != nil {
-		web.Stop()
-		return nil, err
-	}
-	return web, nil
+	return figures.StartDashboard(ctx, figures.Dashboard{Name: "web " + name, Bin: o.web,
+		LogPath: filepath.Join(dir, name+".log"),
+		// /healthz, not /readyz: the latter calls the service, and the
+		// counters should hold only what the load made.
+		Ready: "/healthz",
+		Env: []string{
+			"UPSTREAM_URL=" + serviceURL,
+			"SESSION_SECRET=" + loadSecret,
+			"COOKIE_SECURE=false",
+			"CACHE_TTL=" + o.ttl.String(),
+			"NEWS_TTL=" + o.ttl.String(),
+			// Expired copies are kept for outages; here they go with the
+			// lifetime, so after-idle memory shows what expiry gives back.
+			"CACHE_KEEP_STALE=" + o.ttl.String(),
+		}})
 }
 
 // browser is one visitor: a cookie jar and a keep-alive connection or two,

@@ -175,3 +175,37 @@ func (p PrefixWriter) Write(b []byte) (int, error) {
 	}
 	return len(b), nil
 }
+
+// Dashboard says how to start bin/web for a measurement.
+type Dashboard struct {
+	Name, Bin string
+	LogPath   string    // its output; its workspace goes beside it
+	Env       []string  // settings beyond the address and the workspace
+	Ready     string    // the path that answers 200 once it serves
+	Echo      io.Writer // where its output is also copied, or nil
+}
+
+// StartDashboard runs the dashboard on a free loopback port with a
+// workspace of its own beside its log (a run neither reads nor grows the
+// developer's demo workspace) and waits up to 30 s for d.Ready.
+func StartDashboard(ctx context.Context, d Dashboard) (*Child, error) {
+	addr, err := FreeAddr()
+	if err != nil {
+		return nil, err
+	}
+	env := append([]string{
+		"LISTEN_ADDR=" + addr,
+		"DATA_DIR=" + strings.TrimSuffix(d.LogPath, ".log") + "-data",
+		"DATABASE_URL=",
+	}, d.Env...)
+	web, err := Start(d.Name, d.Bin, d.LogPath, nil, env, d.Echo)
+	if err != nil {
+		return nil, err
+	}
+	web.URL = "http://" + addr
+	if err := web.WaitHTTP(ctx, d.Ready, 30*time.Second); err != nil {
+		web.Stop()
+		return nil, err
+	}
+	return web, nil
+}
