@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"creditdash/internal/store/storetest"
 )
 
 // TestOpenSQLite: the file lands in a data directory Open creates, with
@@ -79,7 +81,7 @@ func TestRestart(t *testing.T) {
 			if e == SQLite {
 				cfg.DataDir = t.TempDir()
 			} else {
-				cfg.DatabaseURL = testDatabase(t)
+				cfg.DatabaseURL = storetest.Database(t)
 			}
 			first := openTest(t, e, cfg)
 			ctx := t.Context()
@@ -115,7 +117,7 @@ func TestMigrateTogether(t *testing.T) {
 			if e == SQLite {
 				cfg.DataDir = t.TempDir()
 			} else {
-				cfg.DatabaseURL = testDatabase(t)
+				cfg.DatabaseURL = storetest.Database(t)
 			}
 			const replicas = 4
 			stores := make([]*Store, replicas)
