@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -62,7 +63,15 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		if err := l.sim.Reset(ctx); err != nil {
 			return err
 		}
+		cpuBefore, err := figures.ProcCPU(web.PID())
+		if err != nil {
+			return err
+		}
 		t, wall := closedLoop(ctx, browsers, analystMix, o.duration)
+		cpuAfter, err := figures.ProcCPU(web.PID())
+		if err != nil {
+			return err
+		}
 		peak, err := figures.ProcStatus(web.PID(), "VmHWM")
 		if err != nil {
 			return err
@@ -85,6 +94,9 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		l.rep.Info(fig, "analysts: p50 / p95 / p99", fmt.Sprintf("%s / %s / %s",
 			ms(figures.Percentile(sorted, 0.50)), ms(figures.Percentile(sorted, 0.95)), ms(figures.Percentile(sorted, 0.99))))
 		l.rep.Info(fig, "analysts: service calls per page view", fmt.Sprintf("%.2f (%d calls)", float64(calls)/float64(max(t.count(), 1)), calls))
+		cpu := cpuAfter - cpuBefore
+		l.rep.Info(fig, "analysts: dashboard CPU per page view", fmt.Sprintf("%.2f ms (%.1f of %d cores busy)",
+			float64(cpu.Microseconds())/1000/float64(max(t.count(), 1)), cpu.Seconds()/wall.Seconds(), runtime.NumCPU()))
 		l.rep.Check(fig, "analysts: peak resident memory", mib(peak), "<= "+mib(memTarget), peak <= memTarget)
 
 		for _, b := range browsers {
