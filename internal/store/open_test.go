@@ -25,7 +25,7 @@ func TestOpenSQLite(t *testing.T) {
 	for _, db := range []struct {
 		name string
 		q    querier
-	}{{"writer", s.w}, {"reader", s.r}} {
+	}{{"writer", s.w}, {"reader", s.r.db}} {
 		for pragma, want := range map[string]string{"journal_mode": "wal", "foreign_keys": "1", "busy_timeout": "5000"} {
 			var got string
 			must(t, db.q.QueryRowContext(t.Context(), "PRAGMA "+pragma).Scan(&got))
@@ -39,7 +39,7 @@ func TestOpenSQLite(t *testing.T) {
 	}
 	// The read pool is read-only, so a write that bypassed s.w would fail
 	// loudly in tests instead of contending for the lock in production.
-	if _, err := s.r.ExecContext(t.Context(), "DELETE FROM notes"); err == nil {
+	if _, err := s.r.db.ExecContext(t.Context(), "DELETE FROM notes"); err == nil {
 		t.Error("a write through the read pool succeeded")
 	}
 	must(t, s.Ping(t.Context()))

@@ -29,7 +29,7 @@ func (s *Store) openPostgres(ctx context.Context, cfg Config) error {
 		db.Close()
 		return fmt.Errorf("store: connect to postgres at %s: %w", pc.Host, err)
 	}
-	s.w, s.r = db, db
+	s.w, s.r = db, newReads(db, false)
 	s.log.Info("store: postgres", "host", pc.Host, "database", pc.Database)
 	return nil
 }

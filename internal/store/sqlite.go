@@ -68,7 +68,7 @@ func (s *Store) openSQLite(ctx context.Context, cfg Config) error {
 	}
 	r.SetMaxOpenConns(cfg.MaxConns)
 	r.SetMaxIdleConns(cfg.MaxConns)
-	s.w, s.r = w, r
+	s.w, s.r = w, newReads(r, true)
 	s.log.Info("store: sqlite", "path", path)
 	return nil
 }

@@ -42,7 +42,7 @@ type Store struct {
 	// queue on the file lock with SQLITE_BUSY; on PostgreSQL w and r are
 	// the same pool.
 	w   *sql.DB
-	r   *sql.DB
+	r   *reads
 	log *slog.Logger
 	now func() time.Time
 }
@@ -98,11 +98,10 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close releases the connections; the Store is unusable afterwards.
 func (s *Store) Close() error {
-	err := s.w.Close()
-	if s.r != s.w {
-		err = errors.Join(err, s.r.Close())
+	if s.r.db == s.w {
+		return s.w.Close() // PostgreSQL: one pool, no statements kept
 	}
-	return err
+	return errors.Join(s.r.Close(), s.w.Close())
 }
 
 // stamp is the current time as stored: Unix microseconds, which both
