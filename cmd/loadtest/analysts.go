@@ -40,7 +40,7 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 	const fig, what = 1, "analysts"
 	o := l.opts
 	var out *analystsRun
-	err := l.withDashboard(ctx, "web-analysts", func(web *figures.Child) error {
+	err := l.withDashboard(ctx, "web-analysts", func(web *dashboard) error {
 		plan, err := l.calibrate(ctx, web)
 		if err != nil {
 			return err
@@ -67,11 +67,20 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		if err != nil {
 			return err
 		}
+		goBefore, err := readGoFigures(ctx, web.metrics)
+		if err != nil {
+			return err
+		}
 		t, wall := closedLoop(ctx, browsers, analystMix, o.duration)
 		cpuAfter, err := figures.ProcCPU(web.PID())
 		if err != nil {
 			return err
 		}
+		goAfter, err := readGoFigures(ctx, web.metrics)
+		if err != nil {
+			return err
+		}
+		gofig := goAfter.minus(goBefore)
 		peak, err := figures.ProcStatus(web.PID(), "VmHWM")
 		if err != nil {
 			return err
@@ -97,6 +106,8 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		cpu := cpuAfter - cpuBefore
 		l.rep.Info(fig, "analysts: dashboard CPU per page view", fmt.Sprintf("%.2f ms (%.1f of %d cores busy)",
 			float64(cpu.Microseconds())/1000/float64(max(t.count(), 1)), cpu.Seconds()/wall.Seconds(), runtime.NumCPU()))
+		l.rep.Info(fig, "analysts: dashboard heap allocated per page view", fmt.Sprintf("%.0f kB (%.1f collections/s)",
+			gofig.allocated/1e3/float64(max(t.count(), 1)), gofig.gcCycles/wall.Seconds()))
 		l.rep.Check(fig, "analysts: peak resident memory", mib(peak), "<= "+mib(memTarget), peak <= memTarget)
 
 		for _, b := range browsers {
@@ -154,7 +165,7 @@ func mixText(t *tally) string {
 // calibrate opens each kind of page once, cold, as a user of its own (the
 // ones after the analysts) and returns the service calls each cost: the
 // plan of the direct run of figure 2.
-func (l *lab) calibrate(ctx context.Context, web *figures.Child) ([numKinds]map[string]int, error) {
+func (l *lab) calibrate(ctx context.Context, web *dashboard) ([numKinds]map[string]int, error) {
 	var plan [numKinds]map[string]int
 	for k := range numKinds {
 		user := analyst(l.opts.analysts + 1 + int(k))

@@ -26,8 +26,12 @@ const password = "demo"
 // short cache lifetimes (so that the after-idle memory is read once the
 // entries are gone) and its whole output in dir/name.log, at the log level
 // it ships with.
-func startDashboard(ctx context.Context, o options, serviceURL, dir, name string) (*figures.Child, error) {
-	return figures.StartDashboard(ctx, figures.Dashboard{Name: "web " + name, Bin: o.web,
+func startDashboard(ctx context.Context, o options, serviceURL, dir, name string) (*dashboard, error) {
+	metricsAddr, err := figures.FreeAddr()
+	if err != nil {
+		return nil, err
+	}
+	web, err := figures.StartDashboard(ctx, figures.Dashboard{Name: "web " + name, Bin: o.web,
 		LogPath: filepath.Join(dir, name+".log"),
 		// /healthz, not /readyz: the latter calls the service, and the
 		// counters should hold only what the load made.
@@ -41,7 +45,18 @@ func startDashboard(ctx context.Context, o options, serviceURL, dir, name string
 			// Expired copies are kept for outages; here they go with the
 			// lifetime, so after-idle memory shows what expiry gives back.
 			"CACHE_KEEP_STALE=" + o.ttl.String(),
+			"METRICS_ADDR=" + metricsAddr,
 		}})
+	if err != nil {
+		return nil, err
+	}
+	return &dashboard{Child: web, metrics: "http://" + metricsAddr + "/metrics"}, nil
+}
+
+// dashboard is a running bin/web and where its metrics are.
+type dashboard struct {
+	*figures.Child
+	metrics string
 }
 
 // browser is one visitor: a cookie jar and a keep-alive connection or two,

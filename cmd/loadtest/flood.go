@@ -8,8 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"creditdash/internal/figures"
 )
 
 // Figure 5's target: what the whole flood may add to the log.
@@ -25,7 +23,7 @@ const floodClients = 8
 func (l *lab) logFlood(ctx context.Context) {
 	const fig, what = 5, "log flood"
 	o := l.opts
-	err := l.withDashboard(ctx, "web-flood", func(web *figures.Child) error {
+	err := l.withDashboard(ctx, "web-flood", func(web *dashboard) error {
 		before, err := web.LogBytes()
 		if err != nil {
 			return err

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -186,5 +189,21 @@ func TestTallyCountsAndBoundsRedirects(t *testing.T) {
 	}
 	if len(tl.redirects) != maxPlaces || tl.redirects["/portfolio"] != 1 {
 		t.Errorf("redirects = %v, want %d places with /portfolio once", tl.redirects, maxPlaces)
+	}
+}
+
+func TestReadGoFigures(t *testing.T) {
+	serve := func(page string) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, page) }))
+		t.Cleanup(srv.Close)
+		return srv.URL
+	}
+	full := serve("# HELP go_gc_duration_seconds x\ngo_gc_duration_seconds{quantile=\"0.5\"} 0.001\ngo_gc_duration_seconds_count 42\ngo_memstats_alloc_bytes_total 1.5e+09\n")
+	f, err := readGoFigures(t.Context(), full)
+	if err != nil || f.allocated != 1.5e9 || f.gcCycles != 42 {
+		t.Fatalf("readGoFigures = %+v, %v; want 1.5e9 bytes and 42 cycles", f, err)
+	}
+	if _, err := readGoFigures(t.Context(), serve("go_gc_duration_seconds_count 42\n")); err == nil {
+		t.Fatal("a page without the allocation counter read as complete")
 	}
 }

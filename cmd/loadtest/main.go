@@ -167,7 +167,7 @@ type lab struct {
 
 // withDashboard runs fn against a dashboard of its own (an empty cache and
 // a log of its own), stopped when fn returns.
-func (l *lab) withDashboard(ctx context.Context, name string, fn func(web *figures.Child) error) error {
+func (l *lab) withDashboard(ctx context.Context, name string, fn func(web *dashboard) error) error {
 	web, err := startDashboard(ctx, l.opts, l.sim.URL, l.dir, name)
 	if err != nil {
 		return err

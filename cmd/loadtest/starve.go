@@ -21,7 +21,7 @@ const holdDelay = 3 * time.Second
 func (l *lab) unreadExports(ctx context.Context) {
 	const fig, what = 4, "victim beside unread exports"
 	o := l.opts
-	err := l.withDashboard(ctx, "web-starve", func(web *figures.Child) error {
+	err := l.withDashboard(ctx, "web-starve", func(web *dashboard) error {
 		hog, victim := newBrowser(web.URL, requestTimeout), newBrowser(web.URL, requestTimeout)
 		if err := hog.signIn(ctx, "bulk"); err != nil {
 			return err

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"time"
-
-	"creditdash/internal/figures"
 )
 
 // loginPath is the service's sign-in, which the stand-in counts as a call.
@@ -22,7 +20,7 @@ const ordinaryQuota = 10
 func (l *lab) ordinaryStorm(ctx context.Context) {
 	const fig, what = 3, "Ordinary storm"
 	o := l.opts
-	err := l.withDashboard(ctx, "web-storm", func(web *figures.Child) error {
+	err := l.withDashboard(ctx, "web-storm", func(web *dashboard) error {
 		if err := l.sim.Reset(ctx); err != nil {
 			return err
 		}
