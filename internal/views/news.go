@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/maypok86/otter/v2"
 	"github.com/microcosm-cc/bluemonday"
 
 	"creditdash/internal/upstream"
@@ -95,13 +96,45 @@ func newsItem(n upstream.NewsItem, now time.Time) NewsItem {
 // do) to plain text: tags are dropped, "&amp;" becomes "&". The template
 // escapes the result again, so nothing in it can become markup.
 func PlainText(s string) string {
-	return strings.Join(strings.Fields(html.UnescapeString(textPolicy.Sanitize(s))), " ")
+	return remembered(plainTexts, s, func(s string) string {
+		return strings.Join(strings.Fields(html.UnescapeString(textPolicy.Sanitize(s))), " ")
+	})
 }
 
 // SanitizeDescription is the only source of HTML from the service that a
 // page renders unescaped.
 func SanitizeDescription(s string) string {
-	return strings.TrimSpace(descriptionPolicy.Sanitize(s))
+	return remembered(descriptions, s, func(s string) string {
+		return strings.TrimSpace(descriptionPolicy.Sanitize(s))
+	})
+}
+
+// Sanitizing parses the HTML on every call, and the same stories reach
+// every analyst of an industry on every visit to the news and home pages,
+// so the results for recent inputs are kept, bounded by their bytes.
+var (
+	plainTexts   = newSanitizedCache()
+	descriptions = newSanitizedCache()
+)
+
+// sanitizedBytes bounds each cache of sanitized text.
+const sanitizedBytes = 1 << 20
+
+func newSanitizedCache() *otter.Cache[string, string] {
+	return otter.Must(&otter.Options[string, string]{
+		MaximumWeight: sanitizedBytes,
+		Weigher:       func(in, out string) uint32 { return uint32(len(in) + len(out) + 64) },
+	})
+}
+
+// remembered is clean(s), from the cache when s was cleaned lately.
+func remembered(c *otter.Cache[string, string], s string, clean func(string) string) string {
+	if out, ok := c.GetIfPresent(s); ok {
+		return out
+	}
+	out := clean(s)
+	c.Set(s, out)
+	return out
 }
 
 // SafeLink returns the link in a canonical form if it is an absolute http or

@@ -171,3 +171,17 @@ func TestAgo(t *testing.T) {
 		}
 	}
 }
+
+// Kept results never cross policies: the same input read as plain text and
+// as a description, twice each, gives each policy's own answer.
+func TestSanitizedResultsStayWithTheirPolicy(t *testing.T) {
+	in := `<b>Quarterly</b> results <script>x()</script>`
+	for range 2 {
+		if got := PlainText(in); got != "Quarterly results" {
+			t.Fatalf("PlainText = %q", got)
+		}
+		if got := SanitizeDescription(in); got != "<b>Quarterly</b> results" {
+			t.Fatalf("SanitizeDescription = %q", got)
+		}
+	}
+}
