@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -47,15 +48,33 @@ func (c *Client) do(ctx context.Context, cl call, out any) (err error) {
 	}
 	defer resp.Body.Close()
 
-	body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
-	if err != nil {
+	buf := bodyBuffers.Get().(*bytes.Buffer)
+	defer putBodyBuffer(buf)
+	if _, err := buf.ReadFrom(io.LimitReader(resp.Body, c.maxBody+1)); err != nil {
 		return transportError(ctx, cl.op, err)
 	}
-	if int64(len(body)) > c.maxBody {
+	if int64(buf.Len()) > c.maxBody {
 		return &Error{Op: cl.op, Status: resp.StatusCode, Kind: ErrMalformed,
 			Err: fmt.Errorf("answer larger than %d bytes", c.maxBody)}
 	}
-	return decodeAnswer(cl.op, resp.StatusCode, resp.Header, body, out)
+	return decodeAnswer(cl.op, resp.StatusCode, resp.Header, buf.Bytes(), out)
+}
+
+// Answers are read into reused buffers: reading each into a new slice was
+// the largest share of the bytes a page allocates. Decoding copies what it
+// keeps, so nothing refers to a buffer once do returns.
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// keptBodyBuffer is the largest buffer put back: a rare huge answer's is
+// left to the collector instead of being held by the pool.
+const keptBodyBuffer = 256 << 10
+
+func putBodyBuffer(b *bytes.Buffer) {
+	if b.Cap() > keptBodyBuffer {
+		return
+	}
+	b.Reset()
+	bodyBuffers.Put(b)
 }
 
 // decodeAnswer turns a read answer into out or a typed error. It is pure, so
