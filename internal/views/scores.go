@@ -118,7 +118,11 @@ func newScoreHistory(rows []upstream.CreditScoreHistoryRow) scoreHistory {
 	slices.SortStableFunc(rows, func(a, b upstream.CreditScoreHistoryRow) int {
 		return cmp.Compare(monthIndexOf(a.Year, a.Month), monthIndexOf(b.Year, b.Month))
 	})
-	h := scoreHistory{points: map[ScoreKind][]scorePoint{}}
+	n := len(rows)
+	h := scoreHistory{months: make([]monthIndex, 0, n), points: make(map[ScoreKind][]scorePoint, len(scoreKinds))}
+	for _, k := range scoreKinds {
+		h.points[k] = make([]scorePoint, 0, n)
+	}
 	for _, r := range rows {
 		m := monthIndexOf(r.Year, r.Month)
 		h.months = append(h.months, m)
