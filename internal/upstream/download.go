@@ -2,7 +2,6 @@ package upstream
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -62,7 +61,7 @@ func (c *Client) Download(ctx context.Context, key string, dq DownloadQuery) (_ 
 		defer resp.Body.Close()
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, c.maxBody))
 		var env envelope
-		isEnv := json.Unmarshal(body, &env) == nil
+		isEnv := unmarshalAnswer(body, &env) == nil
 		return nil, statusError(op, resp.StatusCode, resp.Header, env, isEnv)
 	}
 	idle.Stop() // from here the timer runs only inside reads
