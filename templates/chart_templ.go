@@ -95,7 +95,7 @@ func Chart(c views.Chart) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templ.JSONScript(c.OptionsID(), c.Option).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = jsonScript(c.OptionsID(), c.OptionJSON).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

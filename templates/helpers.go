@@ -4,6 +4,8 @@
 package templates
 
 import (
+	"context"
+	"io"
 	"strconv"
 
 	"github.com/a-h/templ"
@@ -22,6 +24,23 @@ func cellClass(class string) templ.OrderedAttributes {
 		return nil
 	}
 	return templ.OrderedAttributes{{Key: "class", Value: class}}
+}
+
+// jsonScript is templ.JSONScript for JSON encoded already, so that a
+// chart's options are not encoded a second time while the page renders:
+// an inert script element holding data that encoding/json wrote (it
+// escapes <, > and &, so nothing in it can close the element).
+func jsonScript(id string, encoded []byte) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		if _, err := io.WriteString(w, `<script id="`+templ.EscapeString(id)+`" type="application/json">`); err != nil {
+			return err
+		}
+		if _, err := w.Write(encoded); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, "</script>")
+		return err
+	})
 }
 
 // problemRole announces failures at once; a section left unloaded on

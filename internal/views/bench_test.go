@@ -2,7 +2,6 @@ package views
 
 import (
 	"context"
-	"encoding/json"
 	"net/http/httptest"
 	"sync"
 	"testing"
@@ -116,24 +115,6 @@ func BenchmarkScoreCharts(b *testing.B) {
 	for b.Loop() {
 		if _, err := ScoreCharts(d.hist); err != nil {
 			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkChartOptionsJSON is the encoding of the overview's chart
-// options that every render of the page does once more.
-func BenchmarkChartOptionsJSON(b *testing.B) {
-	d := loadBenchInput(b)
-	panels, err := ScoreCharts(d.hist)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, p := range panels {
-			if _, err := json.Marshal(p.Chart.Option); err != nil {
-				b.Fatal(err)
-			}
 		}
 	}
 }

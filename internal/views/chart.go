@@ -15,8 +15,10 @@ type Chart struct {
 	Label string
 	// Size is "", "tall" or "short" (CSS classes that set the height).
 	Size string
-	// Option is the ECharts option object, as go-echarts builds it.
-	Option map[string]any
+	// OptionJSON is the ECharts option object as go-echarts builds it,
+	// encoded once by encoding/json, which escapes <, > and &, so it can
+	// stand inside a script element as it is.
+	OptionJSON []byte
 }
 
 // OptionsID is the id of the script element holding the chart's options.
@@ -36,8 +38,9 @@ type echartsChart interface {
 	JSON() map[string]interface{}
 }
 
-// NewChart finishes a go-echarts chart into a Chart. Options are checked to
-// be plain JSON: a function string would need eval, which the CSP forbids.
+// NewChart finishes a go-echarts chart into a Chart, encoding its options
+// once, here. Options are checked to be plain JSON: a function string would
+// need eval, which the CSP forbids.
 func NewChart(id, label string, c echartsChart) (Chart, error) {
 	c.Validate()
 	opt := c.JSON()
@@ -49,5 +52,5 @@ func NewChart(id, label string, c echartsChart) (Chart, error) {
 	if bytes.Contains(b, []byte("__f__")) {
 		return Chart{}, fmt.Errorf("views: chart %s: options hold a JavaScript function", id)
 	}
-	return Chart{ID: id, Label: label, Option: opt}, nil
+	return Chart{ID: id, Label: label, OptionJSON: b}, nil
 }

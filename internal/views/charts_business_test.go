@@ -7,16 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-echarts/go-echarts/v2/opts"
+
 	"creditdash/internal/upstream"
 )
 
 // options is a chart's options as the browser receives them.
 func options(t *testing.T, c Chart) (map[string]any, string) {
 	t.Helper()
-	b, err := json.Marshal(c.Option)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := c.OptionJSON
 	if strings.Contains(string(b), "__f__") {
 		t.Errorf("chart %s holds a JavaScript function", c.ID)
 	}
@@ -97,15 +96,15 @@ func TestScoreChartsOptions(t *testing.T) {
 	if !strings.Contains(pay, "assumed to apply to Pay") {
 		t.Error("Pay tooltips do not say the Risk table is assumed")
 	}
-	yRisk := panels[0].Chart.Option["yAxis"]
-	if b, _ := json.Marshal(yRisk); !strings.Contains(string(b), `"min":0`) || !strings.Contains(string(b), `"max":10`) {
+	riskOpt, _ := options(t, panels[0].Chart)
+	if b, _ := json.Marshal(riskOpt["yAxis"]); !strings.Contains(string(b), `"min":0`) || !strings.Contains(string(b), `"max":10`) {
 		t.Errorf("Risk y axis %s, want 0 to 10 whatever the data", b)
 	}
-	yZ, _ := json.Marshal(panels[3].Chart.Option["yAxis"])
+	zopt, zraw := options(t, panels[3].Chart)
+	yZ, _ := json.Marshal(zopt["yAxis"])
 	if !strings.Contains(string(yZ), `"min":0`) || !strings.Contains(string(yZ), `"max":4`) {
 		t.Errorf("Z y axis %s, want 0 to 4: both zone lines (1.10, 2.60) and the data (2.60) in view", yZ)
 	}
-	zopt, zraw := options(t, panels[3].Chart)
 	zdata := series(t, zopt)[0]["data"].([]any)
 	last := zdata[23].(map[string]any)
 	if last["value"] != "-" || !strings.Contains(last["name"].(string), "no Z″ score") {
@@ -256,5 +255,20 @@ func TestSICDBTChartDrawsTheWorstCategories(t *testing.T) {
 	}
 	if !strings.Contains(p.Note, "table lists all 7") {
 		t.Errorf("note %q does not say the table has the rest", p.Note)
+	}
+}
+
+// A chart's options are written into the page as they were encoded, so the
+// encoding itself must keep text from the service from closing the script
+// element or starting markup.
+func TestChartOptionsCannotCloseTheirElement(t *testing.T) {
+	line := newLineChart("Risk", opts.YAxis{})
+	line.SetXAxis([]string{"Jan"}).AddSeries(`</script><script>alert(1)</script>`, []opts.LineData{{Name: `<b>&`, Value: 1}})
+	c, err := NewChart("chart-x", "x", line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(c.OptionJSON); strings.ContainsAny(s, "<>&") || !strings.Contains(s, `\u003c/script\u003e`) {
+		t.Fatalf("options %s carry markup characters unescaped", s)
 	}
 }

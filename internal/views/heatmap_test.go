@@ -85,10 +85,7 @@ func TestHeatMapChartOptions(t *testing.T) {
 	if c.Class() != "chart heat-25" {
 		t.Errorf("class %q", c.Class())
 	}
-	b, err := json.Marshal(c.Option)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := c.OptionJSON
 	var opt struct {
 		VisualMap []struct {
 			Type   string           `json:"type"`

@@ -160,10 +160,7 @@ func TestPeerChartOptions(t *testing.T) {
 	if c.ID != "chart-peers" || c.Label == "" {
 		t.Fatalf("chart %q labelled %q", c.ID, c.Label)
 	}
-	b, err := json.Marshal(c.Option)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := c.OptionJSON
 	var o peerOptions
 	if err := json.Unmarshal(b, &o); err != nil {
 		t.Fatal(err)

@@ -54,7 +54,7 @@ func TestSICHeatMapOrderAndCells(t *testing.T) {
 		t.Errorf("title %q", hm.Rows[0].Cells[0].Title)
 	}
 
-	b, _ := json.Marshal(hm.Chart.Option)
+	b := hm.Chart.OptionJSON
 	opt := string(b)
 	for _, want := range []string{`"type":"heatmap"`, `"type":"piecewise"`, `"color":"#b3261e"`, `"color":"#2e7d4f"`, `"show":true`} {
 		if !strings.Contains(opt, want) {
@@ -100,7 +100,7 @@ func TestSICHeatMapLongHistory(t *testing.T) {
 	if hm.Note != "The chart draws the latest 12 months; the table lists all 24." {
 		t.Errorf("note %q", hm.Note)
 	}
-	b, _ := json.Marshal(hm.Chart.Option)
+	b := hm.Chart.OptionJSON
 	if !strings.Contains(string(b), `"Nov 25"`) || strings.Contains(string(b), `"Oct 25"`) {
 		t.Errorf("chart months: %s", b)
 	}
