@@ -73,6 +73,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) (err error) {
 		return &Error{Op: cl.op, Status: resp.StatusCode, Kind: ErrMalformed,
 			Err: fmt.Errorf("answer larger than %d bytes", c.maxBody)}
 	}
+	addAnswerBytes(ctx, buf.Len())
 	return decodeAnswer(cl.op, resp.StatusCode, resp.Header, buf.Bytes(), out)
 }
 

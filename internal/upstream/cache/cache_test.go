@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -283,6 +284,27 @@ func TestMemoryIsBounded(t *testing.T) {
 	f.cache.Reader(key).Summary(ctx, upstream.ByID(1001)) // lets the cache finish its eviction work
 	if size := f.cache.Size(); size > 80<<10 {
 		t.Errorf("the cache holds %d bytes, bound is 64 KiB", size)
+	}
+}
+
+// A kept copy weighs twice the answer the client read plus its keep: the
+// size comes from the wire, not from encoding the decoded value again.
+func TestCopiesWeighTheirAnswers(t *testing.T) {
+	f := newFixture(t, cache.Options{})
+	ctx, key := f.login(t, "demo")
+	var answered atomic.Int64
+	if _, err := f.raw.PaymentSummarySIC(upstream.WithAnswerBytes(ctx, &answered), key.Key, upstream.ByID(1001)); err != nil {
+		t.Fatal(err)
+	}
+	if answered.Load() < 1000 {
+		t.Fatalf("the client noted %d answer bytes", answered.Load())
+	}
+	if _, err := f.cache.Reader(key).PaymentSummarySIC(ctx, upstream.ByID(1001)); err != nil {
+		t.Fatal(err)
+	}
+	f.cache.CleanUp() // the cache counts weights in its upkeep
+	if got, want := f.cache.Size(), uint64(2*answered.Load()+256); got != want {
+		t.Errorf("the copy weighs %d, want %d (twice the %d-byte answer, plus 256)", got, want, answered.Load())
 	}
 }
 
