@@ -2,9 +2,12 @@ package views
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
+
+	"creditdash/internal/upstream"
 )
 
 func month(y int, m time.Month) time.Time { return time.Date(y, m, 1, 0, 0, 0, 0, time.UTC) }
@@ -118,5 +121,38 @@ func TestHeatMapChartOptions(t *testing.T) {
 	}
 	if len(opt.YAxis) == 0 || len(opt.YAxis[0].Data) != 2 || opt.YAxis[0].Data[0] != `Alpha </script><b>` {
 		t.Errorf("y axis = %+v", opt.YAxis)
+	}
+}
+
+// Scores are indexed by month whatever their order; the later of two for
+// one month stands, as the service's order has it; impossible ones are out.
+func TestMonthValuesIndexesByMonth(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	scores := []upstream.MonthlyScore{
+		{Year: 2026, Month: 3, Score: f(30)},
+		{Year: 2025, Month: 12, Score: f(12)},
+		{Year: 2026, Month: 1, Score: f(10)},
+		{Year: 2026, Month: 1, Score: f(11)},
+		{Year: 2026, Month: 2, Score: nil},
+		{Year: 2026, Month: 13, Score: f(99)},
+		{Year: 2026, Month: 4, Score: f(math.NaN())},
+	}
+	buf := monthValues(make(monthScores, 0, 1), scores)
+	for _, c := range []struct {
+		y, m int
+		want float64
+		ok   bool
+	}{{2025, 12, 12, true}, {2026, 1, 11, true}, {2026, 2, 0, false}, {2026, 3, 30, true}, {2026, 4, 0, false}, {2027, 1, 0, false}} {
+		if v, ok := buf.at(monthIndexOf(c.y, c.m)); v != c.want || ok != c.ok {
+			t.Errorf("%d-%02d: %v, %v; want %v, %v", c.y, c.m, v, ok, c.want, c.ok)
+		}
+	}
+	l, ok := latestOf(buf)
+	if !ok || l.Year != 2026 || l.Month != 3 || l.Value != 30 || l.Prev == nil || *l.Prev != 11 || l.PrevMonth != 1 {
+		t.Errorf("latest %+v", l)
+	}
+	// The buffer is reused: a second business starts empty.
+	if again := monthValues(buf, nil); len(again) != 0 {
+		t.Errorf("a business without scores has %d", len(again))
 	}
 }

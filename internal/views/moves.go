@@ -118,14 +118,15 @@ func scoreMoves(kind PortfolioScore, h upstream.PortfolioScoreHistory) []Move {
 		return nil
 	}
 	var out []Move
+	var byMonth monthScores
 	for _, b := range h.Businesses {
-		byMonth := monthValues(b.Scores)
-		now, ok := byMonth[latest]
+		byMonth = monthValues(byMonth, b.Scores)
+		now, ok := byMonth.at(latest)
 		if !ok {
 			continue
 		}
 		for back := 1; back <= moveLookback; back++ {
-			prev, ok := byMonth[latest-monthIndex(back)]
+			prev, ok := byMonth.at(latest - monthIndex(back))
 			if !ok {
 				continue
 			}

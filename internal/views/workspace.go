@@ -70,8 +70,10 @@ type Latest struct {
 // score history, with the previous value for rules that compare months.
 func PortfolioLatest(h upstream.PortfolioScoreHistory) map[int32]Latest {
 	out := make(map[int32]Latest, len(h.Businesses))
+	var byMonth monthScores
 	for _, b := range h.Businesses {
-		if l, ok := latestOf(monthValues(b.Scores)); ok {
+		byMonth = monthValues(byMonth, b.Scores)
+		if l, ok := latestOf(byMonth); ok {
 			out[b.BusinessID] = l
 		}
 	}
@@ -80,21 +82,16 @@ func PortfolioLatest(h upstream.PortfolioScoreHistory) map[int32]Latest {
 
 // latestOf finds the latest month of a series and its predecessor within
 // moveLookback months, as the home page's moves do.
-func latestOf(byMonth map[monthIndex]float64) (Latest, bool) {
-	var last monthIndex
-	found := false
-	for m := range byMonth {
-		if !found || m > last {
-			last, found = m, true
-		}
-	}
-	if !found {
+func latestOf(byMonth monthScores) (Latest, bool) {
+	if len(byMonth) == 0 {
 		return Latest{}, false
 	}
-	l := Latest{Year: last.year(), Month: last.month(), Value: byMonth[last]}
+	last := byMonth[len(byMonth)-1]
+	l := Latest{Year: last.month.year(), Month: last.month.month(), Value: last.value}
 	for back := 1; back <= moveLookback; back++ {
-		if v, ok := byMonth[last-monthIndex(back)]; ok {
-			l.Prev, l.PrevYear, l.PrevMonth = &v, (last - monthIndex(back)).year(), (last - monthIndex(back)).month()
+		m := last.month - monthIndex(back)
+		if v, ok := byMonth.at(m); ok {
+			l.Prev, l.PrevYear, l.PrevMonth = &v, m.year(), m.month()
 			break
 		}
 	}

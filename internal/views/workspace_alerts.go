@@ -22,15 +22,12 @@ type ScoreSeries struct {
 // ReportSeries reads the four scores' latest values from a report's
 // CreditScoreHistory.
 func ReportSeries(id int32, name string, rows []upstream.CreditScoreHistoryRow) []ScoreSeries {
-	by := map[store.Score]map[monthIndex]float64{}
+	by := map[store.Score]monthScores{}
 	put := func(s store.Score, y, m int, v float64) {
 		if m < 1 || m > 12 || math.IsNaN(v) || math.IsInf(v, 0) {
 			return
 		}
-		if by[s] == nil {
-			by[s] = map[monthIndex]float64{}
-		}
-		by[s][monthIndexOf(y, m)] = v
+		by[s] = append(by[s], monthScore{monthIndexOf(y, m), v})
 	}
 	for _, r := range rows {
 		if r.RiskScore != nil {
@@ -48,7 +45,7 @@ func ReportSeries(id int32, name string, rows []upstream.CreditScoreHistoryRow) 
 	}
 	var out []ScoreSeries
 	for _, s := range store.Scores {
-		if l, ok := latestOf(by[s]); ok {
+		if l, ok := latestOf(inMonthOrder(by[s])); ok {
 			out = append(out, ScoreSeries{BusinessID: id, BusinessName: name, Score: s, Latest: l})
 		}
 	}
@@ -58,8 +55,10 @@ func ReportSeries(id int32, name string, rows []upstream.CreditScoreHistoryRow) 
 // PortfolioSeries reads a portfolio history's latest values.
 func PortfolioSeries(kind PortfolioScore, h upstream.PortfolioScoreHistory) []ScoreSeries {
 	out := make([]ScoreSeries, 0, len(h.Businesses))
+	var byMonth monthScores
 	for _, b := range h.Businesses {
-		if l, ok := latestOf(monthValues(b.Scores)); ok {
+		byMonth = monthValues(byMonth, b.Scores)
+		if l, ok := latestOf(byMonth); ok {
 			out = append(out, ScoreSeries{BusinessID: b.BusinessID, BusinessName: b.BusinessName, Score: storeScore(kind), Latest: l})
 		}
 	}
