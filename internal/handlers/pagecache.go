@@ -141,16 +141,23 @@ func writeGzipped(c *echo.Context, p *keptPage) error {
 // third of the default level's time for a few per cent more bytes.
 var gzipWriters = sync.Pool{New: func() any { zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed); return zw }}
 
-// gzipBytes compresses a page once, for every later request of it.
+// gzipBytes compresses a page once, for every later request of it. The
+// result is a copy of exactly its length: the page cache weighs a page by
+// its length, and a buffer grown while compressing holds up to twice that.
 func gzipBytes(b []byte) []byte {
-	var out bytes.Buffer
-	out.Grow(len(b) / 4)
+	out := getBuffer()
+	defer putBuffer(out)
+	gzipInto(out, b)
+	return bytes.Clone(out.Bytes())
+}
+
+// gzipInto compresses b into out with a pooled compressor.
+func gzipInto(out *bytes.Buffer, b []byte) {
 	zw := gzipWriters.Get().(*gzip.Writer)
 	defer gzipWriters.Put(zw)
-	zw.Reset(&out)
+	zw.Reset(out)
 	_, _ = zw.Write(b)
 	_ = zw.Close()
-	return out.Bytes()
 }
 
 // CleanUp drops kept pages whose minute is over, for an idle process.

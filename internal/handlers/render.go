@@ -19,8 +19,7 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // template becomes a clean error page instead of half a page. The caller
 // hands the buffer back with putBuffer.
 func renderHTML(c *echo.Context, page templ.Component) (*bytes.Buffer, error) {
-	buf := bufPool.Get().(*bytes.Buffer)
-	buf.Reset()
+	buf := getBuffer()
 	if err := page.Render(c.Request().Context(), buf); err != nil {
 		putBuffer(buf)
 		return nil, err
@@ -28,6 +27,14 @@ func renderHTML(c *echo.Context, page templ.Component) (*bytes.Buffer, error) {
 	return buf, nil
 }
 
+// getBuffer is an empty buffer from the pool.
+func getBuffer() *bytes.Buffer {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	return buf
+}
+
+// putBuffer hands a buffer back to the pool.
 func putBuffer(buf *bytes.Buffer) {
 	if buf.Cap() <= 1<<20 { // keep the pool from holding huge buffers
 		bufPool.Put(buf)
@@ -42,7 +49,10 @@ func (h *Handler) render(c *echo.Context, status int, page templ.Component) erro
 	}
 	defer putBuffer(html)
 	if static.AcceptsGzip(c.Request()) {
-		return writeGzipped(c, &keptPage{status: status, gz: gzipBytes(html.Bytes())})
+		gz := getBuffer()
+		defer putBuffer(gz)
+		gzipInto(gz, html.Bytes())
+		return writeGzipped(c, &keptPage{status: status, gz: gz.Bytes()})
 	}
 	w := c.Response()
 	w.Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
