@@ -131,7 +131,7 @@ func (w *directWorker) page(ctx context.Context, p page) outcome {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = fetch(ctx, w.http, u, w.auth)
+			results[i] = fetch(ctx, w.http, u, "Authorization", w.auth)
 		}()
 	}
 	wg.Wait()

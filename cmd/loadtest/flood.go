@@ -50,7 +50,7 @@ func (l *lab) logFlood(ctx context.Context) {
 					if i >= int64(o.floodRequests) {
 						return
 					}
-					t.add(kindHome, fetch(ctx, client, web.URL+paths[i%2], ""))
+					t.add(kindHome, fetch(ctx, client, web.URL+paths[i%2], "Accept-Encoding", "gzip"))
 				}
 			}()
 		}
