@@ -63,24 +63,16 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		if err := l.sim.Reset(ctx); err != nil {
 			return err
 		}
-		cpuBefore, err := figures.ProcCPU(web.PID())
-		if err != nil {
-			return err
-		}
-		goBefore, err := readGoFigures(ctx, web.metrics)
+		spentBefore, err := web.spent(ctx)
 		if err != nil {
 			return err
 		}
 		t, wall := closedLoop(ctx, browsers, analystMix, o.duration)
-		cpuAfter, err := figures.ProcCPU(web.PID())
+		spentAfter, err := web.spent(ctx)
 		if err != nil {
 			return err
 		}
-		goAfter, err := readGoFigures(ctx, web.metrics)
-		if err != nil {
-			return err
-		}
-		gofig := goAfter.minus(goBefore)
+		used := spentAfter.minus(spentBefore)
 		peak, err := figures.ProcStatus(web.PID(), "VmHWM")
 		if err != nil {
 			return err
@@ -103,11 +95,10 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		l.rep.Info(fig, "analysts: p50 / p95 / p99", fmt.Sprintf("%s / %s / %s",
 			ms(figures.Percentile(sorted, 0.50)), ms(figures.Percentile(sorted, 0.95)), ms(figures.Percentile(sorted, 0.99))))
 		l.rep.Info(fig, "analysts: service calls per page view", fmt.Sprintf("%.2f (%d calls)", float64(calls)/float64(max(t.count(), 1)), calls))
-		cpu := cpuAfter - cpuBefore
 		l.rep.Info(fig, "analysts: dashboard CPU per page view", fmt.Sprintf("%.2f ms (%.1f of %d cores busy)",
-			float64(cpu.Microseconds())/1000/float64(max(t.count(), 1)), cpu.Seconds()/wall.Seconds(), runtime.NumCPU()))
+			float64(used.cpu.Microseconds())/1000/float64(max(t.count(), 1)), used.cpu.Seconds()/wall.Seconds(), runtime.NumCPU()))
 		l.rep.Info(fig, "analysts: dashboard heap allocated per page view", fmt.Sprintf("%.0f kB (%.1f collections/s)",
-			gofig.allocated/1e3/float64(max(t.count(), 1)), gofig.gcCycles/wall.Seconds()))
+			used.allocated/1e3/float64(max(t.count(), 1)), used.gcCycles/wall.Seconds()))
 		l.rep.Check(fig, "analysts: peak resident memory", mib(peak), "<= "+mib(memTarget), peak <= memTarget)
 
 		for _, b := range browsers {

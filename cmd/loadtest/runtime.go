@@ -7,13 +7,28 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
+
+	"creditdash/internal/figures"
 )
 
-// goFigures are counters of the dashboard's Go runtime, read from its
-// Prometheus listener: steadier than times on a shared machine.
+// goFigures is what the dashboard has spent since it started: CPU time
+// from /proc and counters of its Go runtime from its Prometheus listener,
+// steadier figures than rates on a shared machine.
 type goFigures struct {
-	allocated float64 // bytes allocated on the heap since start
-	gcCycles  float64 // garbage collections since start
+	cpu       time.Duration
+	allocated float64 // bytes allocated on the heap
+	gcCycles  float64 // garbage collections
+}
+
+// spent reads what the dashboard has spent so far.
+func (d *dashboard) spent(ctx context.Context) (goFigures, error) {
+	f, err := readGoFigures(ctx, d.metrics)
+	if err != nil {
+		return f, err
+	}
+	f.cpu, err = figures.ProcCPU(d.PID())
+	return f, err
 }
 
 // readGoFigures reads the runtime counters from a /metrics page.
@@ -53,5 +68,5 @@ func readGoFigures(ctx context.Context, metricsURL string) (goFigures, error) {
 
 // minus is what happened between two readings.
 func (f goFigures) minus(before goFigures) goFigures {
-	return goFigures{allocated: f.allocated - before.allocated, gcCycles: f.gcCycles - before.gcCycles}
+	return goFigures{cpu: f.cpu - before.cpu, allocated: f.allocated - before.allocated, gcCycles: f.gcCycles - before.gcCycles}
 }
