@@ -62,6 +62,23 @@ type loaded struct {
 	offers []*deferredError
 }
 
+// allOffered is every section the page left unloaded offered as one, for
+// a page that is of no use until all of them are loaded: its Load link
+// asks for all of them and names their total cost. ok is false when
+// nothing was left unloaded.
+func (ld *loaded) allOffered(c *echo.Context) (all deferredError, ok bool) {
+	if ld == nil || len(ld.offers) == 0 {
+		return deferredError{}, false
+	}
+	all = *ld.offers[0]
+	all.cost = 0
+	for _, o := range ld.offers {
+		all.cost += o.cost
+	}
+	all.section, all.loadURL = "all", withLoad(c.Request().URL, "all")
+	return all, true
+}
+
 // load plans the sections within the user's hourly budget and runs what
 // the plan loads. Sections left out hold a *deferredError in their results.
 // It never writes the response: the handler renders what it returns.

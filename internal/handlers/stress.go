@@ -64,16 +64,9 @@ func (h *Handler) showStress(c *echo.Context) error {
 }
 
 // stressProblem is why the page cannot measure the folders yet. Every
-// section is needed, so sections left unloaded are offered as one: the
-// Load link asks for all of them and names their total cost.
+// section is needed, so sections left unloaded are offered as one.
 func (h *Handler) stressProblem(c *echo.Context, ld *loaded, merr error, errs ...error) *views.Problem {
-	if len(ld.offers) > 0 {
-		all := *ld.offers[0]
-		all.cost = 0
-		for _, o := range ld.offers {
-			all.cost += o.cost
-		}
-		all.section, all.loadURL = "all", withLoad(c.Request().URL, "all")
+	if all, ok := ld.allOffered(c); ok {
 		p := all.problem()
 		p.Message = "Folder stress needs the portfolio's Pay and Z″ histories, the folders and their members; " +
 			"what the cache lacks costs " + views.Plural(all.cost, "request") + ", and your account has " +

@@ -26,8 +26,12 @@ func (d *overviewData) value(name string) string {
 }
 
 // window is the frame the copy was shown with.
-func (d *overviewData) window() scoreWindow {
-	win, fault := parseWindow(d.From, d.To)
+func (d *overviewData) window() scoreWindow { return windowOrDefault(d.From, d.To) }
+
+// windowOrDefault is the frame a saved form names, or the default frame
+// when the form is refused, as the overview shows it then.
+func windowOrDefault(from, to string) scoreWindow {
+	win, fault := parseWindow(from, to)
 	if fault != views.WindowOK {
 		win, _ = parseWindow("", "")
 	}

@@ -48,12 +48,7 @@ func newTabLoad(tab views.BusinessTab, value func(string) string) tabLoad {
 	case views.TabOfficers:
 		return &officersLoad{}
 	}
-	// As the overview does, a refused frame is the default one.
-	win, fault := parseWindow(value("from"), value("to"))
-	if fault != views.WindowOK {
-		win, _ = parseWindow("", "")
-	}
-	return &overviewLoad{win: win}
+	return &overviewLoad{win: windowOrDefault(value("from"), value("to"))}
 }
 
 // newTabData is an empty copy of a tab's data to decode into.
@@ -221,17 +216,12 @@ func (h *Handler) showSnapshotCompare(c *echo.Context) error {
 
 // todayProblem is why today's side of a comparison is missing. Every call
 // of the tab is needed, so calls left unloaded to save requests are
-// offered as one: the Load link asks for all of them and names their cost.
+// offered as one.
 func (h *Handler) todayProblem(c *echo.Context, ld *loaded, tab views.BusinessTab, err error) *views.Problem {
-	if ld == nil || len(ld.offers) == 0 {
+	all, ok := ld.allOffered(c)
+	if !ok {
 		return h.sectionProblem(c, err)
 	}
-	all := *ld.offers[0]
-	all.cost = 0
-	for _, o := range ld.offers {
-		all.cost += o.cost
-	}
-	all.section, all.loadURL = "all", withLoad(c.Request().URL, "all")
 	p := all.problem()
 	p.Message = "Today's " + tab.Label() + " tab needs " + views.Plural(all.cost, "request") +
 		" the cache lacks, and your account has " + views.Plural(all.left, "request") + " left this hour."
