@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
 )
 
@@ -149,6 +150,13 @@ func isDeferred(err error) bool {
 	return errors.As(err, &de)
 }
 
+// outOfRequests reports a call not made, or refused, for want of requests
+// this hour: left unloaded by the plan, refused by the reservation book,
+// or refused by the service.
+func outOfRequests(err error) bool {
+	return isDeferred(err) || errors.Is(err, cache.ErrBudgetSpent) || errors.Is(err, upstream.ErrRateLimited)
+}
+
 func isTradeProviderProblem(err error) bool {
 	var ue *upstream.Error
 	return errors.As(err, &ue) && ue.Code == upstream.CodeTradeProviderNotSelected
@@ -166,7 +174,7 @@ func (h *Handler) businessBase(c *echo.Context, ld *loaded, ref upstream.Busines
 	switch {
 	case hd.naicsErr != nil:
 		header.NAICSProblem = h.sectionProblem(c, hd.naicsErr)
-	case isDeferred(hd.identErr) || errors.Is(hd.identErr, upstream.ErrRateLimited):
+	case outOfRequests(hd.identErr):
 		// The name is missing for want of requests: say so where it would be.
 		header.NAICSProblem = h.sectionProblem(c, hd.identErr)
 	}

@@ -11,7 +11,6 @@ import (
 
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
-	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
 	"creditdash/templates"
 )
@@ -129,7 +128,7 @@ func (h *Handler) submitRule(c *echo.Context) error {
 // names it for the rule list, or says why no rule can be saved.
 func folderTarget(rf ruleFolders, id int) (name, msg string) {
 	switch {
-	case isDeferred(rf.err) || errors.Is(rf.err, upstream.ErrRateLimited) || errors.Is(rf.err, cache.ErrBudgetSpent):
+	case outOfRequests(rf.err):
 		return "", "Your folders are not loaded: your account has no requests left this hour, so folder " +
 			strconv.Itoa(id) + " could not be checked. No rule was saved; try again once the limit renews."
 	case errors.Is(rf.err, upstream.ErrNotFound):

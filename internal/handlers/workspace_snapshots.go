@@ -14,7 +14,6 @@ import (
 
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
-	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
 	"creditdash/templates"
 )
@@ -111,7 +110,7 @@ func (h *Handler) submitSnapshot(c *echo.Context) error {
 	}
 	d, ld, err := h.loadTab(c, tab, id, c.FormValue)
 	if err != nil {
-		if isDeferred(err) || errors.Is(err, upstream.ErrRateLimited) || errors.Is(err, cache.ErrBudgetSpent) {
+		if outOfRequests(err) {
 			return badInput("The %s tab is not fully loaded, so no copy was saved. Load the whole tab first, then save a dated copy.", tab.Label())
 		}
 		return err
