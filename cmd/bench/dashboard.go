@@ -6,12 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
-	"net/url"
 	"os"
-	"strings"
 	"time"
-
-	"github.com/PuerkitoBio/goquery"
 
 	"creditdash/internal/figures"
 )
@@ -59,40 +55,9 @@ func newBrowser(base string, conns int) *browser {
 	}}
 }
 
-// signIn goes through the real form: GET /login for the CSRF token, then
-// POST it with the credentials. Success is the redirect away from the form.
+// signIn signs user in through the dashboard's form.
 func (b *browser) signIn(ctx context.Context, user, password string) error {
-	page, err := b.get(ctx, "/login", false)
-	if err != nil {
-		return err
-	}
-	if page.status != http.StatusOK {
-		return fmt.Errorf("bench: GET /login: status = %d, want 200", page.status)
-	}
-	doc, err := goquery.NewDocumentFromReader(strings.NewReader(string(page.body)))
-	if err != nil {
-		return err
-	}
-	token, ok := doc.Find(`form input[name="_csrf"]`).Attr("value")
-	if !ok || token == "" {
-		return fmt.Errorf("bench: GET /login: no _csrf field in the form")
-	}
-	form := url.Values{"_csrf": {token}, "username": {user}, "password": {password}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.base+"/login", strings.NewReader(form.Encode()))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := b.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("bench: POST /login: %w", err)
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther && resp.StatusCode != http.StatusFound {
-		return fmt.Errorf("bench: POST /login as %s: status = %d, want a redirect", user, resp.StatusCode)
-	}
-	return nil
+	return figures.SignIn(ctx, b.http, b.base, user, password)
 }
 
 // response is what a request brought back, body as sent (compressed when

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"creditdash/internal/figures"
 )
 
 // measure is what one Lighthouse run found on one page.
@@ -81,7 +83,7 @@ func audit(ctx context.Context, o options, base string, p page, path, reportPath
 	cmd.Stdout, cmd.Stderr = tail, tail
 	// Its own process group, so Ctrl+C reaches this command alone; on a
 	// timeout Lighthouse gets SIGINT, on which it closes its Chromium.
-	cmd.SysProcAttr = childAttr(syscall.SIGINT)
+	cmd.SysProcAttr = figures.ChildAttr(syscall.SIGINT)
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 15 * time.Second
 	if err := os.Remove(reportPath); err != nil && !errors.Is(err, os.ErrNotExist) {

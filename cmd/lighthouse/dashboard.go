@@ -48,8 +48,7 @@ type visitor struct {
 // demoPassword is the stand-in's documented password of every demo user.
 const demoPassword = "demo"
 
-// signIn goes through the real form: GET /login for the CSRF token, then
-// POST it with the credentials; success is the redirect away from the form.
+// signIn signs user in through the dashboard's form.
 func signIn(ctx context.Context, base, user string) (*visitor, error) {
 	jar, _ := cookiejar.New(nil)
 	v := &visitor{base: base, jar: jar, http: &http.Client{
@@ -57,23 +56,8 @@ func signIn(ctx context.Context, base, user string) (*visitor, error) {
 		Timeout:       30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}}
-	status, body, err := v.get(ctx, "/login")
-	if err != nil {
+	if err := figures.SignIn(ctx, v.http, base, user, demoPassword); err != nil {
 		return nil, err
-	}
-	if status != http.StatusOK {
-		return nil, fmt.Errorf("lighthouse: GET /login: status = %d, want 200", status)
-	}
-	token := csrfToken(body)
-	if token == "" {
-		return nil, fmt.Errorf("lighthouse: GET /login: no _csrf field in the form")
-	}
-	status, loc, err := v.post(ctx, "/login", url.Values{"username": {user}, "password": {demoPassword}}, token)
-	if err != nil {
-		return nil, err
-	}
-	if status != http.StatusSeeOther && status != http.StatusFound || strings.HasPrefix(loc, "/login") {
-		return nil, fmt.Errorf("lighthouse: POST /login as %s: status = %d (to %q), want a redirect away from the form", user, status, loc)
 	}
 	return v, nil
 }

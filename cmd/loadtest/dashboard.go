@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -10,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/PuerkitoBio/goquery"
 
 	"creditdash/internal/figures"
 )
@@ -83,42 +80,9 @@ func newBrowser(base string, timeout time.Duration) *browser {
 // close drops the visitor's idle connections.
 func (b *browser) close() { b.http.CloseIdleConnections() }
 
-// signIn goes through the real form: GET /login for the CSRF token, then
-// POST it with the credentials. Success is the redirect away from the form.
+// signIn signs user in through the dashboard's form.
 func (b *browser) signIn(ctx context.Context, user string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.base+"/login", nil)
-	if err != nil {
-		return err
-	}
-	resp, err := b.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("loadtest: GET /login: %w", err)
-	}
-	doc, err := goquery.NewDocumentFromReader(io.LimitReader(resp.Body, 1<<20))
-	resp.Body.Close()
-	if err != nil || resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("loadtest: GET /login: status %d (%v)", resp.StatusCode, err)
-	}
-	token, ok := doc.Find(`form input[name="_csrf"]`).Attr("value")
-	if !ok || token == "" {
-		return fmt.Errorf("loadtest: GET /login: no _csrf field in the form")
-	}
-	form := url.Values{"_csrf": {token}, "username": {user}, "password": {password}}
-	req, err = http.NewRequestWithContext(ctx, http.MethodPost, b.base+"/login", strings.NewReader(form.Encode()))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err = b.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("loadtest: POST /login: %w", err)
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther && resp.StatusCode != http.StatusFound {
-		return fmt.Errorf("loadtest: POST /login as %s: status %d, want a redirect", user, resp.StatusCode)
-	}
-	return nil
+	return figures.SignIn(ctx, b.http, b.base, user, password)
 }
 
 // cookieHeader is the visitor's cookies as a Cookie header, for requests

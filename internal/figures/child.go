@@ -57,7 +57,7 @@ func Start(name, bin, logPath string, args, env []string, echo io.Writer) (*Chil
 	}
 	// Its own process group: Ctrl+C reaches the tool alone, which then
 	// stops the children in order instead of racing their own shutdown.
-	cmd.SysProcAttr = childAttr()
+	cmd.SysProcAttr = ChildAttr(syscall.SIGKILL)
 	if err := cmd.Start(); err != nil {
 		out.Close()
 		return nil, fmt.Errorf("figures: start %s: %w", name, err)

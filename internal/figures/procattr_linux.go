@@ -2,8 +2,8 @@ package figures
 
 import "syscall"
 
-// childAttr puts a child in its own process group and has the kernel kill
-// it should the tool die without cleaning up (kill -9, a crash).
-func childAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+// ChildAttr puts a child in its own process group and has the kernel send
+// it sig should the tool die without cleaning up (kill -9, a crash).
+func ChildAttr(sig syscall.Signal) *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: sig}
 }

@@ -4,6 +4,6 @@ package figures
 
 import "syscall"
 
-// childAttr leaves the children in the tool's process group where the
+// ChildAttr leaves the children in the tool's process group where the
 // kernel offers no parent-death signal: Ctrl+C then reaches them as well.
-func childAttr() *syscall.SysProcAttr { return nil }
+func ChildAttr(syscall.Signal) *syscall.SysProcAttr { return nil }
