@@ -63,6 +63,9 @@ type Options struct {
 	// ExportStall bounds the wait for a browser to take an export's next
 	// chunk; zero means the default.
 	ExportStall time.Duration
+	// PageTurnWait bounds a page's wait for its turn; zero means the
+	// default.
+	PageTurnWait time.Duration
 	// CookieSecure marks cookies Secure and sends HSTS, as over TLS.
 	CookieSecure bool
 	// Now is the dashboard's clock; nil means time.Now.
@@ -235,6 +238,7 @@ func Start(t testing.TB, opts Options) *App {
 		},
 		PageWriteTimeout: opts.PageWriteTimeout,
 		ExportStall:      opts.ExportStall,
+		PageTurnWait:     opts.PageTurnWait,
 		CookieSecure:     opts.CookieSecure,
 		Now:              opts.Now,
 		SignOuts:         signOuts,

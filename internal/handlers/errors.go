@@ -37,6 +37,9 @@ func classify(err error, now time.Time) views.Problem {
 	switch {
 	case errors.As(err, &in):
 		return views.Problem{Status: http.StatusBadRequest, Title: "That request cannot be read", Message: in.msg}
+	case errors.Is(err, errBusy):
+		return views.Problem{Status: http.StatusServiceUnavailable, Title: "The dashboard is busy",
+			Message: "Many pages are being prepared at once, and this one waited too long for its turn. Try again in a moment.", Retry: true}
 	case errors.Is(err, upstream.ErrInvalidReference):
 		return views.Problem{Status: http.StatusBadRequest, Title: "That is not a business identifier",
 			Message: "Business ids are whole numbers; customer and supplier ids are short codes without spaces."}
@@ -151,9 +154,9 @@ func (h *Handler) logProblem(c *echo.Context, p views.Problem, err error) {
 	// its detail is for debugging, so unknown paths cost one line each.
 	level := slog.LevelDebug
 	switch {
-	case p.Status >= 500 && p.Status != http.StatusBadGateway:
+	case p.Status >= 500 && p.Status != http.StatusBadGateway && p.Status != http.StatusServiceUnavailable:
 		level = slog.LevelError
-	case p.Status == http.StatusBadGateway || p.Status == http.StatusTooManyRequests:
+	case p.Status == http.StatusBadGateway || p.Status == http.StatusServiceUnavailable || p.Status == http.StatusTooManyRequests:
 		level = slog.LevelWarn
 	}
 	h.log.Log(c.Request().Context(), level, "request failed",

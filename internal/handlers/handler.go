@@ -141,6 +141,10 @@ type Config struct {
 	ExportStall time.Duration
 	// PageWriteTimeout bounds writing a page; zero means a minute.
 	PageWriteTimeout time.Duration
+	// PageTurnWait is how long a page waits for its turn (see
+	// admission.go) before it says the dashboard is busy; zero means 20
+	// seconds.
+	PageTurnWait time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -165,9 +169,11 @@ type Handler struct {
 	signOuts SignOuts
 	// calls and exports bound what each user runs against the service.
 	calls, exports *userSlots
-	exportStall    time.Duration
-	meter          Meter
-	degraded       func() error
+	// turns bound the pages prepared at once (see admission.go).
+	turns       *turns
+	exportStall time.Duration
+	meter       Meter
+	degraded    func() error
 	// ws is the analyst's workspace; wsBook its last changes here.
 	ws      Workspace
 	wsBook  *workspaceBook
@@ -197,6 +203,9 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.ExportStall <= 0 {
 		cfg.ExportStall = 30 * time.Second
 	}
+	if cfg.PageTurnWait <= 0 {
+		cfg.PageTurnWait = pageTurnWait
+	}
 	if cfg.SessionLifetime <= 0 {
 		cfg.SessionLifetime = 12 * time.Hour
 	}
@@ -217,6 +226,7 @@ func New(cfg Config) (*Handler, error) {
 		signOuts:     cfg.SignOuts,
 		calls:        newUserSlots(callsPerUser),
 		exports:      newUserSlots(exportsPerUser),
+		turns:        newTurns(pageTurns, pageTurnsPerUser, cfg.PageTurnWait),
 		exportStall:  cfg.ExportStall,
 		meter:        cfg.Meter,
 		degraded:     cfg.Degraded,

@@ -41,7 +41,7 @@ func (h *Handler) Routes() *echo.Echo {
 	pages.POST("/login/verify", h.submitVerify)
 	pages.POST("/logout", h.submitLogout)
 
-	app := pages.Group("", h.requireSignIn)
+	app := pages.Group("", h.requireSignIn, h.admitPages)
 	app.GET("/", h.showHome)
 	app.GET("/open", h.openBusiness)
 	app.POST("/refresh", h.submitRefresh)
@@ -67,8 +67,6 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/portfolio", h.showPortfolio)
 	app.GET("/portfolio/folders/:folderId", h.showFolder)
 	app.GET("/portfolio/scores", h.showScores)
-	// The export is GET so that a plain link or form downloads it.
-	app.GET("/portfolio/export", h.exportPortfolio)
 	app.GET("/news/industry", h.showIndustryNews)
 	app.GET(tradeProviderPath, h.showTradeProvider)
 	app.POST(tradeProviderPath, h.submitTradeProvider)
@@ -76,13 +74,11 @@ func (h *Handler) Routes() *echo.Echo {
 	// The analyst's workspace (internal/store): every change a POST that
 	// redirects; ids of another analyst's rows are 404.
 	app.GET("/watchlist", h.showWatchlist)
-	app.GET("/watchlist.csv", h.exportWatchlist)
 	app.POST("/businesses/:id/watch", h.submitWatch)
 	app.POST("/businesses/:id/unwatch", h.submitUnwatch)
 	app.POST("/businesses/:id/notes", h.submitNote)
 	app.POST("/notes/:id/edit", h.submitNoteEdit)
 	app.POST("/notes/:id/delete", h.submitNoteDelete)
-	app.GET("/notes.csv", h.exportNotes)
 	app.GET("/alerts", h.showAlerts)
 	app.POST("/alerts/rules", h.submitRule)
 	app.POST("/alerts/rules/:id/delete", h.submitDeleteRule)
@@ -95,6 +91,14 @@ func (h *Handler) Routes() *echo.Echo {
 	app.POST("/snapshots/:id/delete", h.submitDeleteSnapshot)
 	app.GET("/settings/workspace", h.showWorkspaceSettings)
 	app.POST("/settings/workspace", h.submitDeleteWorkspace)
+
+	// Downloads last as long as the browser reads them, so they never hold
+	// a page's turn; exports have fair shares of their own. The export is
+	// GET so that a plain link or form downloads it.
+	files := pages.Group("", h.requireSignIn)
+	files.GET("/portfolio/export", h.exportPortfolio)
+	files.GET("/watchlist.csv", h.exportWatchlist)
+	files.GET("/notes.csv", h.exportNotes)
 	return e
 }
 

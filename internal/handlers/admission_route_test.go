@@ -1,0 +1,100 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"creditdash/internal/apptest"
+	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
+)
+
+// heldHeaders is a service whose business headers wait until released, so
+// that report pages stay in preparation.
+type heldHeaders struct {
+	*upstream.Client
+	release chan struct{}
+	started chan struct{}
+}
+
+func (h heldHeaders) IdentificationGroup(ctx context.Context, key string, ref upstream.BusinessRef) (upstream.Identification, error) {
+	h.started <- struct{}{}
+	<-h.release
+	return h.Client.IdentificationGroup(ctx, key, ref)
+}
+
+// One analyst's crowd of pages waits for its own turns: the fifth report
+// at once says the dashboard is busy, with the session kept, while another
+// analyst's page, a form and a download of the same analyst go through.
+func TestACrowdOfOneUsersPagesWaitsItsTurn(t *testing.T) {
+	held := heldHeaders{release: make(chan struct{}), started: make(chan struct{}, 8)}
+	app := apptest.Start(t, apptest.Options{PageTurnWait: 300 * time.Millisecond,
+		Wrap: func(c *upstream.Client) cache.Upstream { held.Client = c; return held }})
+	// Released on the way out too, so that a failure cannot leave the
+	// server waiting on the held pages.
+	var once sync.Once
+	release := func() { once.Do(func() { close(held.release) }) }
+	t.Cleanup(release)
+	u := app.SignIn(t, "demo")
+	token := u.Token("/watchlist")
+	var wg sync.WaitGroup
+	statuses := make([]int, 4)
+	for i := range statuses {
+		wg.Go(func() {
+			resp, err := u.Client().Get(app.URL + "/businesses/" + strconv.Itoa(1001+i))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+			statuses[i] = resp.StatusCode
+		})
+	}
+	for range statuses {
+		select {
+		case <-held.started:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the four reports did not start")
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, app.URL+"/businesses/1005", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := u.Do(req) // without turns, it would hang with the others until the deadline
+	if p.Status != http.StatusServiceUnavailable || p.Header.Get("Retry-After") != "5" ||
+		!strings.Contains(p.Text("h1"), "The dashboard is busy") || !strings.Contains(p.Body, `href="/businesses/1005"`) {
+		t.Errorf("a fifth report at once: status %d, Retry-After %q, heading %q; want 503 with a way to try again",
+			p.Status, p.Header.Get("Retry-After"), p.Text("h1"))
+	}
+	if p := app.SignIn(t, "developer").Get("/portfolio"); p.Status != http.StatusOK {
+		t.Errorf("another analyst's page beside the crowd: status %d", p.Status)
+	}
+	watch := u.PostForm("/businesses/1001/watch", url.Values{"_csrf": {token}, "name": {"North"}})
+	if watch.Status != http.StatusSeeOther {
+		t.Errorf("a form beside the crowd: status %d, want 303", watch.Status)
+	}
+	if p := u.Get("/notes.csv"); p.Status != http.StatusOK {
+		t.Errorf("a download beside the crowd: status %d", p.Status)
+	}
+
+	release()
+	wg.Wait()
+	for i, s := range statuses {
+		if s != http.StatusOK {
+			t.Errorf("held report %d: status %d", i, s)
+		}
+	}
+	if p := u.Get("/businesses/1005"); p.Status != http.StatusOK {
+		t.Errorf("the busy report once the crowd is served: status %d; the session must be kept", p.Status)
+	}
+}
