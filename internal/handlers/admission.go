@@ -16,11 +16,13 @@ import (
 // cores (make loadtest, 30 s runs), 48 turns served 850 pages a second
 // with a p99 of 0.36 s, against 540 and 1.36 s without turns; 32 turns
 // left the processors idle, and 96 served 770.
-// A user holds at most a few turns, so one user's crowd of tabs or scripts
-// waits on its own and cannot take everyone's turns.
+// A user holds at most six turns, as many as the connections a browser
+// opens to one host: an analyst's own browser never waits on its turns,
+// while a crowd of one user's scripts waits on its own and cannot take
+// everyone's.
 const (
 	pageTurns        = 48
-	pageTurnsPerUser = 4
+	pageTurnsPerUser = 6
 	// pageTurnWait is the default bound on the wait for a turn; then the
 	// page says the dashboard is busy instead of hanging.
 	pageTurnWait = 20 * time.Second
