@@ -46,6 +46,10 @@ type workspaceBook struct {
 	// (see evaluatedAlready); bounded, and forgotten within the cache's
 	// lifetimes so other replicas' new rules are seen.
 	evaluated *otter.Cache[evaluated, struct{}]
+	// noRules marks an analyst found without rules, at their last change
+	// here: every report of theirs is then checked already, with one
+	// entry instead of one per report. It is forgotten as evaluated is.
+	noRules *otter.Cache[store.Analyst, int64]
 	// unread keeps each analyst's unread-alert count for a moment: every
 	// page shows it, and asking the database on every warm page cost more
 	// than the rest of the page. A change here drops it at once; one on
@@ -71,6 +75,13 @@ func newWorkspaceBook() (*workspaceBook, error) {
 	if err != nil {
 		return nil, err
 	}
+	n, err := otter.New(&otter.Options[store.Analyst, int64]{
+		MaximumSize:      100_000,
+		ExpiryCalculator: otter.ExpiryWriting[store.Analyst, int64](2 * pageLife),
+	})
+	if err != nil {
+		return nil, err
+	}
 	u, err := otter.New(&otter.Options[store.Analyst, int]{
 		MaximumSize:      100_000,
 		ExpiryCalculator: otter.ExpiryWriting[store.Analyst, int](unreadLife),
@@ -78,7 +89,7 @@ func newWorkspaceBook() (*workspaceBook, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &workspaceBook{last: c, evaluated: e, unread: u}, nil
+	return &workspaceBook{last: c, evaluated: e, noRules: n, unread: u}, nil
 }
 
 // touched records a change of the analyst's workspace.

@@ -45,6 +45,9 @@ func (h *Handler) evaluatedAlready(c *echo.Context, ld *loaded, business int32) 
 	}
 	a := h.analyst(c)
 	v, _ := h.wsBook.last.GetIfPresent(a)
+	if nv, ok := h.wsBook.noRules.GetIfPresent(a); ok && nv == v {
+		return true, nil
+	}
 	k := evaluated{analyst: a, business: business, fingerprint: rep.Fingerprint, version: v}
 	if _, ok := h.wsBook.evaluated.GetIfPresent(k); ok {
 		return true, nil
@@ -56,9 +59,13 @@ func (h *Handler) evaluatedAlready(c *echo.Context, ld *loaded, business int32) 
 // finish (a failing store, folder memberships not to be had) is not
 // remembered, so the next view repeats it.
 func (h *Handler) markEvaluated(k *evaluated, complete bool) {
-	if k != nil && complete {
-		h.wsBook.evaluated.Set(*k, struct{}{})
+	if k == nil || !complete {
+		return
 	}
+	if v, ok := h.wsBook.noRules.GetIfPresent(k.analyst); ok && v == k.version {
+		return // every report of the analyst is marked at once
+	}
+	h.wsBook.evaluated.Set(*k, struct{}{})
 }
 
 // alertsShown bounds the alerts /alerts lists.
@@ -74,12 +81,16 @@ func (h *Handler) evaluate(c *echo.Context, series []views.ScoreSeries, fromPort
 	}
 	ctx := c.Request().Context()
 	a := h.analyst(c)
+	// Read before the rules: a rule added meanwhile is a later change, so
+	// the mark below would not match it.
+	version, _ := h.wsBook.last.GetIfPresent(a)
 	rules, err := h.ws.Rules(ctx, a)
 	if err != nil {
 		h.logWorkspace(c, "rules", err)
 		return false
 	}
 	if len(rules) == 0 {
+		h.wsBook.noRules.Set(a, version)
 		return true
 	}
 	complete = true

@@ -76,6 +76,23 @@ func TestWorkspaceAlertFiresOnFallingRisk(t *testing.T) {
 	})
 }
 
+// A report read while the analyst had no rules is checked again once a
+// rule exists: the mark of an analyst without rules holds only until
+// their next change.
+func TestWorkspaceFirstRuleSeesReportsReadBefore(t *testing.T) {
+	workspaceEngines(t, func(t *testing.T, opts apptest.Options) {
+		app := apptest.Start(t, opts)
+		u := signInWS(t, app, "demo")
+		u.Get("/businesses/1001")
+		u.Get("/businesses/1002") // another report of an analyst without rules
+		mustRedirect(t, "add rule", u.post("/alerts/rules", "scope", "business", "business", "1001",
+			"score", "risk", "condition", "below", "threshold", "3"))
+		if got := u.Get("/businesses/1001").Text(".alerts-link .unread-count"); got != "1" {
+			t.Errorf("the same report after the first rule: unread = %q, want 1", got)
+		}
+	})
+}
+
 // calls counts the requests a user made of the stand-in, sign-in aside.
 func calls(app *apptest.App, user string) int {
 	n := 0
