@@ -28,6 +28,9 @@ const (
 	pageTurnWait = 20 * time.Second
 )
 
+// busyRetryAfter is the Retry-After of the busy page, in seconds.
+const busyRetryAfter = "5"
+
 // errBusy is a page that waited pageTurnWait for its turn.
 var errBusy = errors.New("handlers: no turn for the page: the dashboard is busy")
 
@@ -84,9 +87,6 @@ func (h *Handler) admitPages(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		release, err := h.turns.take(r.Context(), mustSession(c).User)
 		if err != nil {
-			if errors.Is(err, errBusy) {
-				c.Response().Header().Set("Retry-After", "5")
-			}
 			return err
 		}
 		defer release()

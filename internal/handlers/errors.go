@@ -132,8 +132,11 @@ func (h *Handler) handleError(c *echo.Context, err error) {
 		_ = c.Redirect(http.StatusSeeOther, loginURL(returnPath(c.Request()), reasonExpired))
 		return
 	}
-	if p.Status == http.StatusTooManyRequests && !p.RenewsAt.IsZero() {
+	switch {
+	case p.Status == http.StatusTooManyRequests && !p.RenewsAt.IsZero():
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(p.RenewsAt.Sub(h.now()).Seconds())))
+	case p.Status == http.StatusServiceUnavailable:
+		c.Response().Header().Set("Retry-After", busyRetryAfter) // a turn frees within moments
 	}
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(p.Status)
