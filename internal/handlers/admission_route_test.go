@@ -31,7 +31,7 @@ func (h heldHeaders) IdentificationGroup(ctx context.Context, key string, ref up
 
 // One analyst's crowd of pages waits for its own turns: the seventh report
 // at once says the dashboard is busy, with the session kept, while another
-// analyst's page, a form and a download of the same analyst go through.
+// analyst's page, a form and the downloads of the same analyst go through.
 func TestACrowdOfOneUsersPagesWaitsItsTurn(t *testing.T) {
 	held := heldHeaders{release: make(chan struct{}), started: make(chan struct{}, 8)}
 	app := apptest.Start(t, apptest.Options{PageTurnWait: 300 * time.Millisecond,
@@ -85,8 +85,10 @@ func TestACrowdOfOneUsersPagesWaitsItsTurn(t *testing.T) {
 	if watch.Status != http.StatusSeeOther {
 		t.Errorf("a form beside the crowd: status %d, want 303", watch.Status)
 	}
-	if p := u.Get("/notes.csv"); p.Status != http.StatusOK {
-		t.Errorf("a download beside the crowd: status %d", p.Status)
+	for _, path := range []string{"/notes.csv", "/portfolio/export?format=csv"} {
+		if p := u.Get(path); p.Status != http.StatusOK {
+			t.Errorf("download %s beside the crowd: status %d", path, p.Status)
+		}
 	}
 
 	release()
