@@ -29,6 +29,14 @@ const homeMoveRows = views.MovesCompared
 // industry headlines), the business lookup and, with ?q=, businesses found
 // by name. Every section's call runs at once and fails on its own.
 func (h *Handler) showHome(c *echo.Context) error {
+	return h.home(c, views.LookupForm{By: "id"}, http.StatusOK)
+}
+
+// home builds the home page with the lookup form as given: empty, or
+// sent back with a message and the status that goes with it. Either way
+// the rest of the page is loaded, so a mistyped id never makes the
+// portfolio look empty.
+func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) error {
 	s := mustSession(c)
 	searchOffered := h.features.offered(s.User, featureSearch)
 	var (
@@ -76,8 +84,8 @@ func (h *Handler) showHome(c *echo.Context) error {
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.HomePage{Base: h.base(c, ld, "Home", views.NavHome), SearchOffered: searchOffered}
 		page.Workspace.Changed, page.Workspace.ChangedKnown = changed, changedKnown
-		page.Lookup.By = "id"
-		status := http.StatusOK
+		page.Lookup = lookup
+		code := status
 		if query != "" && searchOffered {
 			page.Query = query
 			if searching {
@@ -85,7 +93,7 @@ func (h *Handler) showHome(c *echo.Context) error {
 				page.Results = views.SearchRows(found)
 			} else {
 				page.SearchProblem = views.SearchTooLong()
-				status = http.StatusBadRequest
+				code = http.StatusBadRequest
 			}
 		}
 		page.FoldersProblem = h.sectionProblem(c, ferr)
@@ -97,7 +105,7 @@ func (h *Handler) showHome(c *echo.Context) error {
 			page.HeadlinesProblem = h.sectionProblem(c, nerr)
 		}
 		page.Headlines = views.NewsItems(news, h.now(), views.HomeHeadlines)
-		return status, templates.Home(page), nil
+		return code, templates.Home(page), nil
 	})
 }
 
@@ -109,13 +117,11 @@ func (h *Handler) openBusiness(c *echo.Context) error {
 	if fault == views.LookupOK {
 		return redirect(c, target)
 	}
-	s := mustSession(c)
-	page := views.HomePage{Base: h.base(c, nil, "Home", views.NavHome), SearchOffered: h.features.offered(s.User, featureSearch)}
-	page.Lookup = views.LookupForm{By: form.By, Value: views.Clip(form.Value, 200), Error: fault.Message()}
+	lookup := views.LookupForm{By: form.By, Value: views.Clip(form.Value, 200), Error: fault.Message()}
 	if form.By != "customer" && form.By != "supplier" {
-		page.Lookup.By = "id"
+		lookup.By = "id"
 	}
-	return h.render(c, http.StatusBadRequest, templates.Home(page))
+	return h.home(c, lookup, http.StatusBadRequest)
 }
 
 // lookupForm is the home page's "open a business" form.

@@ -51,6 +51,28 @@ func TestLookupRefusesBadInputWithAMessage(t *testing.T) {
 	}
 }
 
+// A refused lookup is the home page with a message, not a page that says
+// the portfolio has no folders and the industry no news.
+func TestRefusedLookupKeepsTheHomePage(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	home := u.Get("/")
+	refused := u.Get("/open?by=id&value=abc")
+	if refused.Status != http.StatusBadRequest {
+		t.Fatalf("status %d, want 400", refused.Status)
+	}
+	for _, sel := range []string{"#moves-title", "#home-folders-title", "#headlines-title"} {
+		sec := "section[aria-labelledby=" + sel[1:] + "]"
+		want, got := home.Text(sec), refused.Text(sec)
+		if want == "" || got != want {
+			t.Errorf("%s: got %q, want the home page's %q", sec, got, want)
+		}
+	}
+	if v, _ := refused.Doc.Find("#lookup-value").Attr("value"); v != "abc" {
+		t.Errorf("lookup value = %q, want what was typed", v)
+	}
+}
+
 func TestSearchListsBusinessesLinkingToReports(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := app.SignIn(t, "demo")
