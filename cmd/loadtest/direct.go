@@ -18,7 +18,8 @@ const ratioTarget = 0.8
 // when cold (learnt by calibrate), made concurrently straight to the
 // stand-in. Each worker keeps an ideal cache (every answer fresh for the
 // dashboard's CACHE_TTL, per user) so that a warm page costs it what it
-// should cost the dashboard: nothing.
+// should cost the dashboard: nothing. With -direct-cold it keeps nothing,
+// and every page makes all its calls.
 func (l *lab) direct(ctx context.Context, first *analystsRun) {
 	const fig, what = 2, "throughput / direct"
 	if first == nil {
@@ -59,7 +60,7 @@ func (l *lab) direct(ctx context.Context, first *analystsRun) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &directWorker{base: l.sim.URL, auth: "Bearer " + key, ttl: o.ttl, plan: &first.plan,
+			w := &directWorker{base: l.sim.URL, auth: "Bearer " + key, ttl: o.ttl, cold: o.directCold, plan: &first.plan,
 				fresh: map[string]time.Time{},
 				http:  &http.Client{Timeout: requestTimeout, Transport: &http.Transport{MaxIdleConnsPerHost: 8}}}
 			defer w.http.CloseIdleConnections()
@@ -86,8 +87,12 @@ func (l *lab) direct(ctx context.Context, first *analystsRun) {
 	for k := range numKinds {
 		plans = append(plans, fmt.Sprintf("%s: %s", k, describe(first.plan[k])))
 	}
-	l.rep.Note(fig, "direct: %d pages in %v by %d workers (same users and page draws as figure 1), %d service calls (%.2f per page), each page's calls made at once straight to the stand-in with a per-user cache of %v; calls per page, learnt cold through the dashboard: %s",
-		t.count(), wall.Round(time.Millisecond), o.analysts, calls, float64(calls)/float64(max(t.count(), 1)), o.ttl, strings.Join(plans, "; "))
+	kept := fmt.Sprintf("with a per-user cache of %v", o.ttl)
+	if o.directCold {
+		kept = "with no cache (-direct-cold)"
+	}
+	l.rep.Note(fig, "direct: %d pages in %v by %d workers (same users and page draws as figure 1), %d service calls (%.2f per page), each page's calls made at once straight to the stand-in %s; calls per page, learnt cold through the dashboard: %s",
+		t.count(), wall.Round(time.Millisecond), o.analysts, calls, float64(calls)/float64(max(t.count(), 1)), kept, strings.Join(plans, "; "))
 	if fails := t.failures(); len(fails) > 0 {
 		l.rep.Note(fig, "direct pages with a failed call: %s", statuses(fails))
 	}
@@ -97,6 +102,7 @@ func (l *lab) direct(ctx context.Context, first *analystsRun) {
 type directWorker struct {
 	base, auth string
 	ttl        time.Duration
+	cold       bool // keeps no answers
 	plan       *[numKinds]map[string]int
 	fresh      map[string]time.Time // call -> until when its answer is fresh
 	http       *http.Client
@@ -116,7 +122,7 @@ func (w *directWorker) page(ctx context.Context, p page) outcome {
 			u += "?format=CSV"
 		}
 		// An export is a download, never cached.
-		if until, ok := w.fresh[u]; ok && now.Before(until) && p.kind != kindExport {
+		if until, ok := w.fresh[u]; ok && now.Before(until) && p.kind != kindExport && !w.cold {
 			continue
 		}
 		w.fresh[u] = now.Add(w.ttl)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -205,5 +206,35 @@ func TestReadGoFigures(t *testing.T) {
 	}
 	if _, err := readGoFigures(t.Context(), serve("go_gc_duration_seconds_count 42\n")); err == nil {
 		t.Fatal("a page without the allocation counter read as complete")
+	}
+}
+
+// The direct run's ideal cache spares a page whose answers are fresh, a
+// download never; with -direct-cold every page makes all its calls.
+func TestDirectWorkerKeepsAnswersUnlessCold(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.WriteString(w, "{}")
+	}))
+	defer srv.Close()
+	var plan [numKinds]map[string]int
+	plan[kindOverview] = map[string]int{"/v1/Business/Summary": 1, "/v1/Business/RiskHistory": 1}
+	plan[kindExport] = map[string]int{"/v1/Portfolio/Download": 1}
+	for _, c := range []struct {
+		cold bool
+		want int64 // calls for two overviews of one business and two exports
+	}{{false, 2 + 2}, {true, 4 + 2}} {
+		calls.Store(0)
+		w := &directWorker{base: srv.URL, auth: "Bearer k", ttl: time.Minute, cold: c.cold, plan: &plan,
+			fresh: map[string]time.Time{}, http: srv.Client()}
+		for _, p := range []page{{kind: kindOverview, business: 7}, {kind: kindOverview, business: 7}, {kind: kindExport}, {kind: kindExport}} {
+			if o := w.page(t.Context(), p); o.err != nil || o.status != http.StatusOK {
+				t.Fatalf("cold %v: page %v: %d %v", c.cold, p, o.status, o.err)
+			}
+		}
+		if got := calls.Load(); got != c.want {
+			t.Errorf("cold %v: %d calls, want %d", c.cold, got, c.want)
+		}
 	}
 }

@@ -31,6 +31,7 @@ type options struct {
 	analysts       int
 	duration       time.Duration // figures 1 and 2
 	ttl            time.Duration // the dashboard's CACHE_TTL and NEWS_TTL
+	directCold     bool          // figure 2's direct run keeps no answers
 	idle           time.Duration // wait after the load before reading memory
 	latency        time.Duration
 	storm          time.Duration
@@ -52,6 +53,7 @@ func main() {
 	flag.IntVar(&o.analysts, "analysts", 200, "concurrent analysts, each a user of its own (figures 1 and 2)")
 	flag.DurationVar(&o.duration, "duration", 60*time.Second, "how long the analysts load runs, and the direct run after it")
 	flag.DurationVar(&o.ttl, "ttl", 20*time.Second, "the dashboard's CACHE_TTL and NEWS_TTL")
+	flag.BoolVar(&o.directCold, "direct-cold", false, "figure 2's direct run keeps no answers: every page makes all its calls, as with no cache at all (a gentler yardstick than the default ideal cache)")
 	flag.DurationVar(&o.idle, "idle", 70*time.Second, "wait after the analysts stop before reading resident memory (longer than -ttl plus the dashboard's 30 s tidying)")
 	flag.DurationVar(&o.latency, "latency", 50*time.Millisecond, "the stand-in's latency on every answer")
 	flag.DurationVar(&o.storm, "storm", 60*time.Second, "how long the Ordinary sessions hammer")
