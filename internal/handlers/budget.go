@@ -75,7 +75,7 @@ func (ld *loaded) allOffered(c *echo.Context) (all deferredError, ok bool) {
 	for _, o := range ld.offers {
 		all.cost += o.cost
 	}
-	all.section, all.loadURL = "all", withLoad(c.Request().URL, "all")
+	all.section, all.loadURL = "all", withLoad(pageURL(c), "all")
 	return all, true
 }
 
@@ -98,7 +98,7 @@ func (h *Handler) load(c *echo.Context, secs ...section) *loaded {
 		if p.load[i] {
 			run = append(run, sec)
 		} else {
-			p.offers[i].loadURL = withLoad(c.Request().URL, sec.name)
+			p.offers[i].loadURL = withLoad(pageURL(c), sec.name)
 		}
 	}
 	h.runAll(ctx, rd, gate, run)

@@ -186,6 +186,6 @@ func (h *Handler) sectionProblem(c *echo.Context, err error) *views.Problem {
 	}
 	p := classify(err, h.now())
 	h.logProblem(c, p, err)
-	p.RetryURL = c.Request().URL.RequestURI()
+	p.RetryURL = pageURL(c).RequestURI()
 	return &p
 }

@@ -175,15 +175,6 @@ func sessionOf(c *echo.Context) (Session, bool) {
 	return s, ok
 }
 
-// returnPath is where to come back to after signing in: the page itself for
-// a GET, the page the form lives on for a POST.
-func returnPath(r *http.Request) string {
-	if r.Method == http.MethodGet || r.Method == http.MethodHead {
-		return r.URL.RequestURI()
-	}
-	return r.URL.Path
-}
-
 // loginURL builds /login with a safe next and an optional reason.
 func loginURL(next, reason string) string {
 	q := url.Values{}

@@ -75,7 +75,7 @@ func (h *Handler) base(c *echo.Context, ld *loaded, title string, nav views.Nav)
 		Title:  title,
 		Nav:    nav,
 		Assets: h.urls,
-		URL:    c.Request().URL.RequestURI(),
+		URL:    pageURL(c).RequestURI(),
 		Now:    now,
 		CSRF:   csrfToken(c),
 	}

@@ -82,6 +82,7 @@ func (h *Handler) submitNote(c *echo.Context) error {
 		}
 	}
 	c.Set(ctxNoteDraft, noteDraft{text: text, message: msg})
+	showAt(c, views.BusinessPath(ref, views.TabOverview))
 	return h.showBusinessOverview(c, upstream.ByID(ref.ID()))
 }
 

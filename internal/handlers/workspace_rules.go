@@ -121,6 +121,7 @@ func (h *Handler) submitRule(c *echo.Context) error {
 	form.Business, form.Folder = views.Clip(form.Business, 40), views.Clip(form.Folder, 40)
 	form.Threshold = views.Clip(form.Threshold, maxThresholdLen)
 	form.Error = msg
+	showAt(c, "/alerts")
 	return h.renderAlerts(c, http.StatusUnprocessableEntity, views.AlertsPage{Form: form}, rf)
 }
 

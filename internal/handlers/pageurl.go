@@ -1,0 +1,39 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/labstack/echo/v5"
+)
+
+// ctxPageURL carries the address of the page a refused form is shown on.
+const ctxPageURL = "page-url"
+
+// showAt makes a page answered to a POST stand for the page at path: its
+// links to refresh, retry, load a section or share point there, not at the
+// form's own address, which has no page.
+func showAt(c *echo.Context, path string) { c.Set(ctxPageURL, &url.URL{Path: path}) }
+
+// pageURL is the address of the page being answered: the request's own,
+// unless a form's handler named its page with showAt.
+func pageURL(c *echo.Context) *url.URL {
+	if u, ok := c.Get(ctxPageURL).(*url.URL); ok {
+		return u
+	}
+	return c.Request().URL
+}
+
+// returnPath is where to come back to after signing in: the page itself
+// for a GET. A form's address has no page, so after a POST it is the page
+// the form was sent from, when the browser names one on this site, else
+// the home page.
+func returnPath(r *http.Request) string {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return r.URL.RequestURI()
+	}
+	if from, err := url.Parse(r.Referer()); err == nil && from.Host == r.Host && from.Path != "" {
+		return from.RequestURI()
+	}
+	return "/"
+}
