@@ -60,18 +60,14 @@ func (h *Handler) showQuadrant(c *echo.Context) error {
 		if folderErr != "" {
 			status, page.Folder = http.StatusBadRequest, ""
 		}
-		if ferr == nil {
-			for _, f := range folders {
-				page.Folders = append(page.Folders, views.FolderChoice{ID: strconv.Itoa(f.FolderID), Name: f.FolderName})
-			}
-		}
 		var keep map[int32]bool
 		if folderID > 0 {
+			page.Folder = strconv.Itoa(folderID)
 			if errors.Is(merr, upstream.ErrNotFound) {
 				page.Error, page.Folder, status = "There is no folder "+strconv.Itoa(folderID)+"; showing every business.", "", http.StatusNotFound
 			} else if merr != nil {
 				page.Problem = h.sectionProblem(c, merr)
-				return status, templates.Quadrant(page), nil
+				return max(status, page.Problem.Status), templates.Quadrant(page), nil
 			} else {
 				keep = map[int32]bool{}
 				for _, m := range members {
@@ -81,8 +77,17 @@ func (h *Handler) showQuadrant(c *echo.Context) error {
 				}
 			}
 		}
+		if ferr == nil {
+			for _, f := range folders {
+				page.Folders = append(page.Folders, views.FolderChoice{ID: strconv.Itoa(f.FolderID), Name: f.FolderName})
+			}
+		} else if page.Folder != "" {
+			// Without the folder list the chosen folder is named by its id,
+			// so the choice never reads "Every business" over one folder.
+			page.Folders = append(page.Folders, views.FolderChoice{ID: page.Folder, Name: "Folder " + page.Folder})
+		}
 		if page.Problem = h.sectionProblem(c, errors.Join(perr, zerr)); page.Problem != nil {
-			return status, templates.Quadrant(page), nil
+			return max(status, page.Problem.Status), templates.Quadrant(page), nil
 		}
 		v, err := views.PlaceQuadrants(pay, z, keep)
 		if err != nil {

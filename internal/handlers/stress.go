@@ -51,7 +51,7 @@ func (h *Handler) showStress(c *echo.Context) error {
 		}
 		page.Charts = true
 		if page.Problem = h.stressProblem(c, ld, merr, ferr, perr, zerr); page.Problem != nil {
-			return http.StatusOK, templates.Stress(page), nil
+			return page.Problem.Status, templates.Stress(page), nil
 		}
 		page.Capped = max(pay.TotalResults, z.TotalResults) > homeMoveRows
 		v, err := views.FolderStress(folders, members, pay, z)
