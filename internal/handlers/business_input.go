@@ -82,6 +82,10 @@ func endDate(t time.Time) time.Time {
 	return t.AddDate(0, 1, -1)
 }
 
+// reachesLatest reports whether the frame runs to the latest month, so
+// that its last score is the business's score now.
+func (w scoreWindow) reachesLatest() bool { return w.to.IsZero() }
+
 // riskCount is how many months of RiskHistory the frame needs: the default
 // frame's 24, or everything when the user chose a frame (RiskHistory only
 // counts back from the latest month, so a past frame needs the rest too).

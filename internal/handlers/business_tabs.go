@@ -20,8 +20,10 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 	if err := l.hd.pageError(l.errs()...); err != nil {
 		return err
 	}
-	if l.histErr == nil {
+	if l.histErr == nil && win.reachesLatest() {
 		// Before the page key: a new alert changes the header's count.
+		// A frame that ends in the past is history: its last month is not
+		// the business's score now, and no rule may fire on it.
 		h.evaluateReport(c, ld, ref, &l.hd, l.d.History)
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {

@@ -152,3 +152,22 @@ func TestWorkspaceRuleBadInput(t *testing.T) {
 		t.Errorf("refused rules were stored: %d", n)
 	}
 }
+
+// Rules judge a business's scores now: a report drawn over a past frame
+// shows history, and its last month must not raise an alert.
+func TestWorkspaceRulesIgnoreAPastFrame(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	mustRedirect(t, "add rule", u.post("/alerts/rules", "scope", "business", "business", "1005",
+		"score", "risk", "condition", "below", "threshold", "10"))
+	if p := u.Get("/businesses/1005?from=2025-01&to=2025-06"); p.Status != http.StatusOK {
+		t.Fatalf("a past frame: status %d", p.Status)
+	}
+	if n := u.Get("/alerts").Doc.Find("table.alerts tbody tr").Length(); n != 0 {
+		t.Errorf("after a past frame: %d alerts, want none", n)
+	}
+	u.Get("/businesses/1005")
+	if n := u.Get("/alerts").Doc.Find("table.alerts tbody tr").Length(); n != 1 {
+		t.Errorf("after the report now: %d alerts, want 1", n)
+	}
+}
