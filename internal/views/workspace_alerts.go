@@ -93,7 +93,9 @@ func Fires(r store.RuleSpec, s ScoreSeries) bool {
 		if s.Latest.Prev == nil {
 			return false
 		}
-		d := roundFor(s.Score, *s.Latest.Prev) - now
+		// The change is rounded as the values are shown: 2.09 - 1.97 in
+		// floating point is 0.11999…, and "at least 0.12" must hold.
+		d := roundFor(s.Score, roundFor(s.Score, *s.Latest.Prev)-now)
 		if !s.Score.HigherIsBetter() {
 			d = -d
 		}

@@ -32,6 +32,9 @@ func TestFires(t *testing.T) {
 		{"z into distress", store.RuleSpec{Score: store.ScoreZ, Condition: store.WorseZone}, series(store.ScoreZ, f(1.5), 1.05), true},
 		{"z better zone", store.RuleSpec{Score: store.ScoreZ, Condition: store.WorseZone}, series(store.ScoreZ, f(1.05), 1.5), false},
 		{"risk same zone", store.RuleSpec{Score: store.ScoreRisk, Condition: store.WorseZone}, series(store.ScoreRisk, f(4), 3), false},
+		{"z fall of exactly the threshold", store.RuleSpec{Score: store.ScoreZ, Condition: store.Fall, Threshold: 0.12}, series(store.ScoreZ, f(2.09), 1.97), true},
+		{"z fall of exactly 0.01", store.RuleSpec{Score: store.ScoreZ, Condition: store.Fall, Threshold: 0.01}, series(store.ScoreZ, f(4.13), 4.12), true},
+		{"z fall short of the threshold", store.RuleSpec{Score: store.ScoreZ, Condition: store.Fall, Threshold: 0.13}, series(store.ScoreZ, f(2.09), 1.97), false},
 		{"z compares as shown", store.RuleSpec{Score: store.ScoreZ, Condition: store.Below, Threshold: 1.1}, series(store.ScoreZ, nil, 1.0999), false},
 	}
 	for _, c := range cases {
