@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v5"
 	"github.com/maypok86/otter/v2"
@@ -148,7 +150,7 @@ func workspaceError(err error) error {
 	case errors.Is(err, store.ErrNotFound):
 		return echo.ErrNotFound
 	case errors.As(err, &ve):
-		return badInput("%s", ve.Message)
+		return badInput("%s", storeMessage(err))
 	case isFull(err):
 		return badInput("%s", storeMessage(err))
 	}
@@ -165,11 +167,31 @@ func isFull(err error) bool {
 // or the sentinel without its "store: " prefix.
 func storeMessage(err error) string {
 	var ve *store.ValidationError
-	if errors.As(err, &ve) {
-		return ve.Message
+	if !errors.As(err, &ve) {
+		return sentence(strings.TrimPrefix(err.Error(), "store: "))
 	}
-	msg := strings.TrimPrefix(err.Error(), "store: ")
-	return strings.ToUpper(msg[:1]) + msg[1:] + "."
+	// The store words some refusals after the field ("is not a number"):
+	// the form names the field, as a person would.
+	if rest, ok := strings.CutPrefix(ve.Message, "is "); ok {
+		return sentence(cmp.Or(fieldNames[ve.Field], "The value") + " is " + rest)
+	}
+	return sentence(ve.Message)
+}
+
+// fieldNames are the store's form fields as the forms name them.
+var fieldNames = map[string]string{"threshold": "The threshold", "text": "The note", "name": "The business name"}
+
+// sentence starts msg with a capital and ends it with a full stop.
+func sentence(msg string) string {
+	if msg == "" {
+		return msg
+	}
+	r, n := utf8.DecodeRuneInString(msg)
+	msg = string(unicode.ToUpper(r)) + msg[n:]
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return msg
 }
 
 // rowID reads a workspace row's id from the path: anything but a positive

@@ -171,3 +171,17 @@ func TestWorkspaceRulesIgnoreAPastFrame(t *testing.T) {
 		t.Errorf("after the report now: %d alerts, want 1", n)
 	}
 }
+
+// The store's refusals reach the form as sentences that name their field.
+func TestWorkspaceRefusalsAreSentences(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	p := u.post("/alerts/rules", "scope", "business", "business", "1001", "score", "z", "condition", "below", "threshold", "NaN")
+	if got := p.Text(".rule-form .form-error"); got != "The threshold is not a number." {
+		t.Errorf("NaN threshold: message %q", got)
+	}
+	p = u.post("/businesses/1001/notes", "text", " ")
+	if got := p.Text("#notes .form-error"); got != "A note cannot be empty." {
+		t.Errorf("empty note: message %q", got)
+	}
+}
