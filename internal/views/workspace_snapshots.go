@@ -43,7 +43,7 @@ func NewSnapshotMark(s store.SnapshotInfo) *SnapshotMark {
 	return &SnapshotMark{ID: strconv.FormatInt(s.ID, 10), BusinessID: s.BusinessID, Name: s.BusinessName,
 		Tab: s.Tab, TabLabel: label,
 		AsOf: DateTime(s.Fetched), AsOfISO: s.Fetched.UTC().Format(time.RFC3339), Saved: DateTime(s.Saved),
-		Size: Plural(max(1, (s.Size+1023)/1024), "kB")}
+		Size: strconv.Itoa(max(1, (s.Size+1023)/1024)) + " kB"}
 }
 
 // SnapshotForm is a report tab's "Save a dated copy" button: where it
