@@ -67,6 +67,13 @@ func TestWorkspaceSnapshotEveryTab(t *testing.T) {
 			if got := p.Text("nav.tabs a[aria-current=page]"); got != label {
 				t.Errorf("%s: the copy's current tab reads %q", tc.tab, got)
 			}
+			// The copy is the analyst's own; the link a colleague can open
+			// is the live tab.
+			livePath, _, _ := strings.Cut(tc.path, "?")
+			if share, _ := p.Doc.Find("#share-url").Attr("value"); share != app.URL+livePath ||
+				p.Text(`label[for="share-url"]`) != "Link to the live report" {
+				t.Errorf("%s: the copy offers %q as %q, want the live tab %s", tc.tab, share, p.Text(`label[for="share-url"]`), app.URL+livePath)
+			}
 			if h1 := p.Text(".biz-header h1"); h1 != "Westbridge Department Stores Inc" {
 				t.Errorf("%s: copy's header = %q", tc.tab, h1)
 			}

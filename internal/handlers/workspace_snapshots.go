@@ -179,8 +179,10 @@ func (h *Handler) showSnapshot(c *echo.Context) error {
 		return err
 	}
 	hd := d.head()
-	share := c.Scheme() + "://" + c.Request().Host + c.Request().URL.RequestURI()
-	header := views.NewBusinessHeader(upstream.ByID(s.BusinessID), hd.Ident, hd.NAICS, tab, share)
+	// A copy is the analyst's own: a colleague can open the live report.
+	ref := upstream.ByID(s.BusinessID)
+	share := c.Scheme() + "://" + c.Request().Host + views.BusinessPath(ref, tab)
+	header := views.NewBusinessHeader(ref, hd.Ident, hd.NAICS, tab, share)
 	base := h.base(c, nil, header.Name+" · "+tab.Label()+" · as of "+views.Date(s.Fetched), views.NavWorkspace)
 	base.Workspace.Snapshot = views.NewSnapshotMark(s.SnapshotInfo)
 	page, err := d.page(h, c, base, header, s.Fetched)
