@@ -57,7 +57,9 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 	form := readLoginForm(c)
 	page := views.LoginPage{Base: h.base(c, nil, "Sign in", views.NavNone), Username: form.Username, Next: form.Next}
 	if fault := form.validate(); fault != views.LoginOK {
-		if fault == views.LoginTooLong {
+		if len(form.Username) > maxUsernameLen {
+			// Only a name no account can have is cleared; a name kept
+			// beside a too-long password is typed once.
 			page.Username = ""
 		}
 		page.Error = fault.Message()

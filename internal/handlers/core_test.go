@@ -208,6 +208,7 @@ func TestEverySignInFailureKeepsTheUserName(t *testing.T) {
 		{"service failing", "demo", "demo", simulator.Faults{ErrorRate: 1, ErrorStatus: 500, ErrorPaths: []string{"/v1/Users/Login"}},
 			http.StatusBadGateway, "not answering"},
 		{"refused", "bad user", "demo", simulator.Faults{}, http.StatusUnauthorized, "characters we do not accept"},
+		{"password too long", "demo", strings.Repeat("p", 300), simulator.Faults{}, http.StatusUnprocessableEntity, "too long"},
 	}
 	for _, c := range cases {
 		app.Sim.SetFaults(c.faults)
