@@ -214,11 +214,12 @@ func RuleText(r store.RuleSpec) string {
 	case store.Above:
 		what = r.Score.Name() + " above " + formatScore(r.Score, r.Threshold)
 	case store.Fall:
+		// Worse, as the form says: DBT worsens upwards, the others down.
 		unit := "points"
 		if r.Score == store.ScoreDBT {
-			unit = "days worse"
+			unit = "days"
 		}
-		what = r.Score.Name() + " falls by at least " + formatScore(r.Score, r.Threshold) + " " + unit + " in a month"
+		what = r.Score.Name() + " worsens by at least " + formatScore(r.Score, r.Threshold) + " " + unit + " in a month"
 	case store.WorseZone:
 		what = r.Score.Name() + " enters a worse zone"
 	}

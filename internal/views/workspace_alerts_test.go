@@ -2,6 +2,7 @@ package views
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"creditdash/internal/store"
@@ -79,5 +80,20 @@ func TestRuleTextNamesTheFolder(t *testing.T) {
 	opts := RuleFolders([]upstream.Folder{{FolderID: 101, FolderName: "Retail watchlist"}, {FolderID: 7}})
 	if len(opts) != 2 || opts[0] != (FolderOption{"101", "Retail watchlist"}) || opts[1] != (FolderOption{"7", "Folder 7"}) {
 		t.Errorf("RuleFolders = %+v", opts)
+	}
+}
+
+// A fall rule reads as the form offers it: the score worsens, DBT in days.
+func TestRuleTextOfAFall(t *testing.T) {
+	for _, c := range []struct {
+		r    store.RuleSpec
+		want string
+	}{
+		{store.RuleSpec{Scope: store.ScopePortfolio, Score: store.ScoreDBT, Condition: store.Fall, Threshold: 10}, "DBT worsens by at least 10 days in a month"},
+		{store.RuleSpec{Scope: store.ScopePortfolio, Score: store.ScoreZ, Condition: store.Fall, Threshold: 0.5}, "Z″ worsens by at least 0.50 points in a month"},
+	} {
+		if got := RuleText(c.r); !strings.HasPrefix(got, c.want) {
+			t.Errorf("RuleText = %q, want it to start %q", got, c.want)
+		}
 	}
 }
