@@ -107,7 +107,11 @@ func (h *Handler) showCompare(c *echo.Context) error {
 		return h.render(c, http.StatusBadRequest, templates.Compare(page))
 	}
 	if len(inputs) == 1 {
-		page.Notices = append(page.Notices, "Only one business is left to compare: add another with “Add to compare” on a report or search result.")
+		if len(ids) == 1 {
+			page.Notices = append(page.Notices, "Add another business to compare with “Add to compare” on a report or search result.")
+		} else {
+			page.Notices = append(page.Notices, "Only one business is left to compare: add another with “Add to compare” on a report or search result.")
+		}
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page.Base = h.base(c, ld, "Compare businesses", views.NavBusiness)

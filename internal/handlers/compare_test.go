@@ -22,6 +22,7 @@ func TestCompare(t *testing.T) {
 		{"bad and repeated", "/compare?ids=1001,abc,1001,1002", http.StatusOK, 2, []string{"“abc” is not a business id", "1001 is listed more than once"}},
 		{"more than five", "/compare?ids=1001,1002,1003,1004,1005,1006,1007", http.StatusOK, 5, []string{"At most five businesses are compared; 1006, 1007 left out"}},
 		{"unknown", "/compare?ids=1001,999999", http.StatusOK, 1, []string{"There is no business with id 999999", "Only one business"}},
+		{"one asked", "/compare?ids=1001", http.StatusOK, 1, []string{"Add another business to compare"}},
 		{"nothing left", "/compare?ids=999999,x", http.StatusBadRequest, 0, []string{"There is no business with id 999999", "“x” is not a business id"}},
 		{"no ids", "/compare", http.StatusBadRequest, 0, []string{"Name the businesses to compare"}},
 	}
