@@ -379,10 +379,22 @@ func (h *Handler) sendCSV(c *echo.Context, name string, header []string, records
 func (h *Handler) showWorkspaceSettings(c *echo.Context) error {
 	page := views.WorkspaceSettingsPage{Confirm: c.QueryParam("confirm") != ""}
 	page.Base = h.base(c, nil, "Your workspace", views.NavWorkspace)
-	if c.QueryParam("deleted") != "" {
+	if _, err := c.Cookie(deletedCookie); err == nil {
 		page.Flash = "All your workspace data was deleted."
+		h.setDeletedCookie(c, -1) // told once
 	}
 	return h.render(c, http.StatusOK, templates.WorkspaceSettings(page))
+}
+
+// deletedCookie marks, for one visit of the settings page, that this
+// browser just deleted the workspace: a link cannot say so, so a
+// hand-made one never claims a deletion that did not happen.
+const deletedCookie = "creditdash_deleted"
+
+// setDeletedCookie sets the mark for a minute (maxAge 60) or clears it (-1).
+func (h *Handler) setDeletedCookie(c *echo.Context, maxAge int) {
+	c.SetCookie(&http.Cookie{Name: deletedCookie, Value: "1", Path: "/settings/workspace", MaxAge: maxAge,
+		HttpOnly: true, Secure: h.secure, SameSite: http.SameSiteLaxMode})
 }
 
 // deleteConfirmation is what the analyst types to delete everything.
@@ -403,7 +415,8 @@ func (h *Handler) submitDeleteWorkspace(c *echo.Context) error {
 		return err
 	}
 	h.touched(a)
-	return redirect(c, "/settings/workspace?deleted=1")
+	h.setDeletedCookie(c, 60)
+	return redirect(c, "/settings/workspace")
 }
 
 // ctxPageState holds what a page shows of the workspace beyond the

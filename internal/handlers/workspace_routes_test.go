@@ -91,7 +91,16 @@ func TestWorkspaceDeleteEverything(t *testing.T) {
 		if n := u.Get("/watchlist").Doc.Find("table.watchlist tbody tr").Length(); n != 1 {
 			t.Fatal("a wrong confirmation deleted something")
 		}
+		if p := u.Get("/settings/workspace?deleted=1"); strings.Contains(p.Text("main"), "was deleted") {
+			t.Error("a hand-made link claims a deletion")
+		}
 		mustRedirect(t, "delete", u.post("/settings/workspace", "confirm", "DELETE"))
+		if p := u.Get("/settings/workspace"); !strings.Contains(p.Text("main"), "All your workspace data was deleted.") {
+			t.Error("no word of the deletion after it")
+		}
+		if p := u.Get("/settings/workspace"); strings.Contains(p.Text("main"), "was deleted") {
+			t.Error("the deletion is told again on the next visit")
+		}
 		if n := u.Get("/watchlist").Doc.Find("table.watchlist tbody tr").Length(); n != 0 {
 			t.Error("the watch list survived deleting everything")
 		}
