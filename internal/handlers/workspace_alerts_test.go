@@ -185,3 +185,23 @@ func TestWorkspaceRefusalsAreSentences(t *testing.T) {
 		t.Errorf("empty note: message %q", got)
 	}
 }
+
+// A rule on a business read lately but not watched takes its name from
+// the report's copy, without a service call.
+func TestWorkspaceRuleNamesABusinessReadLately(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	if p := u.Get("/businesses/1005"); p.Status != http.StatusOK {
+		t.Fatalf("report: status %d", p.Status)
+	}
+	name := apptest.DemoData().Businesses[4].Name
+	before := calls(app, "demo")
+	mustRedirect(t, "add rule", u.post("/alerts/rules", "scope", "business", "business", "1005",
+		"score", "risk", "condition", "below", "threshold", "3"))
+	if n := calls(app, "demo") - before; n != 0 {
+		t.Errorf("adding the rule made %d service calls, want 0", n)
+	}
+	if rules := u.Get("/alerts").Text("main"); !strings.Contains(rules, "Risk below 3 on "+name) {
+		t.Errorf("the rule is not named %q: %.300s", name, rules)
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
 	"creditdash/templates"
 )
@@ -155,6 +156,13 @@ func (h *Handler) watchedName(c *echo.Context, id int32) string {
 				return w.Name
 			}
 		}
+	}
+	// A report read lately left its name in the cache; a probe reads it
+	// without a call, so naming a rule never spends a request.
+	s := mustSession(c)
+	probe := h.cache.Reader(cache.Who{User: s.User, Key: s.Key}).Probe(nil)
+	if ident, err := probe.IdentificationGroup(c.Request().Context(), upstream.ByID(id)); err == nil && ident.BusinessName != "" {
+		return ident.BusinessName
 	}
 	return "business " + strconv.FormatInt(int64(id), 10)
 }
