@@ -235,11 +235,13 @@ func (h *Handler) exportFlash(c *echo.Context) string {
 	default:
 		return ""
 	}
-	var renews time.Time
-	if q, ok := h.cache.Quota(mustSession(c).User); ok {
-		renews = q.RenewsAt()
+	// Said only while the hour is spent: a link kept from then, or typed,
+	// must not claim it later.
+	q, ok := h.cache.Quota(mustSession(c).User)
+	if !ok || q.Remaining > 0 || !q.RenewsAt().After(h.now()) {
+		return ""
 	}
-	return views.ExportLimited(renews, h.now())
+	return views.ExportLimited(q.RenewsAt(), h.now())
 }
 
 // exportContentTypes are the media types of the export's formats.

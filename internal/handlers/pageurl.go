@@ -15,6 +15,20 @@ const ctxPageURL = "page-url"
 // form's own address, which has no page.
 func showAt(c *echo.Context, path string) { c.Set(ctxPageURL, &url.URL{Path: path}) }
 
+// showWithout makes the page stand for its address without the query
+// parameter name: a one-time word such as ?export=limited is said once,
+// and the page's Refresh, retry and share links do not carry it on.
+func showWithout(c *echo.Context, name string) {
+	u := *c.Request().URL
+	q := u.Query()
+	if !q.Has(name) {
+		return
+	}
+	q.Del(name)
+	u.RawQuery = q.Encode()
+	c.Set(ctxPageURL, &u)
+}
+
 // pageURL is the address of the page being answered: the request's own,
 // unless a form's handler named its page with showAt.
 func pageURL(c *echo.Context) *url.URL {

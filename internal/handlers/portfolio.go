@@ -18,6 +18,7 @@ import (
 // showPortfolio lists the folders, with member counts where the service
 // lists folder members, and the export of the whole portfolio.
 func (h *Handler) showPortfolio(c *echo.Context) error {
+	showWithout(c, "export")
 	var (
 		folders    []upstream.Folder
 		members    []upstream.PortfolioBusiness
@@ -56,6 +57,7 @@ func (h *Handler) showFolder(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	showWithout(c, "export")
 	var (
 		folders          []upstream.Folder
 		news             []upstream.NewsItem

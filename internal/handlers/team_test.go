@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -60,5 +61,23 @@ func TestExportWithNothingLeftSaysWhenTheLimitRenews(t *testing.T) {
 	p = u.Get("/portfolio?export=limited")
 	if flash := p.Text(".flash"); !strings.Contains(flash, "no requests left") || !strings.Contains(flash, "renews at") {
 		t.Errorf("the portfolio page says %q, want the renewal time", flash)
+	}
+}
+
+// The export's words are said once: a typed or kept ?export=limited says
+// nothing while requests are left, and the page's Refresh drops the word.
+func TestExportWordIsNotCarriedOn(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "ordinary")
+	p := u.Get("/portfolio?export=limited")
+	if flash := p.Text(".flash"); flash != "" {
+		t.Errorf("with requests left, the page says %q", flash)
+	}
+	folder := strconv.Itoa(demoUser(t, "ordinary").Folders[0].FolderID)
+	for _, path := range []string{"/portfolio?export=busy", "/portfolio/folders/" + folder + "?export=limited"} {
+		p := u.Get(path)
+		if page, _ := p.Doc.Find(`form input[name="page"]`).Attr("value"); strings.Contains(page, "export") || page == "" {
+			t.Errorf("%s: Refresh returns to %q", path, page)
+		}
 	}
 }
