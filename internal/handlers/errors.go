@@ -132,12 +132,7 @@ func (h *Handler) handleError(c *echo.Context, err error) {
 		_ = c.Redirect(http.StatusSeeOther, loginURL(returnPath(c.Request()), reasonExpired))
 		return
 	}
-	switch {
-	case p.Status == http.StatusTooManyRequests && !p.RenewsAt.IsZero():
-		c.Response().Header().Set("Retry-After", strconv.Itoa(int(p.RenewsAt.Sub(h.now()).Seconds())))
-	case p.Status == http.StatusServiceUnavailable:
-		c.Response().Header().Set("Retry-After", busyRetryAfter) // a turn frees within moments
-	}
+	h.setRetryAfter(c, p)
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(p.Status)
 		return
@@ -149,6 +144,17 @@ func (h *Handler) handleError(c *echo.Context, err error) {
 	if rerr := h.render(c, p.Status, templates.ErrorPage(page)); rerr != nil {
 		h.log.Error("rendering the error page failed", "request_id", requestID(c.Request().Context()), "err", rerr)
 		_ = c.String(p.Status, p.Title)
+	}
+}
+
+// setRetryAfter says when to come back to a 429 (the limit's renewal) or
+// a busy 503 (a turn frees within moments).
+func (h *Handler) setRetryAfter(c *echo.Context, p views.Problem) {
+	switch {
+	case p.Status == http.StatusTooManyRequests && !p.RenewsAt.IsZero():
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(p.RenewsAt.Sub(h.now()).Seconds())))
+	case p.Status == http.StatusServiceUnavailable:
+		c.Response().Header().Set("Retry-After", busyRetryAfter)
 	}
 }
 

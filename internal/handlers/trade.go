@@ -50,13 +50,28 @@ func (h *Handler) submitTradeProvider(c *echo.Context) error {
 	s := mustSession(c)
 	form := readTradeProviderForm(c)
 	tp, err := tradeProviders(c.Request().Context(), h.cache.Reader(cache.Who{User: s.User, Key: s.Key}))
-	if err != nil {
-		return err
-	}
 	refuse := func(msg string) error {
 		page := views.NewTradePage(h.base(c, nil, "Trade provider", views.NavSettings), tp, form.Provider)
 		page.Error = msg
 		return h.render(c, http.StatusBadRequest, templates.Trade(page))
+	}
+	// A failing service leaves the form as it was, the choice still
+	// marked, with the problem and a link to try again.
+	failed := func(err error) error {
+		if errors.Is(err, upstream.ErrSessionExpired) {
+			return err
+		}
+		page := views.NewTradePage(h.base(c, nil, "Trade provider", views.NavSettings), tp, form.Provider)
+		page.Problem = h.sectionProblem(c, err)
+		p := *page.Problem
+		if p.Status < http.StatusBadRequest { // the budget refused it: nothing was chosen
+			p.Status = http.StatusTooManyRequests
+		}
+		h.setRetryAfter(c, p)
+		return h.render(c, p.Status, templates.Trade(page))
+	}
+	if err != nil {
+		return failed(err)
 	}
 	if fault := views.CheckProvider(tp, form.Provider); fault != "" {
 		return refuse(fault)
@@ -66,7 +81,7 @@ func (h *Handler) submitTradeProvider(c *echo.Context) error {
 		if errors.Is(err, upstream.ErrBadRequest) && errors.As(err, &ue) && ue.Message != "" {
 			return refuse(ue.Message)
 		}
-		return err
+		return failed(err)
 	}
 	h.cache.ForgetUser(s.User)
 	return redirect(c, tradeProviderPath+"?chosen="+url.QueryEscape(form.Provider))

@@ -120,3 +120,22 @@ func TestTradeProviderServiceFailure(t *testing.T) {
 		t.Errorf("POST with the service failing: status %d, want 502", p.Status)
 	}
 }
+
+// A choice the service fails to take comes back as the form, the choice
+// still marked, the problem told, with a link to try again.
+func TestTradeProviderChoiceKeptWhenTheServiceFails(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "trade")
+	tok := u.Token(tradePath) // lists the providers, now in the cache
+	app.Sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorPaths: []string{"/v1/Trade/TradeProviders"}})
+	p := u.PostForm(tradePath, url.Values{"_csrf": {tok}, "provider": {"TP-2"}})
+	if p.Status != http.StatusBadGateway || !strings.Contains(p.Text(".problem"), "not answering") {
+		t.Fatalf("status %d problem %q, want 502 told in the page", p.Status, p.Text(".problem"))
+	}
+	if v, _ := p.Doc.Find(`input[name="provider"][checked]`).Attr("value"); v != "TP-2" {
+		t.Errorf("the choice marked is %q, want TP-2 kept", v)
+	}
+	if href, _ := p.Doc.Find(".problem a").Attr("href"); href != tradePath {
+		t.Errorf("try again goes to %q, want %s", href, tradePath)
+	}
+}
