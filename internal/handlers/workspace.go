@@ -167,19 +167,11 @@ func isFull(err error) bool {
 // or the sentinel without its "store: " prefix.
 func storeMessage(err error) string {
 	var ve *store.ValidationError
-	if !errors.As(err, &ve) {
-		return sentence(strings.TrimPrefix(err.Error(), "store: "))
+	if errors.As(err, &ve) {
+		return sentence(ve.Message)
 	}
-	// The store words some refusals after the field ("is not a number"):
-	// the form names the field, as a person would.
-	if rest, ok := strings.CutPrefix(ve.Message, "is "); ok {
-		return sentence(cmp.Or(fieldNames[ve.Field], "The value") + " is " + rest)
-	}
-	return sentence(ve.Message)
+	return sentence(strings.TrimPrefix(err.Error(), "store: "))
 }
-
-// fieldNames are the store's form fields as the forms name them.
-var fieldNames = map[string]string{"threshold": "The threshold", "text": "The note", "name": "The business name"}
 
 // sentence starts msg with a capital and ends it with a full stop.
 func sentence(msg string) string {

@@ -20,10 +20,10 @@ func checkBusiness(id int32) error {
 func checkName(field, s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if !cleanText(s) {
-		return s, invalid(field, "is not valid text")
+		return s, invalid(field, "the business name is not valid text")
 	}
 	if utf8.RuneCountInString(s) > maxNameLen {
-		return s, invalid(field, "is longer than %d characters", maxNameLen)
+		return s, invalid(field, "the business name is longer than %d characters", maxNameLen)
 	}
 	return s, nil
 }

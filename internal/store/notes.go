@@ -156,7 +156,7 @@ func checkNote(text string) (string, error) {
 	text = strings.ReplaceAll(text, "\r", "\n")
 	switch {
 	case !cleanText(text):
-		return text, invalid("text", "is not valid text")
+		return text, invalid("text", "the note is not valid text")
 	case strings.TrimSpace(text) == "":
 		return text, invalid("text", "a note cannot be empty")
 	case utf8.RuneCountInString(text) > MaxNoteLen:

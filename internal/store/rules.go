@@ -175,7 +175,7 @@ func checkThreshold(r *RuleSpec) error {
 	lo, hi := r.Score.Range()
 	t := r.Threshold
 	if math.IsNaN(t) || math.IsInf(t, 0) {
-		return invalid("threshold", "is not a number")
+		return invalid("threshold", "the threshold is not a number")
 	}
 	if r.Score.Whole() && !isWhole(t) && r.Condition != WorseZone {
 		return invalid("threshold", "%s scores are whole numbers", r.Score.Name())
