@@ -11,7 +11,7 @@ import (
 
 // A refused form is answered with its page, and that page's links to
 // refresh, watch and share are the page's own, not the form's address,
-// which has no page (GET there is 404).
+// which is not a page of its own.
 func TestRefusedFormsLinkToTheirPage(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := signInWS(t, app, "demo")

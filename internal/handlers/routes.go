@@ -92,6 +92,22 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/settings/workspace", h.showWorkspaceSettings)
 	app.POST("/settings/workspace", h.submitDeleteWorkspace)
 
+	// A form's address asked for with GET leads to the form's page
+	// (formpages.go); nothing changes.
+	pages.GET("/logout", h.showSignOut)
+	app.GET("/refresh", goTo("/"))
+	app.GET("/businesses/:id/watch", byID(toReport("")))
+	app.GET("/businesses/:id/unwatch", byID(toReport("")))
+	app.GET("/businesses/:id/notes", byID(toReport("#notes")))
+	app.GET("/businesses/:id/snapshots", byID(toReport("")))
+	app.GET("/notes/:id/edit", h.showNoteEdit)
+	app.GET("/notes/:id/delete", toRow("/notes/", "/edit"))
+	app.GET("/alerts/rules", goTo("/alerts"))
+	app.GET("/alerts/rules/:id/delete", goTo("/alerts"))
+	app.GET("/alerts/:id/read", goTo("/alerts"))
+	app.GET("/alerts/read-all", goTo("/alerts"))
+	app.GET("/snapshots/:id/delete", toRow("/snapshots/", ""))
+
 	// Downloads last as long as the browser reads them, so they never hold
 	// a page's turn; exports have fair shares of their own. The export is
 	// GET so that a plain link or form downloads it.

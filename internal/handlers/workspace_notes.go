@@ -115,10 +115,29 @@ func (h *Handler) submitNoteEdit(c *echo.Context) error {
 			return workspaceError(err)
 		}
 	}
+	return h.noteEditPage(c, http.StatusUnprocessableEntity, note, text, msg)
+}
+
+// showNoteEdit is one note's edit form, the note's page of its own.
+func (h *Handler) showNoteEdit(c *echo.Context) error {
+	id, err := rowID(c)
+	if err != nil {
+		return err
+	}
+	note, err := h.ws.Note(c.Request().Context(), h.analyst(c), id)
+	if err != nil {
+		return workspaceError(err)
+	}
+	return h.noteEditPage(c, http.StatusOK, note, note.Text, "")
+}
+
+// noteEditPage renders the edit form of note holding text, with a
+// refusal's message if any.
+func (h *Handler) noteEditPage(c *echo.Context, status int, note store.Note, text, msg string) error {
 	nv := views.NoteViews([]store.Note{note}, mustSession(c).User)
 	page := views.NoteEditPage{Note: nv[0], Text: text, Error: msg, ReportURL: noteReport(note)}
 	page.Base = h.base(c, nil, "Edit note", views.NavBusiness)
-	return h.render(c, http.StatusUnprocessableEntity, templates.NoteEdit(page))
+	return h.render(c, status, templates.NoteEdit(page))
 }
 
 // submitNoteDelete deletes a note.
