@@ -341,11 +341,14 @@ func (h *Handler) exportNotes(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// Each row starts with the link to the note's own page, which a
+	// spreadsheet keeps as text and opens.
+	site := c.Scheme() + "://" + c.Request().Host
 	records := make([][]string, 0, len(notes))
 	for _, n := range notes {
-		records = append(records, n.CSVRecord())
+		records = append(records, append([]string{site + views.NoteEditPath(n.ID)}, n.CSVRecord()...))
 	}
-	return h.sendCSV(c, "notes", store.NoteCSVHeader, records)
+	return h.sendCSV(c, "notes", append([]string{"note"}, store.NoteCSVHeader...), records)
 }
 
 // sendCSV writes a small download whole: the workspace's lists are

@@ -82,6 +82,15 @@ func TestWorkspaceNotes(t *testing.T) {
 		if !strings.Contains(csv.Body, "edited") || !strings.Contains(csv.Body, "second line") {
 			t.Errorf("notes.csv = %q", csv.Body)
 		}
+		// Each row starts with the note's link, which a spreadsheet keeps
+		// whole (a bare 19-digit id it would round), and which opens it.
+		link := app.URL + "/notes/" + id + "/edit"
+		if !strings.HasPrefix(csv.Body, "note,business_id,") || !strings.Contains(csv.Body, "\n"+link+",1001,demo,") {
+			t.Errorf("notes.csv does not start the note's row with %s: %q", link, csv.Body)
+		}
+		if p := u.Get(strings.TrimPrefix(link, app.URL)); p.Doc.Find("#note-text").Text() != "edited" {
+			t.Errorf("the link in notes.csv does not open the note: status %d", p.Status)
+		}
 
 		// Another analyst sees none of it and cannot touch it.
 		other := signInWS(t, app, "developer")

@@ -11,8 +11,10 @@ import (
 // WatchCSVHeader is the header row of watchlist.csv.
 var WatchCSVHeader = []string{"business_id", "name", "watched_at"}
 
-// NoteCSVHeader is the header row of notes.csv.
-var NoteCSVHeader = []string{"note_id", "business_id", "author", "created_at", "updated_at", "text"}
+// NoteCSVHeader is the header row of a note's own columns in notes.csv.
+// The note's id is left to the handlers, which write it as a link: a
+// spreadsheet reads a 19-digit id as a number and rounds it.
+var NoteCSVHeader = []string{"business_id", "author", "created_at", "updated_at", "text"}
 
 // CSVRecord is the watch as a row of watchlist.csv.
 func (w Watch) CSVRecord() []string {
@@ -21,7 +23,7 @@ func (w Watch) CSVRecord() []string {
 
 // CSVRecord is the note as a row of notes.csv.
 func (n Note) CSVRecord() []string {
-	return []string{strconv.FormatInt(n.ID, 10), strconv.Itoa(int(n.BusinessID)), cell(n.Author),
+	return []string{strconv.Itoa(int(n.BusinessID)), cell(n.Author),
 		n.Created.Format(time.RFC3339), n.Updated.Format(time.RFC3339), cell(n.Text)}
 }
 

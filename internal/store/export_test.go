@@ -15,7 +15,7 @@ func TestCSVRecords(t *testing.T) {
 		t.Errorf("Watch.CSVRecord = %q, want %q", got, want)
 	}
 	n := Note{ID: 7, BusinessID: 1002, Author: "alice", Text: "-2 points\nsince May", Created: at, Updated: at.Add(time.Hour)}
-	want := []string{"7", "1002", "alice", "2025-03-01T09:30:00Z", "2025-03-01T10:30:00Z", "'-2 points\nsince May"}
+	want := []string{"1002", "alice", "2025-03-01T09:30:00Z", "2025-03-01T10:30:00Z", "'-2 points\nsince May"}
 	if got := n.CSVRecord(); !slices.Equal(got, want) {
 		t.Errorf("Note.CSVRecord = %q, want %q", got, want)
 	}

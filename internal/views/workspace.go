@@ -154,6 +154,9 @@ type NoteView struct {
 	Own bool
 }
 
+// NoteEditPath is the address of one note's own edit form.
+func NoteEditPath(id int64) string { return "/notes/" + strconv.FormatInt(id, 10) + "/edit" }
+
 // EditAction and DeleteAction are the note's forms' targets.
 func (n NoteView) EditAction() string   { return "/notes/" + n.ID + "/edit" }
 func (n NoteView) DeleteAction() string { return "/notes/" + n.ID + "/delete" }
