@@ -134,6 +134,9 @@ func TestWorkspaceRuleBadInput(t *testing.T) {
 		{"bad score", []string{"scope", "business", "business", "1001", "score", "nope", "condition", "below", "threshold", "3"}, "3"},
 		{"bad condition", []string{"scope", "portfolio", "score", "risk", "condition", "sideways", "threshold", "3"}, "3"},
 		{"bad scope", []string{"scope", "galaxy", "score", "risk", "condition", "below", "threshold", "3"}, "3"},
+		{"hexadecimal threshold", []string{"scope", "portfolio", "score", "risk", "condition", "below", "threshold", "0x1p1"}, "0x1p1"},
+		{"threshold in exponent form", []string{"scope", "portfolio", "score", "dbt", "condition", "above", "threshold", "6e1"}, "6e1"},
+		{"threshold that is infinite", []string{"scope", "portfolio", "score", "z", "condition", "below", "threshold", "-Inf"}, "-Inf"},
 	}
 	for _, c := range cases {
 		p := u.post("/alerts/rules", c.kv...)
@@ -150,6 +153,26 @@ func TestWorkspaceRuleBadInput(t *testing.T) {
 	}
 	if n := u.Get("/alerts").Doc.Find("ul.rules li").Length(); n != 0 {
 		t.Errorf("refused rules were stored: %d", n)
+	}
+}
+
+// A threshold is read as people type one: spaces around it, a sign, a
+// leading point.
+func TestWorkspaceRuleThresholdAsTyped(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	for typed, want := range map[string]string{" 3 ": "Risk below 3", "+60": "DBT above 60", ".5\t": "Z″ below 0.5"} {
+		score, cond := "risk", "below"
+		switch {
+		case strings.HasPrefix(want, "DBT"):
+			score, cond = "dbt", "above"
+		case strings.HasPrefix(want, "Z"):
+			score = "z"
+		}
+		mustRedirect(t, "threshold "+typed, u.post("/alerts/rules", "scope", "portfolio", "score", score, "condition", cond, "threshold", typed))
+		if rules := u.Get("/alerts").Text("ul.rules"); !strings.Contains(rules, want) {
+			t.Errorf("threshold %q: rules %q lack %q", typed, rules, want)
+		}
 	}
 }
 

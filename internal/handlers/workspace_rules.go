@@ -193,9 +193,9 @@ func readRule(f views.RuleForm) (store.RuleSpec, string) {
 	}
 	switch spec.Condition {
 	case store.Below, store.Above, store.Fall:
-		v, err := strconv.ParseFloat(f.Threshold, 64)
-		if err != nil || len(f.Threshold) > maxThresholdLen {
-			return spec, "The threshold must be a number, such as 3."
+		v, ok := parseThreshold(f.Threshold)
+		if !ok {
+			return spec, "The threshold must be a number, such as 3 or 1.5."
 		}
 		spec.Threshold = v
 	case store.WorseZone:
@@ -209,4 +209,25 @@ func readRule(f views.RuleForm) (store.RuleSpec, string) {
 func isValidation(err error) bool {
 	var ve *store.ValidationError
 	return errors.As(err, &ve)
+}
+
+// parseThreshold reads a plain decimal number (the form trimmed it).
+// strconv alone would also take "0x1p1", "6e1" and "Inf", which nobody
+// means for a score.
+func parseThreshold(s string) (float64, bool) {
+	if len(s) > maxThresholdLen {
+		return 0, false
+	}
+	digits := false
+	for i, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits = true
+		case (r == '+' || r == '-') && i == 0, r == '.':
+		default:
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	return v, digits && err == nil
 }
