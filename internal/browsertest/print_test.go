@@ -42,8 +42,8 @@ type printed struct {
 	// Fetched is the "Data fetched" line as printed, "" if hidden; Time its
 	// machine-readable date.
 	Fetched, Time string
-	// SplitCards lists chart cards that may break across pages.
-	SplitCards []string
+	// SplitCharts lists charts that may break across pages.
+	SplitCharts []string
 	// HiddenTables counts data tables in details that would not print.
 	HiddenTables, Tables int
 	// ShownControls lists navigation and controls that would print.
@@ -59,7 +59,7 @@ const printView = `(() => {
 		ShownForms: Array.from(document.forms).filter(shown).map(name),
 		Fetched: fetched && shown(fetched) ? fetched.innerText.trim() : '',
 		Time: fetched && fetched.querySelector('time') ? fetched.querySelector('time').getAttribute('datetime') : '',
-		SplitCards: Array.from(document.querySelectorAll('.chart-panel')).filter((c) => getComputedStyle(c).breakInside !== 'avoid').map(name),
+		SplitCharts: Array.from(document.querySelectorAll('[data-chart]')).filter((c) => getComputedStyle(c).breakInside !== 'avoid').map(name),
 		HiddenTables: tables.filter((t) => t.getBoundingClientRect().height === 0).length,
 		Tables: tables.length,
 		ShownControls: Array.from(document.querySelectorAll('header.site nav, nav.tabs, .freshness a, .freshness button, .share')).filter(shown).map(name),
@@ -68,8 +68,8 @@ const printView = `(() => {
 
 // TestReportPrintsAsADatedDocument prints /businesses/1001 the way Chromium
 // prints to PDF, on A4 and on Letter: under the print stylesheet the date
-// the data was fetched shows, forms, navigation and controls do not, chart
-// cards keep whole and the data tables in closed details print too.
+// the data was fetched shows, forms, navigation and controls do not, charts
+// keep whole and the data tables in closed details print too.
 func TestReportPrintsAsADatedDocument(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	b := Start(t)
@@ -92,8 +92,11 @@ func TestReportPrintsAsADatedDocument(t *testing.T) {
 	if !strings.Contains(p.Fetched, "Data fetched") || p.Time == "" {
 		t.Errorf("the printed page carries no fetch date: line %q, datetime %q", p.Fetched, p.Time)
 	}
-	if len(p.SplitCards) > 0 {
-		t.Errorf("chart cards may split across pages: %q", p.SplitCards)
+	if Eval[int](b, `document.querySelectorAll('[data-chart]').length`) == 0 {
+		t.Error("the report has no chart; the check of charts kept whole needs them")
+	}
+	if len(p.SplitCharts) > 0 {
+		t.Errorf("charts may split across pages: %q", p.SplitCharts)
 	}
 	if p.Tables == 0 || p.HiddenTables > 0 {
 		t.Errorf("%d of %d data tables in details do not print", p.HiddenTables, p.Tables)
