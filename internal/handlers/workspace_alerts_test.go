@@ -199,9 +199,9 @@ func TestWorkspaceRulesIgnoreAPastFrame(t *testing.T) {
 func TestWorkspaceRefusalsAreSentences(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := signInWS(t, app, "demo")
-	p := u.post("/alerts/rules", "scope", "business", "business", "1001", "score", "z", "condition", "below", "threshold", "NaN")
-	if got := p.Text(".rule-form .form-error"); got != "The threshold is not a number." {
-		t.Errorf("NaN threshold: message %q", got)
+	p := u.post("/alerts/rules", "scope", "business", "business", "1001", "score", "risk", "condition", "below", "threshold", "3.5")
+	if got := p.Text(".rule-form .form-error"); got != "Risk scores are whole numbers." {
+		t.Errorf("a fractional Risk threshold: message %q", got)
 	}
 	p = u.post("/businesses/1001/notes", "text", " ")
 	if got := p.Text("#notes .form-error"); got != "A note cannot be empty." {
