@@ -40,8 +40,8 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 			status = http.StatusBadRequest
 			page.Window.Error = winFault.Message()
 		}
-		if page.Workspace.Notes != nil && page.Workspace.Notes.Error != "" {
-			status = http.StatusUnprocessableEntity
+		if d, ok := c.Get(ctxNoteDraft).(noteDraft); ok {
+			status = d.status
 		}
 		if err := h.fillOverview(c, &page, l, l.hd.public()); err != nil {
 			return 0, nil, err

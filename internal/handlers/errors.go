@@ -37,6 +37,9 @@ func classify(err error, now time.Time) views.Problem {
 	switch {
 	case errors.As(err, &in):
 		return views.Problem{Status: http.StatusBadRequest, Title: "That request cannot be read", Message: in.msg}
+	case errors.Is(err, errWorkspaceDown):
+		return views.Problem{Status: http.StatusServiceUnavailable, Title: "Your workspace cannot be reached",
+			Message: "Your watch list, notes, alerts and dated copies are kept in a database that is not answering just now. Reports, the portfolio and news still work. Try again in a moment.", Retry: true}
 	case errors.Is(err, errBusy):
 		return views.Problem{Status: http.StatusServiceUnavailable, Title: "The dashboard is busy",
 			Message: "Many pages are being prepared at once, and this one waited too long for its turn. Try again in a moment.", Retry: true}

@@ -83,7 +83,7 @@ type Workspace interface {
 	AddRule(ctx context.Context, a store.Analyst, spec store.RuleSpec) (store.Rule, error)
 	DeleteRule(ctx context.Context, a store.Analyst, rule int64) error
 	Alerts(ctx context.Context, a store.Analyst, limit int) ([]store.Alert, error)
-	UnreadAlerts(ctx context.Context, a store.Analyst) (int, error)
+	Glance(ctx context.Context, a store.Analyst) (store.Glance, error)
 	MarkAlertRead(ctx context.Context, a store.Analyst, alert int64) error
 	MarkAllAlertsRead(ctx context.Context, a store.Analyst) (int, error)
 	RecordAlerts(ctx context.Context, a store.Analyst, fired []store.Triggered) (int, error)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"mime"
 	"net/http"
 	"slices"
@@ -28,9 +29,9 @@ import (
 // holds what every workspace page shares and the watch list; notes, alerts
 // and snapshots have files of their own.
 
-// ctxUnread holds the request's unread-alert count once read, so the page
-// key and the header share one query.
-const ctxUnread = "workspace-unread"
+// ctxGlance holds the request's glance at the workspace once read, so the
+// page key and the header share one query.
+const ctxGlance = "workspace-glance"
 
 // analyst is whose workspace the request uses: the service and the user.
 func (h *Handler) analyst(c *echo.Context) store.Analyst {
@@ -38,10 +39,8 @@ func (h *Handler) analyst(c *echo.Context) store.Analyst {
 }
 
 // workspaceBook remembers when each analyst last changed their workspace
-// in this process, so kept pages showing it are not served after a
-// change. Entries outlive any kept page (pageLife) and then go, which
-// bounds the book: an analyst with no entry has no kept page that predates
-// their last change.
+// in this process, which the rules' marks below are taken at. Entries
+// outlive those marks and then go, which bounds the book.
 type workspaceBook struct {
 	last *otter.Cache[store.Analyst, int64]
 	// evaluated remembers score data already checked against the rules
@@ -52,15 +51,16 @@ type workspaceBook struct {
 	// here: every report of theirs is then checked already, with one
 	// entry instead of one per report. It is forgotten as evaluated is.
 	noRules *otter.Cache[store.Analyst, int64]
-	// unread keeps each analyst's unread-alert count for a moment: every
-	// page shows it, and asking the database on every warm page cost more
-	// than the rest of the page. A change here drops it at once; one on
-	// another replica shows within unreadLife.
-	unread *otter.Cache[store.Analyst, int]
+	// glance keeps each analyst's unread-alert count and last change for a
+	// moment: every page shows the one and is kept by the other, and
+	// asking the database on every warm page cost more than the rest of
+	// the page. A change here drops it at once; one on another replica
+	// shows within glanceLife.
+	glance *otter.Cache[store.Analyst, store.Glance]
 }
 
-// unreadLife is how long an unread count is believed.
-const unreadLife = 2 * time.Second
+// glanceLife is how long a glance at the workspace is believed.
+const glanceLife = 2 * time.Second
 
 func newWorkspaceBook() (*workspaceBook, error) {
 	c, err := otter.New(&otter.Options[store.Analyst, int64]{
@@ -84,54 +84,56 @@ func newWorkspaceBook() (*workspaceBook, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, err := otter.New(&otter.Options[store.Analyst, int]{
+	u, err := otter.New(&otter.Options[store.Analyst, store.Glance]{
 		MaximumSize:      100_000,
-		ExpiryCalculator: otter.ExpiryWriting[store.Analyst, int](unreadLife),
+		ExpiryCalculator: otter.ExpiryWriting[store.Analyst, store.Glance](glanceLife),
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &workspaceBook{last: c, evaluated: e, noRules: n, unread: u}, nil
+	return &workspaceBook{last: c, evaluated: e, noRules: n, glance: u}, nil
 }
 
 // touched records a change of the analyst's workspace.
 func (h *Handler) touched(a store.Analyst) {
 	h.wsBook.last.Set(a, h.now().UnixNano())
-	h.wsBook.unread.Invalidate(a)
+	h.wsBook.glance.Invalidate(a)
 }
 
-// workspaceKey is what a kept page must match of the workspace: the
-// analyst's last change here and the unread count in the header (alerts
-// are recorded by other pages and other replicas).
+// workspaceKey is what a kept page must match of the workspace: its last
+// change on any replica and the unread count in the header (alerts are
+// recorded by other pages and other replicas), and the page's own state.
 func (h *Handler) workspaceKey(c *echo.Context) string {
 	if _, ok := sessionOf(c); !ok {
 		return ""
 	}
-	a := h.analyst(c)
-	v, _ := h.wsBook.last.GetIfPresent(a)
+	g := h.glance(c)
 	state, _ := c.Get(ctxPageState).(string)
-	return strconv.FormatInt(v, 10) + "/" + strconv.Itoa(h.unreadAlerts(c)) + "/" + state
+	return strconv.FormatInt(g.Changed, 10) + "/" + strconv.Itoa(g.Unread) + "/" + state
 }
 
-// unreadAlerts counts the analyst's unread alerts once per request. A
-// failing database hides the count instead of failing the page.
-func (h *Handler) unreadAlerts(c *echo.Context) int {
-	if n, ok := c.Get(ctxUnread).(int); ok {
-		return n
+// unreadAlerts counts the analyst's unread alerts, for the header.
+func (h *Handler) unreadAlerts(c *echo.Context) int { return h.glance(c).Unread }
+
+// glance reads the workspace's header state once per request. A failing
+// database hides the count instead of failing the page.
+func (h *Handler) glance(c *echo.Context) store.Glance {
+	if g, ok := c.Get(ctxGlance).(store.Glance); ok {
+		return g
 	}
 	a := h.analyst(c)
-	n, ok := h.wsBook.unread.GetIfPresent(a)
+	g, ok := h.wsBook.glance.GetIfPresent(a)
 	if !ok {
 		var err error
-		if n, err = h.ws.UnreadAlerts(c.Request().Context(), a); err != nil {
-			h.logWorkspace(c, "unread alerts", err)
-			n = 0
+		if g, err = h.ws.Glance(c.Request().Context(), a); err != nil {
+			h.logWorkspace(c, "glance", err)
+			g = store.Glance{}
 		} else {
-			h.wsBook.unread.Set(a, n)
+			h.wsBook.glance.Set(a, g)
 		}
 	}
-	c.Set(ctxUnread, n)
-	return n
+	c.Set(ctxGlance, g)
+	return g
 }
 
 // logWorkspace logs a workspace read that failed where the page goes on
@@ -141,9 +143,15 @@ func (h *Handler) logWorkspace(c *echo.Context, op string, err error) {
 	h.log.Error("workspace read failed", "request_id", requestID(c.Request().Context()), "op", op, "err", err)
 }
 
+// errWorkspaceDown is the workspace database failing or not answering in
+// time. The driver's words go to the log only (%v keeps them from being
+// taken for the service's time-outs).
+var errWorkspaceDown = errors.New("handlers: the workspace is not answering")
+
 // workspaceError turns a store error into what the error handler shows:
 // another analyst's or a missing id is a 404, refused input a 400 with
-// the store's words; anything else stays a server error.
+// the store's words; anything else is the database failing, a 503 that
+// says reports still work.
 func workspaceError(err error) error {
 	var ve *store.ValidationError
 	switch {
@@ -154,7 +162,7 @@ func workspaceError(err error) error {
 	case isFull(err):
 		return badInput("%s", storeMessage(err))
 	}
-	return err
+	return fmt.Errorf("%w: %v", errWorkspaceDown, err)
 }
 
 // isFull reports one of the store's bounds.
@@ -294,7 +302,7 @@ func (h *Handler) showWatchlist(c *echo.Context) error {
 	ctx := c.Request().Context()
 	list, err := h.ws.WatchList(ctx, h.analyst(c))
 	if err != nil {
-		return err
+		return workspaceError(err)
 	}
 	var (
 		pay, z     upstream.PortfolioScoreHistory
@@ -326,7 +334,7 @@ func (h *Handler) showWatchlist(c *echo.Context) error {
 func (h *Handler) exportWatchlist(c *echo.Context) error {
 	list, err := h.ws.WatchList(c.Request().Context(), h.analyst(c))
 	if err != nil {
-		return err
+		return workspaceError(err)
 	}
 	records := make([][]string, 0, len(list))
 	for _, w := range list {
@@ -339,7 +347,7 @@ func (h *Handler) exportWatchlist(c *echo.Context) error {
 func (h *Handler) exportNotes(c *echo.Context) error {
 	notes, err := h.ws.AllNotes(c.Request().Context(), h.analyst(c))
 	if err != nil {
-		return err
+		return workspaceError(err)
 	}
 	// Each row starts with the link to the note's own page, which a
 	// spreadsheet keeps as text and opens.
@@ -407,7 +415,7 @@ func (h *Handler) submitDeleteWorkspace(c *echo.Context) error {
 	}
 	a := h.analyst(c)
 	if err := h.ws.DeleteAnalyst(c.Request().Context(), a); err != nil {
-		return err
+		return workspaceError(err)
 	}
 	h.touched(a)
 	h.setDeletedCookie(c, 60)

@@ -121,7 +121,7 @@ func (h *Handler) evaluate(c *echo.Context, series []views.ScoreSeries, fromPort
 	}
 	if n > 0 {
 		h.touched(a)
-		c.Set(ctxUnread, nil) // counted again, with the new ones
+		c.Set(ctxGlance, nil) // read again, with the new ones
 	}
 	return complete
 }
@@ -213,7 +213,7 @@ func (h *Handler) submitAlertRead(c *echo.Context) error {
 func (h *Handler) submitAllAlertsRead(c *echo.Context) error {
 	a := h.analyst(c)
 	if _, err := h.ws.MarkAllAlertsRead(c.Request().Context(), a); err != nil {
-		return err
+		return workspaceError(err)
 	}
 	h.touched(a)
 	return redirect(c, "/alerts")

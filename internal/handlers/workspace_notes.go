@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"unicode/utf8"
@@ -16,9 +17,11 @@ import (
 // ctxNoteDraft carries a refused note back into the overview it came from.
 const ctxNoteDraft = "workspace-note-draft"
 
-// noteDraft is a note the store refused, with the reason.
+// noteDraft is a note the store refused or could not take, with the
+// reason and the page's status.
 type noteDraft struct {
 	text, message string
+	status        int
 }
 
 // noteTooLong is the message for a note over the bound, said before the
@@ -27,6 +30,9 @@ func noteTooLong(text string) string {
 	return "A note is at most " + views.Int(store.MaxNoteLen) + " characters; this one has " +
 		views.Int(int64(noteLen(text))) + ". Nothing was saved: shorten it and save again."
 }
+
+// noteNotSaved is said when the database could not take a note or an edit.
+const noteNotSaved = "Your note was not saved: your workspace cannot be reached just now. The text is kept here; save it again in a moment."
 
 // noteLen counts as the store and a textarea's maxlength do: a line
 // break sent as "\r\n" is one character.
@@ -64,7 +70,7 @@ func (h *Handler) submitNote(c *echo.Context) error {
 		return err
 	}
 	text := c.FormValue("text")
-	msg := ""
+	msg, status := "", http.StatusUnprocessableEntity
 	switch {
 	case noteLen(text) > store.MaxNoteLen:
 		msg = noteTooLong(text)
@@ -78,10 +84,12 @@ func (h *Handler) submitNote(c *echo.Context) error {
 		case isFull(err) || isValidation(err):
 			msg = storeMessage(err)
 		default:
-			return err
+			// The database failed: the text comes back to be saved again.
+			h.logWorkspace(c, "add note", err)
+			msg, status = noteNotSaved, http.StatusServiceUnavailable
 		}
 	}
-	c.Set(ctxNoteDraft, noteDraft{text: text, message: msg})
+	c.Set(ctxNoteDraft, noteDraft{text: text, message: msg, status: status})
 	showAt(c, views.BusinessPath(ref, views.TabOverview))
 	return h.showBusinessOverview(c, upstream.ByID(ref.ID()))
 }
@@ -100,7 +108,7 @@ func (h *Handler) submitNoteEdit(c *echo.Context) error {
 		return workspaceError(err)
 	}
 	text := c.FormValue("text")
-	msg := ""
+	msg, status := "", http.StatusUnprocessableEntity
 	if noteLen(text) > store.MaxNoteLen {
 		msg = noteTooLong(text)
 	} else {
@@ -111,11 +119,14 @@ func (h *Handler) submitNoteEdit(c *echo.Context) error {
 			return redirect(c, noteReport(note)+"#notes")
 		case isValidation(err):
 			msg = storeMessage(err)
-		default:
+		case errors.Is(err, store.ErrNotFound):
 			return workspaceError(err)
+		default:
+			h.logWorkspace(c, "edit note", err)
+			msg, status = noteNotSaved, http.StatusServiceUnavailable
 		}
 	}
-	return h.noteEditPage(c, http.StatusUnprocessableEntity, note, text, msg)
+	return h.noteEditPage(c, status, note, text, msg)
 }
 
 // showNoteEdit is one note's edit form, the note's page of its own.

@@ -52,11 +52,11 @@ func (h *Handler) renderAlerts(c *echo.Context, status int, page views.AlertsPag
 	a := h.analyst(c)
 	rules, err := h.ws.Rules(ctx, a)
 	if err != nil {
-		return err
+		return workspaceError(err)
 	}
 	alerts, err := h.ws.Alerts(ctx, a, alertsShown)
 	if err != nil {
-		return err
+		return workspaceError(err)
 	}
 	if page.Form.FoldersProblem = h.sectionProblem(c, rf.err); page.Form.FoldersProblem != nil {
 		// The form may have been posted: retrying or loading is a GET of
@@ -113,7 +113,7 @@ func (h *Handler) submitRule(c *echo.Context) error {
 		case isFull(err) || isValidation(err):
 			msg = storeMessage(err)
 		default:
-			return err
+			return workspaceError(err)
 		}
 	}
 	if !loaded {

@@ -142,7 +142,7 @@ func (h *Handler) submitSnapshot(c *echo.Context) error {
 func (h *Handler) showSnapshots(c *echo.Context) error {
 	list, err := h.ws.Snapshots(c.Request().Context(), h.analyst(c))
 	if err != nil {
-		return err
+		return workspaceError(err)
 	}
 	page := views.SnapshotsPage{Rows: views.SnapshotRows(list)}
 	page.Base = h.base(c, nil, "Dated copies", views.NavWorkspace)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 )
 
@@ -41,6 +42,8 @@ func (a Alert) Unread() bool { return a.Read.IsZero() }
 // time data arrives. Firings of rules the analyst does not have (deleted
 // meanwhile, or someone else's) are skipped. It returns how many were new.
 func (s *Store) RecordAlerts(ctx context.Context, a Analyst, fired []Triggered) (int, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	for _, f := range fired {
 		if err := checkBusiness(f.BusinessID); err != nil {
 			return 0, err
@@ -123,6 +126,8 @@ func prune(ctx context.Context, tx *sql.Tx, table, key, order string, analyst in
 // Alerts are the analyst's most recent triggered alerts, newest first, at
 // most limit of them (all when limit <= 0).
 func (s *Store) Alerts(ctx context.Context, a Analyst, limit int) ([]Alert, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	a, err := a.key()
 	if err != nil {
 		return nil, err
@@ -163,21 +168,40 @@ func (s *Store) Alerts(ctx context.Context, a Analyst, limit int) ([]Alert, erro
 	return out, wrap("alerts", rows.Err())
 }
 
-// UnreadAlerts counts the analyst's unread alerts, for the header.
-func (s *Store) UnreadAlerts(ctx context.Context, a Analyst) (int, error) {
+// Glance is what every page shows of the workspace besides its own
+// sections, read in one query.
+type Glance struct {
+	// Unread counts the analyst's unread alerts, for the header.
+	Unread int
+	// Changed is when the analyst's workspace last changed, on any replica
+	// (a stamp, 0 before the first change): a page kept by one replica
+	// must not outlive a note written on another.
+	Changed int64
+}
+
+// Glance reads the analyst's unread alerts and last change.
+func (s *Store) Glance(ctx context.Context, a Analyst) (Glance, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	a, err := a.key()
 	if err != nil {
-		return 0, err
+		return Glance{}, err
 	}
-	var n int
-	err = s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM alerts WHERE analyst_id = "+analystID+" AND read_at IS NULL",
-		a.Service, a.User).Scan(&n)
-	return n, wrap("unread alerts", err)
+	var g Glance
+	err = s.r.QueryRowContext(ctx, `SELECT an.written_at,
+		(SELECT COUNT(*) FROM alerts WHERE analyst_id = an.id AND read_at IS NULL)
+		FROM analysts an WHERE an.service = $1 AND an.user_name = $2`, a.Service, a.User).Scan(&g.Changed, &g.Unread)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Glance{}, nil // nothing written yet
+	}
+	return g, wrap("glance", err)
 }
 
 // MarkAlertRead marks one of the analyst's alerts read (again is fine);
 // another analyst's alert is ErrNotFound.
 func (s *Store) MarkAlertRead(ctx context.Context, a Analyst, alert int64) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	return s.write(ctx, a, "mark alert read", func(tx *sql.Tx, id int64) error {
 		res, err := tx.ExecContext(ctx, "UPDATE alerts SET read_at = COALESCE(read_at, $3) WHERE id = $1 AND analyst_id = $2",
 			alert, id, s.stamp())
@@ -197,6 +221,8 @@ func (s *Store) MarkAlertRead(ctx context.Context, a Analyst, alert int64) error
 // MarkAllAlertsRead marks every unread alert of the analyst read and says
 // how many there were.
 func (s *Store) MarkAllAlertsRead(ctx context.Context, a Analyst) (int, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	var n int64
 	err := s.write(ctx, a, "mark all alerts read", func(tx *sql.Tx, id int64) error {
 		res, err := tx.ExecContext(ctx, "UPDATE alerts SET read_at = $2 WHERE analyst_id = $1 AND read_at IS NULL", id, s.stamp())

@@ -125,9 +125,9 @@ func TestAlertsBound(t *testing.T) {
 // wantUnread checks alice's unread count.
 func wantUnread(t *testing.T, s *Store, want int) {
 	t.Helper()
-	n, err := s.UnreadAlerts(t.Context(), alice)
+	g, err := s.Glance(t.Context(), alice)
 	must(t, err)
-	if n != want {
-		t.Errorf("UnreadAlerts = %d, want %d", n, want)
+	if g.Unread != want {
+		t.Errorf("Glance().Unread = %d, want %d", g.Unread, want)
 	}
 }

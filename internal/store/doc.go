@@ -31,7 +31,7 @@
 //	POST /businesses/{id}/notes     AddNote
 //	POST /notes/{id}/edit, delete   Note (to refill the form), EditNote, DeleteNote
 //	/notes.csv                      AllNotes; NoteCSVHeader, Note.CSVRecord
-//	/alerts                         Rules, Alerts, UnreadAlerts (the header too)
+//	/alerts                         Rules, Alerts, Glance (the header too)
 //	POST /alerts/rules              AddRule (RuleSpec from the form)
 //	POST /alerts/rules/{id}/delete  DeleteRule (its alerts go with it)
 //	POST /alerts/{id}/read          MarkAlertRead; "mark all read": MarkAllAlertsRead

@@ -14,6 +14,8 @@ var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snaps
 // transaction: afterwards no table holds a row of theirs. Deleting an
 // analyst with nothing stored is not an error.
 func (s *Store) DeleteAnalyst(ctx context.Context, a Analyst) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	a, err := a.key()
 	if err != nil {
 		return err

@@ -36,8 +36,9 @@ func readAll(t *testing.T, s *Store, a Analyst) workspace {
 	must(t, err)
 	w.Alerts, err = s.Alerts(ctx, a, 0)
 	must(t, err)
-	w.Unread, err = s.UnreadAlerts(ctx, a)
+	g, err := s.Glance(ctx, a)
 	must(t, err)
+	w.Unread = g.Unread
 	w.Seen, err = s.LastSeen(ctx, a)
 	must(t, err)
 	w.Snapshots, err = s.Snapshots(ctx, a)

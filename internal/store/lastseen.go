@@ -35,6 +35,8 @@ type Seen struct {
 // whose value did not change keeps its time, so At is when the analyst
 // first saw the value.
 func (s *Store) MarkSeen(ctx context.Context, a Analyst, readings []Reading) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	for _, r := range readings {
 		if err := checkBusiness(r.BusinessID); err != nil {
 			return err
@@ -72,6 +74,8 @@ func (s *Store) MarkSeen(ctx context.Context, a Analyst, readings []Reading) err
 
 // LastSeen is every mark of the analyst.
 func (s *Store) LastSeen(ctx context.Context, a Analyst) (map[SeenKey]Seen, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	a, err := a.key()
 	if err != nil {
 		return nil, err

@@ -35,6 +35,8 @@ func (n Note) Edited() bool { return n.Updated.After(n.Created) }
 
 // AddNote writes a new note on a business.
 func (s *Store) AddNote(ctx context.Context, a Analyst, business int32, text string) (Note, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	if err := checkBusiness(business); err != nil {
 		return Note{}, err
 	}
@@ -65,6 +67,8 @@ func (s *Store) AddNote(ctx context.Context, a Analyst, business int32, text str
 // EditNote replaces the text of one of the analyst's notes; another
 // analyst's note is ErrNotFound.
 func (s *Store) EditNote(ctx context.Context, a Analyst, note int64, text string) (Note, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	text, err := checkNote(text)
 	if err != nil {
 		return Note{}, err
@@ -91,6 +95,8 @@ func (s *Store) EditNote(ctx context.Context, a Analyst, note int64, text string
 // DeleteNote deletes one of the analyst's notes; another analyst's note is
 // ErrNotFound.
 func (s *Store) DeleteNote(ctx context.Context, a Analyst, note int64) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	return s.write(ctx, a, "delete note", func(tx *sql.Tx, id int64) error {
 		return deleteOwned(ctx, tx, "notes", note, id)
 	})
@@ -98,6 +104,8 @@ func (s *Store) DeleteNote(ctx context.Context, a Analyst, note int64) error {
 
 // Note is one of the analyst's notes, for the edit form.
 func (s *Store) Note(ctx context.Context, a Analyst, note int64) (Note, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	ns, err := s.notes(ctx, a, "AND id = $3", note)
 	if err != nil {
 		return Note{}, err
@@ -110,12 +118,16 @@ func (s *Store) Note(ctx context.Context, a Analyst, note int64) (Note, error) {
 
 // Notes are the analyst's notes on one business, newest first.
 func (s *Store) Notes(ctx context.Context, a Analyst, business int32) ([]Note, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	return s.notes(ctx, a, "AND business_id = $3", business)
 }
 
 // AllNotes are all the analyst's notes, by business and then oldest first:
 // the rows of notes.csv.
 func (s *Store) AllNotes(ctx context.Context, a Analyst) ([]Note, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	return s.notes(ctx, a, "")
 }
 

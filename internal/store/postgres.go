@@ -17,6 +17,11 @@ func (s *Store) openPostgres(ctx context.Context, cfg Config) error {
 		// pgx's message can quote the URL, password included.
 		return fmt.Errorf("store: the database URL (DATABASE_URL) is not a valid PostgreSQL URL")
 	}
+	if pc.ConnectTimeout == 0 {
+		// A server that accepts but never answers would otherwise hold
+		// the start-up, and each new connection, without end.
+		pc.ConnectTimeout = cfg.Timeout
+	}
 	db := stdlib.OpenDB(*pc)
 	// Migrations hold one connection for the advisory lock while goose
 	// works on another.

@@ -76,6 +76,8 @@ func (r RuleSpec) AppliesTo(business int32, folders ...int) bool {
 // AddRule validates and stores a rule; a threshold outside the score's
 // range is a *ValidationError on "threshold".
 func (s *Store) AddRule(ctx context.Context, a Analyst, spec RuleSpec) (Rule, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	spec, err := checkRule(spec)
 	if err != nil {
 		return Rule{}, err
@@ -104,6 +106,8 @@ func (s *Store) AddRule(ctx context.Context, a Analyst, spec RuleSpec) (Rule, er
 
 // Rules are the analyst's rules, newest first.
 func (s *Store) Rules(ctx context.Context, a Analyst) ([]Rule, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	a, err := a.key()
 	if err != nil {
 		return nil, err
@@ -131,6 +135,8 @@ func (s *Store) Rules(ctx context.Context, a Analyst) ([]Rule, error) {
 // DeleteRule deletes one of the analyst's rules and the alerts it raised;
 // another analyst's rule is ErrNotFound.
 func (s *Store) DeleteRule(ctx context.Context, a Analyst, rule int64) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	return s.write(ctx, a, "delete rule", func(tx *sql.Tx, id int64) error {
 		// Explicit rather than relying on the foreign key's cascade, which
 		// SQLite honours only with foreign_keys on.

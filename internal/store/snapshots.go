@@ -54,6 +54,8 @@ type Snapshot struct {
 
 // SaveSnapshot stores a dated copy; ErrSnapshotsFull at MaxSnapshots.
 func (s *Store) SaveSnapshot(ctx context.Context, a Analyst, spec SnapshotSpec) (SnapshotInfo, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	name, err := checkSnapshot(&spec)
 	if err != nil {
 		return SnapshotInfo{}, err
@@ -105,6 +107,8 @@ func checkSnapshot(spec *SnapshotSpec) (string, error) {
 
 // Snapshots lists the analyst's snapshots, newest first, without data.
 func (s *Store) Snapshots(ctx context.Context, a Analyst) ([]SnapshotInfo, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	a, err := a.key()
 	if err != nil {
 		return nil, err
@@ -131,6 +135,8 @@ func (s *Store) Snapshots(ctx context.Context, a Analyst) ([]SnapshotInfo, error
 // Snapshot is one of the analyst's snapshots with its data; another
 // analyst's is ErrNotFound.
 func (s *Store) Snapshot(ctx context.Context, a Analyst, snapshot int64) (Snapshot, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	a, err := a.key()
 	if err != nil {
 		return Snapshot{}, err
@@ -154,6 +160,8 @@ func (s *Store) Snapshot(ctx context.Context, a Analyst, snapshot int64) (Snapsh
 // DeleteSnapshot deletes one of the analyst's snapshots; another analyst's
 // is ErrNotFound.
 func (s *Store) DeleteSnapshot(ctx context.Context, a Analyst, snapshot int64) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	return s.write(ctx, a, "delete snapshot", func(tx *sql.Tx, id int64) error {
 		return deleteOwned(ctx, tx, "snapshots", snapshot, id)
 	})

@@ -23,7 +23,13 @@ type Config struct {
 	// Now is the clock for stored times; nil means time.Now. Tests set it
 	// so that "newest first" does not depend on the machine's clock.
 	Now func() time.Time
+	// Timeout bounds each call, connecting included; 0 means DefaultTimeout.
+	Timeout time.Duration
 }
+
+// DefaultTimeout is how long one call may take before it fails: a database
+// that stops answering must not hold every page that shows workspace data.
+const DefaultTimeout = 5 * time.Second
 
 // Engine names which database a Store runs on.
 type Engine string
@@ -41,17 +47,21 @@ type Store struct {
 	// SQLite allows one writer at a time and a pool of writers would only
 	// queue on the file lock with SQLITE_BUSY; on PostgreSQL w and r are
 	// the same pool.
-	w   *sql.DB
-	r   *reads
-	log *slog.Logger
-	now func() time.Time
+	w       *sql.DB
+	r       *reads
+	log     *slog.Logger
+	now     func() time.Time
+	timeout time.Duration
 }
 
 // Open connects to the engine the config selects, runs pending migrations
 // once (under a lock, so replicas starting together do not race) and
 // returns a ready Store.
 func Open(ctx context.Context, cfg Config) (*Store, error) {
-	s := &Store{log: cfg.Logger, now: cfg.Now}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	s := &Store{log: cfg.Logger, now: cfg.Now, timeout: cfg.Timeout}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -90,6 +100,8 @@ func (s *Store) Engine() Engine { return s.engine }
 
 // Ping checks that the database answers, for readiness probes.
 func (s *Store) Ping(ctx context.Context) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	if err := s.r.PingContext(ctx); err != nil {
 		return fmt.Errorf("store: ping: %w", err)
 	}
@@ -102,6 +114,12 @@ func (s *Store) Close() error {
 		return s.w.Close() // PostgreSQL: one pool, no statements kept
 	}
 	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// bound gives one call its deadline: the caller's, or the store's timeout
+// if that comes first.
+func (s *Store) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.timeout)
 }
 
 // stamp is the current time as stored: Unix microseconds, which both

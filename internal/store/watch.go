@@ -24,6 +24,8 @@ type Watch struct {
 // Watch adds a business to the analyst's watch list, or refreshes its name
 // when it is already there. It returns ErrWatchListFull at MaxWatches.
 func (s *Store) Watch(ctx context.Context, a Analyst, business int32, name string) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	if err := checkBusiness(business); err != nil {
 		return err
 	}
@@ -55,6 +57,8 @@ func (s *Store) Watch(ctx context.Context, a Analyst, business int32, name strin
 // Unwatch removes a business from the watch list; it is not an error when
 // the business was not watched (a second click changes nothing).
 func (s *Store) Unwatch(ctx context.Context, a Analyst, business int32) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	return s.write(ctx, a, "unwatch", func(tx *sql.Tx, id int64) error {
 		_, err := tx.ExecContext(ctx, "DELETE FROM watches WHERE analyst_id = $1 AND business_id = $2", id, business)
 		return err
@@ -63,6 +67,8 @@ func (s *Store) Unwatch(ctx context.Context, a Analyst, business int32) error {
 
 // IsWatched reports whether the analyst watches the business.
 func (s *Store) IsWatched(ctx context.Context, a Analyst, business int32) (bool, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	a, err := a.key()
 	if err != nil {
 		return false, err
@@ -79,6 +85,8 @@ func (s *Store) IsWatched(ctx context.Context, a Analyst, business int32) (bool,
 // WatchList is every watched business, most recently watched first. It is
 // also the rows of watchlist.csv.
 func (s *Store) WatchList(ctx context.Context, a Analyst) ([]Watch, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	a, err := a.key()
 	if err != nil {
 		return nil, err
