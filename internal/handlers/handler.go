@@ -94,6 +94,8 @@ type Workspace interface {
 	Snapshot(ctx context.Context, a store.Analyst, snapshot int64) (store.Snapshot, error)
 	DeleteSnapshot(ctx context.Context, a store.Analyst, snapshot int64) error
 	DeleteAnalyst(ctx context.Context, a store.Analyst) error
+	// Ping checks that the database answers, for /readyz.
+	Ping(ctx context.Context) error
 }
 
 // Meter is told what operators count (see internal/metrics).
@@ -233,7 +235,7 @@ func New(cfg Config) (*Handler, error) {
 		ws:           cfg.Workspace,
 		service:      cfg.ServiceURL,
 	}
-	h.readiness = &readiness{now: cfg.Now, log: func(err error) { h.log.Warn("not ready", "err", err) }}
+	h.readiness = &readiness{now: cfg.Now, log: func(what string, err error) { h.log.Warn("not ready", "what", what, "err", err) }}
 	var err error
 	if h.wsBook, err = newWorkspaceBook(); err != nil {
 		return nil, err

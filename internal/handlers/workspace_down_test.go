@@ -10,7 +10,8 @@ import (
 
 // With the workspace database gone, its pages say so with a 503 and that
 // reports still work; a note or an edit being saved keeps its text; the
-// reports still show, their notes section telling of the failure.
+// reports still show, their notes section telling of the failure, and
+// /readyz says the replica is degraded.
 func TestWorkspaceDatabaseDown(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := signInWS(t, app, "demo")
@@ -43,6 +44,10 @@ func TestWorkspaceDatabaseDown(t *testing.T) {
 	}
 	if !strings.Contains(p.Text("h1"), "Westbridge") {
 		t.Errorf("the report around the refused note is missing: h1 %q", p.Text("h1"))
+	}
+
+	if p := u.Get("/readyz"); p.Status != http.StatusOK || !strings.Contains(p.Body, "workspace database is not answering") {
+		t.Errorf("/readyz with the database down: %d %q; want 200 saying the replica is degraded", p.Status, p.Body)
 	}
 
 	if p := u.Get("/businesses/1002"); p.Status != http.StatusOK || p.Text("#notes .problem") == "" {
