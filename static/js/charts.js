@@ -242,23 +242,42 @@
     }
   }
 
-  // Print: every chart drawn (the paper has no scrolling) and every closed
-  // data table opened; afterprint closes those again.
+  // paper is a chart's options for print: a legend that shows every entry
+  // at once, not a page of it to scroll, and no zoom slider (paper shows
+  // the whole range and cannot slide).
+  function paper(option) {
+    var p = Object.assign({}, option);
+    if (p.legend) {
+      p.legend = [].concat(p.legend).map(function (l) { return Object.assign({}, l, { type: "plain" }); });
+      // A whole legend may take a second row: the plot starts below it.
+      p.grid = [].concat(p.grid || [{}]).map(function (g) {
+        return Object.assign({}, g, { top: (parseInt(g.top, 10) || 60) + 24 });
+      });
+    }
+    if (p.dataZoom) {
+      p.dataZoom = [].concat(p.dataZoom).filter(function (z) { return z.type !== "slider"; });
+    }
+    return p;
+  }
+
+  // Print: every chart drawn (the paper has no scrolling) in its paper
+  // form and every closed data table opened; afterprint puts both back.
+  // The charts fit the paper's width once the print layout applies.
   var opened = [];
   window.addEventListener("beforeprint", function () {
     if (window.echarts) {
-      drawn.forEach(now);
       var els = document.querySelectorAll("[data-chart]:not([data-drawing])");
       for (var i = 0; i < els.length; i++) {
         if (observer) {
           observer.unobserve(els[i]);
         }
-        var entry = begin(els[i]);
-        if (entry) {
-          now(entry);
-        }
+        begin(els[i]);
       }
       queue = [];
+      drawn.forEach(function (entry) {
+        now(entry);
+        entry.chart.setOption(paper(entry.option), true);
+      });
     } else {
       requestECharts();
     }
@@ -271,7 +290,20 @@
   window.addEventListener("afterprint", function () {
     opened.forEach(function (d) { d.open = false; });
     opened = [];
+    drawn.forEach(function (entry) {
+      if (entry.rendered) {
+        entry.chart.setOption(entry.option, true);
+        entry.chart.resize();
+      }
+    });
   });
+  if (window.matchMedia) {
+    var printing = window.matchMedia("print");
+    var fit = function () { drawn.forEach(function (entry) { entry.chart.resize(); }); };
+    if (printing.addEventListener) {
+      printing.addEventListener("change", fit);
+    }
+  }
 
   // An empty month field would show "--------- ----"; marked, the
   // stylesheet leaves it blank until it has the focus.
