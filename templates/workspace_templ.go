@@ -915,7 +915,7 @@ func WorkspaceSettings(v views.WorkspaceSettingsPage) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 76, "<h1>Your workspace</h1><section class=\"card\" aria-labelledby=\"takeaway-title\"><h2 id=\"takeaway-title\">Take it away</h2><ul><li><a href=\"/watchlist.csv\">Watch list (CSV)</a></li><li><a href=\"/notes.csv\">All notes (CSV)</a></li><li><a href=\"/snapshots\">Dated copies</a></li></ul></section><section class=\"card\" aria-labelledby=\"delete-title\"><h2 id=\"delete-title\">Delete all my workspace data</h2><p>This deletes your watch list, notes, alert rules and alerts, last-seen marks and dated copies. It cannot be undone.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 76, "<h1>Your workspace</h1><section class=\"card\" aria-labelledby=\"takeaway-title\"><h2 id=\"takeaway-title\">Take it away</h2><ul><li><a href=\"/watchlist.csv\">Watch list (CSV)</a></li><li><a href=\"/notes.csv\">All notes (CSV)</a></li><li><a href=\"/snapshots\">Dated copies</a></li></ul></section><section class=\"card print-hide\" aria-labelledby=\"delete-title\"><h2 id=\"delete-title\">Delete all my workspace data</h2><p>This deletes your watch list, notes, alert rules and alerts, last-seen marks and dated copies. It cannot be undone.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

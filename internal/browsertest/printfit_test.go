@@ -20,6 +20,9 @@ type printFit struct {
 	Sticky []string
 	// Position is the pager's "rows … of …" as printed, "" if hidden.
 	Position string
+	// Empty lists cards that print as a heading over nothing (their form
+	// hidden on paper); a chart's card has its drawing.
+	Empty []string
 }
 
 const printFitView = `(() => {
@@ -33,14 +36,19 @@ const printFitView = `(() => {
 	}
 	const sticky = Array.from(document.querySelectorAll('th, td')).filter((c) => getComputedStyle(c).position === 'sticky').map(name);
 	const pos = Array.from(document.querySelectorAll('.pager .position')).find((p) => p.getClientRects().length > 0);
-	return {Past: past.slice(0, 8), Sticky: sticky.slice(0, 5), Position: pos ? pos.textContent.trim() : ''};
+	const empty = Array.from(document.querySelectorAll('main .card')).filter((c) => {
+		if (c.getClientRects().length === 0 || c.querySelector('[data-chart]')) return false;
+		const h = c.querySelector('h2, h3');
+		return c.innerText.trim() === (h ? h.innerText.trim() : '');
+	}).map((c) => (c.querySelector('h2, h3') || c).textContent.trim());
+	return {Past: past.slice(0, 8), Sticky: sticky.slice(0, 5), Position: pos ? pos.textContent.trim() : '', Empty: empty};
 })()`
 
 // TestEveryPagePrintsWithinThePaper lays every main page out at the width
 // A4 prints, under the print stylesheet: nothing reaches past the paper's
 // edge (a wide table's last columns or digits would be cut off), no table
-// cell sticks to a scroll position, and a paged table says which rows it
-// holds.
+// cell sticks to a scroll position, no card is an empty box (its form does
+// not print), and a paged table says which rows it holds.
 func TestEveryPagePrintsWithinThePaper(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	b := Start(t)
@@ -51,6 +59,7 @@ func TestEveryPagePrintsWithinThePaper(t *testing.T) {
 		[2]string{"stress", "/portfolio/stress"},
 		[2]string{"quadrant", "/portfolio/quadrant"},
 		[2]string{"alerts", "/alerts"},
+		[2]string{"workspace", "/settings/workspace"},
 	)
 	for _, p := range pages {
 		name, path := p[0], p[1]
@@ -65,6 +74,9 @@ func TestEveryPagePrintsWithinThePaper(t *testing.T) {
 		}
 		if len(f.Sticky) > 0 {
 			t.Errorf("%s printed: cells still sticky: %q", path, f.Sticky)
+		}
+		if len(f.Empty) > 0 {
+			t.Errorf("%s printed: cards with nothing under their heading: %q", path, f.Empty)
 		}
 		if strings.HasPrefix(path, "/portfolio/scores") && !strings.Contains(f.Position, " of ") {
 			t.Errorf("%s printed: the rows shown are not said (position %q)", path, f.Position)
