@@ -74,7 +74,25 @@ func (m *Metrics) Pages() echo.MiddlewareFunc {
 		Subsystem:                 "pages",
 		Registerer:                m.reg,
 		DoNotUseRequestPathFor404: true,
+		// The request's own Host and method would let anyone add series
+		// (Host: attacker-1.example, a method ZZ1): the host is left out
+		// and a method nobody routes is "other".
+		LabelFuncs: map[string]echoprometheus.LabelValueFunc{
+			"host":   func(*echo.Context, error) string { return "" },
+			"method": func(c *echo.Context, _ error) string { return knownMethod(c.Request().Method) },
+		},
 	})
+}
+
+// knownMethod is a request's method as a label: one of HTTP's own, or
+// "other".
+func knownMethod(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "other"
 }
 
 // WatchCache exposes the cache's read counts by level and result.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -44,6 +45,12 @@ func TestSeriesByLabelsThatStayFew(t *testing.T) {
 	for _, path := range []string{"/businesses/1001", "/businesses/1002", "/no/such/page/for/alice"} {
 		e.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, path, nil))
 	}
+	for i := range 3 {
+		// Anyone may send any Host and any method.
+		r := httptest.NewRequest("ZZMETH"+strconv.Itoa(i), "/businesses/1001", nil)
+		r.Host = "attacker-" + strconv.Itoa(i) + ".example"
+		e.ServeHTTP(httptest.NewRecorder(), r)
+	}
 
 	out := scrape(t, m)
 	for _, want := range []string{
@@ -59,6 +66,7 @@ func TestSeriesByLabelsThatStayFew(t *testing.T) {
 		`creditdash_cache_reads_total{level="service",result="merged"} 1`,
 		`creditdash_cache_reads_total{level="first",result="stale"} 4`,
 		`url="/businesses/:id"`,
+		`method="other"`,
 		"creditdash_shared_store_errors_total 2",
 		"go_goroutines",
 	} {
@@ -66,7 +74,7 @@ func TestSeriesByLabelsThatStayFew(t *testing.T) {
 			t.Errorf("the exposition lacks %s", want)
 		}
 	}
-	for _, never := range []string{"/businesses/1001", "alice", "/no/such"} {
+	for _, never := range []string{"/businesses/1001", "alice", "/no/such", "attacker-", "ZZMETH"} {
 		if strings.Contains(out, never) {
 			t.Errorf("a label carries %q", never)
 		}
