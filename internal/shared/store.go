@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	neturl "net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -86,7 +87,13 @@ type clientBox struct{ c rueidis.Client }
 func Open(url string, opts Options) (*Store, error) {
 	opt, err := rueidis.ParseURL(url)
 	if err != nil {
-		return nil, fmt.Errorf("shared: REDIS_URL: %w", err)
+		// url.Parse's message quotes the whole URL, password included:
+		// only what is wrong is said.
+		var ue *neturl.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("shared: REDIS_URL is not a valid Redis URL: %w", err)
 	}
 	if opts.Prefix == "" {
 		opts.Prefix = "creditdash:"
