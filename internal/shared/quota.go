@@ -139,7 +139,9 @@ func (b *Book) Reserve(ctx context.Context, user, op string) (cache.Reservation,
 		switch {
 		case ctx.Err() != nil:
 			return nil, fmt.Errorf("shared: waiting for the budget of %s: %w", op, ctx.Err())
-		case errors.Is(err, ErrDown):
+		case errors.Is(err, ErrDown), unusable(err):
+			// No answer, or a server that cannot book now: waiting would
+			// not help, so this replica's own book answers.
 			return b.local.Reserve(ctx, user, op)
 		case err != nil || len(res) != 2:
 			// A slow answer is not an outage: asking this replica's own

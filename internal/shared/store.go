@@ -186,10 +186,27 @@ func (s *Store) call(ctx context.Context, fn func(ctx context.Context, c rueidis
 		return err
 	}
 	s.errs.Add(1)
-	if _, refused := rueidis.IsRedisErr(err); !refused && ctx.Err() == nil && s.fails.Add(1) >= failsDown {
+	if _, refused := rueidis.IsRedisErr(err); (!refused || unusable(err)) && ctx.Err() == nil && s.fails.Add(1) >= failsDown {
 		s.markDown(err)
 	}
 	return err
+}
+
+// unusable reports an error reply by which the server says it cannot do
+// its work now (out of memory, a failed save, a read-only replica, still
+// loading, busy): for the dashboard an outage like no answer at all, unlike
+// the reply to a command it got wrong.
+func unusable(err error) bool {
+	re, ok := rueidis.IsRedisErr(err)
+	if !ok {
+		return false
+	}
+	word, _, _ := strings.Cut(re.Error(), " ")
+	switch word {
+	case "OOM", "MISCONF", "READONLY", "LOADING", "MASTERDOWN", "NOREPLICAS", "BUSY", "CLUSTERDOWN", "TRYAGAIN":
+		return true
+	}
+	return false
 }
 
 // markDown notes that the store failed and starts the probe that notices
