@@ -5,6 +5,8 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -116,7 +118,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	if cfg.RedisURL != "" {
 		// Replicas share answers, budgets and sign-outs; this process's
 		// cache stays in front as the first level.
-		sh, err := shared.Open(cfg.RedisURL, shared.Options{Logger: log.With("component", "shared-store")})
+		sh, err := shared.Open(cfg.RedisURL, shared.Options{Prefix: sharedPrefix(workspaceService(cfg, serviceURL)),
+			Logger: log.With("component", "shared-store")})
 		if err != nil {
 			return err
 		}
@@ -259,6 +262,15 @@ func announce(w io.Writer, cfg config, addr string) {
 		fmt.Fprintln(w, "Sign in as demo / demo (also: ordinary, developer, trade, and secure with a two-factor code that is printed here; the password is always demo).")
 	}
 	fmt.Fprintln(w, "Stop with Ctrl+C.")
+}
+
+// sharedPrefix scopes the shared store's keys to one credit-risk service,
+// named as the workspace names it: deployments on different services may
+// share one Redis without sharing answers, budgets or sign-outs (a user
+// name is another account at another service).
+func sharedPrefix(service string) string {
+	sum := sha256.Sum256([]byte(service))
+	return "creditdash:" + hex.EncodeToString(sum[:6]) + ":"
 }
 
 // workspaceService names the service in the workspace's keys. The
