@@ -135,7 +135,7 @@ func Quadrant(v views.QuadrantPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<p class=\"muted small\">Financial stress: the latest Z″ (below 1.10 distress, 1.10–2.60 grey, above 2.60 safe; below 2.60 counts as weak). Payment trend: the Pay score's change over the last six months (a fall is worsening).</p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<p class=\"muted small\">Financial stress: the latest Z″ (below 1.10 distress, 1.10–2.60 grey, above 2.60 safe; 2.60 and below counts as weak). Payment trend: the Pay score's change over the last six months (a fall is worsening).</p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -16,18 +16,15 @@ import (
 // over the last six months.
 const payTrendMonths = 6
 
-// zWeakBelow splits the financial axis: below 2.60 a Z″ is not safe
-// (distress or grey), so the business counts as financially weak.
-const zWeakBelow = 2.6
 
 // Quadrant is one of the four regions of the two-signal map.
 type Quadrant int
 
 // The quadrants, worst first: the page lists them in this order.
 const (
-	QuadBoth      Quadrant = iota // Z″ below 2.60 and Pay falling
+	QuadBoth      Quadrant = iota // Z″ 2.60 or below and Pay falling
 	QuadPayments                  // Pay falling, Z″ safe
-	QuadFinancial                 // Z″ below 2.60, Pay steady or rising
+	QuadFinancial                 // Z″ 2.60 or below, Pay steady or rising
 	QuadNeither                   // Z″ safe, Pay steady or rising
 )
 
@@ -39,9 +36,9 @@ func (q Quadrant) Label() string {
 // Explain says where the quadrant's businesses sit.
 func (q Quadrant) Explain() string {
 	return [...]string{
-		"Z″ below 2.60 (distress or grey) and Pay score fell over six months",
+		"Z″ 2.60 or below (distress or grey) and Pay score fell over six months",
 		"Pay score fell over six months; Z″ safe (above 2.60)",
-		"Z″ below 2.60; Pay score steady or rising",
+		"Z″ 2.60 or below; Pay score steady or rising",
 		"Z″ safe and Pay score steady or rising",
 	}[q]
 }
@@ -164,7 +161,9 @@ func PlaceQuadrants(pay, z upstream.PortfolioScoreHistory, keep map[int32]bool) 
 
 // placeQuadrant puts a business in its quadrant.
 func placeQuadrant(z, payChange float64) Quadrant {
-	weak, falling := z < zWeakBelow, payChange < 0
+	// Weak is what the zone word says: not safe (distress or grey, 2.60
+	// itself grey), so a row never reads "grey" in the "safe" quadrant.
+	weak, falling := ZScoreZone(z).Level != Level5, payChange < 0
 	switch {
 	case weak && falling:
 		return QuadBoth

@@ -12,7 +12,9 @@ func TestPlaceQuadrant(t *testing.T) {
 		want    Quadrant
 	}{
 		{0.5, -2, QuadBoth}, {2.0, -1, QuadBoth}, {3.1, -1, QuadPayments},
-		{1.0, 0, QuadFinancial}, {2.59, 3, QuadFinancial}, {2.6, 0, QuadNeither}, {5, 2, QuadNeither},
+		{1.0, 0, QuadFinancial}, {2.59, 3, QuadFinancial}, {5, 2, QuadNeither},
+		// 2.60 itself is grey, as the row's zone word says: weak.
+		{2.6, 0, QuadFinancial}, {2.6, -2, QuadBoth}, {2.61, 0, QuadNeither}, {2.61, -2, QuadPayments},
 	}
 	for _, tt := range tests {
 		if got := placeQuadrant(tt.z, tt.dPay); got != tt.want {
