@@ -238,8 +238,8 @@ func biggestRise(months []monthIndex, s folderSeries) string {
 	case bestAt < 0:
 		return "the share in Pay zones 1–4 never rose from one month to the next."
 	}
-	out := "the share in Pay zones 1–4 rose most in " + months[bestAt].param() +
-		", from " + sharePercent(s.share[bestFrom]) + " to " + sharePercent(s.share[bestAt])
+	from, to := sharePercents(s.share[bestFrom], s.share[bestAt])
+	out := "the share in Pay zones 1–4 rose most in " + months[bestAt].param() + ", from " + from + " to " + to
 	if bestFrom != bestAt-1 {
 		out += " (against " + months[bestFrom].param() + ", the last month before it with Pay scores)"
 	}
@@ -273,4 +273,19 @@ func businesses(n int) string {
 // sharePercent is a share as a whole percentage: "25 %".
 func sharePercent(v float64) string {
 	return strconv.Itoa(int(math.Round(v))) + " %"
+}
+
+// sharePercents writes a rise's two shares with as few decimals as tell
+// them apart: "from 13 % to 13 %" would say nothing rose.
+func sharePercents(from, to float64) (string, string) {
+	if f, t := sharePercent(from), sharePercent(to); f != t {
+		return f, t // whole, as the table shows them
+	}
+	for prec := 1; prec < 3; prec++ {
+		f, t := strconv.FormatFloat(from, 'f', prec, 64), strconv.FormatFloat(to, 'f', prec, 64)
+		if f != t {
+			return f + " %", t + " %"
+		}
+	}
+	return strconv.FormatFloat(from, 'f', 3, 64) + " %", strconv.FormatFloat(to, 'f', 3, 64) + " %"
 }

@@ -104,6 +104,7 @@ func TestBiggestRise(t *testing.T) {
 	}{
 		{"rise", []float64{12, 12, 25, 20}, "the share in Pay zones 1–4 rose most in 2025-03, from 12 % to 25 %."},
 		{"tie goes to the later month", []float64{10, 20, 10, 20}, "the share in Pay zones 1–4 rose most in 2025-04, from 10 % to 20 %."},
+		{"a rise within a whole per cent", []float64{13.26, 13.47, 13, 12}, "the share in Pay zones 1–4 rose most in 2025-02, from 13.3 % to 13.5 %."},
 		{"never rose", []float64{30, 20, 20, 10}, "the share in Pay zones 1–4 never rose from one month to the next."},
 		{"one month", []float64{nan, 40, nan, nan}, "only one month has Pay scores, so no rise can be measured."},
 		{"no months", []float64{nan, nan, nan, nan}, "no business has a Pay score in these months, so no share can be given."},
