@@ -199,7 +199,8 @@ func ExplainDBT(rows []upstream.PaymentSummaryRow) DBTExplanation {
 		return e
 	}
 	r := rows[0]
-	e.Month, e.TotalDue, e.Service, e.Industry = paymentMonth(r), Money(r.TotalDue), "not reported", Dash
+	// Nothing due, nothing to weigh: the sum is a dash, as each share is.
+	e.Month, e.TotalDue, e.Service, e.Industry, e.Computed = paymentMonth(r), Money(r.TotalDue), "not reported", Dash, Dash
 	amounts := [...]int64{r.PastDue30Days, r.PastDue60Days, r.PastDue90Days, r.PastDueOver90Days}
 	for i, b := range bucketDays {
 		row := DBTBucket{Label: b.label, Amount: Money(amounts[i]), Days: Decimal(b.days, 0), Share: Dash, Weighted: Dash}

@@ -128,6 +128,11 @@ func TestExplainDBT(t *testing.T) {
 	if e := ExplainDBT(rows); !e.Differs {
 		t.Errorf("9 vs 6.3 should differ: %+v", e)
 	}
+	// Nothing due: every share and the sum are a dash, never a blank cell.
+	zero := []upstream.PaymentSummaryRow{{MonthReported: "2026-09", DBTIndex: i(0)}}
+	if e := ExplainDBT(zero); e.Computed != Dash || e.Buckets[0].Share != Dash {
+		t.Errorf("nothing due: computed %q, first share %q; want dashes", e.Computed, e.Buckets[0].Share)
+	}
 	if e := ExplainDBT(nil); e.Month != "" {
 		t.Errorf("empty: %+v", e)
 	}

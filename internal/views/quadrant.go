@@ -16,7 +16,6 @@ import (
 // over the last six months.
 const payTrendMonths = 6
 
-
 // Quadrant is one of the four regions of the two-signal map.
 type Quadrant int
 

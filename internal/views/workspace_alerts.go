@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"creditdash/internal/store"
@@ -215,11 +216,15 @@ func RuleText(r store.RuleSpec) string {
 		what = r.Score.Name() + " above " + formatScore(r.Score, r.Threshold)
 	case store.Fall:
 		// Worse, as the form says: DBT worsens upwards, the others down.
+		n := formatScore(r.Score, r.Threshold)
 		unit := "points"
 		if r.Score == store.ScoreDBT {
 			unit = "days"
 		}
-		what = r.Score.Name() + " worsens by at least " + formatScore(r.Score, r.Threshold) + " " + unit + " in a month"
+		if n == "1" {
+			unit = strings.TrimSuffix(unit, "s") // "1 point", "1 day"
+		}
+		what = r.Score.Name() + " worsens by at least " + n + " " + unit + " in a month"
 	case store.WorseZone:
 		what = r.Score.Name() + " enters a worse zone"
 	}

@@ -91,6 +91,8 @@ func TestRuleTextOfAFall(t *testing.T) {
 	}{
 		{store.RuleSpec{Scope: store.ScopePortfolio, Score: store.ScoreDBT, Condition: store.Fall, Threshold: 10}, "DBT worsens by at least 10 days in a month"},
 		{store.RuleSpec{Scope: store.ScopePortfolio, Score: store.ScoreZ, Condition: store.Fall, Threshold: 0.5}, "Z″ worsens by at least 0.50 points in a month"},
+		{store.RuleSpec{Scope: store.ScopePortfolio, Score: store.ScorePay, Condition: store.Fall, Threshold: 1}, "Pay worsens by at least 1 point in a month"},
+		{store.RuleSpec{Scope: store.ScopePortfolio, Score: store.ScoreDBT, Condition: store.Fall, Threshold: 1}, "DBT worsens by at least 1 day in a month"},
 	} {
 		if got := RuleText(c.r); !strings.HasPrefix(got, c.want) {
 			t.Errorf("RuleText = %q, want it to start %q", got, c.want)
