@@ -94,6 +94,7 @@ func (h *Handler) showQuadrant(c *echo.Context) error {
 			return 0, nil, err
 		}
 		page.View = v
+		page.Capped = max(pay.TotalResults, z.TotalResults) > homeMoveRows
 		return status, templates.Quadrant(page), nil
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"creditdash/internal/apptest"
+	"creditdash/internal/upstream/simulator"
 )
 
 func TestQuadrant(t *testing.T) {
@@ -51,5 +52,18 @@ func TestQuadrant(t *testing.T) {
 	u.Get("/portfolio/quadrant")
 	if n := app.Sim.Requests()["demo"]["/v1/Portfolio/PayScoreHistory"]; n != 0 {
 		t.Errorf("quadrant asked PayScoreHistory %d times after home", n)
+	}
+}
+
+// A portfolio past the first 1,000 businesses by name says the quadrant
+// places only those, as the stress page and the home page's moves do; a
+// small one says nothing of the kind.
+func TestQuadrantSaysWhenItPlacesOnlyTheFirstBusinesses(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{Sim: simulator.Options{Bulk: 1100}})
+	if p := app.SignIn(t, "bulk").Get("/portfolio/quadrant"); p.Status != http.StatusOK || !strings.Contains(p.Text("main"), "Only the first 1,000 businesses by name are placed") {
+		t.Errorf("bulk portfolio of 1,100: status %d, no word of the cap in %.300q", p.Status, p.Text("main"))
+	}
+	if p := app.SignIn(t, "demo").Get("/portfolio/quadrant"); strings.Contains(p.Text("main"), "Only the first") {
+		t.Error("a portfolio of 90 says it was capped")
 	}
 }

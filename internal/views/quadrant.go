@@ -265,6 +265,9 @@ type QuadrantPage struct {
 	Error   string
 	Problem *Problem
 	View    QuadrantView
+	// Capped says the histories hold only the first MovesCompared
+	// businesses by name, so later ones are neither placed nor listed.
+	Capped bool
 }
 
 // FolderChoice is one folder of the folder selector.

@@ -62,6 +62,13 @@ type folderSeries struct {
 func FolderStress(folders []upstream.Folder, members []upstream.PortfolioBusiness, pay, z upstream.PortfolioScoreHistory) (StressView, error) {
 	payBy, zBy := scoresByBusiness(pay), scoresByBusiness(z)
 	months := monthSpan(pay, z)
+	// Past the rows fetched (the first MovesCompared by name) a member has
+	// no row at all: not measured, which is not having no score.
+	capped := pay.TotalResults > len(pay.Businesses) || z.TotalResults > len(z.Businesses)
+	fetched := map[int32]bool{}
+	for _, b := range slices.Concat(pay.Businesses, z.Businesses) {
+		fetched[b.BusinessID] = true
+	}
 	type membership struct {
 		folder   int
 		business int32
@@ -91,7 +98,7 @@ func FolderStress(folders []upstream.Folder, members []upstream.PortfolioBusines
 		ids := byFolder[f.FolderID]
 		sf := StressFolder{Name: folderName(f), URL: FolderURL(f.FolderID), Members: len(ids)}
 		s := measureFolder(sf.Name, ids, months, payBy, zBy)
-		withPay, withZ := 0, 0
+		withPay, withZ, unmeasured := 0, 0, 0
 		for _, id := range ids {
 			if len(payBy[id]) > 0 {
 				withPay++
@@ -99,15 +106,24 @@ func FolderStress(folders []upstream.Folder, members []upstream.PortfolioBusines
 			if len(zBy[id]) > 0 {
 				withZ++
 			}
+			if capped && !fetched[id] {
+				unmeasured++
+			}
 		}
 		switch {
 		case len(ids) == 0:
 			sf.Rise = "no businesses in this folder."
+		case unmeasured == len(ids):
+			verb := " come"
+			if len(ids) == 1 {
+				verb = " comes"
+			}
+			sf.Rise = "not measured: only the first " + Int(MovesCompared) + " businesses by name are, and its " + businesses(len(ids)) + verb + " after them."
 		case withPay == 0 && withZ == 0:
 			sf.Rise = "none of its " + businesses(len(ids)) + " has a Pay score or a Z″ in these months."
 		default:
 			sf.Rise = biggestRise(months, s)
-			sf.Note = uncounted(len(ids), withPay, withZ)
+			sf.Note = uncounted(len(ids), withPay, withZ, unmeasured)
 			series = append(series, s)
 		}
 		v.Folders = append(v.Folders, sf)
@@ -247,17 +263,21 @@ func biggestRise(months []monthIndex, s folderSeries) string {
 }
 
 // uncounted counts the members and says which have no score of a kind in
-// any of these months.
-func uncounted(members, withPay, withZ int) string {
+// any of these months, and which were past the rows fetched.
+func uncounted(members, withPay, withZ, unmeasured int) string {
 	out := businesses(members)
 	if withPay == members && withZ == members {
 		return out + ", each with a Pay score and a Z″."
 	}
-	if withPay < members {
-		out += "; " + Int(int64(members-withPay)) + " without a Pay score (thin trade file) left out of the share"
+	if unmeasured > 0 {
+		out += "; " + Int(int64(unmeasured)) + " past the first " + Int(MovesCompared) + " by name not measured"
 	}
-	if withZ < members {
-		out += "; " + Int(int64(members-withZ)) + " without a Z″ (private company) left out of the median"
+	measured := members - unmeasured
+	if withPay < measured {
+		out += "; " + Int(int64(measured-withPay)) + " without a Pay score (thin trade file) left out of the share"
+	}
+	if withZ < measured {
+		out += "; " + Int(int64(measured-withZ)) + " without a Z″ (private company) left out of the median"
 	}
 	return out + "."
 }

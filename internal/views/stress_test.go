@@ -141,3 +141,24 @@ func TestFolderStressWithoutScores(t *testing.T) {
 		t.Errorf("unlisted folder: %+v", v.Folders)
 	}
 }
+
+// Past the first MovesCompared businesses by name the histories hold no
+// row: such members are said to be not measured, not to lack a score.
+func TestFolderStressPastTheCap(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	members := []upstream.PortfolioBusiness{{BusinessID: 1, FolderID: 1}, {BusinessID: 2, FolderID: 1}, {BusinessID: 3, FolderID: 1}, {BusinessID: 4, FolderID: 2}}
+	pay := stressHistory(map[int32][]*float64{1: {f(3), f(4)}, 2: {nil, nil}})
+	z := stressHistory(map[int32][]*float64{1: {f(2), f(2)}})
+	pay.TotalResults, z.TotalResults = 4, 4 // 3 and 4 come later by name
+	v, err := FolderStress([]upstream.Folder{{FolderID: 1, FolderName: "A"}, {FolderID: 2, FolderName: "B"}}, members, pay, z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "3 businesses; 1 past the first 1,000 by name not measured; 1 without a Pay score (thin trade file) left out of the share; 1 without a Z″ (private company) left out of the median."
+	if got := v.Folders[0].Note; got != want {
+		t.Errorf("note:\n got %q\nwant %q", got, want)
+	}
+	if got := v.Folders[1].Rise; got != "not measured: only the first 1,000 businesses by name are, and its 1 business comes after them." {
+		t.Errorf("a folder wholly past the cap: %q", got)
+	}
+}
