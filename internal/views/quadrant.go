@@ -84,7 +84,12 @@ func PlaceQuadrants(pay, z upstream.PortfolioScoreHistory, keep map[int32]bool) 
 		z, dPay      float64
 		hasZ, hasPay bool
 		payEver      bool
+		// zLast, payLast are a business's newest month of the score when
+		// it is older than the portfolio's: an old value is never placed
+		// as the latest.
+		zLast, payLast monthIndex
 	}
+	zNewest, payNewest := newestMonth(z), newestMonth(pay)
 	all := map[int32]*signals{}
 	var order []int32
 	get := func(b upstream.PortfolioBusinessScores) *signals {
@@ -101,8 +106,10 @@ func PlaceQuadrants(pay, z upstream.PortfolioScoreHistory, keep map[int32]bool) 
 			continue
 		}
 		s := get(b)
-		if v, _, ok := latestScore(b.Scores); ok {
+		if v, m, ok := latestScore(b.Scores); ok && m == zNewest {
 			s.z, s.hasZ = v, true
+		} else if ok {
+			s.zLast = m
 		}
 	}
 	for _, b := range pay.Businesses {
@@ -110,11 +117,13 @@ func PlaceQuadrants(pay, z upstream.PortfolioScoreHistory, keep map[int32]bool) 
 			continue
 		}
 		s := get(b)
-		if v, m, ok := latestScore(b.Scores); ok {
+		if v, m, ok := latestScore(b.Scores); ok && m == payNewest {
 			s.payEver = true
 			if then, ok := scoreAt(b.Scores, m-payTrendMonths); ok {
 				s.dPay, s.hasPay = v-then, true
 			}
+		} else if ok {
+			s.payEver, s.payLast = true, m
 		}
 	}
 	var v QuadrantView
@@ -127,11 +136,17 @@ func PlaceQuadrants(pay, z upstream.PortfolioScoreHistory, keep map[int32]bool) 
 		sid := strconv.Itoa(int(id))
 		url := "/businesses/" + sid
 		switch {
+		case s.zLast != 0:
+			v.Missing = append(v.Missing, QuadrantMissing{sid, s.name, url, "no Z″ for " + zNewest.String() + ": the latest is from " + s.zLast.String()})
+			continue
 		case !s.hasZ && !s.payEver:
 			v.Missing = append(v.Missing, QuadrantMissing{sid, s.name, url, "no Z″ (private company) and no Pay score (thin trade file)"})
 			continue
 		case !s.hasZ:
 			v.Missing = append(v.Missing, QuadrantMissing{sid, s.name, url, "no Z″: private company"})
+			continue
+		case s.payLast != 0:
+			v.Missing = append(v.Missing, QuadrantMissing{sid, s.name, url, "no Pay score for " + payNewest.String() + ": the latest is from " + s.payLast.String()})
 			continue
 		case !s.payEver:
 			v.Missing = append(v.Missing, QuadrantMissing{sid, s.name, url, "no Pay score: thin trade file"})
@@ -173,6 +188,17 @@ func placeQuadrant(z, payChange float64) Quadrant {
 	default:
 		return QuadNeither
 	}
+}
+
+// newestMonth is the newest month any business of h has a score for.
+func newestMonth(h upstream.PortfolioScoreHistory) monthIndex {
+	var newest monthIndex
+	for _, b := range h.Businesses {
+		if _, m, ok := latestScore(b.Scores); ok && m > newest {
+			newest = m
+		}
+	}
+	return newest
 }
 
 // latestScore is the newest month with a score.

@@ -37,12 +37,18 @@ func TestPlaceQuadrants(t *testing.T) {
 		{BusinessID: 2, BusinessName: "B", Scores: months(f(3), nil, nil, nil, nil, nil, f(7))},
 		{BusinessID: 3, BusinessName: "C", Scores: months(nil, nil)},
 		{BusinessID: 4, BusinessName: "D", Scores: months(f(6), f(6))},
+		{BusinessID: 6, BusinessName: "F", Scores: months(f(3), nil, nil, nil, nil, nil, f(2))},
+		{BusinessID: 7, BusinessName: "G", Scores: months(f(6), f(6))},
 	}}
 	z := upstream.PortfolioScoreHistory{Businesses: []upstream.PortfolioBusinessScores{
 		{BusinessID: 1, BusinessName: "A", Scores: months(f(3), f(0.8))},
-		{BusinessID: 2, BusinessName: "B", Scores: months(f(4))},
-		{BusinessID: 3, BusinessName: "C", Scores: months(f(1))},
+		{BusinessID: 2, BusinessName: "B", Scores: months(f(4), f(4))},
+		{BusinessID: 3, BusinessName: "C", Scores: months(f(1), f(1))},
 		{BusinessID: 5, BusinessName: "E", Scores: months(nil)},
+		// F's Z″ stops in January, G's Pay in February: old values are
+		// never placed as the latest.
+		{BusinessID: 6, BusinessName: "F", Scores: months(f(0.5))},
+		{BusinessID: 7, BusinessName: "G", Scores: months(f(2), f(2))},
 	}}
 	v, err := PlaceQuadrants(pay, z, nil)
 	if err != nil {
@@ -59,7 +65,9 @@ func TestPlaceQuadrants(t *testing.T) {
 		reasons[m.ID] = m.Reason
 	}
 	if reasons["3"] != "no Pay score: thin trade file" || reasons["4"] != "no Z″: private company" ||
-		reasons["5"] != "no Z″ (private company) and no Pay score (thin trade file)" {
+		reasons["5"] != "no Z″ (private company) and no Pay score (thin trade file)" ||
+		reasons["6"] != "no Z″ for Feb 2026: the latest is from Jan 2026" ||
+		reasons["7"] != "no Pay score for Jul 2026: the latest is from Feb 2026" {
 		t.Errorf("missing reasons: %v", reasons)
 	}
 	if v.Chart.ID != "chart-quadrant" || v.Placed != 2 {
