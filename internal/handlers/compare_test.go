@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"creditdash/internal/apptest"
 )
 
@@ -83,5 +85,26 @@ func TestCompareWithinTheBudget(t *testing.T) {
 	}
 	if !strings.Contains(p.Text("table.compare"), "not loaded") {
 		t.Errorf("an unloaded column should read as such")
+	}
+}
+
+// A score that stopped before the newest month is not offered as the
+// latest beside the others': 1006's Z″ ends in March in the demo data, so
+// its Z″ and Z″ change read "missing".
+func TestCompareDoesNotPassAnOldScoreForTheLatest(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	p := app.SignIn(t, "demo").Get("/compare?ids=1006,1007")
+	if p.Status != http.StatusOK {
+		t.Fatalf("status %d", p.Status)
+	}
+	rows := map[string]string{}
+	p.Doc.Find("table.compare tbody tr").Each(func(_ int, tr *goquery.Selection) {
+		label := strings.TrimSpace(tr.Find("th").Contents().First().Text())
+		rows[label] = strings.TrimSpace(tr.Find("td").First().Text())
+	})
+	for _, label := range []string{"Z″-Score", "Z″, 12-month change"} {
+		if got, ok := rows[label]; !ok || !strings.HasPrefix(got, "missing") {
+			t.Errorf("1006's %q reads %q, want missing (its Z″ stopped before the newest month); rows %v", label, got, rows)
+		}
 	}
 }

@@ -86,15 +86,27 @@ type compareData struct {
 
 func scoreLatest(k ScoreKind) func(b *compareData) (float64, bool) {
 	return func(b *compareData) (float64, bool) {
-		p, ok := lastReported(b.hist.points[k])
+		p, ok := current(b.hist, k)
 		return p.value, ok
 	}
+}
+
+// current is the score's latest reported point only when it is of the
+// history's newest month: a value that stopped earlier is no longer the
+// business's score (its report says the score is missing for the latest
+// months), and next to the others' it would pass for one.
+func current(h scoreHistory, k ScoreKind) (scorePoint, bool) {
+	p, ok := lastReported(h.points[k])
+	if !ok || len(h.months) == 0 || p.month != h.months[len(h.months)-1] {
+		return scorePoint{}, false
+	}
+	return p, true
 }
 
 // scoreChange is the change over the 12 months before the latest score.
 func scoreChange(k ScoreKind) func(b *compareData) (float64, bool) {
 	return func(b *compareData) (float64, bool) {
-		p, ok := lastReported(b.hist.points[k])
+		p, ok := current(b.hist, k)
 		if !ok {
 			return 0, false
 		}
