@@ -91,6 +91,9 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 		}
 		return err
 	}
+	// A two-factor sign-in abandoned earlier in this browser, perhaps by
+	// someone else, must not be finished later into a session.
+	h.sessions.ClearPending(c.Response())
 	h.meter.SignIn("ok")
 	h.log.Info("signed in", "request_id", requestID(c.Request().Context()), "user", sess.User)
 	return redirect(c, form.Next)
@@ -145,5 +148,8 @@ func (h *Handler) submitLogout(c *echo.Context) error {
 		h.log.Info("signed out", "request_id", requestID(c.Request().Context()), "user", s.User)
 	}
 	h.sessions.Clear(c.Response(), c.Request())
+	// The next person at this browser cannot finish a half-done
+	// two-factor sign-in either.
+	h.sessions.ClearPending(c.Response())
 	return redirect(c, loginURL("", reasonSignedOut))
 }

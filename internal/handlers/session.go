@@ -241,6 +241,9 @@ func purposeCodec(secret, purpose string, maxAge time.Duration) (*securecookie.S
 	sc := securecookie.New(hashKey, blockKey)
 	sc.SetSerializer(securecookie.JSONEncoder{})
 	sc.MaxAge(int(maxAge / time.Second))
+	// The length is checked by encodeCookie, against the whole cookie, with
+	// an error callers can tell apart.
+	sc.MaxLength(0)
 	return sc, nil
 }
 
@@ -252,16 +255,35 @@ func (s *SessionStore) SavePending(w http.ResponseWriter, p pendingSignIn, now t
 		s.ClearPending(w)
 		return nil
 	}
-	v, err := securecookie.EncodeMulti(pendingCookie, p, s.pending...)
+	v, err := encodeCookie(pendingCookie, p, s.pending)
+	if errors.Is(err, errCookieTooLong) && p.Next != "/" {
+		// A return path too long to keep (a crafted link) is dropped
+		// rather than the sign-in: the analyst lands on the home page.
+		p.Next = "/"
+		v, err = encodeCookie(pendingCookie, p, s.pending)
+	}
 	if err != nil {
-		var ce securecookie.Error
-		if errors.As(err, &ce) && ce.IsUsage() {
-			return errCookieTooLong
-		}
 		return err
 	}
 	s.setCookie(w, pendingCookie, v, left)
 	return nil
+}
+
+// maxCookieBytes is the most of a cookie, name and value, that browsers
+// are sure to keep; a longer one is dropped without a word.
+const maxCookieBytes = 4096
+
+// encodeCookie seals value for the cookie name, or fails with
+// errCookieTooLong when the cookie would not fit in a browser.
+func encodeCookie(name string, value any, codecs []securecookie.Codec) (string, error) {
+	v, err := securecookie.EncodeMulti(name, value, codecs...)
+	if err != nil {
+		return "", err
+	}
+	if len(name)+1+len(v) > maxCookieBytes {
+		return "", errCookieTooLong
+	}
+	return v, nil
 }
 
 // LoadPending reads the pending sign-in; ok is false when there is none,
@@ -286,7 +308,7 @@ func (s *SessionStore) ClearPending(w http.ResponseWriter) {
 
 // SaveBrowserKey remembers this browser for user.
 func (s *SessionStore) SaveBrowserKey(w http.ResponseWriter, user, key string) error {
-	v, err := securecookie.EncodeMulti(browserCookie, rememberedBrowser{User: user, Key: key}, s.browser...)
+	v, err := encodeCookie(browserCookie, rememberedBrowser{User: user, Key: key}, s.browser)
 	if err != nil {
 		return err
 	}

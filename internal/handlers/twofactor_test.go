@@ -438,3 +438,45 @@ func TestTwoFactorPendingCookieIsNotASession(t *testing.T) {
 	}
 	rec.keys.check(t, app, "pending cookie", p)
 }
+
+// A two-factor sign-in abandoned at the code form cannot be finished by
+// whoever uses the browser next: a plain sign-in and a sign-out both end it.
+func TestTwoFactorAbandonedSignInEnds(t *testing.T) {
+	app, _, _ := twoFactorApp(t)
+	for _, then := range []string{"plain sign-in", "sign-out"} {
+		u := app.NewUser(t)
+		form := startSignIn(t, u, "secure", "")
+		if p := u.Login("demo", "demo", ""); p.Status != http.StatusSeeOther {
+			t.Fatalf("%s: sign in as demo: status %d", then, p.Status)
+		}
+		if then == "sign-out" {
+			if p := u.PostForm("/logout", url.Values{"_csrf": {u.Token("/")}}); p.Status != http.StatusSeeOther {
+				t.Fatalf("sign out: status %d", p.Status)
+			}
+		}
+		if c := loginCookie(t, app, u, "creditdash_2fa"); c != nil {
+			t.Errorf("after a %s: the pending cookie is still in the browser", then)
+		}
+		p := sendCode(t, u, form, code(t, app, "secure"), false)
+		if p.Status != http.StatusSeeOther || !strings.HasPrefix(p.Location(), "/login?") {
+			t.Errorf("after a %s: the code of the abandoned sign-in: status %d to %q, want 303 to /login", then, p.Status, p.Location())
+		}
+	}
+}
+
+// A crafted return path too long for the pending cookie is dropped, not
+// the sign-in: the code form opens and the analyst lands at home.
+func TestTwoFactorLongReturnPath(t *testing.T) {
+	app, _, _ := twoFactorApp(t)
+	u := app.NewUser(t)
+	next := "/portfolio/scores?" + strings.Repeat("&", 400)
+	form := startSignIn(t, u, "secure", next)
+	c := loginCookie(t, app, u, "creditdash_2fa")
+	if c == nil || len(c.Name)+1+len(c.Value) > 4096 {
+		t.Fatalf("pending cookie %v: want one that fits in 4096 bytes", c != nil)
+	}
+	p := sendCode(t, u, form, code(t, app, "secure"), false)
+	if p.Status != http.StatusSeeOther || p.Location() != "/" {
+		t.Errorf("the code: status %d to %q, want 303 to /", p.Status, p.Location())
+	}
+}
