@@ -3,6 +3,7 @@ package handlers
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v5"
@@ -20,6 +21,7 @@ const (
 	reasonCodeExpired = "code-expired"
 	reasonCodeLocked  = "code-locked"
 	reasonNoCode      = "no-code"
+	reasonCodeGone    = "code-gone"
 )
 
 // showLogin renders the sign-in form, or goes straight on when the visitor
@@ -46,6 +48,8 @@ func (h *Handler) showLogin(c *echo.Context) error {
 		page.Notice = views.NoticeTwoFactorLocked
 	case reasonNoCode:
 		page.Notice = views.NoticeTwoFactorMissing
+	case reasonCodeGone:
+		page.Notice = views.NoticeTwoFactorGone
 	}
 	return h.render(c, http.StatusOK, templates.Login(page))
 }
@@ -69,7 +73,7 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 		BrowserKey: h.sessions.BrowserKey(c.Request(), form.Username)}
 	res, err := h.svc.SignIn(c.Request().Context(), cr)
 	if err != nil {
-		status, msg := loginFailure(err)
+		status, msg := h.signInFailure(c, err)
 		h.meter.SignIn(signInResult(err))
 		logged := "(not a plausible user name)"
 		if plausibleUser(form.Username) {
@@ -112,6 +116,18 @@ func signInResult(err error) string {
 		return "refused"
 	}
 	return "unavailable"
+}
+
+// signInFailure is loginFailure with the time the service gave for a
+// refusal: in the message, and as Retry-After.
+func (h *Handler) signInFailure(c *echo.Context, err error) (int, string) {
+	status, msg := loginFailure(err)
+	var ue *upstream.Error
+	if errors.As(err, &ue) && errors.Is(err, upstream.ErrRateLimited) && ue.RetryAfter > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(ue.RetryAfter.Seconds())))
+		msg = views.SignInRefusedUntil(h.now().Add(ue.RetryAfter))
+	}
+	return status, msg
 }
 
 func loginFailure(err error) (int, string) {

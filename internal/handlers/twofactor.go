@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
 
@@ -60,29 +61,41 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 	}
 	rid := requestID(c.Request().Context())
 	res, err := h.svc.TwoFactorKey(c.Request().Context(), p.Key, form.Code)
+	var ue *upstream.Error
+	errors.As(err, &ue)
 	switch {
+	case err == nil && res.TwoFactorAuthenticationRequired:
+		// The service answered as Login does when it sends a code: the
+		// sign-in goes on with the key it gave, and a new code.
+		p = pendingSignIn{Key: cmp.Or(res.SessionKey, p.Key), User: p.User, Next: p.Next, Since: h.now()}
+		if err := h.sessions.SavePending(c.Response(), p, h.now()); err != nil {
+			return err
+		}
+		h.log.Info("two-factor code asked again", "request_id", rid, "user", loggedUser(p.User))
+		page.Error = views.VerifyCodeResent
+		return h.render(c, http.StatusUnprocessableEntity, templates.LoginVerify(page))
 	case err == nil:
 	case errors.Is(err, upstream.ErrTwoFactorCode):
 		p.Wrong++
-		left := max(upstream.TwoFactorMaxAttempts-p.Wrong, 1) // the service, not our count, locks
 		if err := h.sessions.SavePending(c.Response(), p, h.now()); err != nil {
 			return err
 		}
 		h.log.Info("two-factor code wrong", "request_id", rid, "user", loggedUser(p.User), "wrong", p.Wrong)
-		page.Error = views.VerifyWrongCode(left)
+		// The service's own sentence says how many attempts it has left;
+		// a count of ours would drift when two codes cross.
+		page.Error = views.VerifyWrongCode(ue.Message)
 		return h.render(c, http.StatusUnprocessableEntity, templates.LoginVerify(page))
-	case errors.Is(err, upstream.ErrTwoFactorLocked), errors.Is(err, upstream.ErrTwoFactorExpired):
-		reason := reasonCodeExpired
-		if errors.Is(err, upstream.ErrTwoFactorLocked) {
-			reason = reasonCodeLocked
-		}
+	case errors.Is(err, upstream.ErrTwoFactorLocked), errors.Is(err, upstream.ErrTwoFactorExpired), errors.Is(err, upstream.ErrBadRequest):
+		// The service will not take a code for this key any more: only a
+		// new sign-in helps, so the form would be a dead end.
+		reason := endedReason(err, ue)
 		h.sessions.ClearPending(c.Response())
 		h.log.Info("two-factor sign-in ended", "request_id", rid, "user", loggedUser(p.User), "reason", reason)
 		return redirect(c, views.LoginAgainURL(shownUser(p.User), p.Next, reason))
 	default:
 		// The service failed: the pending sign-in may still be good, so the
 		// form stays.
-		status, msg := loginFailure(err)
+		status, msg := h.signInFailure(c, err)
 		h.log.Info("two-factor sign-in failed", "request_id", rid, "user", loggedUser(p.User), "err", err)
 		page.Error = msg
 		return h.render(c, status, templates.LoginVerify(page))
@@ -109,6 +122,20 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 	}
 	h.log.Info("signed in", "request_id", rid, "user", loggedUser(sess.User), "two_factor", true)
 	return redirect(c, safePath(p.Next))
+}
+
+// endedReason names why the service ended a pending sign-in, for the
+// notice on the sign-in form.
+func endedReason(err error, ue *upstream.Error) string {
+	switch {
+	case errors.Is(err, upstream.ErrTwoFactorLocked):
+		return reasonCodeLocked
+	case ue != nil && ue.Code == upstream.CodeSessionExpired:
+		return reasonCodeExpired
+	}
+	// Finished already (a code sent twice, or an answer lost on the way),
+	// or refused for a reason of the service's.
+	return reasonCodeGone
 }
 
 // verifyPage builds the code form's page for the pending sign-in p.

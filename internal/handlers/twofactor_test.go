@@ -480,3 +480,123 @@ func TestTwoFactorLongReturnPath(t *testing.T) {
 		t.Errorf("the code: status %d to %q, want 303 to /", p.Status, p.Location())
 	}
 }
+
+// A code sent twice (a double click, or a retry after a lost answer) ends
+// the second time in a clear notice, not in a form that can never work.
+func TestTwoFactorCodeSentTwice(t *testing.T) {
+	app, _, _ := twoFactorApp(t)
+	u := app.NewUser(t)
+	form := startSignIn(t, u, "secure", "/portfolio")
+	lost := twin(t, app, u)
+	right := code(t, app, "secure")
+	if p := sendCode(t, u, form, right, false); p.Location() != "/portfolio" {
+		t.Fatalf("the code: to %q, want /portfolio", p.Location())
+	}
+	// The second post carries the cookies of the first, the answer to
+	// which never arrived.
+	p := sendCode(t, lost, form, right, false)
+	loc, _ := url.Parse(p.Location())
+	if p.Status != http.StatusSeeOther || loc.Path != "/login" || loc.Query().Get("next") != "/portfolio" || loc.Query().Get("username") != "secure" {
+		t.Fatalf("the code again: status %d to %q, want 303 to /login with the user name and the next page", p.Status, p.Location())
+	}
+	if n := lost.Get(p.Location()).Text("[role=status]"); !strings.Contains(n, "no longer waits for a code") {
+		t.Errorf("notice %q, want one saying the sign-in no longer waits for a code", n)
+	}
+	if c := loginCookie(t, app, lost, "creditdash_2fa"); c != nil {
+		t.Error("the dead pending sign-in is still in the browser")
+	}
+}
+
+// Two wrong codes that cross (two tabs, or a double click) do not make the
+// form promise attempts the service no longer grants: the count is the
+// service's.
+func TestTwoFactorWrongCodesCross(t *testing.T) {
+	app, _, _ := twoFactorApp(t)
+	u := app.NewUser(t)
+	form := startSignIn(t, u, "secure", "")
+	other := twin(t, app, u)
+	wrong := "000000"
+	if code(t, app, "secure") == wrong {
+		wrong = "111111"
+	}
+	sendCode(t, other, form, wrong, false)
+	p := sendCode(t, u, form, wrong, false)
+	want := fmt.Sprintf("%d attempts left", upstream.TwoFactorMaxAttempts-2)
+	if msg := p.Text("[role=alert]"); p.Status != http.StatusUnprocessableEntity || !strings.Contains(msg, want) {
+		t.Errorf("the second wrong code: status %d, message %q; want 422 saying %q", p.Status, msg, want)
+	}
+}
+
+// twin is a second browser with u's cookies as they are now: the other
+// tab, or the same post sent again.
+func twin(t *testing.T, app *apptest.App, u *apptest.User) *apptest.User {
+	t.Helper()
+	o := app.NewUser(t)
+	o.SetCookies(u.Cookies())
+	if c := loginCookie(t, app, u, "creditdash_2fa"); c != nil {
+		base, _ := url.Parse(app.URL + "/login/verify")
+		o.Client().Jar.SetCookies(base, []*http.Cookie{{Name: c.Name, Value: c.Value, Path: "/login"}})
+	}
+	return o
+}
+
+// scripted is the service with the code step answered by answer.
+type scripted struct {
+	*upstream.Client
+	answer func() (upstream.LoginResult, error)
+}
+
+func (s *scripted) TwoFactorKey(context.Context, string, string) (upstream.LoginResult, error) {
+	return s.answer()
+}
+
+// The code step's other answers: a refusal with a time, an ended key and
+// an answer that asks for a code again each say what they mean.
+func TestTwoFactorServiceAnswers(t *testing.T) {
+	svc := &scripted{}
+	app := apptest.Start(t, apptest.Options{WrapService: func(c *upstream.Client) handlers.Service {
+		svc.Client = c
+		return svc
+	}})
+	start := func() (*apptest.User, *apptest.Page) {
+		u := app.NewUser(t)
+		return u, startSignIn(t, u, "secure", "/portfolio")
+	}
+
+	svc.answer = func() (upstream.LoginResult, error) {
+		return upstream.LoginResult{}, &upstream.Error{Op: "Users/2FAKey", Status: 429, Code: upstream.CodeRateLimitExceeded,
+			Kind: upstream.ErrRateLimited, RetryAfter: 2 * time.Minute}
+	}
+	u, form := start()
+	p := sendCode(t, u, form, "123456", false)
+	if p.Status != http.StatusTooManyRequests || p.Header.Get("Retry-After") != "120" || !strings.Contains(p.Text("[role=alert]"), "until ") {
+		t.Errorf("429 for 2 minutes: status %d, Retry-After %q, message %q; want 429, 120 and the time", p.Status, p.Header.Get("Retry-After"), p.Text("[role=alert]"))
+	}
+	if p.Doc.Find(`#verify-form`).Length() != 1 {
+		t.Error("429: the code form is gone")
+	}
+
+	svc.answer = func() (upstream.LoginResult, error) {
+		return upstream.LoginResult{}, &upstream.Error{Op: "Users/2FAKey", Status: 403, Code: "Forbidden", Kind: upstream.ErrTwoFactorExpired}
+	}
+	u, form = start()
+	p = sendCode(t, u, form, "123456", false)
+	if loc, _ := url.Parse(p.Location()); p.Status != http.StatusSeeOther || loc.Query().Get("reason") != "code-gone" {
+		t.Errorf("403 Forbidden: status %d to %q, want 303 to /login with reason code-gone", p.Status, p.Location())
+	}
+
+	svc.answer = func() (upstream.LoginResult, error) {
+		return upstream.LoginResult{SessionKey: "next-pending-key", Username: "secure", TwoFactorAuthenticationRequired: true}, nil
+	}
+	u, form = start()
+	p = sendCode(t, u, form, "123456", false)
+	if p.Status != http.StatusUnprocessableEntity || !strings.Contains(p.Text("[role=alert]"), "sent a new code") {
+		t.Errorf("an answer asking for a code: status %d, message %q; want 422 saying a new code was sent", p.Status, p.Text("[role=alert]"))
+	}
+	if g := u.Get("/"); g.Status != http.StatusSeeOther {
+		t.Errorf("GET / after an answer asking for a code: status %d, want 303 to sign in (no session)", g.Status)
+	}
+	if strings.Contains(p.Body, "next-pending-key") || app.Logs.Contains("next-pending-key") {
+		t.Error("the new pending key is in the page or the logs")
+	}
+}

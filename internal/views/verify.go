@@ -1,8 +1,8 @@
 package views
 
 import (
-	"fmt"
 	"net/url"
+	"time"
 )
 
 // VerifyPage is the second step of a two-factor sign-in: the form for the
@@ -62,12 +62,21 @@ func (f VerifyFault) Message() string {
 	return ""
 }
 
-// VerifyWrongCode says the code was wrong and how many tries remain.
-func VerifyWrongCode(left int) string {
-	if left == 1 {
-		return "That code is not right. 1 attempt left before you must sign in again."
+// VerifyWrongCode says the code was wrong, in the service's words when it
+// gave some (they say how many attempts it has left).
+func VerifyWrongCode(service string) string {
+	if service == "" {
+		return "That code is not right. Check the latest text message and try again; after a few wrong codes you must sign in again."
 	}
-	return fmt.Sprintf("That code is not right. %d attempts left before you must sign in again.", left)
+	return service
+}
+
+// VerifyCodeResent: the service sent a new code instead of taking this one.
+const VerifyCodeResent = "The credit-risk service sent a new code to your phone. Enter the new one."
+
+// SignInRefusedUntil: the service refuses sign-ins until at.
+func SignInRefusedUntil(at time.Time) string {
+	return "The credit-risk service is refusing sign-ins until " + Clock(at) + ". Try again then."
 }
 
 // Notices the sign-in page shows when a two-factor sign-in sent the analyst
@@ -76,4 +85,5 @@ const (
 	NoticeTwoFactorExpired = "Your sign-in waited too long for its code. Sign in again and we will send a new one."
 	NoticeTwoFactorLocked  = "Too many wrong codes. Sign in again and we will send a new one."
 	NoticeTwoFactorMissing = "No sign-in is waiting for a code. Sign in first."
+	NoticeTwoFactorGone    = "That sign-in no longer waits for a code: it was finished already, or the credit-risk service ended it. Sign in again if you are not signed in."
 )
