@@ -69,11 +69,17 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 		page.Error = fault.Message()
 		return h.render(c, http.StatusUnprocessableEntity, templates.Login(page))
 	}
+	if h.throttled(c, form.Username, false, &page.Error) {
+		return h.render(c, http.StatusTooManyRequests, templates.Login(page))
+	}
 	cr := upstream.Credentials{User: form.Username, Password: form.Password,
 		BrowserKey: h.sessions.BrowserKey(c.Request(), form.Username)}
 	res, err := h.svc.SignIn(c.Request().Context(), cr)
 	if err != nil {
 		status, msg := h.signInFailure(c, err)
+		if errors.Is(err, upstream.ErrInvalidCredentials) {
+			h.throttle.failed(c.Request(), form.Username)
+		}
 		h.meter.SignIn(signInResult(err))
 		logged := "(not a plausible user name)"
 		if plausibleUser(form.Username) {
@@ -84,6 +90,7 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 		return h.render(c, status, templates.Login(page))
 	}
 	if res.TwoFactorAuthenticationRequired {
+		h.throttle.codeSent(form.Username)
 		h.meter.SignIn("two_factor")
 		return h.startTwoFactor(c, form, res, page)
 	}
@@ -95,6 +102,9 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 		}
 		return err
 	}
+	// Only a whole sign-in forgets failures: a right password alone must
+	// not wipe the wrong codes guessed after it.
+	h.throttle.succeeded(c.Request(), form.Username)
 	// A two-factor sign-in abandoned earlier in this browser, perhaps by
 	// someone else, must not be finished later into a session.
 	h.sessions.ClearPending(c.Response())
@@ -116,6 +126,21 @@ func signInResult(err error) string {
 		return "refused"
 	}
 	return "unavailable"
+}
+
+// throttled reports whether the sign-in throttle refuses an attempt of
+// name now (see throttle.go); if so it sets *msg to say until when, and
+// Retry-After.
+func (h *Handler) throttled(c *echo.Context, name string, codeStep bool, msg *string) bool {
+	why, until := h.throttle.check(c.Request(), name, codeStep)
+	if why == 0 {
+		return false
+	}
+	c.Response().Header().Set("Retry-After", strconv.Itoa(int(until.Sub(h.now()).Seconds())+1))
+	*msg = views.SignInThrottled(why == throttledCodes, until)
+	h.meter.SignIn("throttled")
+	h.log.Info("sign-in throttled", "request_id", requestID(c.Request().Context()), "user", loggedUser(name), "codes", why == throttledCodes)
+	return true
 }
 
 // signInFailure is loginFailure with the time the service gave for a

@@ -169,6 +169,8 @@ type Handler struct {
 	// features remembers the optional operations the service lacks.
 	features *featureBook
 	signOuts SignOuts
+	// throttle bounds sign-in attempts and codes (see throttle.go).
+	throttle *signInThrottle
 	// calls and exports bound what each user runs against the service.
 	calls, exports *userSlots
 	// turns bound the pages prepared at once (see admission.go).
@@ -226,6 +228,7 @@ func New(cfg Config) (*Handler, error) {
 		now:          cfg.Now,
 		features:     newFeatureBook(),
 		signOuts:     cfg.SignOuts,
+		throttle:     newSignInThrottle(cfg.Now),
 		calls:        newUserSlots(callsPerUser),
 		exports:      newUserSlots(exportsPerUser),
 		turns:        newTurns(pageTurns, pageTurnsPerUser, cfg.PageTurnWait),

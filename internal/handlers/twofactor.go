@@ -60,6 +60,9 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 		return h.render(c, http.StatusUnprocessableEntity, templates.LoginVerify(page))
 	}
 	rid := requestID(c.Request().Context())
+	if h.throttled(c, p.User, true, &page.Error) {
+		return h.render(c, http.StatusTooManyRequests, templates.LoginVerify(page))
+	}
 	res, err := h.svc.TwoFactorKey(c.Request().Context(), p.Key, form.Code)
 	var ue *upstream.Error
 	errors.As(err, &ue)
@@ -76,6 +79,7 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 		return h.render(c, http.StatusUnprocessableEntity, templates.LoginVerify(page))
 	case err == nil:
 	case errors.Is(err, upstream.ErrTwoFactorCode):
+		h.throttle.failed(c.Request(), p.User)
 		p.Wrong++
 		if err := h.sessions.SavePending(c.Response(), p, h.now()); err != nil {
 			return err
@@ -113,6 +117,7 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 		return err
 	}
 	h.sessions.ClearPending(c.Response())
+	h.throttle.succeeded(c.Request(), p.User)
 	if form.Remember && res.BrowserKey != "" {
 		// Bound to the name as typed at sign-in, which is what the next
 		// sign-in compares it with.

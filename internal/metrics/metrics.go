@@ -45,7 +45,7 @@ func New() *Metrics {
 		}, []string{"op"}),
 		signIns: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "creditdash_sign_ins_total",
-			Help: "Sign-ins by result (ok, two_factor, wrong_credentials, rate_limited, refused, unavailable).",
+			Help: "Sign-ins by result (ok, two_factor, wrong_credentials, rate_limited, refused, unavailable, throttled).",
 		}, []string{"result"}),
 		refused: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "creditdash_budget_refusals_total",

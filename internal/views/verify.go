@@ -87,3 +87,12 @@ const (
 	NoticeTwoFactorMissing = "No sign-in is waiting for a code. Sign in first."
 	NoticeTwoFactorGone    = "That sign-in no longer waits for a code: it was finished already, or the credit-risk service ended it. Sign in again if you are not signed in."
 )
+
+// SignInThrottled says that sign-ins of this name are held until until:
+// after too many codes sent, or too many failed attempts.
+func SignInThrottled(codes bool, until time.Time) string {
+	if codes {
+		return "We sent several codes for this user name in the last few minutes. Use the latest one, or sign in again after " + Clock(until) + "."
+	}
+	return "Too many failed sign-ins for this user name from here. Try again after " + Clock(until) + "."
+}
