@@ -68,7 +68,7 @@ func NewSessionStore(secrets []string, secure bool, lifetime time.Duration) (*Se
 			return nil, err
 		}
 		pairs = append(pairs, hashKey, blockKey)
-		pc, err := purposeCodec(s, "two-factor pending", pendingLifetime)
+		pc, err := purposeCodec(s, "two-factor pending", pendingKept)
 		if err != nil {
 			return nil, err
 		}
@@ -207,6 +207,10 @@ const (
 	browserCookie   = "creditdash_browser"
 	twoFactorPath   = "/login"
 	pendingLifetime = 10 * time.Minute
+	// pendingKept is how long the browser keeps a pending sign-in: past
+	// its deadline it still says whose it was and where it was going, so
+	// that the form to sign in again has both.
+	pendingKept     = time.Hour
 	browserLifetime = upstream.BrowserKeyLifetime
 )
 
@@ -247,11 +251,10 @@ func purposeCodec(secret, purpose string, maxAge time.Duration) (*securecookie.S
 	return sc, nil
 }
 
-// SavePending starts (or updates) a pending sign-in. The cookie ends with
-// the sign-in's own deadline, which a wrong code does not move.
+// SavePending starts (or updates) a pending sign-in. Its deadline is
+// pendingLifetime after it started, which a wrong code does not move.
 func (s *SessionStore) SavePending(w http.ResponseWriter, p pendingSignIn, now time.Time) error {
-	left := p.Since.Add(pendingLifetime).Sub(now)
-	if left <= 0 {
+	if !now.Before(p.Since.Add(pendingLifetime)) {
 		s.ClearPending(w)
 		return nil
 	}
@@ -265,8 +268,39 @@ func (s *SessionStore) SavePending(w http.ResponseWriter, p pendingSignIn, now t
 	if err != nil {
 		return err
 	}
-	s.setCookie(w, pendingCookie, v, left)
+	s.setCookie(w, pendingCookie, v, p.Since.Add(pendingKept).Sub(now))
 	return nil
+}
+
+// pendingState is what a browser holds of a two-factor sign-in.
+type pendingState int
+
+const (
+	pendingNone    pendingState = iota // none, or tampered or foreign
+	pendingWaiting                     // waiting for its code
+	pendingExpired                     // past its deadline; User and Next still tell whose and where to
+)
+
+// LoadPending reads the pending sign-in and whether it still waits.
+func (s *SessionStore) LoadPending(r *http.Request, now time.Time) (pendingSignIn, pendingState) {
+	var p pendingSignIn
+	c, err := r.Cookie(pendingCookie)
+	if err != nil || securecookie.DecodeMulti(pendingCookie, c.Value, &p, s.pending...) != nil {
+		return pendingSignIn{}, pendingNone
+	}
+	if p.Key == "" || p.User == "" {
+		return pendingSignIn{}, pendingNone
+	}
+	p.Next = safePath(p.Next)
+	if !now.Before(p.Since.Add(pendingLifetime)) {
+		return p, pendingExpired
+	}
+	return p, pendingWaiting
+}
+
+// ClearPending expires the pending sign-in in the browser.
+func (s *SessionStore) ClearPending(w http.ResponseWriter) {
+	s.setCookie(w, pendingCookie, "", -1)
 }
 
 // maxCookieBytes is the most of a cookie, name and value, that browsers
@@ -284,26 +318,6 @@ func encodeCookie(name string, value any, codecs []securecookie.Codec) (string, 
 		return "", errCookieTooLong
 	}
 	return v, nil
-}
-
-// LoadPending reads the pending sign-in; ok is false when there is none,
-// or it is tampered, foreign or past its deadline.
-func (s *SessionStore) LoadPending(r *http.Request, now time.Time) (pendingSignIn, bool) {
-	var p pendingSignIn
-	c, err := r.Cookie(pendingCookie)
-	if err != nil || securecookie.DecodeMulti(pendingCookie, c.Value, &p, s.pending...) != nil {
-		return pendingSignIn{}, false
-	}
-	if p.Key == "" || p.User == "" || !now.Before(p.Since.Add(pendingLifetime)) {
-		return pendingSignIn{}, false
-	}
-	p.Next = safePath(p.Next)
-	return p, true
-}
-
-// ClearPending expires the pending sign-in in the browser.
-func (s *SessionStore) ClearPending(w http.ResponseWriter) {
-	s.setCookie(w, pendingCookie, "", -1)
 }
 
 // SaveBrowserKey remembers this browser for user.

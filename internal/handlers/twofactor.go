@@ -35,12 +35,15 @@ func (h *Handler) startTwoFactor(c *echo.Context, form loginForm, res upstream.L
 
 // showVerify renders the code form for the pending sign-in.
 func (h *Handler) showVerify(c *echo.Context) error {
-	p, ok := h.sessions.LoadPending(c.Request(), h.now())
-	if !ok {
+	p, state := h.sessions.LoadPending(c.Request(), h.now())
+	switch state {
+	case pendingNone:
 		if _, signedIn := sessionOf(c); signedIn {
 			return redirect(c, "/")
 		}
 		return redirect(c, loginURL("", reasonNoCode))
+	case pendingExpired:
+		return h.pendingExpired(c, p)
 	}
 	return h.render(c, http.StatusOK, templates.LoginVerify(h.verifyPage(c, p, false)))
 }
@@ -49,9 +52,12 @@ func (h *Handler) showVerify(c *echo.Context) error {
 // and continues to the page first asked for; a wrong one asks again while
 // attempts remain; a locked or expired sign-in starts over at /login.
 func (h *Handler) submitVerify(c *echo.Context) error {
-	p, ok := h.sessions.LoadPending(c.Request(), h.now())
-	if !ok {
+	p, state := h.sessions.LoadPending(c.Request(), h.now())
+	switch state {
+	case pendingNone:
 		return redirect(c, loginURL("", reasonNoCode))
+	case pendingExpired:
+		return h.pendingExpired(c, p)
 	}
 	form := readVerifyForm(c)
 	page := h.verifyPage(c, p, form.Remember)
@@ -129,6 +135,13 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 	return redirect(c, safePath(p.Next))
 }
 
+// pendingExpired ends a pending sign-in past its deadline and sends the
+// analyst to sign in again, with the name and the page it was going to.
+func (h *Handler) pendingExpired(c *echo.Context, p pendingSignIn) error {
+	h.sessions.ClearPending(c.Response())
+	return redirect(c, views.LoginAgainURL(shownUser(p.User), p.Next, reasonCodeExpired))
+}
+
 // endedReason names why the service ended a pending sign-in, for the
 // notice on the sign-in form.
 func endedReason(err error, ue *upstream.Error) string {
@@ -148,6 +161,7 @@ func (h *Handler) verifyPage(c *echo.Context, p pendingSignIn, remember bool) vi
 	return views.VerifyPage{
 		Base:      h.base(c, nil, "Enter your sign-in code", views.NavNone),
 		Username:  p.User,
+		Until:     p.Since.Add(upstream.TwoFactorPendingLifetime),
 		Remember:  remember,
 		ResendURL: views.LoginAgainURL(shownUser(p.User), p.Next, ""),
 	}

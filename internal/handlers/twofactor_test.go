@@ -375,13 +375,27 @@ func TestTwoFactorExpired(t *testing.T) {
 		t.Errorf("notice %q, want one saying the sign-in waited too long", n)
 	}
 
-	// The dashboard's pending cookie ends after 10 minutes.
+	// The dashboard's pending sign-in ends after 10 minutes; the form to
+	// sign in again keeps the name and the page it was going to.
 	u = app.NewUser(t)
-	form = startSignIn(t, u, "secure", "")
-	clk.Advance(10*time.Minute + time.Second)
-	for _, p := range []*apptest.Page{u.Get("/login/verify"), sendCode(t, u, form, code(t, app, "secure"), false)} {
-		if p.Status != http.StatusSeeOther || !strings.HasPrefix(p.Location(), "/login?") || !strings.Contains(p.Location(), "reason=") {
-			t.Errorf("after the pending cookie's deadline: status %d to %q, want 303 to /login with a reason", p.Status, p.Location())
+	form = startSignIn(t, u, "secure", "/businesses/1001/payments")
+	if until := form.Text(".lede time"); until == "" {
+		t.Error("the code form does not say until when the code works")
+	}
+	clk.Advance(10*time.Minute + 50*time.Second)
+	for _, step := range []string{"GET", "POST"} {
+		var p *apptest.Page
+		if step == "GET" {
+			p = u.Get("/login/verify")
+		} else {
+			form = startSignIn(t, u, "secure", "/businesses/1001/payments")
+			clk.Advance(10*time.Minute + 50*time.Second)
+			p = sendCode(t, u, form, code(t, app, "secure"), false)
+		}
+		loc, _ := url.Parse(p.Location())
+		if p.Status != http.StatusSeeOther || loc.Path != "/login" || loc.Query().Get("reason") != "code-expired" ||
+			loc.Query().Get("username") != "secure" || loc.Query().Get("next") != "/businesses/1001/payments" {
+			t.Errorf("%s after the pending sign-in's deadline: status %d to %q, want 303 to /login with the reason, the name and the next page", step, p.Status, p.Location())
 		}
 	}
 	rec.keys.check(t, app, "expired", nil)
@@ -431,7 +445,7 @@ func TestTwoFactorPendingCookieIsNotASession(t *testing.T) {
 			raw = sc
 		}
 	}
-	for _, want := range []string{"Path=/login", "Max-Age=600", "HttpOnly", "SameSite=Lax"} {
+	for _, want := range []string{"Path=/login", "Max-Age=3600", "HttpOnly", "SameSite=Lax"} {
 		if !strings.Contains(raw, want) {
 			t.Errorf("pending cookie %q lacks %s", raw, want)
 		}

@@ -13,6 +13,8 @@ type VerifyPage struct {
 	// Username is who is signing in, shown so a shared computer's next
 	// user sees whose code is asked for.
 	Username string
+	// Until is when the service stops taking a code for this sign-in.
+	Until time.Time
 	// Remember keeps the "Remember this browser" box as it was ticked.
 	Remember bool
 	// Error says why the last code was refused.
