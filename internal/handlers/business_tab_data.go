@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -203,7 +204,17 @@ func (l *financialsLoad) sections(ref upstream.BusinessRef) []section {
 
 func (l *financialsLoad) header() *headerData { return &l.hd }
 func (l *financialsLoad) errs() []error {
-	return []error{l.stmtsErr, l.commentsErr, l.peersErr, l.zHistErr}
+	return []error{l.stmtsErr, l.commentsErr, l.peersErrForPage(), l.zHistErr}
+}
+
+// peersErrForPage is the peers' error as the whole page sees it: a peer
+// analysis the service lacks (404) is the section's own matter, told
+// there, not an unknown business.
+func (l *financialsLoad) peersErrForPage() error {
+	if errors.Is(l.peersErr, upstream.ErrNotFound) {
+		return nil
+	}
+	return l.peersErr
 }
 func (l *financialsLoad) data() tabData {
 	d := l.d
@@ -247,7 +258,9 @@ func (h *Handler) fillFinancials(c *echo.Context, page *views.BusinessFinancials
 	if page.CommentsProblem = h.sectionProblem(c, l.commentsErr); page.CommentsProblem == nil {
 		page.Comments = l.d.Comments.Text
 	}
-	if page.PeersProblem = h.sectionProblem(c, l.peersErr); page.PeersProblem == nil {
+	if errors.Is(l.peersErr, upstream.ErrNotFound) {
+		page.Peers = views.NoPeerAnalysis()
+	} else if page.PeersProblem = h.sectionProblem(c, l.peersErr); page.PeersProblem == nil {
 		section, err := views.PeerView(l.d.Peers)
 		if err != nil {
 			return err

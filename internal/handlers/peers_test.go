@@ -11,6 +11,7 @@ import (
 
 	"creditdash/internal/apptest"
 	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
 )
 
@@ -42,7 +43,7 @@ func TestPeersFullAccessMatchesTheService(t *testing.T) {
 	}
 	ranked := 0
 	for _, r := range pa.Ratios {
-		want, _ := views.PeerView(upstream.PeerAnalysis{Ratios: []upstream.PeerRatio{r}})
+		want, _ := views.PeerView(upstream.PeerAnalysis{PeerCount: pa.PeerCount, Ratios: []upstream.PeerRatio{r}})
 		label := want.Rows[0].Label
 		got, ok := rows[label]
 		if !ok || len(got) != 6 {
@@ -97,8 +98,18 @@ func TestPeersFiltersReachTheService(t *testing.T) {
 	if p.Status != http.StatusOK {
 		t.Fatalf("status = %d, want 200", p.Status)
 	}
-	if !strings.Contains(p.Text("#peers .peer-summary"), strconv.Itoa(pa.PeerCount)+" businesses compared") {
-		t.Errorf("filtered summary %q, want %d peers", p.Text("#peers .peer-summary"), pa.PeerCount)
+	// Both filters leave 1001 alone in its group in the demo data: no
+	// ranking of one.
+	if pa.PeerCount != 1 || !strings.Contains(p.Text("#peers .empty"), "No other business matches these peer filters") {
+		t.Errorf("filtered to %d: peers section %q, want 1 and a word that no other business matches", pa.PeerCount, p.Text("#peers"))
+	}
+	q = upstream.PeerQuery{SICPrimary: true, Quarter: 2}
+	if pa, err = app.Client.PeerAnalysis(context.Background(), u.SessionKey(), upstream.ByID(1001), q); err != nil {
+		t.Fatal(err)
+	}
+	one := u.Get("/businesses/1001/financials?quarter=2&primary=on")
+	if pa.PeerCount < 2 || !strings.Contains(one.Text("#peers .peer-summary"), strconv.Itoa(pa.PeerCount)+" businesses compared") {
+		t.Errorf("filtered summary %q, want %d peers", one.Text("#peers .peer-summary"), pa.PeerCount)
 	}
 	if p.Doc.Find("#primary[checked]").Length() != 1 || p.Doc.Find("#samerisk[checked]").Length() != 1 {
 		t.Error("the checked filters are not shown back")
@@ -201,5 +212,29 @@ func TestPeersOfferedUnderASmallBudget(t *testing.T) {
 	}
 	if n := total(app, "ordinary"); n != 10 {
 		t.Errorf("%d requests spent, want 10", n)
+	}
+}
+
+// noPeers is a service without a peer analysis for any business.
+type noPeers struct{ *upstream.Client }
+
+func (noPeers) PeerAnalysis(context.Context, string, upstream.BusinessRef, upstream.PeerQuery) (upstream.PeerAnalysis, error) {
+	return upstream.PeerAnalysis{}, &upstream.Error{Op: "Business/PeerAnalysis", Status: 404, Code: upstream.CodeBusinessNotFound, Kind: upstream.ErrNotFound}
+}
+
+// A service without a peer analysis costs the Peers section, said there,
+// not the statements and comments of the whole tab.
+func TestPeersNotFoundStaysInItsSection(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream { return noPeers{c} }})
+	u := app.SignIn(t, "demo")
+	p := u.Get("/businesses/1001/financials")
+	if p.Status != http.StatusOK {
+		t.Fatalf("GET /businesses/1001/financials with no peer analysis: status %d, want 200", p.Status)
+	}
+	if !strings.Contains(p.Text("#peers"), "no peer analysis for this business and period") {
+		t.Errorf("peers section %q, want it to say there is no peer analysis", p.Text("#peers"))
+	}
+	if p.Doc.Find("#statements table").Length() == 0 {
+		t.Errorf("the statements are gone: %q", p.Text("#statements"))
 	}
 }

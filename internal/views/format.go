@@ -69,8 +69,17 @@ func CompactMoney(v float64) string {
 func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }
 
 // Percent formats a percentage that is already in 0–100: 12.345 -> "12.3%".
+// One too small for a decimal keeps its sign with two (-0.04 -> "-0.04%"),
+// and none reads "-0.0%".
 func Percent(p float64) string {
-	return strconv.FormatFloat(math.Round(p*10)/10, 'f', 1, 64) + "%"
+	r := math.Round(p*10) / 10
+	if r == 0 && math.Abs(p) >= 0.005 {
+		return strconv.FormatFloat(math.Round(p*100)/100, 'f', 2, 64) + "%"
+	}
+	if r == 0 {
+		r = 0 // not -0
+	}
+	return strconv.FormatFloat(r, 'f', 1, 64) + "%"
 }
 
 // Decimal formats a number with the given decimals and separators.

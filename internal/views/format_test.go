@@ -55,7 +55,8 @@ func TestPercentDecimalSigned(t *testing.T) {
 	percents := []struct {
 		in   float64
 		want string
-	}{{0, "0.0%"}, {12.345, "12.3%"}, {99.96, "100.0%"}, {41.14, "41.1%"}, {-2.25, "-2.3%"}}
+	}{{0, "0.0%"}, {12.345, "12.3%"}, {99.96, "100.0%"}, {41.14, "41.1%"}, {-2.25, "-2.3%"},
+		{-0.04, "-0.04%"}, {0.04, "0.04%"}, {-0.001, "0.0%"}, {-0.05, "-0.1%"}}
 	for _, c := range percents {
 		if got := Percent(c.in); got != c.want {
 			t.Errorf("Percent(%v) = %q, want %q", c.in, got, c.want)

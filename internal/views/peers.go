@@ -15,9 +15,13 @@ import (
 type PeerSection struct {
 	// Period is "2025 Q4"; Industry is "SIC 5311 Department Stores".
 	Period, Industry string
-	// PeerCount is how many businesses were compared, the business included.
+	// PeerCount is how many businesses were compared, the business included
+	// when it has a statement for the period.
 	PeerCount int
-	Rows      []PeerRow
+	// Included: the business has a statement for the period, so it is one
+	// of the businesses compared.
+	Included bool
+	Rows     []PeerRow
 	// Panel holds the chart and its table; Panel.Empty says why there is none.
 	Panel ChartPanel
 	// Withheld lists the labels of the contract's ratios the service left
@@ -119,6 +123,30 @@ func RankText(rank *int, count int) string {
 	return Ordinal(*rank) + " of " + strconv.Itoa(count)
 }
 
+// forPeriod is "for 2025 Q4", or "for that period" when the service named
+// none.
+func (s PeerSection) forPeriod() string {
+	if s.Period == "" {
+		return "for that period"
+	}
+	return "for " + s.Period
+}
+
+// Compared says how many businesses were compared and whether this one is
+// among them.
+func (s PeerSection) Compared() string {
+	if !s.Included {
+		return strconv.Itoa(s.PeerCount) + " peers compared; this business has no statement " + s.forPeriod()
+	}
+	return strconv.Itoa(s.PeerCount) + " businesses compared, this one included"
+}
+
+// NoPeerAnalysis is the Peers section when the service has none for the
+// business and period (it answered 404).
+func NoPeerAnalysis() PeerSection {
+	return PeerSection{Panel: ChartPanel{Empty: "The credit-risk service has no peer analysis for this business and period."}}
+}
+
 // PeerView builds the Peers section from the service's answer.
 func PeerView(pa upstream.PeerAnalysis) (PeerSection, error) {
 	s := PeerSection{PeerCount: pa.PeerCount}
@@ -133,8 +161,21 @@ func PeerView(pa upstream.PeerAnalysis) (PeerSection, error) {
 	}
 	s.Panel = ChartPanel{Title: "Ratios among peers",
 		Note: "each bar is the peers' range of one ratio, worst at the left and best at the right; ◆ the peers' median, ● this business"}
-	if len(pa.Ratios) == 0 {
+	var measured bool // any ratio of any business in the period
+	for _, r := range pa.Ratios {
+		measured = measured || r.Value != nil || r.Min != nil || r.Max != nil
+		s.Included = s.Included || r.Value != nil
+	}
+	switch {
+	case len(pa.Ratios) == 0:
 		s.Panel.Empty = "No statements on file, so no peers to compare with."
+		return s, nil
+	case !measured || pa.PeerCount == 0:
+		s.Panel.Empty = "No statements " + s.forPeriod() + " from this business or its peers: choose another year."
+		return s, nil
+	case pa.PeerCount == 1:
+		// The business alone: every rank would read "1st of 1".
+		s.Panel.Empty = "No other business matches these peer filters " + s.forPeriod() + ": widen them to compare."
 		return s, nil
 	}
 	s.Panel.Table = DataTable{Caption: "Ratios among peers",

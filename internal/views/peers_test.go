@@ -130,6 +130,35 @@ func TestPeerViewWithoutStatements(t *testing.T) {
 	}
 }
 
+// A period without statements, a group of the business alone and a
+// business without a statement for the period are each told plainly,
+// never as a ranking of dashes or "1st of 1".
+func TestPeerViewThinGroups(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	one := func(i int) *int { return &i }
+	nothing := upstream.PeerAnalysis{PeerYear: 2015, PeerQuarter: 4, PeerCount: 0, Ratios: []upstream.PeerRatio{
+		{Ratio: upstream.RatioCurrent}, {Ratio: upstream.RatioNetMargin}}}
+	if s, _ := PeerView(nothing); len(s.Rows) != 0 || s.Panel.Empty != "No statements for 2015 Q4 from this business or its peers: choose another year." {
+		t.Errorf("no statements in the period: rows %d, empty %q", len(s.Rows), s.Panel.Empty)
+	}
+	alone := upstream.PeerAnalysis{PeerYear: 2025, PeerQuarter: 4, PeerCount: 1, Ratios: []upstream.PeerRatio{
+		{Ratio: upstream.RatioNetMargin, Value: f(-0.046), Min: f(-0.046), Max: f(-0.046), Median: f(-0.046), Count: 1, Rank: one(1)}}}
+	if s, _ := PeerView(alone); len(s.Rows) != 0 || s.Panel.Chart.ID != "" || s.Panel.Empty != "No other business matches these peer filters for 2025 Q4: widen them to compare." {
+		t.Errorf("the business alone: rows %d, chart %q, empty %q", len(s.Rows), s.Panel.Chart.ID, s.Panel.Empty)
+	}
+	without := upstream.PeerAnalysis{PeerYear: 2026, PeerQuarter: 4, PeerCount: 10, Ratios: []upstream.PeerRatio{
+		{Ratio: upstream.RatioCurrent, Min: f(0.8), Max: f(2.3), Median: f(1.3), Count: 10}}}
+	s, _ := PeerView(without)
+	if len(s.Rows) != 1 || s.Compared() != "10 peers compared; this business has no statement for 2026 Q4" {
+		t.Errorf("the business without a statement: rows %d, %q", len(s.Rows), s.Compared())
+	}
+	with := without
+	with.Ratios = []upstream.PeerRatio{{Ratio: upstream.RatioCurrent, Value: f(1), Min: f(0.8), Max: f(2.3), Median: f(1.3), Count: 10, Rank: one(4)}}
+	if s, _ := PeerView(with); s.Compared() != "10 businesses compared, this one included" {
+		t.Errorf("the business with a statement: %q", s.Compared())
+	}
+}
+
 // The chart's options, as the page hands them to ECharts.
 type peerOptions struct {
 	YAxis []struct {
