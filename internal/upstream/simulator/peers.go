@@ -123,13 +123,14 @@ func (s *Server) peerAnalysis(c *call) (any, *apiError) {
 		return out, nil
 	}
 	end := quarterEnd(pq.year, pq.quarter)
-	own := statementAt(b, end)
 	// A period that ends after the latest a filing can be in (the year
 	// still running) compares with what the peers have filed by the as-of
 	// month: each one's latest statement of the twelve months up to then.
 	// Otherwise a business that files early in the year would have no
-	// peers until December's filers catch up.
+	// peers until December's filers catch up. The business is measured the
+	// same way, or it would drop out of its own comparison.
 	peerEnd := min(end, monthOfTime(s.asOf)-genFilingMonths)
+	own := statementAt(b, peerEnd)
 	peers := s.peers(b, pq, peerEnd)
 	if own != nil {
 		peers = append(peers, own)

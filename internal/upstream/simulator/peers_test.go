@@ -366,3 +366,32 @@ func TestPeerAnalysisYearStillRunning(t *testing.T) {
 		t.Error("no business whose newest year ends in the as-of year has peers filing in the year before; the test shows nothing")
 	}
 }
+
+// A business whose newest statement is from the year before, asked for
+// the year still running, is measured as its peers are, by its latest
+// filing: it stays in its own comparison.
+func TestPeerAnalysisYearStillRunningKeepsTheBusiness(t *testing.T) {
+	h := demoNowHarness(t)
+	key := h.login("demo")
+	checked := 0
+	for i := range h.srv.ds.Businesses {
+		b := &h.srv.ds.Businesses[i]
+		if len(b.Statements) == 0 || periodEnd(&b.Statements[0]).year() != h.srv.asOf.Year()-1 || checked == 5 {
+			continue
+		}
+		d := h.peers(key, url.Values{"id": {fmt.Sprint(b.ID)}, paramYear: {fmt.Sprint(h.srv.asOf.Year())}})
+		valued := 0
+		for _, r := range d.Ratios {
+			if r.Value != nil {
+				valued++
+			}
+		}
+		if valued == 0 {
+			t.Errorf("%d asked for %d: no ratio of its own among %d", b.ID, h.srv.asOf.Year(), len(d.Ratios))
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Error("no business whose newest statement is from the year before")
+	}
+}
