@@ -59,11 +59,13 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 // leftover in-flight count starts over with it, so a reservation lost
 // with the store cannot shrink later windows.
 var reserveScript = rueidis.NewLuaScript(nowMillis + `
-local h = redis.call('HMGET', KEYS[1], 'known', 'unlimited', 'remaining', 'reset', 'limit')
+local h = redis.call('HMGET', KEYS[1], 'known', 'unlimited', 'remaining', 'reset', 'limit', 'guessed')
 local known = h[1] == '1'
 local unlimited = h[2] == '1'
 if known and not unlimited and tonumber(h[4]) <= now then
-  redis.call('HSET', KEYS[1], 'known', '0', 'lastlimit', h[5] or '0', 'inflight', '0')
+  local last = h[5] or '0'
+  if h[6] == '1' then last = '0' end
+  redis.call('HSET', KEYS[1], 'known', '0', 'lastlimit', last, 'inflight', '0', 'guessed', '0')
   known = false
 end
 if not known then
@@ -80,16 +82,18 @@ return {4, 0}`)
 // doneScript settles a reservation (see cache.Outcome for the arguments'
 // meaning) exactly as the cache's own book does.
 var doneScript = rueidis.NewLuaScript(nowMillis + `
-local h = redis.call('HMGET', KEYS[1], 'known', 'unlimited', 'limit', 'remaining', 'reset', 'inflight')
+local h = redis.call('HMGET', KEYS[1], 'known', 'unlimited', 'limit', 'remaining', 'reset', 'inflight', 'guessed')
 local known = h[1] == '1'
 local unlimited = h[2] == '1'
 local limit = tonumber(h[3]) or 0
 local rem = tonumber(h[4]) or 0
 local reset = tonumber(h[5]) or 0
 local inflight = tonumber(h[6]) or 0
+local guessed = h[7] == '1'
 if known and not unlimited and reset <= now then
+  if guessed then limit = 0 end
   redis.call('HSET', KEYS[1], 'lastlimit', limit)
-  known, limit, rem, reset, inflight = false, 0, 0, 0, 0
+  known, limit, rem, reset, inflight, guessed = false, 0, 0, 0, 0, false
 end
 local taken, first, hasq = ARGV[1] == '1', ARGV[2] == '1', ARGV[4] == '1'
 if taken then
@@ -97,6 +101,7 @@ if taken then
   if not hasq and ARGV[9] == '1' and known and not unlimited then rem = rem + 1 end
 end
 if hasq then
+  guessed = false
   local qlimit = tonumber(ARGV[5])
   if qlimit <= 0 then
     known, unlimited = true, true
@@ -115,11 +120,12 @@ elseif ARGV[8] == '1' and first then
 end
 if ARGV[10] == '1' then
   if not known or unlimited then limit = 0 end
-  if limit <= 0 then limit = 1 end
+  guessed = limit <= 0
+  if guessed then limit = 1 end
   known, unlimited, rem, reset = true, false, 0, now + tonumber(ARGV[11])
 end
 redis.call('HSET', KEYS[1], 'known', known and '1' or '0', 'unlimited', unlimited and '1' or '0',
-  'limit', limit, 'remaining', rem, 'reset', reset, 'inflight', inflight)
+  'limit', limit, 'remaining', rem, 'reset', reset, 'inflight', inflight, 'guessed', guessed and '1' or '0')
 redis.call('PEXPIRE', KEYS[1], ARGV[12])
 if first and redis.call('GET', KEYS[2]) == ARGV[3] then redis.call('DEL', KEYS[2]) end
 return 1`)
@@ -201,7 +207,7 @@ func (b *Book) Quota(user string) (upstream.RateLimit, bool) {
 	var f []string
 	err := b.s.call(context.Background(), func(ctx context.Context, c rueidis.Client) error {
 		vals, err := c.DoCache(ctx, c.B().Hmget().Key(b.s.key(nsQuota, user)).
-			Field("known", "unlimited", "limit", "remaining", "reset", "lastlimit").Cache(), clientMemory).ToArray()
+			Field("known", "unlimited", "limit", "remaining", "reset", "lastlimit", "guessed").Cache(), clientMemory).ToArray()
 		if err != nil {
 			return err
 		}
@@ -211,7 +217,7 @@ func (b *Book) Quota(user string) (upstream.RateLimit, bool) {
 		}
 		return nil
 	})
-	if err != nil || len(f) != 6 {
+	if err != nil || len(f) != 7 {
 		return b.local.Quota(user)
 	}
 	num := func(s string) int64 { n, _ := strconv.ParseInt(s, 10, 64); return n }
@@ -221,6 +227,9 @@ func (b *Book) Quota(user string) (upstream.RateLimit, bool) {
 	resetAt := time.UnixMilli(num(f[4]))
 	if known && !unlimited && !resetAt.After(now) {
 		known, lastLimit = false, limit
+		if f[6] == "1" {
+			lastLimit = 0 // refused's stand-in, not a limit an answer told
+		}
 	}
 	switch {
 	case !known && lastLimit > 0:

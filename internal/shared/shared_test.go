@@ -353,3 +353,35 @@ func TestExpiredCopyOfAnotherReplicaStandsInWhenTheServiceFails(t *testing.T) {
 		t.Errorf("B's report %+v: want the copy A fetched at %v, marked stale", rep, fetched)
 	}
 }
+
+// A 429 that named no limit holds the shared budget for its moment and
+// then leaves no made-up limit behind, as the cache's own book does.
+func TestSharedRefusalWithoutFiguresLeavesNoLimit(t *testing.T) {
+	st, err := shared.Open(redistest.URL(t), shared.Options{Prefix: redistest.Prefix(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	book := shared.NewBook(st, cache.NewBook(nil))
+	r, err := book.Reserve(t.Context(), "u", "Op")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Done(cache.Outcome{Refused: true, RetryAfter: 300 * time.Millisecond})
+	if q, ok := book.Quota("u"); !ok || q.Remaining != 0 {
+		t.Errorf("during the refusal: quota %+v, %v; want none left", q, ok)
+	}
+	time.Sleep(600 * time.Millisecond) // past the refusal's end, by the store's clock
+	if q, ok := book.Quota("u"); ok {
+		t.Errorf("after the refusal: quota %+v; want none known", q)
+	}
+	// The next reservation is the first of an unknown window, and its
+	// answer leaves no limit of 1 behind either.
+	if r, err = book.Reserve(t.Context(), "u", "Op"); err != nil {
+		t.Fatal(err)
+	}
+	r.Done(cache.Outcome{Succeeded: true})
+	if q, ok := book.Quota("u"); ok && q.Limit == 1 {
+		t.Errorf("after a plain answer: quota %+v; want no limit of 1", q)
+	}
+}

@@ -112,3 +112,23 @@ func TestDownloadSpendsTheSameBudget(t *testing.T) {
 		t.Errorf("the service was asked for the export %d times, want 0", n)
 	}
 }
+
+// A 429 that named neither the limit nor the renewal stops the spending
+// for the moment, but once over it leaves no made-up hourly limit behind
+// ("1 of 1 requests left"): the next answer tells the figures.
+func TestRefusalWithoutFiguresLeavesNoLimit(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	book := cache.NewBook(func() time.Time { return now })
+	r, err := book.Reserve(t.Context(), "u", "Op")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Done(cache.Outcome{Refused: true, RetryAfter: time.Minute})
+	if q, ok := book.Quota("u"); !ok || q.Remaining != 0 {
+		t.Errorf("during the refusal: quota %+v, %v; want none left", q, ok)
+	}
+	now = now.Add(time.Minute + time.Second)
+	if q, ok := book.Quota("u"); ok {
+		t.Errorf("after the refusal: quota %+v; want none known", q)
+	}
+}

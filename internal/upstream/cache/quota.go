@@ -104,6 +104,9 @@ type account struct {
 	// lastLimit is the hourly limit of the window before, shown as the
 	// renewed budget until the first answer of the new window.
 	lastLimit int
+	// guessed: q.Limit is refused's stand-in for a limit no answer told,
+	// never carried into lastLimit.
+	guessed bool
 	// first is open while the first call of an unknown window is in
 	// flight; the others wait for it to close.
 	first chan struct{}
@@ -133,6 +136,9 @@ func (b *quotaBook) accountOf(user string) *account {
 	if a.known && !a.unlimited && !a.q.RenewsAt().After(b.now()) {
 		// The window renewed: its first call tells the new figures.
 		a.known, a.lastLimit, a.q = false, a.q.Limit, upstream.RateLimit{}
+		if a.guessed {
+			a.lastLimit, a.guessed = 0, false
+		}
 	}
 	return a
 }
@@ -219,6 +225,7 @@ func (r *reservation) Done(o Outcome) {
 // starts the count again, less the calls still in flight.
 func (b *quotaBook) record(a *account, q upstream.RateLimit) {
 	q.At = b.now() // the book's own clock: renewals are compared with it
+	a.guessed = false
 	if q.Limit <= 0 {
 		a.known, a.unlimited = true, true
 		return
@@ -252,7 +259,8 @@ func (b *quotaBook) refused(a *account, retryAfter time.Duration) {
 		q = upstream.RateLimit{}
 	}
 	q.Remaining, q.At, q.Reset = 0, b.now(), retryAfter
-	if q.Limit <= 0 {
+	a.guessed = q.Limit <= 0
+	if a.guessed {
 		q.Limit = 1 // limited, figure unknown: the meter shows "0 of 1" until an answer says more
 	}
 	a.known, a.unlimited, a.q = true, false, q
