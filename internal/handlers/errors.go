@@ -27,14 +27,27 @@ func badInput(format string, args ...any) error {
 	return &inputError{msg: fmt.Sprintf(format, args...)}
 }
 
+// shownProblem is a problem a handler words itself, for a case the table
+// below cannot tell apart from another.
+type shownProblem struct {
+	problem views.Problem
+	err     error
+}
+
+func (e *shownProblem) Error() string { return e.err.Error() }
+func (e *shownProblem) Unwrap() error { return e.err }
+
 // classify maps any error to what a user sees: the one table from errors to
 // statuses and messages, used for whole pages and for page sections alike.
 func classify(err error, now time.Time) views.Problem {
 	var in *inputError
 	var ue *upstream.Error
 	var he *echo.HTTPError
+	var sp *shownProblem
 	errors.As(err, &ue)
 	switch {
+	case errors.As(err, &sp):
+		return sp.problem
 	case errors.As(err, &in):
 		return views.Problem{Status: http.StatusBadRequest, Title: "That request cannot be read", Message: in.msg}
 	case errors.Is(err, errWorkspaceDown):

@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"bytes"
+	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -61,13 +63,31 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 		}
 		folderName = name
 	}
+	ascii, unicodeName := views.ExportFileName(folderName, folderID, h.now().UTC(), format.Ext)
+	w := c.Response()
+	hd := w.Header()
+	hd.Set(echo.HeaderContentType, mime.FormatMediaType(exportContentTypes[format.Param], map[string]string{"charset": "utf-8"}))
+	hd.Set(echo.HeaderContentDisposition, attachment(ascii, unicodeName))
+	if c.Request().Method == http.MethodHead {
+		// A link checker's or download manager's look: what the file
+		// would be, without a download that costs a request of the hour.
+		return c.NoContent(http.StatusOK)
+	}
+
 	dl, err := h.cache.Download(ctx, who, upstream.DownloadQuery{Format: format.Wire, FolderID: folderID, Layout: layout})
 	if errors.Is(err, upstream.ErrRateLimited) {
-		// No file to give: back to the page the export was asked from,
-		// which says when the limit renews.
-		return redirect(c, exportOrigin(folderID)+"?export=limited")
+		hd.Del(echo.HeaderContentDisposition)
+		if h.hourSpent(s.User) {
+			// No file to give: back to the page the export was asked
+			// from, which says when the limit renews.
+			return redirect(c, exportOrigin(folderID)+"?export=limited")
+		}
+		// Refused with the hour not known to be spent: the service's own
+		// words, not a claim about the hour.
+		return exportRefused(err, folderID, h.now())
 	}
 	if err != nil {
+		hd.Del(echo.HeaderContentDisposition)
 		return err
 	}
 	defer dl.Body.Close()
@@ -79,20 +99,26 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 	// fails at once still gets a proper error page.
 	n, rerr := io.ReadAtLeast(dl.Body, buf, 1)
 	if rerr != nil && !errors.Is(rerr, io.EOF) {
+		hd.Del(echo.HeaderContentDisposition)
 		return &upstream.Error{Op: "Portfolio/Download", Kind: upstream.ErrUnavailable, Err: rerr}
 	}
 	if err := checkExportStart(buf[:n], format.Param); err != nil {
 		// An empty file, or one that is not what was asked for (an error
-		// page sent as 200): never handed over as the user's export.
-		return &upstream.Error{Op: "Portfolio/Download", Kind: upstream.ErrMalformed, Err: err}
+		// page or envelope sent as 200): never handed over as the user's
+		// export.
+		hd.Del(echo.HeaderContentDisposition)
+		return err
 	}
-
-	ascii, unicodeName := views.ExportFileName(folderName, folderID, h.now().UTC(), format.Ext)
-	w := c.Response()
-	hd := w.Header()
-	hd.Set(echo.HeaderContentType, mime.FormatMediaType(exportContentTypes[format.Param], map[string]string{"charset": "utf-8"}))
-	hd.Set(echo.HeaderContentDisposition, attachment(ascii, unicodeName))
-	if dl.Size >= 0 {
+	var body io.Reader = dl.Body
+	if format.Param == "csv" {
+		// The first chunk goes through the defuser too, so it reads the
+		// file from its start; the size changes with it.
+		body = newDefusedCSV(io.MultiReader(bytes.NewReader(bytes.Clone(buf[:n])), dl.Body))
+		if n, rerr = io.ReadAtLeast(body, buf, 1); rerr != nil && !errors.Is(rerr, io.EOF) {
+			hd.Del(echo.HeaderContentDisposition)
+			return &upstream.Error{Op: "Portfolio/Download", Kind: upstream.ErrMalformed, Err: rerr}
+		}
+	} else if dl.Size >= 0 {
 		hd.Set(echo.HeaderContentLength, strconv.FormatInt(dl.Size, 10))
 	}
 	rc := http.NewResponseController(w)
@@ -102,7 +128,7 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 	_ = rc.SetWriteDeadline(time.Now().Add(h.exportStall))
 	w.WriteHeader(http.StatusOK)
 
-	written, err := streamExport(w, rc, dl.Body, buf, n, h.exportStall)
+	written, err := streamExport(w, rc, body, buf, n, h.exportStall)
 	if err != nil {
 		h.log.Warn("export aborted mid-stream", "request_id", requestID(ctx), "path", c.Request().URL.Path,
 			"bytes", written, "err", err)
@@ -183,25 +209,64 @@ func canonicalLayout(raw string) string {
 }
 
 // checkExportStart refuses an export whose first bytes cannot begin a file
-// of its format: nothing at all, or markup where data was asked for.
+// of its format: nothing at all, the service's error envelope or a web
+// page sent with a 200, or markup where data was asked for. The error is
+// an *upstream.Error, with the service's words when it sent some.
 func checkExportStart(first []byte, format string) error {
+	malformed := func(err error) error {
+		return &upstream.Error{Op: "Portfolio/Download", Kind: upstream.ErrMalformed, Err: err}
+	}
 	b := bytes.TrimLeft(first, " \t\r\n\ufeff")
 	if len(b) == 0 {
-		return errors.New("handlers: export: the service sent an empty file")
+		return malformed(errors.New("handlers: export: the service sent an empty file"))
 	}
+	if msg, ok := failureEnvelope(b); ok {
+		p := views.Problem{Status: http.StatusBadGateway, Title: "The export could not be made", Retry: true,
+			Message: "The credit-risk service answered with an error instead of the file. Try again in a moment."}
+		if msg != "" {
+			p.Message = "The credit-risk service answered with an error instead of the file: “" + msg + "” Try again in a moment."
+		}
+		return &shownProblem{problem: p, err: malformed(errors.New("handlers: export: the service sent its failure as the file"))}
+	}
+	head := bytes.ToLower(b[:min(len(b), 64)])
 	ok := true
 	switch format {
 	case "json":
 		ok = b[0] == '[' || b[0] == '{'
 	case "xml":
-		ok = b[0] == '<'
-	default: // csv: text, and not a page of markup
-		ok = b[0] != '<' && utf8.Valid(wholeRunes(b[:min(len(b), 1024)]))
+		ok = b[0] == '<' && !bytes.HasPrefix(head, []byte("<!doctype html")) && !bytes.HasPrefix(head, []byte("<html"))
+	default: // csv: text, and neither markup nor JSON
+		ok = b[0] != '<' && b[0] != '{' && b[0] != '[' && utf8.Valid(wholeRunes(b[:min(len(b), 1024)]))
 	}
 	if !ok {
-		return fmt.Errorf("handlers: export: the service's %s file starts with %q", format, b[:min(len(b), 16)])
+		return malformed(fmt.Errorf("handlers: export: the service's %s file starts with %q", format, b[:min(len(b), 16)]))
 	}
 	return nil
+}
+
+// failureEnvelope finds the service's failure envelope, JSON or XML, at
+// the start of an export, and the sentence it carries.
+func failureEnvelope(b []byte) (msg string, ok bool) {
+	if len(b) > 0 && b[0] == '{' {
+		var env struct {
+			Success *bool
+			Data    any
+		}
+		if json.Unmarshal(b, &env) == nil && env.Success != nil && !*env.Success {
+			text, _ := env.Data.(string)
+			return views.Clip(text, 300), true
+		}
+		return "", false
+	}
+	var env struct {
+		XMLName xml.Name `xml:"Response"`
+		Success string   `xml:"Success"`
+		Data    string   `xml:"Data"`
+	}
+	if len(b) > 0 && b[0] == '<' && xml.Unmarshal(b, &env) == nil && strings.EqualFold(strings.TrimSpace(env.Success), "false") {
+		return views.Clip(strings.TrimSpace(env.Data), 300), true
+	}
+	return "", false
 }
 
 // wholeRunes drops a rune cut at the end of b.
@@ -225,23 +290,49 @@ func exportOrigin(folderID int) string {
 	return "/portfolio"
 }
 
-// exportFlash is what a portfolio page says after ?export=limited: the
-// export met a spent hour.
+// exportFlash is what a portfolio page says after ?export=limited (the
+// export met a spent hour) or ?export=busy (the user's exports were all
+// running). Each is said only while it holds: a link kept from then, or
+// typed, must not claim it later.
 func (h *Handler) exportFlash(c *echo.Context) string {
+	user := mustSession(c).User
 	switch c.QueryParam("export") {
 	case "busy":
-		return views.ExportBusy(exportsPerUser)
+		if h.exports.full(user) {
+			return views.ExportBusy(exportsPerUser)
+		}
 	case "limited":
-	default:
-		return ""
+		if h.hourSpent(user) {
+			q, _ := h.cache.Quota(user)
+			return views.ExportLimited(q.RenewsAt(), h.now())
+		}
 	}
-	// Said only while the hour is spent: a link kept from then, or typed,
-	// must not claim it later.
-	q, ok := h.cache.Quota(mustSession(c).User)
-	if !ok || q.Remaining > 0 || !q.RenewsAt().After(h.now()) {
-		return ""
+	return ""
+}
+
+// hourSpent reports whether user is known to have no request left this
+// hour, until a renewal still to come.
+func (h *Handler) hourSpent(user string) bool {
+	q, ok := h.cache.Quota(user)
+	return ok && q.Remaining <= 0 && q.RenewsAt().After(h.now())
+}
+
+// exportRefused is the page of an export the service refused with a 429
+// while the user's hour is not known to be spent.
+func exportRefused(err error, folderID int, now time.Time) error {
+	p := views.Problem{Status: http.StatusTooManyRequests, Title: "The export was refused for now",
+		Message: "The credit-risk service refused the export just now. Try again in a few minutes.",
+		Retry:   true, ActionURL: exportOrigin(folderID), ActionText: "Back to the portfolio"}
+	var ue *upstream.Error
+	if errors.As(err, &ue) {
+		if ue.Message != "" {
+			p.Message = "The credit-risk service refused the export: “" + ue.Message + "”"
+		}
+		if ue.RetryAfter > 0 {
+			p.RenewsAt = now.Add(ue.RetryAfter)
+		}
 	}
-	return views.ExportLimited(q.RenewsAt(), h.now())
+	return &shownProblem{problem: p, err: err}
 }
 
 // exportContentTypes are the media types of the export's formats.

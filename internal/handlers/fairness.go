@@ -75,6 +75,14 @@ func (u *userSlots) tryAcquire(user string) (release func(), ok bool) {
 	}
 }
 
+// full reports whether all of user's slots are taken.
+func (u *userSlots) full(user string) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	s := u.users[user]
+	return s != nil && len(s.free) == u.limit
+}
+
 // inUse is how many users hold or wait for slots, for tests.
 func (u *userSlots) inUse() int {
 	u.mu.Lock()
