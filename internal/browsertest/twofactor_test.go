@@ -143,7 +143,7 @@ func TestTwoFactorWrongCode(t *testing.T) {
 	}
 	onCodeForm(t, app, b, code)
 	noCodeInURL(t, b, wrong)
-	want := "That code is not right. 4 attempts left before you must sign in again."
+	want := "The code is not right: 4 attempts left." // the service's own count
 	if got := b.Text(verifyError); got != want {
 		t.Errorf("after a wrong code: message %q, want %q", got, want)
 	}
