@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"reflect"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -94,6 +95,21 @@ func BenchmarkDecodeAnswer(b *testing.B) {
 		var out []PaymentSummaryRow
 		if err := decodeAnswer("x", http.StatusOK, http.Header{}, body, &out); err != nil || len(out) != len(rows) {
 			b.Fatal(err)
+		}
+	}
+}
+
+// A story dated with a US zone name is read at its offset, not as UTC.
+func TestNewsDateZoneNames(t *testing.T) {
+	for date, want := range map[string]string{
+		"Tue, 10 Nov 2026 12:00:00 EST":   "2026-11-10T17:00:00Z",
+		"Tue, 10 Nov 2026 12:00:00 PDT":   "2026-11-10T19:00:00Z",
+		"Tue, 10 Nov 2026 12:00:00 GMT":   "2026-11-10T12:00:00Z",
+		"Tue, 10 Nov 2026 12:00:00 -0500": "2026-11-10T17:00:00Z",
+	} {
+		got, ok := NewsItem{PubDate: date}.Published()
+		if !ok || got.UTC().Format(time.RFC3339) != want {
+			t.Errorf("%q read as %v, %v; want %s", date, got.UTC(), ok, want)
 		}
 	}
 }

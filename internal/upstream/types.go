@@ -124,10 +124,24 @@ type NewsItem struct {
 func (n NewsItem) Published() (t time.Time, ok bool) {
 	for _, layout := range pubDateLayouts {
 		if t, err := time.Parse(layout, n.PubDate); err == nil {
-			return t, true
+			return withRSSZone(t), true
 		}
 	}
 	return time.Time{}, false
+}
+
+// rssZones are the zone names RFC 822 dates may carry, in hours from UTC.
+var rssZones = map[string]int{"EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7}
+
+// withRSSZone gives t the offset of its zone name when Go read the name
+// without one: Go knows by name only UTC and the machine's own zone, and
+// puts every other at +0000, which would move a US story by hours.
+func withRSSZone(t time.Time) time.Time {
+	name, offset := t.Zone()
+	if h, ok := rssZones[name]; ok && offset == 0 {
+		return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.FixedZone(name, h*3600))
+	}
+	return t
 }
 
 // Folder is a folder of the user's portfolio.

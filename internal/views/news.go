@@ -9,6 +9,8 @@ import (
 
 	"github.com/maypok86/otter/v2"
 	"github.com/microcosm-cc/bluemonday"
+	nethtml "golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 
 	"creditdash/internal/upstream"
 )
@@ -45,7 +47,11 @@ var descriptionPolicy = func() *bluemonday.Policy {
 	p := bluemonday.NewPolicy()
 	p.AllowElements("p", "br", "b", "strong", "i", "em")
 	p.AllowAttrs("href").OnElements("a")
-	p.AllowURLSchemes("http", "https")
+	// A link with a user name ("https://bank.example@evil.example/") is
+	// a phishing trick: dropped, as SafeLink drops it from titles.
+	for _, scheme := range []string{"http", "https"} {
+		p.AllowURLSchemeWithCustomPolicy(scheme, func(u *url.URL) bool { return u.User == nil })
+	}
 	p.RequireParseableURLs(true)
 	p.AllowRelativeURLs(false) // a relative link would point into the dashboard
 	p.RequireNoFollowOnLinks(true)
@@ -71,9 +77,16 @@ func NewsItems(items []upstream.NewsItem, now time.Time, limit int) []NewsItem {
 	return out
 }
 
+// Bounds of a story's text: a feed's titles and descriptions are a line
+// and a paragraph or two; more would stretch every news page.
+const (
+	maxNewsTitle       = 300  // characters shown
+	maxNewsDescription = 8000 // bytes of HTML read
+)
+
 func newsItem(n upstream.NewsItem, now time.Time) NewsItem {
 	v := NewsItem{
-		Title:           PlainText(n.Title),
+		Title:           Clip(PlainText(n.Title), maxNewsTitle),
 		URL:             SafeLink(n.Link),
 		DescriptionHTML: SanitizeDescription(n.Description),
 	}
@@ -102,11 +115,33 @@ func PlainText(s string) string {
 }
 
 // SanitizeDescription is the only source of HTML from the service that a
-// page renders unescaped.
+// page renders unescaped. Only its first maxNewsDescription bytes are read,
+// and every element it opens is closed within it: an unclosed link must not
+// wrap the rest of the page.
 func SanitizeDescription(s string) string {
+	if len(s) > maxNewsDescription {
+		s = strings.ToValidUTF8(s[:maxNewsDescription], "") + "…"
+	}
 	return remembered(descriptions, s, func(s string) string {
-		return strings.TrimSpace(descriptionPolicy.Sanitize(s))
+		return balanced(strings.TrimSpace(descriptionPolicy.Sanitize(s)))
 	})
+}
+
+// balanced re-writes sanitised HTML with every element closed, as a
+// browser would read it inside the story's own element.
+func balanced(s string) string {
+	ctx := &nethtml.Node{Type: nethtml.ElementNode, Data: "div", DataAtom: atom.Div}
+	nodes, err := nethtml.ParseFragment(strings.NewReader(s), ctx)
+	if err != nil {
+		return html.EscapeString(s) // unreachable for a strings.Reader; text is safe
+	}
+	var b strings.Builder
+	for _, n := range nodes {
+		if err := nethtml.Render(&b, n); err != nil {
+			return html.EscapeString(s)
+		}
+	}
+	return b.String()
 }
 
 // Sanitizing parses the HTML on every call, and the same stories reach

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -183,5 +184,55 @@ func TestSanitizedResultsStayWithTheirPolicy(t *testing.T) {
 		if got := SanitizeDescription(in); got != "<b>Quarterly</b> results" {
 			t.Fatalf("SanitizeDescription = %q", got)
 		}
+	}
+}
+
+// A description that leaves elements open closes them within itself: the
+// next story is never inside its link or its bold.
+func TestSanitizeDescriptionClosesWhatItOpens(t *testing.T) {
+	out := SanitizeDescription(`Read <a href="https://evil.example.com/phish">more <b><i>`)
+	page := `<ul><li><div>` + out + `</div></li><li id="next">Second story</li></ul>`
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var next *html.Node
+	var find func(*html.Node)
+	find = func(n *html.Node) {
+		for _, a := range n.Attr {
+			if a.Key == "id" && a.Val == "next" {
+				next = n
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			find(c)
+		}
+	}
+	find(doc)
+	if next == nil {
+		t.Fatalf("the next story is gone: %q", out)
+	}
+	for p := next; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && (p.Data == "a" || p.Data == "b" || p.Data == "i") {
+			t.Errorf("the next story is inside <%s> of the description %q", p.Data, out)
+		}
+	}
+	if !strings.Contains(out, `href="https://evil.example.com/phish"`) {
+		t.Errorf("the description's own link is gone: %q", out)
+	}
+}
+
+// Links with a user name are dropped from descriptions, as from titles;
+// long titles and descriptions are cut.
+func TestNewsTextBounds(t *testing.T) {
+	if out := SanitizeDescription(`<a href="https://bank.example@evil.example/">log in</a>`); strings.Contains(out, "href") {
+		t.Errorf("a link with a user name survived: %q", out)
+	}
+	items := NewsItems([]upstream.NewsItem{{Title: strings.Repeat("long ", 20000), Description: strings.Repeat("<p>para</p>", 20000)}}, time.Now(), 0)
+	if n := utf8.RuneCountInString(items[0].Title); n > maxNewsTitle+1 || !strings.HasSuffix(items[0].Title, "…") {
+		t.Errorf("title of %d characters, want at most %d and an ellipsis", n, maxNewsTitle+1)
+	}
+	if n := len(items[0].DescriptionHTML); n > 2*maxNewsDescription {
+		t.Errorf("description of %d bytes, want it cut near %d", n, maxNewsDescription)
 	}
 }
