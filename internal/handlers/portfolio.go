@@ -137,8 +137,10 @@ func (h *Handler) membersProblem(c *echo.Context, err error) *views.Problem {
 // parseFolderID reads a folder id from a path or query: a positive int32.
 func parseFolderID(raw string) (int, error) {
 	id, err := strconv.ParseInt(raw, 10, 32)
-	if err != nil || id < 1 {
-		return 0, badInput("A folder id is a positive whole number, not %q.", views.Clip(raw, 40))
+	// Spelled as the service spells it: "+101" or "0101" would give one
+	// folder several addresses, and several entries in the page cache.
+	if err != nil || id < 1 || strconv.FormatInt(id, 10) != raw {
+		return 0, badInput("A folder id is a positive whole number without a sign or leading zeros, such as 101, not %q.", views.Clip(raw, 40))
 	}
 	return int(id), nil
 }

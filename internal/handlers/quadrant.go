@@ -23,9 +23,8 @@ func (h *Handler) showQuadrant(c *echo.Context) error {
 	folderRaw := strings.TrimSpace(c.QueryParam("folder"))
 	folderID, folderErr := 0, ""
 	if folderRaw != "" {
-		n, err := strconv.Atoi(folderRaw)
-		if err != nil || n <= 0 {
-			folderErr = "Folder must be a folder id such as 1; showing every business."
+		if n, err := parseFolderID(folderRaw); err != nil {
+			folderErr = "Folder must be a folder id such as 101; showing every business."
 		} else {
 			folderID = n
 		}
@@ -60,23 +59,11 @@ func (h *Handler) showQuadrant(c *echo.Context) error {
 		if folderErr != "" {
 			status, page.Folder = http.StatusBadRequest, ""
 		}
-		var keep map[int32]bool
 		if folderID > 0 {
 			page.Folder = strconv.Itoa(folderID)
-			if errors.Is(merr, upstream.ErrNotFound) {
-				page.Error, page.Folder, status = "There is no folder "+strconv.Itoa(folderID)+"; showing every business.", "", http.StatusNotFound
-			} else if merr != nil {
-				page.Problem = h.sectionProblem(c, merr)
-				return max(status, page.Problem.Status), templates.Quadrant(page), nil
-			} else {
-				keep = map[int32]bool{}
-				for _, m := range members {
-					if m.FolderID == folderID || m.FolderID == 0 {
-						keep[m.BusinessID] = true
-					}
-				}
-			}
 		}
+		// The folder choice is filled first: whatever befalls the chart,
+		// the analyst can still switch folders.
 		if ferr == nil {
 			for _, f := range folders {
 				page.Folders = append(page.Folders, views.FolderChoice{ID: strconv.Itoa(f.FolderID), Name: f.FolderName})
@@ -85,6 +72,28 @@ func (h *Handler) showQuadrant(c *echo.Context) error {
 			// Without the folder list the chosen folder is named by its id,
 			// so the choice never reads "Every business" over one folder.
 			page.Folders = append(page.Folders, views.FolderChoice{ID: page.Folder, Name: "Folder " + page.Folder})
+		}
+		var keep map[int32]bool
+		if folderID > 0 {
+			_, known := views.FolderName(folders, folderID)
+			switch {
+			case errors.Is(merr, upstream.ErrNotFound) && ferr == nil && known:
+				// The folder is there, but the service does not list
+				// members (an optional operation).
+				page.Error, page.Folder = "The credit-risk service does not list the businesses of a folder, so the chart shows every business.", ""
+			case errors.Is(merr, upstream.ErrNotFound):
+				page.Error, page.Folder, status = "There is no folder "+strconv.Itoa(folderID)+"; showing every business.", "", http.StatusNotFound
+			case merr != nil:
+				page.Problem = h.sectionProblem(c, merr)
+				return max(status, page.Problem.Status), templates.Quadrant(page), nil
+			default:
+				keep = map[int32]bool{}
+				for _, m := range members {
+					if m.FolderID == folderID || m.FolderID == 0 {
+						keep[m.BusinessID] = true
+					}
+				}
+			}
 		}
 		if page.Problem = h.sectionProblem(c, errors.Join(perr, zerr)); page.Problem != nil {
 			return max(status, page.Problem.Status), templates.Quadrant(page), nil

@@ -3,9 +3,12 @@ package handlers_test
 import (
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"creditdash/internal/apptest"
+	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
 )
 
@@ -65,5 +68,43 @@ func TestQuadrantSaysWhenItPlacesOnlyTheFirstBusinesses(t *testing.T) {
 	}
 	if p := app.SignIn(t, "demo").Get("/portfolio/quadrant"); strings.Contains(p.Text("main"), "Only the first") {
 		t.Error("a portfolio of 90 says it was capped")
+	}
+}
+
+// A folder id the service cannot take, a folder list the service does not
+// give, and a failed membership call each keep the folder choice.
+func TestQuadrantFolderTroubleKeepsTheChoice(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	options := func(p *apptest.Page) int { return p.Doc.Find("#folder option").Length() }
+	p := u.Get("/portfolio/quadrant?folder=2147483648")
+	if p.Status != http.StatusBadRequest || !strings.Contains(p.Text("main"), "Folder must be a folder id") || options(p) < 2 {
+		t.Errorf("folder 2147483648: status %d, %d options, %q; want 400 with the folders to choose from", p.Status, options(p), p.Text("[role=alert]"))
+	}
+	app.Sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorPaths: []string{"/v1/Portfolio/Businesses"}, ErrorStatus: 500})
+	p = u.Get("/portfolio/quadrant?folder=101")
+	if options(p) < 2 {
+		t.Errorf("members failing: %d folder options, want the folder list", options(p))
+	}
+
+	var asked atomic.Int32
+	none := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream { return withoutMembers{c, &asked} }})
+	p = none.SignIn(t, "demo").Get("/portfolio/quadrant?folder=101")
+	if p.Status != http.StatusOK || !strings.Contains(p.Text("main"), "does not list the businesses of a folder") {
+		t.Errorf("a service without folder members: status %d, %q; want 200 saying so", p.Status, p.Text("main"))
+	}
+}
+
+// A folder is one address: "+101" and "0101" are refused.
+func TestFolderIDsAreCanonical(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	for _, raw := range []string{"+101", "0101"} {
+		if p := u.Get("/portfolio/folders/" + raw); p.Status != http.StatusBadRequest {
+			t.Errorf("/portfolio/folders/%s: status %d, want 400", raw, p.Status)
+		}
+		if p := u.Get("/portfolio/export?format=csv&folder=" + raw); p.Status != http.StatusBadRequest {
+			t.Errorf("export of folder %s: status %d, want 400", raw, p.Status)
+		}
 	}
 }
