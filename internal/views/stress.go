@@ -157,8 +157,13 @@ func scoresByBusiness(h upstream.PortfolioScoreHistory) map[int32]map[monthIndex
 	return out
 }
 
+// maxStressMonths bounds the months folder stress follows, as the score
+// map's do.
+const maxStressMonths = 36
+
 // monthSpan is every month from the oldest to the newest with a score in
-// either history, gaps included, so the axis keeps time's true spacing.
+// either history, gaps included, so the axis keeps time's true spacing,
+// and at most the newest maxStressMonths.
 func monthSpan(hs ...upstream.PortfolioScoreHistory) []monthIndex {
 	first, last, found := monthIndex(0), monthIndex(0), false
 	for _, h := range hs {
@@ -181,6 +186,9 @@ func monthSpan(hs ...upstream.PortfolioScoreHistory) []monthIndex {
 	if !found {
 		return nil
 	}
+	// A stray score years back must not stretch every folder's series
+	// over the years between: the span ends with the newest month.
+	first = max(first, last-(maxStressMonths-1))
 	out := make([]monthIndex, 0, last-first+1)
 	for m := first; m <= last; m++ {
 		out = append(out, m)

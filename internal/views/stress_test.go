@@ -162,3 +162,15 @@ func TestFolderStressPastTheCap(t *testing.T) {
 		t.Errorf("a folder wholly past the cap: %q", got)
 	}
 }
+
+// A stray score from long ago does not stretch the months followed: they
+// end with the newest, at most maxStressMonths of them.
+func TestMonthSpanIsBounded(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	pay := stressHistory(map[int32][]*float64{1: {f(3), f(4)}})
+	pay.Businesses[0].Scores = append(pay.Businesses[0].Scores, upstream.MonthlyScore{Year: 1, Month: 1, Score: f(9)})
+	span := monthSpan(pay)
+	if len(span) != maxStressMonths || span[len(span)-1] != monthIndexOf(2025, 2) {
+		t.Errorf("%d months ending %v, want %d ending 2025-02", len(span), span[len(span)-1], maxStressMonths)
+	}
+}
