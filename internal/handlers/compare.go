@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -62,7 +63,7 @@ func (l *compareLoad) unknown() bool {
 // compared is named; the rest is still compared (200), and only a list
 // with nothing left is a 400.
 func (h *Handler) showCompare(c *echo.Context) error {
-	ids, notices := parseCompareIDs(c.QueryParam("ids"))
+	ids, notices := parseCompareIDs(strings.Join(c.QueryParams()["ids"], ","))
 	stmtForm, _ := parseStatementsForm("", "", "")
 	loads := make([]*compareLoad, len(ids))
 	secs := make([]section, len(ids))
@@ -148,9 +149,11 @@ func firstDeferredOr(joined error, errs ...error) error {
 // at most views.MaxCompared; notices say what was left out and why.
 func parseCompareIDs(raw string) ([]int32, []string) {
 	var ids []int32
-	var notices, bad, extra []string
+	var notices, bad, extra, twice []string
 	if len(raw) > maxCompareInput {
-		raw = raw[:maxCompareInput]
+		// Cut at the last comma before the bound: an id cut in two would
+		// compare a business nobody asked for.
+		raw = raw[:strings.LastIndexByte(raw[:maxCompareInput+1], ',')+1]
 		notices = append(notices, "The list of ids is too long; only its start was read.")
 	}
 	seen := map[int32]bool{}
@@ -164,7 +167,9 @@ func parseCompareIDs(raw string) ([]int32, []string) {
 		case err != nil:
 			bad = append(bad, "“"+views.Clip(part, 20)+"”")
 		case seen[ref.ID()]:
-			notices = append(notices, part+" is listed more than once; it is compared once.")
+			if !slices.Contains(twice, part) {
+				twice = append(twice, part)
+			}
 		case len(ids) >= views.MaxCompared:
 			extra = append(extra, part)
 		default:
@@ -172,8 +177,11 @@ func parseCompareIDs(raw string) ([]int32, []string) {
 			ids = append(ids, ref.ID())
 		}
 	}
+	if len(twice) > 0 {
+		notices = append(notices, strings.Join(twice, ", ")+" "+isAre(len(twice))+" listed more than once; each is compared once.")
+	}
 	if len(bad) > 0 {
-		notices = append(notices, strings.Join(bad, ", ")+" "+isAre(len(bad))+" not a business id (a whole number such as 1001); left out.")
+		notices = append(notices, strings.Join(bad, ", ")+" "+isAre(len(bad))+" not a business id (a whole number without a sign or leading zeros, such as 1001); left out.")
 	}
 	if len(extra) > 0 {
 		notices = append(notices, "At most five businesses are compared; "+strings.Join(extra, ", ")+" left out.")

@@ -27,6 +27,9 @@ func TestCompare(t *testing.T) {
 		{"one asked", "/compare?ids=1001", http.StatusOK, 1, []string{"Add another business to compare"}},
 		{"nothing left", "/compare?ids=999999,x", http.StatusBadRequest, 0, []string{"There is no business with id 999999", "“x” is not a business id"}},
 		{"no ids", "/compare", http.StatusBadRequest, 0, []string{"Name the businesses to compare"}},
+		{"cut before an id", "/compare?ids=1005," + strings.Repeat("%20", 191) + "10017", http.StatusOK, 1, []string{"too long"}},
+		{"repeated parameter", "/compare?ids=1001&ids=1002", http.StatusOK, 2, nil},
+		{"leading zeros", "/compare?ids=1001,01002", http.StatusOK, 1, []string{"without a sign or leading zeros"}},
 	}
 	for _, c := range cases {
 		p := u.Get(c.path)
@@ -41,6 +44,15 @@ func TestCompare(t *testing.T) {
 				t.Errorf("%s: notices %q lack %q", c.name, p.Text(".notice"), want)
 			}
 		}
+	}
+
+	// One notice for an id listed many times.
+	if p := u.Get("/compare?ids=1001" + strings.Repeat(",1001", 30) + ",1002"); strings.Count(p.Text(".notice"), "listed more than once") != 1 {
+		t.Errorf("an id listed 31 times: notices %q, want one about it", p.Text(".notice"))
+	}
+	// Only the ids asked for: a cut never makes one up.
+	if p := u.Get("/compare?ids=1005," + strings.Repeat("%20", 191) + "10017"); strings.Contains(p.Text("table.compare thead"), "Westbridge") {
+		t.Errorf("1001 (Westbridge) compared though never asked for: %q", p.Text("table.compare thead"))
 	}
 
 	p := u.Get("/compare?ids=1001,1002,1005")

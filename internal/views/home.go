@@ -102,7 +102,7 @@ func (f LookupFault) Message() string {
 	case LookupEmpty:
 		return "Enter a business id, customer id or supplier id."
 	case LookupBadID:
-		return "A business id is a whole number, such as 1001."
+		return "A business id is a whole number without a sign or leading zeros, such as 1001."
 	case LookupBadKind:
 		return "Choose whether you typed a business id, customer id or supplier id."
 	case LookupBadCode:
