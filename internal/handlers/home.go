@@ -53,7 +53,8 @@ func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) err
 	if searching {
 		// Typed by the user, so always loaded.
 		secs = append(secs, section{name: "search", always: true, calls: []func(context.Context, Source){
-			func(ctx context.Context, src Source) { found, serr = src.Search(ctx, query, searchResults) },
+			// One more than shown tells whether there are more.
+			func(ctx context.Context, src Source) { found, serr = src.Search(ctx, query, searchResults+1) },
 		}})
 	}
 	secs = append(secs,
@@ -90,6 +91,9 @@ func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) err
 			page.Query = query
 			if searching {
 				page.SearchProblem = h.sectionProblem(c, serr)
+				if len(found) > searchResults {
+					found, page.MoreResults = found[:searchResults], true
+				}
 				page.Results = views.SearchRows(found)
 			} else {
 				page.SearchProblem = views.SearchTooLong()

@@ -182,3 +182,16 @@ func TestPanicBecomesA500PageAndIsLogged(t *testing.T) {
 		t.Errorf("the panic was not logged with its request id:\n%s", app.Logs.String())
 	}
 }
+
+// A search with more matches than listed says so.
+func TestSearchSaysWhenThereAreMore(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	p := u.Get("/?q=a")
+	if n := p.Doc.Find(".results li").Length(); n != 20 || !strings.Contains(p.Text("main"), "More businesses match") {
+		t.Errorf("a search matching many: %d listed, note %v; want 20 and a note", n, strings.Contains(p.Text("main"), "More businesses match"))
+	}
+	if p := u.Get("/?q=Westbridge"); strings.Contains(p.Text("main"), "More businesses match") {
+		t.Error("a search matching one says more match")
+	}
+}

@@ -16,6 +16,8 @@ type HomePage struct {
 	SearchOffered bool
 	Query         string
 	Results       []SearchRow
+	// MoreResults: more businesses match than Results lists.
+	MoreResults   bool
 	SearchProblem *Problem
 
 	Folders        []FolderRow
