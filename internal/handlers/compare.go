@@ -90,7 +90,9 @@ func (h *Handler) showCompare(c *echo.Context) error {
 			in.Name = l.ident.BusinessName
 		}
 		identErr := l.identErr
-		if errors.Is(identErr, upstream.ErrNotFound) {
+		if identErr != nil && !isDeferred(identErr) {
+			// It gives the name only: without it the column is headed by
+			// the id and still shows the business's data.
 			identErr = nil
 		}
 		if err := errors.Join(identErr, l.histErr, l.payErr, l.sErr); err != nil {
@@ -126,8 +128,21 @@ func (h *Handler) showCompare(c *echo.Context) error {
 			return 0, nil, err
 		}
 		page.ScoreCharts = charts
-		return http.StatusOK, templates.Compare(page), nil
+		return compareStatus(inputs), templates.Compare(page), nil
 	})
+}
+
+// compareStatus is 200 while any business is shown or only waits to be
+// loaded, and the failure's own status when every column failed.
+func compareStatus(inputs []views.CompareInput) int {
+	status := 0
+	for _, in := range inputs {
+		if in.Problem == nil || in.Problem.Deferred {
+			return http.StatusOK
+		}
+		status = max(status, in.Problem.Status)
+	}
+	return status
 }
 
 // firstDeferredOr prefers the "not loaded" reason, which carries the Load

@@ -8,6 +8,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"creditdash/internal/apptest"
+	"creditdash/internal/upstream/simulator"
 )
 
 func TestCompare(t *testing.T) {
@@ -118,5 +119,24 @@ func TestCompareDoesNotPassAnOldScoreForTheLatest(t *testing.T) {
 		if got, ok := rows[label]; !ok || !strings.HasPrefix(got, "missing") {
 			t.Errorf("1006's %q reads %q, want missing (its Z″ stopped before the newest month); rows %v", label, got, rows)
 		}
+	}
+}
+
+// A failed name lookup costs the column its heading only; when every
+// business failed, the page says so with the failure's status.
+func TestCompareFailures(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	app.Sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorPaths: []string{"/v1/Business/IdentificationGroup"}, ErrorStatus: 500})
+	p := u.Get("/compare?ids=1001,1002")
+	if p.Status != http.StatusOK || !strings.Contains(p.Text("table.compare thead"), "Business 1001") || p.Doc.Find("table.compare tbody tr").Length() == 0 {
+		t.Errorf("names failing: status %d, head %q; want 200 with the ids as headings and the rows", p.Status, p.Text("table.compare thead"))
+	}
+	if strings.Contains(p.Text("table.compare"), "not answering") {
+		t.Error("names failing: a column shows the failure instead of its data")
+	}
+	app.Sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorStatus: 500, ErrorPaths: []string{"/v1/Business/CreditScoreHistory", "/v1/Business/PaymentSummary/Monthly", "/v1/Business/LatestAnnualStatements"}})
+	if p := u.Get("/compare?ids=1003,1004"); p.Status != http.StatusBadGateway {
+		t.Errorf("every business failing: status %d, want 502", p.Status)
 	}
 }
