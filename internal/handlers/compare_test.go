@@ -140,3 +140,23 @@ func TestCompareFailures(t *testing.T) {
 		t.Errorf("every business failing: status %d, want 502", p.Status)
 	}
 }
+
+// Each business's latest statements are dated, since fiscal years end in
+// different months; size is not marked, the margin is.
+func TestCompareDatesTheStatements(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	p := app.SignIn(t, "demo").Get("/compare?ids=1001,1002")
+	rows := map[string]string{}
+	p.Doc.Find("table.compare tbody tr").Each(func(_ int, tr *goquery.Selection) {
+		rows[strings.TrimSpace(tr.Find("th").First().Contents().First().Text())] = tr.Text()
+	})
+	if r := rows["Statements of"]; !strings.Contains(r, "Jul 2026") || !strings.Contains(r, "Dec 2025") {
+		t.Errorf("Statements of row %q, want each business's fiscal year end (Jul 2026, Dec 2025)", r)
+	}
+	if r := rows["Net income"]; strings.Contains(r, "best") || strings.Contains(r, "worst") {
+		t.Errorf("Net income row %q marks size", r)
+	}
+	if r := rows["Net margin"]; !strings.Contains(r, "best") || !strings.Contains(r, "worst") {
+		t.Errorf("Net margin row %q, want best and worst marked", r)
+	}
+}

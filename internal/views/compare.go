@@ -154,6 +154,16 @@ func changeFormat(k ScoreKind) func(float64) string {
 func ratioFormat(v float64) string   { return Decimal(v, 2) }
 func percentFormat(v float64) string { return Percent(v * 100) }
 func moneyFormat(v float64) string   { return CompactMoney(v) }
+func monthFormat(v float64) string   { return monthIndex(v).String() }
+
+// statementEnd is the month the latest fiscal year ended, as a monthIndex.
+func statementEnd(b *compareData) (float64, bool) {
+	if b.stmt == nil {
+		return 0, false
+	}
+	end, ok := periodEnd(*b.stmt)
+	return float64(end), ok
+}
 
 var compareMeasures = []measure{
 	{"Risk score", "1–10, higher is safer", +1, scoreLatest(ScoreRisk), scoreFormat(ScoreRisk), ScoreRisk.zone},
@@ -177,8 +187,12 @@ var compareMeasures = []measure{
 		due := r.PastDue30Days + r.PastDue60Days + r.PastDue90Days + r.PastDueOver90Days
 		return float64(due) / float64(r.TotalDue), true
 	}), percentFormat, nil},
+	// The statements below are each business's latest: its fiscal year
+	// may end in another month, or another year, than the others'.
+	{"Statements of", "the fiscal year ending that month: compare figures of one year with care", 0, statementEnd, monthFormat, nil},
 	{"Sales", "latest fiscal year: size, not marked", 0, statementFigure("Sales"), moneyFormat, nil},
-	{"Net income", "latest fiscal year; higher is better", +1, statementFigure("NetIncome"), moneyFormat, nil},
+	{"Net income", "latest fiscal year: size, not marked", 0, statementFigure("NetIncome"), moneyFormat, nil},
+	{"Net margin", "net income / sales; higher is better", +1, statementRatio("NetIncome", "Sales"), percentFormat, nil},
 	{"Total assets", "latest fiscal year: size, not marked", 0, statementFigure("TotalAssets"), moneyFormat, nil},
 	{"EBIT margin", "EBIT / sales; higher is better", +1, statementRatio("EBIT", "Sales"), percentFormat, nil},
 	{"Current ratio", "current assets / current liabilities; higher is better", +1, statementRatio("CurrentAssets", "CurrentLiabilities"), ratioFormat, nil},
