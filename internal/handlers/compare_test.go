@@ -160,3 +160,27 @@ func TestCompareDatesTheStatements(t *testing.T) {
 		t.Errorf("Net margin row %q, want best and worst marked", r)
 	}
 }
+
+// The list being compared survives the ways the page suggests to add to
+// it: a search from the compare page, and the tabs of a report.
+func TestCompareListIsCarried(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	p := u.Get("/compare?ids=1001,1002")
+	find, _ := p.Doc.Find(`a:contains("Find another business to add")`).Attr("href")
+	if !strings.HasPrefix(find, "/?compare=1001,1002") {
+		t.Fatalf("find-another link %q, want the home page with the list", find)
+	}
+	home := u.Get(find)
+	if v, _ := home.Doc.Find(`form[role="search"] input[name="compare"]`).Attr("value"); v != "1001,1002" {
+		t.Errorf("the search form carries compare=%q, want 1001,1002", v)
+	}
+	found := u.Get("/?q=North&compare=1001,1002")
+	if href, _ := found.Doc.Find(".results a.add-compare").First().Attr("href"); !strings.HasPrefix(href, "/compare?ids=1001,1002,") {
+		t.Errorf("a result's add-to-compare link %q, want the list plus the result", href)
+	}
+	r := u.Get("/businesses/1003?compare=1001,1002")
+	if href, _ := r.Doc.Find(`a:contains("Payments")`).First().Attr("href"); href != "/businesses/1003/payments?compare=1001,1002" {
+		t.Errorf("a tab's link %q, want it to keep the list", href)
+	}
+}

@@ -14,6 +14,18 @@ const compareParam = "compare"
 // plus id: the "Add to compare" link of a search result or report. The
 // compare page itself names what it cannot compare (a sixth id, say).
 func CompareWith(pageURL, id string) string {
+	ids := comparedIDs(pageURL)
+	if !containsID(ids, id) {
+		ids = append(ids, id)
+	}
+	return "/compare?ids=" + strings.Join(ids, ",")
+}
+
+// ComparedIDs is the list of ids pageURL carries in ?compare=, read as
+// CompareWith reads it: "1001,1002", or "".
+func ComparedIDs(pageURL string) string { return strings.Join(comparedIDs(pageURL), ",") }
+
+func comparedIDs(pageURL string) []string {
 	var ids []string
 	if u, err := url.Parse(pageURL); err == nil {
 		for _, s := range strings.Split(u.Query().Get(compareParam), ",") {
@@ -24,10 +36,13 @@ func CompareWith(pageURL, id string) string {
 			}
 		}
 	}
-	if !containsID(ids, id) {
-		ids = append(ids, id)
-	}
-	return "/compare?ids=" + strings.Join(ids, ",")
+	return ids
+}
+
+// TabURL is a tab's address, keeping the ids being compared, so that
+// reading another tab does not lose the comparison.
+func (h BusinessHeader) TabURL(t TabLink) string {
+	return WithCompare(t.URL, ComparedIDs(h.ShareURL))
 }
 
 func containsID(ids []string, id string) bool {
