@@ -114,10 +114,11 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		FetchWait: cfg.UpstreamTimeout,
 	}
 	var signOuts handlers.SignOuts // nil: in memory
+	var attempts handlers.Attempts // nil: in memory
 	var degraded func() error      // nil: no shared store
 	if cfg.RedisURL != "" {
-		// Replicas share answers, budgets and sign-outs; this process's
-		// cache stays in front as the first level.
+		// Replicas share answers, budgets, sign-outs and sign-in attempts;
+		// this process's cache stays in front as the first level.
 		sh, err := shared.Open(cfg.RedisURL, shared.Options{Prefix: sharedPrefix(workspaceService(cfg, serviceURL)),
 			Logger: log.With("component", "shared-store")})
 		if err != nil {
@@ -127,6 +128,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		defer sh.Close()
 		cacheOpts.Second, cacheOpts.Book = sh, shared.NewBook(sh, cache.NewBook(nil))
 		signOuts = shared.NewSignOuts(sh, handlers.NewMemorySignOuts(cfg.SessionLifetime), cfg.SessionLifetime)
+		attempts = shared.NewAttempts(sh, handlers.NewMemoryAttempts(nil, handlers.ThrottleWindow))
 		degraded = sh.Degraded
 		meter.WatchSharedStore(sh.Errors)
 	}
@@ -172,6 +174,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		PageCacheBytes:  pageBytes(cfg.CacheBytes),
 		SessionLifetime: cfg.SessionLifetime,
 		SignOuts:        signOuts,
+		Attempts:        attempts,
 		Degraded:        degraded,
 		Meter:           meter,
 	})

@@ -90,7 +90,7 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 		return h.render(c, status, templates.Login(page))
 	}
 	if res.TwoFactorAuthenticationRequired {
-		h.throttle.codeSent(form.Username)
+		h.throttle.codeSent(c.Request(), form.Username)
 		h.meter.SignIn("two_factor")
 		return h.startTwoFactor(c, form, res, page)
 	}

@@ -128,6 +128,9 @@ type Config struct {
 	// SignOuts keeps the users' sign-out marks; nil keeps them in memory
 	// for SessionLifetime.
 	SignOuts SignOuts
+	// Attempts counts sign-in attempts for the sign-in throttle; nil
+	// counts them in memory.
+	Attempts Attempts
 	// SessionLifetime is the longest a session cookie lasts; zero means
 	// 12 hours.
 	SessionLifetime time.Duration
@@ -216,6 +219,9 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.SignOuts == nil {
 		cfg.SignOuts = NewMemorySignOuts(cfg.SessionLifetime)
 	}
+	if cfg.Attempts == nil {
+		cfg.Attempts = NewMemoryAttempts(cfg.Now, ThrottleWindow)
+	}
 	h := &Handler{
 		svc:          cfg.Service,
 		cache:        cfg.Cache,
@@ -228,7 +234,7 @@ func New(cfg Config) (*Handler, error) {
 		now:          cfg.Now,
 		features:     newFeatureBook(),
 		signOuts:     cfg.SignOuts,
-		throttle:     newSignInThrottle(cfg.Now),
+		throttle:     &signInThrottle{book: cfg.Attempts},
 		calls:        newUserSlots(callsPerUser),
 		exports:      newUserSlots(exportsPerUser),
 		turns:        newTurns(pageTurns, pageTurnsPerUser, cfg.PageTurnWait),

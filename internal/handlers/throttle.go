@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"strings"
@@ -18,67 +19,84 @@ import (
 // behind one proxy share it, hence the larger figure), and the codes sent
 // for one user name.
 const (
-	throttleWindow          = 15 * time.Minute
+	// ThrottleWindow is how long the throttle counts an attempt.
+	ThrottleWindow          = 15 * time.Minute
 	failuresPerNameAndPlace = 10
 	failuresPerPlace        = 100
 	codesPerName            = 5
-	// maxThrottled bounds each book: past it the oldest counts go first.
-	maxThrottled = 50_000
+	// maxThrottled bounds the memory book: past it the oldest counts go
+	// first.
+	maxThrottled = 100_000
 )
 
-// tally is a count of attempts in the window that began at since.
-type tally struct {
-	n     int
-	since time.Time
+// Attempts counts sign-in attempts per key in fixed windows that start
+// with a key's first attempt. Replicas share one through the shared
+// store; alone, the memory one does.
+type Attempts interface {
+	// Add counts one attempt for key in a window of the given length.
+	Add(ctx context.Context, key string, window time.Duration)
+	// Count is key's attempts in its window and when the window ends.
+	Count(ctx context.Context, key string) (n int, ends time.Time)
+	// Forget drops key's count.
+	Forget(ctx context.Context, key string)
 }
 
-// attemptBook counts attempts per key in fixed windows.
-type attemptBook struct {
+// tally is a count of attempts in the window that ends at ends.
+type tally struct {
+	n    int
+	ends time.Time
+}
+
+// memoryAttempts counts attempts in this process, bounded.
+type memoryAttempts struct {
 	now    func() time.Time
 	counts *otter.Cache[string, tally]
 }
 
-func newAttemptBook(now func() time.Time) *attemptBook {
-	return &attemptBook{now: now, counts: otter.Must(&otter.Options[string, tally]{
+// NewMemoryAttempts counts attempts in memory for windows up to window;
+// now is its clock, nil meaning time.Now.
+func NewMemoryAttempts(now func() time.Time, window time.Duration) Attempts {
+	if now == nil {
+		now = time.Now
+	}
+	return &memoryAttempts{now: now, counts: otter.Must(&otter.Options[string, tally]{
 		MaximumSize:      maxThrottled,
-		ExpiryCalculator: otter.ExpiryWriting[string, tally](throttleWindow),
+		ExpiryCalculator: otter.ExpiryWriting[string, tally](window),
 	})}
 }
 
-// add counts one attempt for key.
-func (b *attemptBook) add(key string) {
-	now := b.now()
-	b.counts.Compute(key, func(old tally, found bool) (tally, otter.ComputeOp) {
-		if !found || !now.Before(old.since.Add(throttleWindow)) {
-			return tally{n: 1, since: now}, otter.WriteOp
+func (m *memoryAttempts) Add(_ context.Context, key string, window time.Duration) {
+	now := m.now()
+	m.counts.Compute(key, func(old tally, found bool) (tally, otter.ComputeOp) {
+		if !found || !now.Before(old.ends) {
+			return tally{n: 1, ends: now.Add(window)}, otter.WriteOp
 		}
 		old.n++
 		return old, otter.WriteOp
 	})
 }
 
+func (m *memoryAttempts) Count(_ context.Context, key string) (int, time.Time) {
+	t, found := m.counts.GetIfPresent(key)
+	if !found || !m.now().Before(t.ends) {
+		return 0, time.Time{}
+	}
+	return t.n, t.ends
+}
+
+func (m *memoryAttempts) Forget(_ context.Context, key string) { m.counts.Invalidate(key) }
+
+// signInThrottle is the three counts described above, in one book: keys
+// of failures start with "f", of codes sent with "c".
+type signInThrottle struct {
+	book Attempts
+}
+
 // full reports whether key had limit attempts in its window, and when the
 // window ends.
-func (b *attemptBook) full(key string, limit int) (until time.Time, ok bool) {
-	t, found := b.counts.GetIfPresent(key)
-	if !found || t.n < limit {
-		return time.Time{}, false
-	}
-	end := t.since.Add(throttleWindow)
-	return end, b.now().Before(end)
-}
-
-// forget drops key's count (a sign-in that succeeded).
-func (b *attemptBook) forget(key string) { b.counts.Invalidate(key) }
-
-// signInThrottle is the three counts described above.
-type signInThrottle struct {
-	failures *attemptBook // per name and place, and per place
-	codes    *attemptBook // per name
-}
-
-func newSignInThrottle(now func() time.Time) *signInThrottle {
-	return &signInThrottle{failures: newAttemptBook(now), codes: newAttemptBook(now)}
+func (t *signInThrottle) full(ctx context.Context, key string, limit int) (time.Time, bool) {
+	n, ends := t.book.Count(ctx, key)
+	return ends, n >= limit
 }
 
 // What a refused attempt is refused for.
@@ -91,14 +109,14 @@ const (
 // and until when. The count of codes sent bounds new sign-ins (each sends
 // one) but not the code step (the last code sent must stay usable).
 func (t *signInThrottle) check(r *http.Request, name string, codeStep bool) (why int, until time.Time) {
-	p := place(r)
-	if u, full := t.failures.full(nameKey(name, p), failuresPerNameAndPlace); full {
+	ctx, p := r.Context(), place(r)
+	if u, full := t.full(ctx, "f"+nameKey(name, p), failuresPerNameAndPlace); full {
 		return throttledFailures, u
 	}
-	if u, full := t.failures.full("@"+p, failuresPerPlace); full {
+	if u, full := t.full(ctx, "f@"+p, failuresPerPlace); full {
 		return throttledFailures, u
 	}
-	if u, full := t.codes.full(nameKey(name, ""), codesPerName); full && !codeStep {
+	if u, full := t.full(ctx, "c"+nameKey(name, ""), codesPerName); full && !codeStep {
 		return throttledCodes, u
 	}
 	return 0, time.Time{}
@@ -107,17 +125,19 @@ func (t *signInThrottle) check(r *http.Request, name string, codeStep bool) (why
 // failed counts a wrong password or code.
 func (t *signInThrottle) failed(r *http.Request, name string) {
 	p := place(r)
-	t.failures.add(nameKey(name, p))
-	t.failures.add("@" + p)
+	t.book.Add(r.Context(), "f"+nameKey(name, p), ThrottleWindow)
+	t.book.Add(r.Context(), "f@"+p, ThrottleWindow)
 }
 
 // succeeded forgets the name's failures from this place.
 func (t *signInThrottle) succeeded(r *http.Request, name string) {
-	t.failures.forget(nameKey(name, place(r)))
+	t.book.Forget(r.Context(), "f"+nameKey(name, place(r)))
 }
 
 // codeSent counts a code the service sent for name.
-func (t *signInThrottle) codeSent(name string) { t.codes.add(nameKey(name, "")) }
+func (t *signInThrottle) codeSent(r *http.Request, name string) {
+	t.book.Add(r.Context(), "c"+nameKey(name, ""), ThrottleWindow)
+}
 
 // nameKey is the book key of a user name from place, case folded so that
 // another spelling of a name buys no more tries. Names are bounded by the

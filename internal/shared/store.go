@@ -140,6 +140,7 @@ const (
 	nsLock    = "l:"  // short claims: one fetch, one first call
 	nsQuota   = "q:"  // hourly budgets
 	nsSignOut = "so:" // sign-out marks
+	nsAttempt = "a:"  // sign-in attempts, for the throttle
 )
 
 func (s *Store) key(ns, name string) string { return s.prefix + ns + name }
