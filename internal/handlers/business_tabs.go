@@ -77,6 +77,12 @@ func (h *Handler) showBusinessPayments(c *echo.Context, ref upstream.BusinessRef
 // among its peers, chosen by theirs.
 func (h *Handler) showBusinessFinancials(c *echo.Context, ref upstream.BusinessRef) error {
 	l, formFaults, peerFaults := newFinancialsLoad(c.QueryParam)
+	if l.peer.query.Year > h.now().Year() {
+		// No business has filed for a year still to come: the latest
+		// year with statements, and a word why.
+		l.peer.query.Year, l.peer.year = 0, ""
+		peerFaults = append(peerFaults, views.PeerFutureYear)
+	}
 	ld := h.load(c, l.sections(ref)...)
 	if err := l.hd.pageError(l.errs()...); err != nil {
 		return err

@@ -238,3 +238,13 @@ func TestPeersNotFoundStaysInItsSection(t *testing.T) {
 		t.Errorf("the statements are gone: %q", p.Text("#statements"))
 	}
 }
+
+// A peer year still to come is refused with a word, not passed to the
+// service to be quietly clamped under the future year's label.
+func TestPeersFutureYear(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	p := app.SignIn(t, "demo").Get("/businesses/1001/financials?pyear=2099")
+	if p.Status != http.StatusBadRequest || !strings.Contains(p.Text("#peers"), "a year still to come") || strings.Contains(p.Text("#peers .peer-summary"), "2099") {
+		t.Errorf("pyear=2099: status %d, peers %q; want 400 with a word and the latest year shown", p.Status, p.Text("#peers .peer-summary"))
+	}
+}

@@ -239,6 +239,7 @@ const (
 	PeerBadQuarter
 	PeerBadPrimary
 	PeerBadRisk
+	PeerFutureYear
 )
 
 // PeerFaults are the refused controls of one request.
@@ -257,6 +258,8 @@ func (fs PeerFaults) Message() string {
 			parts = append(parts, "“Primary SIC only” must be on or off; showing peers by any SIC code.")
 		case PeerBadRisk:
 			parts = append(parts, "“Same risk level” must be on or off; showing peers of every risk level.")
+		case PeerFutureYear:
+			parts = append(parts, "No statements are filed for a year still to come; showing the latest year with statements.")
 		}
 	}
 	return strings.Join(parts, " ")
