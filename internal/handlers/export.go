@@ -63,12 +63,17 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 		}
 		folderName = name
 	}
-	ascii, unicodeName := views.ExportFileName(folderName, folderID, h.now().UTC(), format.Ext)
 	w := c.Response()
 	hd := w.Header()
-	hd.Set(echo.HeaderContentType, mime.FormatMediaType(exportContentTypes[format.Param], map[string]string{"charset": "utf-8"}))
-	hd.Set(echo.HeaderContentDisposition, attachment(ascii, unicodeName))
+	// Set only once the file is sure: an error page must not be saved as
+	// the export.
+	fileHeaders := func() {
+		ascii, unicodeName := views.ExportFileName(folderName, folderID, h.now().UTC(), format.Ext)
+		hd.Set(echo.HeaderContentType, mime.FormatMediaType(exportContentTypes[format.Param], map[string]string{"charset": "utf-8"}))
+		hd.Set(echo.HeaderContentDisposition, attachment(ascii, unicodeName))
+	}
 	if c.Request().Method == http.MethodHead {
+		fileHeaders()
 		// A link checker's or download manager's look: what the file
 		// would be, without a download that costs a request of the hour.
 		return c.NoContent(http.StatusOK)
@@ -76,7 +81,6 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 
 	dl, err := h.cache.Download(ctx, who, upstream.DownloadQuery{Format: format.Wire, FolderID: folderID, Layout: layout})
 	if errors.Is(err, upstream.ErrRateLimited) {
-		hd.Del(echo.HeaderContentDisposition)
 		if h.hourSpent(s.User) {
 			// No file to give: back to the page the export was asked
 			// from, which says when the limit renews.
@@ -87,7 +91,6 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 		return exportRefused(err, folderID, h.now())
 	}
 	if err != nil {
-		hd.Del(echo.HeaderContentDisposition)
 		return err
 	}
 	defer dl.Body.Close()
@@ -99,14 +102,12 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 	// fails at once still gets a proper error page.
 	n, rerr := io.ReadAtLeast(dl.Body, buf, 1)
 	if rerr != nil && !errors.Is(rerr, io.EOF) {
-		hd.Del(echo.HeaderContentDisposition)
 		return &upstream.Error{Op: "Portfolio/Download", Kind: upstream.ErrUnavailable, Err: rerr}
 	}
 	if err := checkExportStart(buf[:n], format.Param); err != nil {
 		// An empty file, or one that is not what was asked for (an error
 		// page or envelope sent as 200): never handed over as the user's
 		// export.
-		hd.Del(echo.HeaderContentDisposition)
 		return err
 	}
 	var body io.Reader = dl.Body
@@ -115,12 +116,12 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 		// file from its start; the size changes with it.
 		body = newDefusedCSV(io.MultiReader(bytes.NewReader(bytes.Clone(buf[:n])), dl.Body))
 		if n, rerr = io.ReadAtLeast(body, buf, 1); rerr != nil && !errors.Is(rerr, io.EOF) {
-			hd.Del(echo.HeaderContentDisposition)
 			return &upstream.Error{Op: "Portfolio/Download", Kind: upstream.ErrMalformed, Err: rerr}
 		}
 	} else if dl.Size >= 0 {
 		hd.Set(echo.HeaderContentLength, strconv.FormatInt(dl.Size, 10))
 	}
+	fileHeaders()
 	rc := http.NewResponseController(w)
 	// A big export outlasts the page write deadline: the deadline moves on
 	// with every chunk instead (see streamExport), so a browser that stops
