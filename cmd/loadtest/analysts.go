@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -30,6 +31,9 @@ type analystsRun struct {
 	pages int
 	wall  time.Duration
 	plan  [numKinds]map[string]int // service calls of each page kind, cold
+	// The CPU the other two processes spent: the load tool per page view,
+	// the stand-in per service call.
+	toolPerPage, standInPerCall time.Duration
 }
 
 func (r *analystsRun) rate() float64 { return float64(r.pages) / r.wall.Seconds() }
@@ -67,8 +71,16 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		if err != nil {
 			return err
 		}
+		othersBefore, err := l.othersCPU()
+		if err != nil {
+			return err
+		}
 		t, wall := closedLoop(ctx, browsers, analystMix, o.duration)
 		spentAfter, err := web.spent(ctx)
+		if err != nil {
+			return err
+		}
+		othersAfter, err := l.othersCPU()
 		if err != nil {
 			return err
 		}
@@ -82,7 +94,10 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 			return err
 		}
 		calls, byPath := callsOf(counts, func(u string) bool { return isLoadUser(u, o.analysts) })
-		out = &analystsRun{pages: t.count(), wall: wall, plan: plan}
+		pages := max(t.count(), 1)
+		out = &analystsRun{pages: t.count(), wall: wall, plan: plan,
+			toolPerPage:    (othersAfter.tool - othersBefore.tool) / time.Duration(pages),
+			standInPerCall: (othersAfter.standIn - othersBefore.standIn) / time.Duration(max(calls, 1))}
 
 		sorted := t.sorted()
 		l.rep.Info(fig, "analysts: requests", fmt.Sprintf("%d (%.0f/s)", t.count(), out.rate()))
@@ -97,6 +112,8 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		l.rep.Info(fig, "analysts: service calls per page view", fmt.Sprintf("%.2f (%d calls)", float64(calls)/float64(max(t.count(), 1)), calls))
 		l.rep.Info(fig, "analysts: dashboard CPU per page view", fmt.Sprintf("%.2f ms (%.1f of %d cores busy)",
 			float64(used.cpu.Microseconds())/1000/float64(max(t.count(), 1)), used.cpu.Seconds()/wall.Seconds(), runtime.NumCPU()))
+		l.rep.Info(fig, "analysts: load tool / stand-in CPU per page view", fmt.Sprintf("%.2f ms / %.2f ms",
+			ms64(out.toolPerPage), ms64(out.standInPerCall)*float64(calls)/float64(pages)))
 		l.rep.Info(fig, "analysts: dashboard heap allocated per page view", fmt.Sprintf("%.0f kB (%.1f collections/s)",
 			used.allocated/1e3/float64(max(t.count(), 1)), used.gcCycles/wall.Seconds()))
 		l.rep.Check(fig, "analysts: peak resident memory", mib(peak), "<= "+mib(memTarget), peak <= memTarget)
@@ -130,6 +147,23 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 	}
 	return out
 }
+
+// besideCPU is the CPU time spent so far by the two processes beside the
+// dashboard: this load tool and the stand-in.
+type besideCPU struct{ tool, standIn time.Duration }
+
+// othersCPU reads besideCPU now.
+func (l *lab) othersCPU() (besideCPU, error) {
+	tool, err := figures.ProcCPU(os.Getpid())
+	if err != nil {
+		return besideCPU{}, err
+	}
+	standIn, err := figures.ProcCPU(l.sim.PID())
+	return besideCPU{tool: tool, standIn: standIn}, err
+}
+
+// ms64 is a duration in milliseconds, with fractions.
+func ms64(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // isLoadUser is true for load1..loadN, the analysts of the run; the users
 // after them only calibrate.
