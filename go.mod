@@ -12,6 +12,7 @@ require (
 	github.com/gorilla/securecookie v1.1.2
 	github.com/gorilla/sessions v1.4.0
 	github.com/jackc/pgx/v5 v5.12.0
+	github.com/klauspost/compress v1.20.1
 	github.com/labstack/echo-contrib/v5 v5.0.0
 	github.com/labstack/echo/v5 v5.3.1
 	github.com/maypok86/otter/v2 v2.4.0

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/binary"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/a-h/templ"
+	"github.com/klauspost/compress/gzip"
 	"github.com/labstack/echo/v5"
 	"github.com/maypok86/otter/v2"
 
@@ -139,6 +139,8 @@ func writeGzipped(c *echo.Context, p *keptPage) error {
 // gzipWriters are reused: a compressor holds most of a megabyte.
 // BestSpeed: a page is compressed on every miss, and at level 1 it costs a
 // third of the default level's time for a few per cent more bytes.
+// klauspost's gzip (already built in for the metrics page's zstd) took 51
+// µs for the demo report's 40 kB where compress/gzip took 84, both to 7.2 kB.
 var gzipWriters = sync.Pool{New: func() any { zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed); return zw }}
 
 // gzipBytes compresses a page once, for every later request of it. The
