@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,9 @@ type config struct {
 	// RedisURL, when set, shares cached answers, hourly budgets and
 	// sign-outs with the other replicas through Valkey or Redis.
 	RedisURL string
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client (the sign-in throttle counts by client address).
+	TrustedProxies []netip.Prefix
 }
 
 // demo reports whether the dashboard runs against its built-in stand-in.
@@ -73,6 +77,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	seed := fs.String("demo-seed", env("DEMO_SEED", "1"), "seed of the stand-in's demo data (DEMO_SEED)")
 	staticDir := fs.String("static-dir", env("STATIC_DIR", ""), "development aid: serve static files from this folder instead of the embedded copy (STATIC_DIR)")
 	dataDir := fs.String("data-dir", env("DATA_DIR", "./data"), "folder of the workspace database creditdash.db (DATA_DIR)")
+	proxies := fs.String("trusted-proxies", env("TRUSTED_PROXIES", ""), "addresses or networks of the reverse proxies in front, comma-separated, whose X-Forwarded-For names the client (TRUSTED_PROXIES)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -130,6 +135,9 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	if err := cfg.LogLevel.UnmarshalText([]byte(*logLevel)); err != nil {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL %q is not debug, info, warn or error", *logLevel))
 	}
+	if cfg.TrustedProxies, err = parseProxies(*proxies); err != nil {
+		errs = append(errs, err)
+	}
 	if raw := getenv("SESSION_SECRET"); raw != "" {
 		for _, s := range strings.Split(raw, ",") {
 			s = strings.TrimSpace(s)
@@ -144,4 +152,25 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 		errs = append(errs, errors.New("SESSION_SECRET is required when UPSTREAM_URL is set: one or more random strings of at least 32 characters, separated by commas, newest first"))
 	}
 	return cfg, errors.Join(errs...)
+}
+
+// parseProxies reads TRUSTED_PROXIES: addresses (172.28.0.10) or networks
+// (172.28.0.0/24), comma-separated.
+func parseProxies(raw string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, s := range strings.Split(raw, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		if a, err := netip.ParseAddr(s); err == nil {
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			return nil, fmt.Errorf("TRUSTED_PROXIES: %q is not an address or a network such as 172.28.0.10 or 172.28.0.0/24", s)
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
 }

@@ -74,3 +74,21 @@ func TestConfigReadsStaticDir(t *testing.T) {
 		t.Errorf("StaticDir = %q (err %v), want the flag's", cfg.StaticDir, err)
 	}
 }
+
+func TestConfigReadsTrustedProxies(t *testing.T) {
+	cfg, err := loadConfig(nil, env(map[string]string{"TRUSTED_PROXIES": " 172.28.0.10, 10.1.2.3/8,,::ffff:192.0.2.1 "}), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range cfg.TrustedProxies {
+		got = append(got, p.String())
+	}
+	if want := "172.28.0.10/32 10.0.0.0/8 192.0.2.1/32"; strings.Join(got, " ") != want {
+		t.Errorf("TrustedProxies = %v, want %s", got, want)
+	}
+	_, err = loadConfig(nil, env(map[string]string{"TRUSTED_PROXIES": "172.28.0.10, nginx"}), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), `"nginx" is not an address or a network`) {
+		t.Errorf("err = %v, want one naming the entry that is no address", err)
+	}
+}

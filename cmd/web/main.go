@@ -177,6 +177,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		Attempts:        attempts,
 		Degraded:        degraded,
 		Meter:           meter,
+		TrustedProxies:  cfg.TrustedProxies,
 	})
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -77,6 +78,9 @@ type Options struct {
 	DataDir string
 	// DatabaseURL puts the workspace on PostgreSQL instead.
 	DatabaseURL string
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
+	// believed, as TRUSTED_PROXIES sets.
+	TrustedProxies []netip.Prefix
 	// RedisURL, when set, shares answers, budgets and sign-outs through
 	// that store, as REDIS_URL does; RedisPrefix keeps the test's keys
 	// apart (apps of one test give the same one to share).
@@ -242,6 +246,7 @@ func Start(t testing.TB, opts Options) *App {
 		CookieSecure:     opts.CookieSecure,
 		Now:              opts.Now,
 		SignOuts:         signOuts,
+		TrustedProxies:   opts.TrustedProxies,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -85,7 +85,7 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 		if plausibleUser(form.Username) {
 			logged = form.Username
 		}
-		h.log.Info("sign-in failed", "request_id", requestID(c.Request().Context()), "user", logged, "err", err)
+		h.log.Info("sign-in failed", "request_id", requestID(c.Request().Context()), "user", logged, "client", c.RealIP(), "err", err)
 		page.Error = msg
 		return h.render(c, status, templates.Login(page))
 	}
@@ -139,7 +139,7 @@ func (h *Handler) throttled(c *echo.Context, name string, codeStep bool, msg *st
 	c.Response().Header().Set("Retry-After", strconv.Itoa(int(until.Sub(h.now()).Seconds())+1))
 	*msg = views.SignInThrottled(why == throttledCodes, until)
 	h.meter.SignIn("throttled")
-	h.log.Info("sign-in throttled", "request_id", requestID(c.Request().Context()), "user", loggedUser(name), "codes", why == throttledCodes)
+	h.log.Info("sign-in throttled", "request_id", requestID(c.Request().Context()), "user", loggedUser(name), "client", c.RealIP(), "codes", why == throttledCodes)
 	return true
 }
 

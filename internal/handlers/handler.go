@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/netip"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -152,6 +153,10 @@ type Config struct {
 	PageTurnWait time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// TrustedProxies are the reverse proxies in front of the dashboard:
+	// from a connection of theirs, the client's address is the nearest one
+	// in X-Forwarded-For that is not theirs. Empty believes no header.
+	TrustedProxies []netip.Prefix
 }
 
 // Handler serves every page of the dashboard.
@@ -185,6 +190,8 @@ type Handler struct {
 	ws      Workspace
 	wsBook  *workspaceBook
 	service string
+	// clientAddr is the address a request came from (see TrustedProxies).
+	clientAddr echo.IPExtractor
 }
 
 // New checks the configuration and builds the handlers.
@@ -234,7 +241,7 @@ func New(cfg Config) (*Handler, error) {
 		now:          cfg.Now,
 		features:     newFeatureBook(),
 		signOuts:     cfg.SignOuts,
-		throttle:     &signInThrottle{book: cfg.Attempts},
+		throttle:     &signInThrottle{book: cfg.Attempts, place: clientAddress(cfg.TrustedProxies)},
 		calls:        newUserSlots(callsPerUser),
 		exports:      newUserSlots(exportsPerUser),
 		turns:        newTurns(pageTurns, pageTurnsPerUser, cfg.PageTurnWait),
@@ -243,6 +250,7 @@ func New(cfg Config) (*Handler, error) {
 		degraded:     cfg.Degraded,
 		ws:           cfg.Workspace,
 		service:      cfg.ServiceURL,
+		clientAddr:   clientAddress(cfg.TrustedProxies),
 	}
 	h.readiness = &readiness{now: cfg.Now, log: func(what string, err error) { h.log.Warn("not ready", "what", what, "err", err) }}
 	var err error

@@ -17,6 +17,7 @@ func (h *Handler) Routes() *echo.Echo {
 		Router: echo.NewRouter(echo.RouterConfig{AutoHandleHEAD: true}),
 	})
 	e.Logger = h.log
+	e.IPExtractor = h.clientAddr
 	e.HTTPErrorHandler = h.handleError
 
 	e.Use(h.logRequests)

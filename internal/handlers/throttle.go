@@ -2,11 +2,11 @@ package handlers
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/labstack/echo/v5"
 	"github.com/maypok86/otter/v2"
 )
 
@@ -90,6 +90,8 @@ func (m *memoryAttempts) Forget(_ context.Context, key string) { m.counts.Invali
 // of failures start with "f", of codes sent with "c".
 type signInThrottle struct {
 	book Attempts
+	// place is the address a request came from (see clientAddress).
+	place echo.IPExtractor
 }
 
 // full reports whether key had limit attempts in its window, and when the
@@ -109,7 +111,7 @@ const (
 // and until when. The count of codes sent bounds new sign-ins (each sends
 // one) but not the code step (the last code sent must stay usable).
 func (t *signInThrottle) check(r *http.Request, name string, codeStep bool) (why int, until time.Time) {
-	ctx, p := r.Context(), place(r)
+	ctx, p := r.Context(), t.place(r)
 	if u, full := t.full(ctx, "f"+nameKey(name, p), failuresPerNameAndPlace); full {
 		return throttledFailures, u
 	}
@@ -124,14 +126,14 @@ func (t *signInThrottle) check(r *http.Request, name string, codeStep bool) (why
 
 // failed counts a wrong password or code.
 func (t *signInThrottle) failed(r *http.Request, name string) {
-	p := place(r)
+	p := t.place(r)
 	t.book.Add(r.Context(), "f"+nameKey(name, p), ThrottleWindow)
 	t.book.Add(r.Context(), "f@"+p, ThrottleWindow)
 }
 
 // succeeded forgets the name's failures from this place.
 func (t *signInThrottle) succeeded(r *http.Request, name string) {
-	t.book.Forget(r.Context(), "f"+nameKey(name, place(r)))
+	t.book.Forget(r.Context(), "f"+nameKey(name, t.place(r)))
 }
 
 // codeSent counts a code the service sent for name.
@@ -144,14 +146,4 @@ func (t *signInThrottle) codeSent(r *http.Request, name string) {
 // form.
 func nameKey(name, place string) string {
 	return strings.ToLower(name) + "\x00" + place
-}
-
-// place is the address the request came from: the connection's, not a
-// header's, which anyone can write.
-func place(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }

@@ -2,10 +2,13 @@ package handlers_test
 
 import (
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"creditdash/internal/apptest"
 )
 
 // Wrong passwords for one name from one place are held after ten, with the
@@ -84,5 +87,55 @@ func TestSignInThrottleCountsWrongCodes(t *testing.T) {
 	p := sendCode(t, u, form, code(t, app, "secure2"), false)
 	if p.Status != http.StatusTooManyRequests || p.Doc.Find("#verify-form").Length() != 1 {
 		t.Errorf("the right code after ten wrong ones: status %d, want 429 with the form kept", p.Status)
+	}
+}
+
+// Behind a trusted proxy the throttle counts each client by the address the
+// proxy saw: one client's wrong passwords hold neither a colleague behind
+// the same proxy nor, by a forged header, buy the client more tries.
+func TestSignInThrottleBehindTrustedProxy(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	// What nginx sends: the client's own header, then the address it saw.
+	attacker := app.NewUser(t)
+	attacker.Header.Set("X-Forwarded-For", "198.51.100.7, 203.0.113.5")
+	for i := range 10 {
+		if p := attacker.Login("demo", "wrong", ""); p.Status != http.StatusUnauthorized {
+			t.Fatalf("wrong password %d: status %d, want 401", i+1, p.Status)
+		}
+	}
+	if p := attacker.Login("demo", "demo", ""); p.Status != http.StatusTooManyRequests {
+		t.Fatalf("the client after ten wrong passwords: status %d, want 429", p.Status)
+	}
+	for _, msg := range []string{"sign-in failed", "sign-in throttled"} {
+		if logs := app.Logs.String(); !strings.Contains(logs, `msg="`+msg+`" `) || strings.Count(logs, "client=203.0.113.5") < 11 {
+			t.Errorf("the log does not name the client 203.0.113.5 on each %q", msg)
+		}
+	}
+	colleague := app.NewUser(t)
+	colleague.Header.Set("X-Forwarded-For", "203.0.113.6")
+	if p := colleague.Login("demo", "demo", ""); p.Status != http.StatusSeeOther {
+		t.Errorf("another client behind the same proxy: status %d, want 303", p.Status)
+	}
+	forger := app.NewUser(t)
+	forger.Header.Set("X-Forwarded-For", "203.0.113.6, 203.0.113.5")
+	if p := forger.Login("demo", "demo", ""); p.Status != http.StatusTooManyRequests {
+		t.Errorf("the held client naming another address in its own header: status %d, want 429", p.Status)
+	}
+}
+
+// With no trusted proxy, X-Forwarded-For is anyone's to write and is not
+// believed: a new address in it buys no more tries.
+func TestSignInThrottleIgnoresForwardedForByDefault(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	attacker := app.NewUser(t)
+	for i := range 10 {
+		attacker.Header.Set("X-Forwarded-For", "203.0.113."+strconv.Itoa(i))
+		if p := attacker.Login("demo", "wrong", ""); p.Status != http.StatusUnauthorized {
+			t.Fatalf("wrong password %d: status %d, want 401", i+1, p.Status)
+		}
+	}
+	attacker.Header.Set("X-Forwarded-For", "203.0.113.99")
+	if p := attacker.Login("demo", "demo", ""); p.Status != http.StatusTooManyRequests {
+		t.Errorf("ten wrong passwords, each with another forwarded address: status %d, want 429", p.Status)
 	}
 }
