@@ -230,3 +230,17 @@ func TestLoadLinkSpendsOnTheAskedSection(t *testing.T) {
 		t.Errorf("%d requests spent, want 10", n)
 	}
 }
+
+// A 429 that names no hourly limit shows that nothing is left and when it
+// renews, never a made-up limit ("0 of 1 requests left").
+func TestRefusalWithoutFiguresShowsNoMadeUpLimit(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	app.Sim.SetFaults(simulator.Faults{ErrorRate: 1, ErrorStatus: http.StatusTooManyRequests})
+	u.Get("/businesses/1001")
+	p := u.Get("/portfolio")
+	quota := p.Text(".quota")
+	if !strings.Contains(quota, "No requests left this hour, renews in") || strings.Contains(quota, " of ") {
+		t.Errorf("quota after a refusal without figures: %q, want none left and the renewal, no limit", quota)
+	}
+}

@@ -238,6 +238,9 @@ func (b *Book) Quota(user string) (upstream.RateLimit, bool) {
 	case !known || unlimited:
 		return upstream.RateLimit{}, false
 	}
+	if f[6] == "1" {
+		limit = 0 // a refusal named none: see cache.Cache.Quota
+	}
 	return upstream.RateLimit{Limit: limit, Remaining: int(num(f[3])), At: now, Reset: resetAt.Sub(now)}, true
 }
 

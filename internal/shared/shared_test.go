@@ -368,8 +368,8 @@ func TestSharedRefusalWithoutFiguresLeavesNoLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Done(cache.Outcome{Refused: true, RetryAfter: 300 * time.Millisecond})
-	if q, ok := book.Quota("u"); !ok || q.Remaining != 0 {
-		t.Errorf("during the refusal: quota %+v, %v; want none left", q, ok)
+	if q, ok := book.Quota("u"); !ok || q.Remaining != 0 || q.Limit != 0 {
+		t.Errorf("during the refusal: quota %+v, %v; want none left and no limit named", q, ok)
 	}
 	time.Sleep(600 * time.Millisecond) // past the refusal's end, by the store's clock
 	if q, ok := book.Quota("u"); ok {

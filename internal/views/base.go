@@ -59,6 +59,8 @@ type Assets struct {
 
 // Quota is the hourly request budget as the service last reported it.
 type Quota struct {
+	// Limit is the hourly limit; 0 when the service refused a call
+	// without naming it (nothing is left until RenewsAt).
 	Limit     int
 	Remaining int
 	RenewsAt  time.Time

@@ -124,8 +124,8 @@ func TestRefusalWithoutFiguresLeavesNoLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Done(cache.Outcome{Refused: true, RetryAfter: time.Minute})
-	if q, ok := book.Quota("u"); !ok || q.Remaining != 0 {
-		t.Errorf("during the refusal: quota %+v, %v; want none left", q, ok)
+	if q, ok := book.Quota("u"); !ok || q.Remaining != 0 || q.Limit != 0 || q.Reset != time.Minute {
+		t.Errorf("during the refusal: quota %+v, %v; want none left, no limit named, a minute to wait", q, ok)
 	}
 	now = now.Add(time.Minute + time.Second)
 	if q, ok := book.Quota("u"); ok {

@@ -268,7 +268,8 @@ func (b *quotaBook) refused(a *account, retryAfter time.Duration) {
 
 // Quota returns the user's quota as the book counts it (what the service
 // last reported, less the requests reserved since), with when it renews. ok is false for
-// unlimited accounts and while the quota is unknown.
+// unlimited accounts and while the quota is unknown. Limit is 0, with
+// nothing remaining, after a refusal that named no limit, until it ends.
 func (c *Cache) Quota(user string) (q upstream.RateLimit, ok bool) { return c.quotas.Quota(user) }
 
 // Quota is the user's quota as this book counts it.
@@ -283,5 +284,9 @@ func (b *quotaBook) Quota(user string) (q upstream.RateLimit, ok bool) {
 	if !a.known || a.unlimited {
 		return upstream.RateLimit{}, false
 	}
-	return a.q, true
+	q = a.q
+	if a.guessed {
+		q.Limit = 0 // limited, but no answer told by how much
+	}
+	return q, true
 }
