@@ -98,8 +98,7 @@ func (l *lab) direct(ctx context.Context, first *analystsRun) {
 	// load tool and the stand-in what they cost in figure 1 (the stand-in
 	// at the fewest calls a page needs, the direct run's): on these cores
 	// that bounds the ratio from above.
-	perPage := first.toolPerPage + time.Duration(float64(first.standInPerCall)*float64(calls)/float64(max(t.count(), 1)))
-	ceiling := float64(runtime.NumCPU()) / max(perPage, time.Microsecond).Seconds()
+	ceiling, perPage := ceilingRate(runtime.NumCPU(), first.toolPerPage, first.standInPerCall, float64(calls)/float64(max(t.count(), 1)))
 	l.rep.Info(fig, "ceiling: a dashboard that cost nothing", fmt.Sprintf("%.2f (%.0f pages/s)", ceiling/directRate, ceiling))
 	var plans []string
 	for k := range numKinds {
@@ -169,4 +168,12 @@ func (w *directWorker) page(ctx context.Context, p page) outcome {
 		}
 	}
 	return out
+}
+
+// ceilingRate is the most pages a second the cores allow when a page view
+// costs the load tool toolPerPage and the stand-in standInPerCall for each
+// of callsPerPage calls, and the dashboard nothing; perPage is that cost.
+func ceilingRate(cores int, toolPerPage, standInPerCall time.Duration, callsPerPage float64) (rate float64, perPage time.Duration) {
+	perPage = toolPerPage + time.Duration(float64(standInPerCall)*callsPerPage)
+	return float64(cores) / max(perPage, time.Microsecond).Seconds(), perPage
 }

@@ -238,3 +238,15 @@ func TestDirectWorkerKeepsAnswersUnlessCold(t *testing.T) {
 		}
 	}
 }
+
+// The ceiling is the cores over what the other two processes spend on a
+// page: 2 cores at 0.3 ms (tool) + 2 calls of 0.2 ms allow 2857 pages/s.
+func TestCeilingRate(t *testing.T) {
+	rate, per := ceilingRate(2, 300*time.Microsecond, 200*time.Microsecond, 2)
+	if per != 700*time.Microsecond || rate < 2857 || rate > 2858 {
+		t.Errorf("ceilingRate = %.1f pages/s at %v a page, want 2857.1 at 700µs", rate, per)
+	}
+	if rate, _ := ceilingRate(2, 0, 0, 0); rate <= 0 || rate > 2e6 {
+		t.Errorf("ceilingRate with nothing spent = %v, want a finite bound", rate)
+	}
+}
