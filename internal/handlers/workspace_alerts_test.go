@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -227,4 +228,25 @@ func TestWorkspaceRuleNamesABusinessReadLately(t *testing.T) {
 	if rules := u.Get("/alerts").Text("main"); !strings.Contains(rules, "Risk below 3 on "+name) {
 		t.Errorf("the rule is not named %q: %.300s", name, rules)
 	}
+}
+
+// A business name longer than the store keeps, as the service may send,
+// is cut for display: the alerts it fires, a dated copy of it and a rule on
+// it are all kept, where the whole batch of alerts used to be refused.
+func TestLongServiceNameIsCutNotRefused(t *testing.T) {
+	base := apptest.DemoData()
+	data := *base
+	data.Businesses = slices.Clone(base.Businesses)
+	data.Businesses[0].Name = strings.Repeat("Westbridge Holdings ", 16) // 1001, 320 characters
+	app := apptest.Start(t, apptest.Options{Data: &data})
+	u := signInWS(t, app, "demo")
+	mustRedirect(t, "portfolio rule", u.post("/alerts/rules", "scope", "portfolio", "score", "pay", "condition", "below", "threshold", "10"))
+	if n := u.Get("/").Text(".alerts-link .unread-count"); n == "" || n == "0" {
+		t.Errorf("unread alerts after a portfolio rule that fires: %q, want some", n)
+	}
+	if p := u.Get("/alerts"); !strings.Contains(p.Text("table.alerts tbody"), "Westbridge Holdings Westbridge") {
+		t.Errorf("no alert of the long-named business listed")
+	}
+	mustRedirect(t, "dated copy", u.post("/businesses/1001/snapshots", "tab", "officers"))
+	mustRedirect(t, "rule on 1001", u.post("/alerts/rules", "scope", "business", "business", "1001", "score", "risk", "condition", "below", "threshold", "3"))
 }

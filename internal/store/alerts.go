@@ -51,9 +51,6 @@ func (s *Store) RecordAlerts(ctx context.Context, a Analyst, fired []Triggered) 
 		if f.Year < 1900 || f.Year > 9999 || f.Month < time.January || f.Month > time.December {
 			return 0, invalid("month", "not a month")
 		}
-		if _, err := checkName("name", f.BusinessName); err != nil {
-			return 0, err
-		}
 	}
 	added := 0
 	err := s.write(ctx, a, "record alerts", func(tx *sql.Tx, id int64) error {
@@ -74,7 +71,7 @@ func (s *Store) RecordAlerts(ctx context.Context, a Analyst, fired []Triggered) 
 			if !owned[f.RuleID] {
 				continue
 			}
-			name, _ := checkName("name", f.BusinessName)
+			name := tidyName(f.BusinessName)
 			res, err := insert.ExecContext(ctx, newID(), id, f.RuleID, f.BusinessID, name, f.Year*100+int(f.Month), f.Old, f.New, now)
 			if err != nil {
 				return err

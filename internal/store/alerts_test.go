@@ -1,8 +1,10 @@
 package store
 
 import (
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // TestAlerts: a firing is stored once per rule, business and month with
@@ -77,13 +79,31 @@ func TestAlertsInput(t *testing.T) {
 		for field, bad := range map[string]Triggered{
 			"month":    {RuleID: rule.ID, BusinessID: 1001, Year: 2025, Month: 13, New: 1},
 			"business": {RuleID: rule.ID, BusinessID: 0, Year: 2025, Month: 1, New: 1},
-			"name":     {RuleID: rule.ID, BusinessID: 1001, BusinessName: "\x00", Year: 2025, Month: 1, New: 1},
 		} {
 			_, err := s.RecordAlerts(ctx, alice, []Triggered{good, bad})
 			wantInvalid(t, "RecordAlerts", err, field)
 		}
 		if n := rowsOf(t, s, alice, "alerts"); n != 0 {
 			t.Errorf("%d alerts stored from refused batches", n)
+		}
+		// A name from the service the store would not keep as it is is
+		// tidied, never the reason a batch is lost.
+		long := Triggered{RuleID: rule.ID, BusinessID: 1002, BusinessName: " Acme\x00 " + strings.Repeat("é", maxNameLen), Year: 2025, Month: 1, New: 1}
+		odd := Triggered{RuleID: rule.ID, BusinessID: 1003, BusinessName: "Bad \xff bytes", Year: 2025, Month: 1, New: 1}
+		n, err := s.RecordAlerts(ctx, alice, []Triggered{good, long, odd})
+		must(t, err)
+		list, err := s.Alerts(ctx, alice, 10)
+		must(t, err)
+		names := map[int32]string{}
+		for _, a := range list {
+			names[a.BusinessID] = a.BusinessName
+		}
+		if got := names[1002]; n != 3 || utf8.RuneCountInString(got) != maxNameLen || !strings.HasPrefix(got, "Acme éé") || !strings.HasSuffix(got, "é…") {
+			t.Errorf("%d alerts stored; long name kept as %q (%d characters), want 3 stored, cut to %d ending in an ellipsis",
+				n, got, utf8.RuneCountInString(got), maxNameLen)
+		}
+		if got := names[1003]; got != "Bad \uFFFD bytes" {
+			t.Errorf("name with a stray byte kept as %q", got)
 		}
 	})
 }

@@ -15,17 +15,25 @@ func checkBusiness(id int32) error {
 	return nil
 }
 
-// checkName trims a display name and bounds it; an empty one is allowed
-// (pages then show the id).
-func checkName(field, s string) (string, error) {
+// tidyName makes a display name fit to keep: trimmed, NULs and invalid
+// bytes replaced, cut to maxNameLen characters with an ellipsis. Names come
+// from the service, never typed by the analyst, so one the store would
+// refuse would only turn off what carries it (an alert, a dated copy); an
+// empty one is kept (pages then show the id).
+func tidyName(s string) string {
+	s = strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", ""), "\uFFFD")
 	s = strings.TrimSpace(s)
-	if !cleanText(s) {
-		return s, invalid(field, "the business name is not valid text")
+	if utf8.RuneCountInString(s) <= maxNameLen {
+		return s
 	}
-	if utf8.RuneCountInString(s) > maxNameLen {
-		return s, invalid(field, "the business name is longer than %d characters", maxNameLen)
+	cut := 0
+	for i := range s {
+		if cut == maxNameLen-1 {
+			return strings.TrimSpace(s[:i]) + "…"
+		}
+		cut++
 	}
-	return s, nil
+	return s
 }
 
 // wrap names the operation on a driver error; nil stays nil.

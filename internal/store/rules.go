@@ -150,10 +150,7 @@ func (s *Store) DeleteRule(ctx context.Context, a Analyst, rule int64) error {
 // checkRule refuses a rule that is incomplete or could never fire and
 // clears the fields its scope and condition do not use.
 func checkRule(r RuleSpec) (RuleSpec, error) {
-	var err error
-	if r.TargetName, err = checkName("name", r.TargetName); err != nil {
-		return r, err
-	}
+	r.TargetName = tidyName(r.TargetName)
 	switch r.Scope {
 	case ScopeBusiness:
 		if err := checkBusiness(r.BusinessID); err != nil {

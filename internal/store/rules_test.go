@@ -42,7 +42,6 @@ func TestRuleThresholds(t *testing.T) {
 		{RuleSpec{Scope: ScopeBusiness, Score: ScoreRisk, Condition: Below, Threshold: 4}, "business"},
 		{RuleSpec{Scope: ScopeFolder, Score: ScoreRisk, Condition: Below, Threshold: 4}, "folder"},
 		{RuleSpec{Scope: "planet", Score: ScoreRisk, Condition: Below, Threshold: 4}, "scope"},
-		{RuleSpec{Scope: ScopePortfolio, TargetName: "a\xff", Score: ScoreRisk, Condition: Below, Threshold: 4}, "name"},
 	}
 	eachEngine(t, func(t *testing.T, s *Store) {
 		ctx := t.Context()

@@ -87,10 +87,8 @@ func checkSnapshot(spec *SnapshotSpec) (string, error) {
 	if err := checkBusiness(spec.BusinessID); err != nil {
 		return "", err
 	}
-	name, err := checkName("name", spec.BusinessName)
+	name := tidyName(spec.BusinessName)
 	switch {
-	case err != nil:
-		return "", err
 	case !tabPattern.MatchString(spec.Tab):
 		return "", invalid("tab", "not a report tab")
 	case spec.Fetched.IsZero():

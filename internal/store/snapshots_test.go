@@ -41,7 +41,6 @@ func TestSnapshots(t *testing.T) {
 			"tab":      func(s SnapshotSpec) SnapshotSpec { s.Tab = "../etc"; return s },
 			"fetched":  func(s SnapshotSpec) SnapshotSpec { s.Fetched = time.Time{}; return s },
 			"business": func(s SnapshotSpec) SnapshotSpec { s.BusinessID = 0; return s },
-			"name":     func(s SnapshotSpec) SnapshotSpec { s.BusinessName = strings.Repeat("x", 301); return s },
 		} {
 			_, err := s.SaveSnapshot(ctx, alice, spec(ok))
 			wantInvalid(t, "SaveSnapshot", err, field)

@@ -29,10 +29,7 @@ func (s *Store) Watch(ctx context.Context, a Analyst, business int32, name strin
 	if err := checkBusiness(business); err != nil {
 		return err
 	}
-	name, err := checkName("name", name)
-	if err != nil {
-		return err
-	}
+	name = tidyName(name)
 	return s.write(ctx, a, "watch", func(tx *sql.Tx, id int64) error {
 		res, err := tx.ExecContext(ctx, "UPDATE watches SET name = $3 WHERE analyst_id = $1 AND business_id = $2", id, business, name)
 		if err != nil {
