@@ -46,6 +46,13 @@ func TestWorkspaceDatabaseDown(t *testing.T) {
 		t.Errorf("the report around the refused note is missing: h1 %q", p.Text("h1"))
 	}
 
+	p = u.post(edit, "text", "Long careful rewrite\nline two")
+	if p.Status != http.StatusServiceUnavailable || p.Doc.Find("#note-text").Text() != "Long careful rewrite\nline two" ||
+		!strings.Contains(p.Text(".form-error"), "not saved") {
+		t.Errorf("an edit with the database down: status %d, text kept %q, message %q; want 503, the text and why",
+			p.Status, p.Doc.Find("#note-text").Text(), p.Text(".form-error"))
+	}
+
 	if p := u.Get("/readyz"); p.Status != http.StatusOK || !strings.Contains(p.Body, "workspace database is not answering") {
 		t.Errorf("/readyz with the database down: %d %q; want 200 saying the replica is degraded", p.Status, p.Body)
 	}

@@ -103,11 +103,16 @@ func (h *Handler) submitNoteEdit(c *echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	a := h.analyst(c)
-	note, err := h.ws.Note(ctx, a, id)
-	if err != nil {
-		return workspaceError(err)
-	}
 	text := c.FormValue("text")
+	note, err := h.ws.Note(ctx, a, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return workspaceError(err)
+	case err != nil:
+		// The database failed: the text comes back to be saved again.
+		h.logWorkspace(c, "edit note", err)
+		return h.noteEditPage(c, http.StatusServiceUnavailable, store.Note{ID: id}, text, noteNotSaved)
+	}
 	msg, status := "", http.StatusUnprocessableEntity
 	if noteLen(text) > store.MaxNoteLen {
 		msg = noteTooLong(text)
@@ -146,7 +151,10 @@ func (h *Handler) showNoteEdit(c *echo.Context) error {
 // refusal's message if any.
 func (h *Handler) noteEditPage(c *echo.Context, status int, note store.Note, text, msg string) error {
 	nv := views.NoteViews([]store.Note{note}, mustSession(c).User)
-	page := views.NoteEditPage{Note: nv[0], Text: text, Error: msg, ReportURL: noteReport(note)}
+	page := views.NoteEditPage{Note: nv[0], Text: text, Error: msg}
+	if note.BusinessID > 0 { // unknown while the workspace is down
+		page.ReportURL = noteReport(note)
+	}
 	page.Base = h.base(c, nil, "Edit note", views.NavBusiness)
 	return h.render(c, status, templates.NoteEdit(page))
 }

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -72,6 +73,11 @@ func TestWorkspaceNotes(t *testing.T) {
 		p = u.post("/notes/"+id+"/edit", "text", long)
 		if p.Status != http.StatusUnprocessableEntity || p.Doc.Find("#note-text").Text() != long {
 			t.Errorf("a long edit: status %d, text kept %v", p.Status, p.Doc.Find("#note-text").Text() == long)
+		}
+		// The browser stops a paste at the limit, before the form limit
+		// would refuse the whole request and the text with it.
+		if max, _ := u.Get("/notes/"+id+"/edit").Doc.Find("#note-text").Attr("maxlength"); max != strconv.Itoa(store.MaxNoteLen) {
+			t.Errorf("the edit form's textarea has maxlength %q, want %d", max, store.MaxNoteLen)
 		}
 
 		csv := u.Get("/notes.csv")

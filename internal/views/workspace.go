@@ -178,11 +178,15 @@ func NoteViews(notes []store.Note, user string) []NoteView {
 // NoteEditPage is the form that edits one note, refilled after a refusal.
 type NoteEditPage struct {
 	Base
-	Note      NoteView
-	Text      string
-	Error     string
+	Note  NoteView
+	Text  string
+	Error string
+	// ReportURL is the note's report; "" when the note could not be read.
 	ReportURL string
 }
+
+// MaxNoteLen is the longest note, for the textarea's maxlength.
+func (NoteEditPage) MaxNoteLen() string { return strconv.Itoa(store.MaxNoteLen) }
 
 // Changed is a business whose score moved since the analyst last looked.
 type Changed struct {
