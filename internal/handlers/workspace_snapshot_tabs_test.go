@@ -299,3 +299,29 @@ func TestWorkspaceSnapshotCompareWithinBudget(t *testing.T) {
 		t.Errorf("%d requests spent, want still 10", n)
 	}
 }
+
+// A copy of an earlier frame compares with today's data, not with the same
+// months fetched again: scenario 1001's Risk fell over the year, so today's
+// Risk is not the copy's.
+func TestWorkspaceSnapshotCompareOfAnEarlierFrame(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	live := u.Get("/businesses/1001")
+	to, _ := live.Doc.Find("input#to").Attr("value")
+	end, err := time.Parse("2006-01", to)
+	if err != nil {
+		t.Fatalf("the live frame's end %q: %v", to, err)
+	}
+	frame := "/businesses/1001?from=" + end.AddDate(0, -11, 0).Format("2006-01") + "&to=" + end.AddDate(0, -6, 0).Format("2006-01")
+	loc := mustRedirect(t, "save the earlier frame", u.Submit(u.Get(frame), ".snapshot-form"))
+	cmp := u.Get(loc + "/compare")
+	var then, now string
+	cmp.Doc.Find("table.compare-then-now tbody tr").Each(func(_ int, s *goquery.Selection) {
+		if strings.HasPrefix(strings.TrimSpace(s.Find("th").Text()), "Risk score") {
+			then, now = s.Find(".then").Text(), s.Find(".now").Text()
+		}
+	})
+	if then == "" || now == then || !strings.Contains(now, end.Format("Jan 2006")) {
+		t.Errorf("Risk score then %q, today %q; want today's latest month (%s), not the copy's months again", then, now, end.Format("Jan 2006"))
+	}
+}

@@ -200,7 +200,7 @@ func (h *Handler) showSnapshotCompare(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	now, ld, err := h.loadTab(c, tab, s.BusinessID, then.value)
+	now, ld, err := h.loadTab(c, tab, s.BusinessID, todayOf(then.value))
 	page := views.SnapshotComparePage{Snapshot: *views.NewSnapshotMark(s.SnapshotInfo)}
 	if err != nil {
 		if errors.Is(err, upstream.ErrSessionExpired) {
@@ -213,6 +213,21 @@ func (h *Handler) showSnapshotCompare(c *echo.Context) error {
 	}
 	page.Base = h.base(c, ld, s.BusinessName+" · "+tab.Label()+" · then and now", views.NavWorkspace)
 	return h.render(c, http.StatusOK, templates.SnapshotCompare(page))
+}
+
+// todayOf is a copy's form for today's side of a comparison: the same
+// choices (statements shown, their order, the peers' quarter and filters)
+// without the dates that pinned the copy to its period (the score frame,
+// the statement and peer years), so that today is today and not the
+// copy's months again.
+func todayOf(value func(string) string) func(string) string {
+	return func(name string) string {
+		switch name {
+		case "from", "to", "year", "pyear":
+			return ""
+		}
+		return value(name)
+	}
 }
 
 // todayProblem is why today's side of a comparison is missing. Every call
