@@ -183,6 +183,11 @@ func checkThreshold(r *RuleSpec) error {
 	if r.Score.Whole() && !isWhole(t) && r.Condition != WorseZone {
 		return invalid("threshold", "%s scores are whole numbers", r.Score.Name())
 	}
+	// Z″ is shown with two decimals: a threshold of 1.105 would read "below
+	// 1.10" and fire on a value shown as 1.10.
+	if c := t * 100; !r.Score.Whole() && math.Abs(c-math.Round(c)) > 1e-6 && r.Condition != WorseZone {
+		return invalid("threshold", "%s has two decimals: give the threshold with at most two", r.Score.Name())
+	}
 	switch r.Condition {
 	case Below, Above:
 		if t < lo || t > hi {

@@ -19,6 +19,9 @@ func TestRuleThresholds(t *testing.T) {
 		business(ScoreRisk, WorseZone, 0),
 		{Scope: ScopeFolder, FolderID: 3, Score: ScoreZ, Condition: WorseZone},
 		{Scope: ScopePortfolio, Score: ScorePay, Condition: Below, Threshold: 4},
+		{Scope: ScopePortfolio, Score: ScoreZ, Condition: Below, Threshold: 1.1},
+		{Scope: ScopePortfolio, Score: ScoreZ, Condition: Above, Threshold: 2.29},
+		{Scope: ScopePortfolio, Score: ScoreZ, Condition: Fall, Threshold: 0.07},
 	}
 	bad := []struct {
 		spec  RuleSpec
@@ -35,6 +38,8 @@ func TestRuleThresholds(t *testing.T) {
 		{business(ScoreDBT, Above, 121), "threshold"},
 		{business(ScoreZ, Below, 12.5), "threshold"},
 		{business(ScoreZ, Below, -4.01), "threshold"},
+		{business(ScoreZ, Below, 1.105), "threshold"}, // shown as 1.10
+		{business(ScoreZ, Fall, 0.333), "threshold"},
 		{business(ScoreZ, Below, math.NaN()), "threshold"},
 		{business(ScoreZ, Fall, math.Inf(1)), "threshold"},
 		{business("altman", Below, 4), "score"},
