@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -94,4 +95,21 @@ func TestWorkspacePortfolioRuleOnRiskFiresOnReport(t *testing.T) {
 			t.Errorf("the memberships were asked for %d times, want once at most", n)
 		}
 	})
+}
+
+// The same rule twice (a second click, another tab) is refused in words,
+// and its alerts fire once.
+func TestWorkspaceRuleTwiceIsRefused(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	rule := []string{"scope", "business", "business", "1001", "score", "risk", "condition", "below", "threshold", "3"}
+	mustRedirect(t, "the rule", u.post("/alerts/rules", rule...))
+	p := u.post("/alerts/rules", rule...)
+	if p.Status != http.StatusUnprocessableEntity || !strings.Contains(strings.ToLower(p.Text(".form-error")), "already have this rule") {
+		t.Errorf("the same rule again: status %d, message %q; want 422 saying it is there", p.Status, p.Text(".form-error"))
+	}
+	u.Get("/businesses/1001")
+	if n := u.Get("/alerts").Doc.Find("table.alerts tbody tr").Length(); n != 1 {
+		t.Errorf("%d alerts listed, want 1", n)
+	}
 }

@@ -92,6 +92,17 @@ func (s *Store) AddRule(ctx context.Context, a Analyst, spec RuleSpec) (Rule, er
 		if n >= MaxRules {
 			return ErrRulesFull
 		}
+		// A second click, or the same rule from two tabs, would fire every
+		// alert twice.
+		var same int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM rules WHERE analyst_id = $1 AND scope = $2
+			AND business_id = $3 AND folder_id = $4 AND score = $5 AND cond = $6 AND threshold = $7`,
+			id, string(spec.Scope), spec.BusinessID, spec.FolderID, string(spec.Score), string(spec.Condition), spec.Threshold).Scan(&same); err != nil {
+			return err
+		}
+		if same > 0 {
+			return invalid("rule", "you already have this rule")
+		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO rules (id, analyst_id, scope, business_id, folder_id, target_name, score, cond, threshold, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 			r.ID, id, string(spec.Scope), spec.BusinessID, spec.FolderID, spec.TargetName,

@@ -59,6 +59,13 @@ func TestRuleThresholds(t *testing.T) {
 			_, err := s.AddRule(ctx, alice, b.spec)
 			wantInvalid(t, "AddRule", err, b.field)
 		}
+		for _, spec := range ok[:3] {
+			_, err := s.AddRule(ctx, alice, spec)
+			wantInvalid(t, "AddRule of a rule already there", err, "rule")
+		}
+		if _, err := s.AddRule(ctx, bob, ok[0]); err != nil {
+			t.Errorf("another analyst's same rule: %v", err)
+		}
 		if n := rowsOf(t, s, alice, "rules"); n != len(ok) {
 			t.Errorf("%d rules stored, want %d", n, len(ok))
 		}
