@@ -16,10 +16,22 @@ const MaxMoves = 10
 // score moves: a page the service builds in one answer.
 const MovesCompared = 1000
 
-// moveLookback is how many months before the latest month the previous value
-// may be: Pay scores are monthly, Z-Scores quarterly (repeated or left empty
-// within the quarter), so a quarter covers both.
+// moveLookback is how many months the previous value is looked for: Pay
+// scores are monthly, so within the three months before the latest; Z″
+// scores are quarterly (repeated or left empty within the quarter), so
+// within the quarter before the latest month's (see firstLookback).
 const moveLookback = 3
+
+// firstLookback is how many months back the previous value may start: the
+// month before for Pay; for Z″ the last month of the quarter before, as a
+// month earlier in the same quarter repeats the latest value (in November,
+// September and not October).
+func (k PortfolioScore) firstLookback(latest monthIndex) int {
+	if k == PortfolioZ {
+		return (latest.month()-1)%3 + 1
+	}
+	return 1
+}
 
 // PortfolioScore is a score the portfolio histories carry: Pay or Z″.
 type PortfolioScore string
@@ -125,7 +137,8 @@ func scoreMoves(kind PortfolioScore, h upstream.PortfolioScoreHistory) []Move {
 		if !ok {
 			continue
 		}
-		for back := 1; back <= moveLookback; back++ {
+		first := kind.firstLookback(latest)
+		for back := first; back < first+moveLookback; back++ {
 			prev, ok := byMonth.at(latest - monthIndex(back))
 			if !ok {
 				continue

@@ -92,3 +92,26 @@ func TestBiggestMovesOfNothing(t *testing.T) {
 		t.Errorf("got %+v, want no move when the latest month is null", got)
 	}
 }
+
+// Z″ is quarterly: in the second and third month of a quarter the month
+// before repeats the latest value, so the move is from the quarter before.
+func TestBiggestMovesZWithinAQuarter(t *testing.T) {
+	for _, c := range []struct {
+		months map[int]float64
+		from   string
+	}{
+		{map[int]float64{7: 3.1, 8: 3.1, 9: 3.1, 10: 0.9, 11: 0.9}, "Sep 2026"},        // repeated, as of November
+		{map[int]float64{7: 3.1, 8: 3.1, 9: 3.1, 10: 0.9, 11: 0.9, 12: 0.9}, "Sep 2026"}, // as of December
+		{map[int]float64{9: 3.1, 12: 0.9}, "Sep 2026"},                                  // quarter ends only
+		{map[int]float64{7: 3.1, 11: 0.9}, "Jul 2026"},                                  // left empty
+	} {
+		got := BiggestMoves(hist("PayScore"), hist("ZScore", biz(6, "Foxtrot", c.months)), 10)
+		if len(got) != 1 || got[0].Old != "3.10" || got[0].New != "0.90" || got[0].FromMonth != c.from {
+			t.Errorf("Z″ %v: moves %+v, want 3.10 to 0.90 from %s", c.months, got, c.from)
+		}
+	}
+	// Within one quarter nothing moved: no move, even as the months repeat.
+	if got := BiggestMoves(hist("PayScore"), hist("ZScore", biz(6, "Foxtrot", map[int]float64{7: 2, 8: 2, 9: 2, 10: 2, 11: 2})), 10); len(got) != 0 {
+		t.Errorf("a steady Z″: moves %+v, want none", got)
+	}
+}
