@@ -165,3 +165,25 @@ func TestSessionKeyNeverInPagesOrLogs(t *testing.T) {
 		t.Errorf("the logs may hold a password")
 	}
 }
+
+// A Z″ the service sends absurdly large (1e307) shows as it is: the pages
+// that chart it answer, where rounding it for the chart used to overflow
+// to +Inf and turn each into a 500.
+func TestHugeScoresDoNotBreakCharts(t *testing.T) {
+	ds := simulator.Generate(simulator.GenerateOptions{Seed: apptest.Seed, AsOf: apptest.AsOf})
+	for i := range ds.Businesses {
+		if ds.Businesses[i].ID == 1002 || ds.Businesses[i].Public {
+			for j := range ds.Businesses[i].Scores {
+				big := 1e307
+				ds.Businesses[i].Scores[j].Z = &big
+			}
+		}
+	}
+	app := apptest.Start(t, apptest.Options{Data: ds})
+	u := app.SignIn(t, "demo")
+	for _, path := range []string{"/", "/portfolio/quadrant", "/portfolio/stress", "/portfolio/scores?score=z", "/businesses/1002"} {
+		if p := u.Get(path); p.Status != http.StatusOK {
+			t.Errorf("GET %s with a Z″ of 1e307: status %d, want 200", path, p.Status)
+		}
+	}
+}

@@ -224,8 +224,13 @@ func lineSeries(colour, symbol string) []charts.SeriesOpts {
 	}
 }
 
-// round keeps chart data short and free of float noise.
+// round keeps chart data short and free of float noise. A value too large
+// to scale (a service's 1e307) is already whole and stays as it is: scaled,
+// it would overflow to +Inf, which no chart's JSON can carry.
 func round(v float64, decimals int) float64 {
 	p := math.Pow(10, float64(decimals))
+	if math.IsInf(v*p, 0) {
+		return v
+	}
 	return math.Round(v*p) / p
 }
