@@ -215,7 +215,9 @@ func measureFolder(name string, ids []int32, months []monthIndex, payBy, zBy map
 				zs = append(zs, v)
 			}
 		}
-		s.share[i], s.median[i], s.zCount[i] = math.NaN(), median(zs), len(zs)
+		// Rounded once, as it is shown: the median of 2.59 and 2.62 is 2.60,
+		// grey, not a "safe" 2.605 written 2.60.
+		s.share[i], s.median[i], s.zCount[i] = math.NaN(), round(median(zs), 2), len(zs)
 		if s.paid[i] > 0 {
 			s.share[i] = 100 * float64(s.weak[i]) / float64(s.paid[i])
 		}

@@ -174,3 +174,27 @@ func TestMonthSpanIsBounded(t *testing.T) {
 		t.Errorf("%d months ending %v, want %d ending 2025-02", len(span), span[len(span)-1], maxStressMonths)
 	}
 }
+
+// The median Z″ of 2.60 and 2.6098 is shown 2.60 and so is grey, as the
+// legend says 2.60 is; its zone used to come from the unrounded 2.6049.
+func TestFolderStressMedianZoneAsShown(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	folders := []upstream.Folder{{FolderID: 1, FolderName: "Retail"}}
+	members := []upstream.PortfolioBusiness{{BusinessID: 1, FolderID: 1}, {BusinessID: 2, FolderID: 1}}
+	z := stressHistory(map[int32][]*float64{1: {f(2.6)}, 2: {f(2.6098)}})
+	v, err := FolderStress(folders, members, stressHistory(nil), z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := v.MedianZ.Table.Rows
+	if len(rows) == 0 {
+		t.Fatal("no median Z″ table")
+	}
+	var cells []string
+	for _, c := range rows[0].Cells {
+		cells = append(cells, c.Text)
+	}
+	if got := strings.Join(cells, " | "); !strings.Contains(got, "2.60 · grey (2)") {
+		t.Errorf("median Z″ row %q, want 2.60 · grey (2)", got)
+	}
+}
