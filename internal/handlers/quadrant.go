@@ -66,7 +66,7 @@ func (h *Handler) showQuadrant(c *echo.Context) error {
 		// the analyst can still switch folders.
 		if ferr == nil {
 			for _, f := range folders {
-				page.Folders = append(page.Folders, views.FolderChoice{ID: strconv.Itoa(f.FolderID), Name: f.FolderName})
+				page.Folders = append(page.Folders, views.FolderChoice{ID: strconv.Itoa(f.FolderID), Name: views.FolderLabel(f)})
 			}
 		} else if page.Folder != "" {
 			// Without the folder list the chosen folder is named by its id,

@@ -80,10 +80,7 @@ func NewHeatMap(kind PortfolioScore, h upstream.PortfolioScoreHistory, span Mont
 	var values monthScores
 	for _, b := range h.Businesses {
 		values = monthValues(values, b.Scores)
-		row := HeatRow{Name: b.BusinessName, URL: reportURL(b.BusinessID), Cells: make([]HeatCell, n)}
-		if row.Name == "" {
-			row.Name = "Business " + strconv.FormatInt(int64(b.BusinessID), 10)
-		}
+		row := HeatRow{Name: businessLabel(b.BusinessName, b.BusinessID), URL: reportURL(b.BusinessID), Cells: make([]HeatCell, n)}
 		for i := range n {
 			m := first + monthIndex(i)
 			v, ok := values.at(m)

@@ -145,7 +145,7 @@ func scoreMoves(kind PortfolioScore, h upstream.PortfolioScoreHistory) []Move {
 			}
 			if d := now - prev; d != 0 && kind.Format(now) != kind.Format(prev) {
 				out = append(out, Move{
-					Name: b.BusinessName, URL: reportURL(b.BusinessID), Score: kind.Name(),
+					Name: businessLabel(b.BusinessName, b.BusinessID), URL: reportURL(b.BusinessID), Score: kind.Name(),
 					Old: kind.Format(prev), New: kind.Format(now),
 					OldZone: kind.Zone(prev), NewZone: kind.Zone(now),
 					Change: kind.signed(d), Drop: d < 0,

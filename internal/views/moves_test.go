@@ -115,3 +115,12 @@ func TestBiggestMovesZWithinAQuarter(t *testing.T) {
 		t.Errorf("a steady Z″: moves %+v, want none", got)
 	}
 }
+
+// A business the service sent without a name is named by its id, never an
+// empty link.
+func TestBiggestMovesNameless(t *testing.T) {
+	got := BiggestMoves(hist("PayScore", biz(7, "  ", map[int]float64{9: 7, 10: 4})), hist("ZScore"), 10)
+	if len(got) != 1 || got[0].Name != "Business 7" {
+		t.Errorf("moves %+v, want one named Business 7", got)
+	}
+}

@@ -64,6 +64,18 @@ func folderName(f upstream.Folder) string {
 	return "Folder " + strconv.Itoa(f.FolderID)
 }
 
+// FolderLabel is the folder's name as text, or "Folder 12" when it has none.
+func FolderLabel(f upstream.Folder) string { return folderName(f) }
+
+// businessLabel is a business's name as text, or "Business 1001" when the
+// service sent none (an empty link is no link to a screen reader).
+func businessLabel(name string, id int32) string {
+	if n := strings.TrimSpace(name); n != "" {
+		return n
+	}
+	return "Business " + strconv.FormatInt(int64(id), 10)
+}
+
 // FolderName finds the folder's display name; ok is false when the
 // portfolio has no folder with that id.
 func FolderName(folders []upstream.Folder, id int) (name string, ok bool) {
@@ -127,10 +139,7 @@ func FolderBusinesses(members []upstream.PortfolioBusiness, limit int) (list []F
 			continue
 		}
 		id := strconv.FormatInt(int64(m.BusinessID), 10)
-		name := strings.TrimSpace(m.BusinessName)
-		if name == "" {
-			name = "Business " + id
-		}
+		name := businessLabel(m.BusinessName, m.BusinessID)
 		list = append(list, FolderBusiness{Name: name, URL: reportURL(m.BusinessID), ID: id})
 	}
 	slices.SortStableFunc(list, func(a, b FolderBusiness) int { return strings.Compare(a.Name, b.Name) })

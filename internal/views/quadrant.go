@@ -95,7 +95,7 @@ func PlaceQuadrants(pay, z upstream.PortfolioScoreHistory, keep map[int32]bool) 
 	get := func(b upstream.PortfolioBusinessScores) *signals {
 		s, ok := all[b.BusinessID]
 		if !ok {
-			s = &signals{name: b.BusinessName}
+			s = &signals{name: businessLabel(b.BusinessName, b.BusinessID)}
 			all[b.BusinessID] = s
 			order = append(order, b.BusinessID)
 		}

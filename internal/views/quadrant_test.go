@@ -77,3 +77,19 @@ func TestPlaceQuadrants(t *testing.T) {
 		t.Errorf("folder filter: placed %d missing %v", v.Placed, v.Missing)
 	}
 }
+
+// A business without a name is placed as "Business N", never an empty link.
+func TestPlaceQuadrantsNameless(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	pay := upstream.PortfolioScoreHistory{Businesses: []upstream.PortfolioBusinessScores{{BusinessID: 9, BusinessName: " ", Scores: []upstream.MonthlyScore{
+		{Year: 2026, Month: 1, Score: f(8)}, {Year: 2026, Month: 7, Score: f(5)}}}}}
+	z := upstream.PortfolioScoreHistory{Businesses: []upstream.PortfolioBusinessScores{{BusinessID: 9, Scores: []upstream.MonthlyScore{
+		{Year: 2026, Month: 1, Score: f(3)}, {Year: 2026, Month: 2, Score: f(0.8)}}}}}
+	v, err := PlaceQuadrants(pay, z, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := v.Groups[QuadBoth]; len(g.Points) != 1 || g.Points[0].Name != "Business 9" {
+		t.Errorf("placed %+v, want Business 9", g.Points)
+	}
+}
