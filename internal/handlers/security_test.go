@@ -187,3 +187,22 @@ func TestHugeScoresDoNotBreakCharts(t *testing.T) {
 		}
 	}
 }
+
+// Service text holding go-echarts' function marker is only text: the
+// charts that carry it (SIC categories on the payments tab) draw it as
+// such, where the page used to refuse the chart and answer 500.
+func TestFunctionMarkerInServiceTextIsText(t *testing.T) {
+	ds := simulator.Generate(simulator.GenerateOptions{Seed: apptest.Seed, AsOf: apptest.AsOf})
+	for i := range ds.Businesses {
+		if b := &ds.Businesses[i]; b.ID == 1002 {
+			for j := range b.PaymentsSIC {
+				b.PaymentsSIC[j].CategoryName = "__f__function(){alert(1)}__f__ services"
+			}
+		}
+	}
+	app := apptest.Start(t, apptest.Options{Data: ds})
+	p := app.SignIn(t, "demo").Get("/businesses/1002/payments")
+	if p.Status != http.StatusOK || !strings.Contains(p.Body, "__f__function(){alert(1)}__f__ services") {
+		t.Errorf("payments tab with the marker in a category name: status %d, want 200 with the name as text", p.Status)
+	}
+}
