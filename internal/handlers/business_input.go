@@ -140,10 +140,14 @@ func parseStatementsForm(countRaw, yearRaw, sortRaw string) (statementsForm, vie
 			f.query.StandardYear = n
 		}
 	}
+	// The order is the grid's: the service is always asked newest first,
+	// as it sorts before it counts, and "oldest first" would otherwise be
+	// the oldest years on file instead of the latest ones reversed.
+	f.sort = "D"
 	switch s := strings.ToUpper(strings.TrimSpace(sortRaw)); s {
 	case "":
 	case "A", "D":
-		f.query.SortOrder = s
+		f.sort = s
 	default:
 		problems = append(problems, views.StatementsBadSort)
 	}
@@ -151,7 +155,6 @@ func parseStatementsForm(countRaw, yearRaw, sortRaw string) (statementsForm, vie
 	if f.query.StandardYear > 0 {
 		f.year = strconv.Itoa(f.query.StandardYear)
 	}
-	f.sort = f.query.SortOrder
 	return f, problems
 }
 

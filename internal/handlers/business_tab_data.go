@@ -250,9 +250,10 @@ func (h *Handler) fillFinancials(c *echo.Context, page *views.BusinessFinancials
 		Primary: l.peer.query.SICPrimary, SameRisk: l.peer.query.RiskLevel == upstream.RiskLevelSame,
 		Count: l.form.count, StatementYear: l.form.year, Sort: l.form.sort, Action: action}
 	if page.StatementsProblem = h.sectionProblem(c, l.stmtsErr); page.StatementsProblem == nil {
-		page.Statements = views.NewStatementGrid(l.d.Statements)
+		stmts := views.InOrder(l.d.Statements, l.form.sort == "A")
+		page.Statements = views.NewStatementGrid(stmts)
 		if page.ZExplainProblem = h.sectionProblem(c, l.zHistErr); page.ZExplainProblem == nil {
-			page.ZExplain = views.ExplainZ(l.d.Statements, l.d.ZHistory)
+			page.ZExplain = views.ExplainZ(stmts, l.d.ZHistory)
 		}
 	}
 	if page.CommentsProblem = h.sectionProblem(c, l.commentsErr); page.CommentsProblem == nil {

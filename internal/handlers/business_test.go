@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -294,5 +295,23 @@ func TestBusinessCallsPerTab(t *testing.T) {
 				t.Errorf("GET %s called %s %d times, want %d", c.path, op, got[op], n)
 			}
 		}
+	}
+}
+
+// "Oldest first" orders the latest years, not the oldest years on file:
+// the service sorts before it counts, so it is always asked newest first.
+func TestFinancialsOldestFirstKeepsTheLatestYears(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	years := func(path string) []string {
+		var out []string
+		u.Get(path).Doc.Find("table.statements thead th.num").Each(func(_ int, s *goquery.Selection) {
+			out = append(out, strings.TrimSpace(s.Text()))
+		})
+		return out
+	}
+	newest, oldest := years("/businesses/1001/financials?count=2&sort=D"), years("/businesses/1001/financials?count=2&sort=A")
+	if len(newest) != 2 || !slices.Equal(oldest, []string{newest[1], newest[0]}) {
+		t.Errorf("years newest first %v, oldest first %v; want the same two years reversed", newest, oldest)
 	}
 }

@@ -76,7 +76,7 @@ func TestWorkspaceNotes(t *testing.T) {
 		}
 		// The browser stops a paste at the limit, before the form limit
 		// would refuse the whole request and the text with it.
-		if max, _ := u.Get("/notes/"+id+"/edit").Doc.Find("#note-text").Attr("maxlength"); max != strconv.Itoa(store.MaxNoteLen) {
+		if max, _ := u.Get("/notes/" + id + "/edit").Doc.Find("#note-text").Attr("maxlength"); max != strconv.Itoa(store.MaxNoteLen) {
 			t.Errorf("the edit form's textarea has maxlength %q, want %d", max, store.MaxNoteLen)
 		}
 

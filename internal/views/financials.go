@@ -1,6 +1,7 @@
 package views
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -63,6 +64,27 @@ type StatementRow struct {
 type StatementCell struct {
 	Text  string
 	Class string
+}
+
+// InOrder puts statements newest first, or oldest first, by the end of
+// their period (statements without one keep their place after the dated
+// ones). The service's order is not relied on: copies saved before the
+// dashboard always asked newest first hold the oldest years first.
+func InOrder(stmts []upstream.AnnualFinancials, oldestFirst bool) []upstream.AnnualFinancials {
+	out := slices.Clone(stmts)
+	slices.SortStableFunc(out, func(a, b upstream.AnnualFinancials) int {
+		ea, okA := periodEnd(a)
+		eb, okB := periodEnd(b)
+		switch {
+		case !okA || !okB:
+			return cmp.Compare(boolRank(!okA), boolRank(!okB))
+		case oldestFirst:
+			return cmp.Compare(ea, eb)
+		default:
+			return cmp.Compare(eb, ea)
+		}
+	})
+	return out
 }
 
 // NewStatementGrid lays out the statements. A data point absent in a year

@@ -100,10 +100,10 @@ func TestBiggestMovesZWithinAQuarter(t *testing.T) {
 		months map[int]float64
 		from   string
 	}{
-		{map[int]float64{7: 3.1, 8: 3.1, 9: 3.1, 10: 0.9, 11: 0.9}, "Sep 2026"},        // repeated, as of November
+		{map[int]float64{7: 3.1, 8: 3.1, 9: 3.1, 10: 0.9, 11: 0.9}, "Sep 2026"},          // repeated, as of November
 		{map[int]float64{7: 3.1, 8: 3.1, 9: 3.1, 10: 0.9, 11: 0.9, 12: 0.9}, "Sep 2026"}, // as of December
-		{map[int]float64{9: 3.1, 12: 0.9}, "Sep 2026"},                                  // quarter ends only
-		{map[int]float64{7: 3.1, 11: 0.9}, "Jul 2026"},                                  // left empty
+		{map[int]float64{9: 3.1, 12: 0.9}, "Sep 2026"},                                   // quarter ends only
+		{map[int]float64{7: 3.1, 11: 0.9}, "Jul 2026"},                                   // left empty
 	} {
 		got := BiggestMoves(hist("PayScore"), hist("ZScore", biz(6, "Foxtrot", c.months)), 10)
 		if len(got) != 1 || got[0].Old != "3.10" || got[0].New != "0.90" || got[0].FromMonth != c.from {

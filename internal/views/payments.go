@@ -122,6 +122,7 @@ func sortedPayments(rows []upstream.PaymentSummaryRow, oldestFirst bool) []upstr
 	return rows
 }
 
+// boolRank orders false before true.
 func boolRank(b bool) int {
 	if b {
 		return 1
