@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -39,8 +40,11 @@ func xAxisLen(t *testing.T, p *apptest.Page, id string) int {
 func TestBusinessBadControlsKeepDefaults(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := app.SignIn(t, "demo")
+	next := time.Now().AddDate(0, 1, 0).Format("2006-01")
 	for _, q := range []string{"from=2026-13", "to=abc", "from=2026-1", "from=2026-10&to=2025-01",
-		"from=2000-01&to=2026-10", "from=1800-01", "to=2026-10-01"} {
+		"from=2000-01&to=2026-10", "from=1800-01", "to=2026-10-01",
+		// After this month, or over ten years to it from From alone.
+		"from=" + next, "to=" + next, "from=2030-01&to=2030-06", "from=1990-01"} {
 		p := u.Get("/businesses/1001?" + q)
 		if p.Status != http.StatusBadRequest || p.Text("#scores .form-error") == "" {
 			t.Errorf("?%s: status %d, message %q; want 400 with a message", q, p.Status, p.Text("#scores .form-error"))

@@ -32,8 +32,11 @@ type scoreWindow struct {
 }
 
 // parseWindow reads the from/to form (YYYY-MM each, both optional). A
-// refused form answers its fault, and the window is then the default.
-func parseWindow(fromRaw, toRaw string) (scoreWindow, views.WindowFault) {
+// refused form answers its fault, and the window is then the default. A
+// frame may not start or end after now's month, nor, from From alone, run
+// over ten years to now; a zero now skips those checks (a copy's frame is
+// read as it was saved).
+func parseWindow(fromRaw, toRaw string, now time.Time) (scoreWindow, views.WindowFault) {
 	fromRaw, toRaw = strings.TrimSpace(fromRaw), strings.TrimSpace(toRaw)
 	var w scoreWindow
 	var ok bool
@@ -52,6 +55,15 @@ func parseWindow(fromRaw, toRaw string) (scoreWindow, views.WindowFault) {
 			return scoreWindow{}, views.WindowReversed
 		}
 		if months(w.from, w.to) > maxWindowMonths {
+			return scoreWindow{}, views.WindowTooLong
+		}
+	}
+	if !now.IsZero() {
+		this := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+		if w.from.After(this) || w.to.After(this) {
+			return scoreWindow{}, views.WindowFuture
+		}
+		if !w.from.IsZero() && w.to.IsZero() && months(w.from, this) > maxWindowMonths {
 			return scoreWindow{}, views.WindowTooLong
 		}
 	}

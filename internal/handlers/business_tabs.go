@@ -14,7 +14,7 @@ import (
 // showBusinessOverview shows the summary, score cards and score charts over
 // the chosen frame, and the risk history.
 func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef) error {
-	win, winFault := parseWindow(c.QueryParam("from"), c.QueryParam("to"))
+	win, winFault := parseWindow(c.QueryParam("from"), c.QueryParam("to"), h.now())
 	l := &overviewLoad{win: win}
 	ld := h.load(c, l.sections(ref)...)
 	if err := l.hd.pageError(l.errs()...); err != nil {

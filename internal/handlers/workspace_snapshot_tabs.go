@@ -31,9 +31,9 @@ func (d *overviewData) window() scoreWindow { return windowOrDefault(d.From, d.T
 // windowOrDefault is the frame a saved form names, or the default frame
 // when the form is refused, as the overview shows it then.
 func windowOrDefault(from, to string) scoreWindow {
-	win, fault := parseWindow(from, to)
+	win, fault := parseWindow(from, to, time.Time{})
 	if fault != views.WindowOK {
-		win, _ = parseWindow("", "")
+		win, _ = parseWindow("", "", time.Time{})
 	}
 	return win
 }

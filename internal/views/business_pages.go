@@ -181,6 +181,7 @@ const (
 	WindowBadTo                // To is not a month
 	WindowReversed             // From after To
 	WindowTooLong              // more than ten years
+	WindowFuture               // starts or ends after this month
 )
 
 // Message says what to correct, and what is shown meanwhile.
@@ -197,6 +198,8 @@ func (f WindowFault) Message() string {
 		return "From must not be after To." + instead
 	case WindowTooLong:
 		return "Choose at most 10 years (120 months)." + instead
+	case WindowFuture:
+		return "The frame cannot start or end after this month: scores are monthly, up to the latest." + instead
 	}
 	return ""
 }
