@@ -89,7 +89,7 @@ func BusinessFinancials(v views.BusinessFinancialsPage) templ.Component {
 				}
 			} else {
 				if v.Statements.Limited {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<p class=\"notice\">Some data points are withheld: your account has API-Only access, which includes only a few statement values.</p>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<p class=\"notice\">Some data points are not reported for any year shown: an API-Only account gets only a few statement values; with full access, the service has none for this business.</p>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

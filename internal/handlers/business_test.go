@@ -11,6 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"creditdash/internal/apptest"
+	"creditdash/internal/views"
 	"creditdash/static"
 )
 
@@ -216,7 +217,7 @@ func TestBusinessDeveloperSeesWithheldData(t *testing.T) {
 			t.Errorf("no row %q: withheld points must still be listed", label)
 			continue
 		}
-		if got := strings.TrimSpace(tr.Find("td.withheld").Text()); got != "withheld — not available with API-Only access" {
+		if got := strings.TrimSpace(tr.Find("td.withheld").Text()); got != views.WithheldAccessText {
 			t.Errorf("%s reads %q", label, got)
 		}
 		if tr.Find("td.num").Length() != 0 {

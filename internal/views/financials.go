@@ -18,7 +18,8 @@ const (
 
 // standardStatementKeys are the data points a Full Access account receives
 // (shared/DEMO-DATA.md), in the order analysts read them. A key of this list
-// that is absent from every year was withheld by the access model.
+// that is absent from every year was withheld by the access model, or the
+// service has none for the business: the dashboard does not know which.
 var standardStatementKeys = [...]struct{ key, label string }{
 	{keyPeriodEndDate, "Period end date"},
 	{"Sales", "Sales"},
@@ -38,8 +39,8 @@ var standardStatementKeys = [...]struct{ key, label string }{
 
 // Texts of withheld data points.
 const (
-	WithheldText       = "withheld"
-	WithheldAccessText = "withheld — not available with API-Only access"
+	WithheldText       = "not reported"
+	WithheldAccessText = "not reported for any year (an API-Only account gets only a few values)"
 )
 
 // StatementGrid is the annual statements table: data points down, fiscal
@@ -47,7 +48,8 @@ const (
 type StatementGrid struct {
 	Years []string
 	Rows  []StatementRow
-	// Limited is true when the access model withheld standard data points.
+	// Limited is true when standard data points are absent from every year
+	// (an API-Only account's, or a business without them).
 	Limited bool
 }
 
@@ -88,8 +90,8 @@ func InOrder(stmts []upstream.AnnualFinancials, oldestFirst bool) []upstream.Ann
 }
 
 // NewStatementGrid lays out the statements. A data point absent in a year
-// while other years have it is "withheld"; a standard point absent from
-// every year is withheld by the access model. Neither is ever shown as 0.
+// while other years have it is "not reported"; a standard point absent from
+// every year says so once for the row. Neither is ever shown as 0.
 func NewStatementGrid(stmts []upstream.AnnualFinancials) StatementGrid {
 	var g StatementGrid
 	if len(stmts) == 0 {
