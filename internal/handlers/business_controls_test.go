@@ -130,3 +130,17 @@ func TestBusinessStatementControls(t *testing.T) {
 		t.Errorf("a year without statements: %q", got)
 	}
 }
+
+// The risk history's badge speaks of the frame its chart draws: a frame
+// without risk months is not "present" above an empty chart.
+func TestRiskBadgeFollowsTheFrame(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	p := u.Get("/businesses/1001?from=2020-01&to=2020-06")
+	if !strings.Contains(p.Text("#risk-history"), "No risk history in this time frame") {
+		t.Fatalf("setup: the frame has risk months: %q", p.Text("#risk-history"))
+	}
+	if badge := p.Text("#risk-history .coverage-line"); strings.Contains(strings.ToLower(badge), "present") {
+		t.Errorf("badge %q above an empty chart", badge)
+	}
+}

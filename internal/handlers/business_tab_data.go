@@ -101,7 +101,7 @@ func (h *Handler) fillOverview(c *echo.Context, page *views.BusinessOverviewPage
 			return err
 		}
 		page.RiskHistory = panel
-		page.RiskCoverage = views.RiskHistoryCoverage(l.d.Risk, page.Cards)
+		page.RiskCoverage = views.RiskHistoryCoverage(l.win.riskWithin(l.d.Risk), page.Cards)
 	}
 	return nil
 }
