@@ -85,7 +85,7 @@ func explainMove(k ScoreKind, h scoreHistory, latest scorePoint) string {
 			continue
 		}
 		m := inputMove{kind: in, from: then.value, to: now.value,
-			zonesCrossed: int(math.Abs(float64(in.zone(now.value).Level - in.zone(then.value).Level))),
+			zonesCrossed: zonesCrossed(in, then.value, now.value),
 			share:        math.Abs(now.value-then.value) / in.moveSpan()}
 		if best == nil || m.zonesCrossed > best.zonesCrossed ||
 			(m.zonesCrossed == best.zonesCrossed && m.share > best.share) {
@@ -111,6 +111,17 @@ func explainMove(k ScoreKind, h scoreHistory, latest scorePoint) string {
 		s += " The service does not publish how Risk is computed, so this is the largest move beside it, not a proven cause."
 	}
 	return s
+}
+
+// zonesCrossed counts the zone boundaries k crossed from a to b in k's own
+// zones: Z″ has three, coloured at levels 1, 3 and 5, so one step there is
+// two levels, where Pay and DBT step one level a zone.
+func zonesCrossed(k ScoreKind, a, b float64) int {
+	steps := int(math.Abs(float64(k.zone(b).Level - k.zone(a).Level)))
+	if k == ScoreZ {
+		return steps / 2
+	}
+	return steps
 }
 
 // inputNames lists the inputs of k: "Pay, DBT or Z″".

@@ -78,3 +78,20 @@ func TestPayWhyFromDBT(t *testing.T) {
 		t.Errorf("short frame why = %q", short.Why)
 	}
 }
+
+// Zones crossed count each score's own boundaries: Z″ safe to grey is one,
+// as Pay low to moderate is, not two.
+func TestZonesCrossed(t *testing.T) {
+	for _, c := range []struct {
+		k    ScoreKind
+		a, b float64
+		want int
+	}{
+		{ScoreZ, 2.65, 2.55, 1}, {ScoreZ, 3, 0.5, 2}, {ScoreZ, 2, 2.5, 0},
+		{ScorePay, 8, 6, 1}, {ScorePay, 9, 1, 4}, {ScoreDBT, 0, 0, 0},
+	} {
+		if got := zonesCrossed(c.k, c.a, c.b); got != c.want {
+			t.Errorf("zonesCrossed(%s, %v, %v) = %d, want %d", c.k.short(), c.a, c.b, got, c.want)
+		}
+	}
+}
