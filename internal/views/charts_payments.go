@@ -36,7 +36,7 @@ var pastDueBuckets = [...]int{1, 2, 3, 4}
 // and the rest are in the aging table beside it.
 func AgingChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 	p := ChartPanel{Title: "Past-due share over time",
-		Note: "share of the total due in each past-due bucket, per month; the rest is current (the table below lists every bucket)"}
+		Note: "share of the total due in each past-due bucket, per month; the rest is current or other (the table below lists every bucket)"}
 	var months []string
 	var shares [len(pastDueBuckets)][]opts.BarData
 	for _, r := range sortedPayments(rows, true) {
