@@ -38,8 +38,9 @@ type ZYear struct {
 	Terms     []ZTerm
 	// Computed is the sum of the terms ("2.34"), "" when inputs are missing.
 	Computed string
-	// Missing names the statement values the sum needs but lacks.
-	Missing []string
+	// Missing names the statement values the sum needs but lacks; Zero the
+	// ones it would divide by that are zero, each once.
+	Missing, Zero []string
 	// Service is the service's Z″ for the year-end month, or a reason it
 	// has none.
 	Service string
@@ -88,7 +89,9 @@ func ExplainZ(stmts []upstream.AnnualFinancials, hist []upstream.CreditScoreHist
 				}
 			case den == 0:
 				complete = false
-				y.Missing = append(y.Missing, t.den+" is zero")
+				if !slices.Contains(y.Zero, t.den) {
+					y.Zero = append(y.Zero, t.den)
+				}
 			default:
 				r := num / den
 				term.Inputs = CompactMoney(num) + " / " + CompactMoney(den)

@@ -1,7 +1,9 @@
 package views
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +108,14 @@ func TestExplainZArithmetic(t *testing.T) {
 	y := ExplainZ([]upstream.AnnualFinancials{limited}, nil).Years[0]
 	if y.Computed != "" || len(y.Missing) == 0 || !strings.HasPrefix(y.Service, "outside") {
 		t.Errorf("limited: %+v", y)
+	}
+	// No assets: three ratios divide by them, and they are named once, as
+	// a zero, not as a value withheld.
+	zero := upstream.AnnualFinancials{Values: maps.Clone(stmt.Values)}
+	zero.Values["TotalAssets"] = f(0)
+	y = ExplainZ([]upstream.AnnualFinancials{zero}, nil).Years[0]
+	if y.Computed != "" || len(y.Missing) != 0 || !slices.Equal(y.Zero, []string{"TotalAssets"}) {
+		t.Errorf("zero assets: computed %q, missing %v, zero %v; want no sum and TotalAssets once as zero", y.Computed, y.Missing, y.Zero)
 	}
 }
 
