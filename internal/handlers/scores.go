@@ -38,7 +38,7 @@ type scoresQuery struct {
 // Refused input gets a message and a default, with status 400; a page past
 // the end gets a link to the last page, with status 404; neither is a 500.
 func (h *Handler) showScores(c *echo.Context) error {
-	sq, notices := parseScoresQuery(c.Request().URL.Query())
+	sq, notices := parseScoresQuery(c.Request().URL.Query(), h.now())
 	pq := upstream.PortfolioQuery{From: sq.from, To: sq.to, StartRow: (sq.page-1)*sq.size + 1, EndRow: sq.page * sq.size}
 	var hist upstream.PortfolioScoreHistory
 	var err error
@@ -94,8 +94,9 @@ func (h *Handler) showScores(c *echo.Context) error {
 }
 
 // parseScoresQuery checks each parameter on its own, keeping the good ones;
-// each refused one yields a message and its default.
-func parseScoresQuery(q url.Values) (scoresQuery, []string) {
+// each refused one yields a message and its default. Months run up to now's
+// at most: later ones hold no scores yet.
+func parseScoresQuery(q url.Values, now time.Time) (scoresQuery, []string) {
 	sq := scoresQuery{score: views.PortfolioPay, page: 1, size: views.PageSizes[0]}
 	var notices []string
 	switch raw := strings.ToLower(strings.TrimSpace(q.Get("score"))); raw {
@@ -137,6 +138,16 @@ func parseScoresQuery(q url.Values) (scoresQuery, []string) {
 		to = from.AddDate(0, defaultScoreMonths-1, 0)
 	case from.IsZero() && !to.IsZero():
 		from = to.AddDate(0, -(defaultScoreMonths - 1), 0)
+	}
+	if this := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC); to.After(this) {
+		if q.Get("to") != "" {
+			notices = append(notices, "The end month is after this month, which holds the latest scores; showing up to "+views.MonthOf(this)+".")
+		}
+		to = this
+		if from.After(to) {
+			notices = append(notices, "The start month is after this month; showing the latest 12 months.")
+			from, to = time.Time{}, time.Time{}
+		}
 	}
 	if !from.IsZero() && from.AddDate(0, maxScoreMonths, 0).Before(to.AddDate(0, 1, 0)) {
 		notices = append(notices, fmt.Sprintf("At most %d months fit on the page; showing the %d months up to %s.",

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -261,5 +262,23 @@ func TestScoresServiceFailureKeepsTheForm(t *testing.T) {
 	}
 	if href, _ := p.Doc.Find(".problem a").Attr("href"); href != "/portfolio/scores?page=2" {
 		t.Errorf("retry link %q", href)
+	}
+}
+
+// Months after this one hold no scores yet: From alone runs to this month
+// at most, and a later To is cut there with a word.
+func TestScoresMonthsStopAtThisMonth(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	now := time.Now()
+	this := now.Format("2006-01")
+	p := u.Get("/portfolio/scores?from=" + now.AddDate(0, -5, 0).Format("2006-01"))
+	if to, _ := p.Doc.Find("input[name=to]").Attr("value"); p.Status != http.StatusOK || to != this {
+		t.Errorf("From alone, six months back: status %d, to %q; want 200 up to %s", p.Status, to, this)
+	}
+	p = u.Get("/portfolio/scores?to=" + now.AddDate(0, 3, 0).Format("2006-01"))
+	if to, _ := p.Doc.Find("input[name=to]").Attr("value"); p.Status != http.StatusBadRequest || to != this ||
+		!strings.Contains(p.Text("main"), "after this month") {
+		t.Errorf("To three months ahead: status %d, to %q; want 400 saying so, up to %s", p.Status, to, this)
 	}
 }
