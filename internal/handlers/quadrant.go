@@ -104,6 +104,12 @@ func (h *Handler) showQuadrant(c *echo.Context) error {
 		}
 		page.View = v
 		page.Capped = max(pay.TotalResults, z.TotalResults) > homeMoveRows
+		switch {
+		case keep != nil && len(keep) == 0:
+			page.Empty = "This folder holds no businesses."
+		case keep == nil && len(pay.Businesses) == 0 && len(z.Businesses) == 0:
+			page.Empty = "Your portfolio holds no businesses."
+		}
 		return status, templates.Quadrant(page), nil
 	})
 }

@@ -108,3 +108,25 @@ func TestFolderIDsAreCanonical(t *testing.T) {
 		}
 	}
 }
+
+// An empty folder, or a portfolio without businesses, says so, instead of
+// "No business has both signals", which speaks of businesses that are there.
+func TestQuadrantSaysWhenThereIsNoBusiness(t *testing.T) {
+	ds := simulator.Generate(simulator.GenerateOptions{Seed: apptest.Seed, AsOf: apptest.AsOf})
+	for i := range ds.Users {
+		if ds.Users[i].Username == "demo" {
+			ds.Users[i].Folders = append(ds.Users[i].Folders, simulator.Folder{FolderID: 4242, FolderName: "Empty watch",
+				DateCreated: "2026-01-01T00:00:00", DateUpdated: "2026-01-01T00:00:00"})
+		}
+		if ds.Users[i].Username == "trade" {
+			ds.Users[i].Folders = nil
+		}
+	}
+	app := apptest.Start(t, apptest.Options{Data: ds})
+	if p := app.SignIn(t, "demo").Get("/portfolio/quadrant?folder=4242"); p.Text(".empty") != "This folder holds no businesses." {
+		t.Errorf("an empty folder: status %d, %q", p.Status, p.Text(".empty"))
+	}
+	if p := app.SignIn(t, "trade").Get("/portfolio/quadrant"); p.Text(".empty") != "Your portfolio holds no businesses." {
+		t.Errorf("no portfolio: status %d, %q", p.Status, p.Text(".empty"))
+	}
+}

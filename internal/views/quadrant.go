@@ -294,6 +294,8 @@ type QuadrantPage struct {
 	// Capped says the histories hold only the first MovesCompared
 	// businesses by name, so later ones are neither placed nor listed.
 	Capped bool
+	// Empty, when set, says there is no business to place at all.
+	Empty string
 }
 
 // FolderChoice is one folder of the folder selector.
