@@ -86,7 +86,7 @@ type Workspace interface {
 	Alerts(ctx context.Context, a store.Analyst, limit int) ([]store.Alert, error)
 	Glance(ctx context.Context, a store.Analyst) (store.Glance, error)
 	MarkAlertRead(ctx context.Context, a store.Analyst, alert int64) error
-	MarkAllAlertsRead(ctx context.Context, a store.Analyst) (int, error)
+	MarkAllAlertsRead(ctx context.Context, a store.Analyst, upTo time.Time) (int, error)
 	RecordAlerts(ctx context.Context, a store.Analyst, fired []store.Triggered) (int, error)
 	LastSeen(ctx context.Context, a store.Analyst) (map[store.SeenKey]store.Seen, error)
 	MarkSeen(ctx context.Context, a store.Analyst, readings []store.Reading) error

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
@@ -209,10 +211,16 @@ func (h *Handler) submitAlertRead(c *echo.Context) error {
 	return redirect(c, "/alerts")
 }
 
-// submitAllAlertsRead marks every alert read.
+// submitAllAlertsRead marks every alert the page showed read: those up to
+// its newest (the form's upto, microseconds), so that one fired since, in
+// another tab, stays unread. A form without it marks them all.
 func (h *Handler) submitAllAlertsRead(c *echo.Context) error {
 	a := h.analyst(c)
-	if _, err := h.ws.MarkAllAlertsRead(c.Request().Context(), a); err != nil {
+	var upTo time.Time
+	if us, err := strconv.ParseInt(c.FormValue("upto"), 10, 64); err == nil && us > 0 {
+		upTo = time.UnixMicro(us)
+	}
+	if _, err := h.ws.MarkAllAlertsRead(c.Request().Context(), a, upTo); err != nil {
 		return workspaceError(err)
 	}
 	h.touched(a)

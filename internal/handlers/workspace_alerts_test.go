@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"creditdash/internal/apptest"
+	"creditdash/internal/store"
 )
 
 // Scenario business 1001's Risk falls from 7 to 2: a rule "Risk below 3"
@@ -249,4 +250,47 @@ func TestLongServiceNameIsCutNotRefused(t *testing.T) {
 	}
 	mustRedirect(t, "dated copy", u.post("/businesses/1001/snapshots", "tab", "officers"))
 	mustRedirect(t, "rule on 1001", u.post("/alerts/rules", "scope", "business", "business", "1001", "score", "risk", "condition", "below", "threshold", "3"))
+}
+
+// "Mark all read" marks what the page showed: an alert that fired after
+// it was drawn, in another tab, stays unread.
+func TestWorkspaceMarkAllReadStopsAtThePageShown(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	for _, id := range []string{"1001", "1004"} {
+		mustRedirect(t, "rule on "+id, u.post("/alerts/rules", "scope", "business", "business", id, "score", "risk", "condition", "below", "threshold", "3"))
+	}
+	u.Get("/businesses/1001")
+	shown := u.Get("/alerts")
+	if n := shown.Doc.Find("table.alerts tbody tr").Length(); n != 1 {
+		t.Fatalf("setup: %d alerts shown, want 1", n)
+	}
+	u.Get("/businesses/1004") // another tab: a new alert fires
+	mustRedirect(t, "mark all read", u.Submit(shown, `form[action="/alerts/read-all"]`))
+	if got := u.Get("/alerts").Text(".alerts-link .unread-count"); got != "1" {
+		t.Errorf("unread after marking the page's alerts read: %q, want 1 (the one fired since)", got)
+	}
+}
+
+// Past the alerts listed, the page says older ones are not shown.
+func TestWorkspaceAlertsListSaysWhenCut(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	mustRedirect(t, "rule", u.post("/alerts/rules", "scope", "portfolio", "score", "pay", "condition", "below", "threshold", "5"))
+	a := store.Analyst{Service: apptest.WorkspaceService, User: "demo"}
+	rules, err := app.Store.Rules(t.Context(), a)
+	if err != nil || len(rules) != 1 {
+		t.Fatal(err, len(rules))
+	}
+	var fired []store.Triggered
+	for i := range 260 {
+		fired = append(fired, store.Triggered{RuleID: rules[0].ID, BusinessID: int32(5000 + i), BusinessName: "B", Year: 2026, Month: 10, New: 2})
+	}
+	if _, err := app.Store.RecordAlerts(t.Context(), a, fired); err != nil {
+		t.Fatal(err)
+	}
+	p := u.Get("/alerts")
+	if rows := p.Doc.Find("table.alerts tbody tr").Length(); rows != 200 || !strings.Contains(p.Text(".notice"), "Only the newest 200 alerts are listed") {
+		t.Errorf("%d rows, notice %q; want 200 and a word that older ones are not shown", rows, p.Text(".notice"))
+	}
 }

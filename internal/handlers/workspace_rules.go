@@ -54,9 +54,19 @@ func (h *Handler) renderAlerts(c *echo.Context, status int, page views.AlertsPag
 	if err != nil {
 		return workspaceError(err)
 	}
-	alerts, err := h.ws.Alerts(ctx, a, alertsShown)
+	alerts, err := h.ws.Alerts(ctx, a, alertsShown+1)
 	if err != nil {
 		return workspaceError(err)
+	}
+	if page.More = len(alerts) > alertsShown; page.More {
+		alerts = alerts[:alertsShown]
+	}
+	var newest int64
+	for _, al := range alerts {
+		newest = max(newest, al.Created.UnixMicro())
+	}
+	if newest > 0 {
+		page.NewestShown = strconv.FormatInt(newest, 10)
 	}
 	if page.Form.FoldersProblem = h.sectionProblem(c, rf.err); page.Form.FoldersProblem != nil {
 		// The form may have been posted: retrying or loading is a GET of

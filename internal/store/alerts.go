@@ -1,6 +1,7 @@
 package store
 
 import (
+	"math"
 	"context"
 	"database/sql"
 	"errors"
@@ -215,14 +216,20 @@ func (s *Store) MarkAlertRead(ctx context.Context, a Analyst, alert int64) error
 	})
 }
 
-// MarkAllAlertsRead marks every unread alert of the analyst read and says
-// how many there were.
-func (s *Store) MarkAllAlertsRead(ctx context.Context, a Analyst) (int, error) {
+// MarkAllAlertsRead marks the analyst's unread alerts created up to upTo
+// read (all of them when upTo is zero) and says how many there were. upTo
+// is the newest alert the analyst was shown: one that fired after the page
+// was drawn stays unread.
+func (s *Store) MarkAllAlertsRead(ctx context.Context, a Analyst, upTo time.Time) (int, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
+	limit := int64(math.MaxInt64)
+	if !upTo.IsZero() {
+		limit = upTo.UnixMicro()
+	}
 	var n int64
 	err := s.write(ctx, a, "mark all alerts read", func(tx *sql.Tx, id int64) error {
-		res, err := tx.ExecContext(ctx, "UPDATE alerts SET read_at = $2 WHERE analyst_id = $1 AND read_at IS NULL", id, s.stamp())
+		res, err := tx.ExecContext(ctx, "UPDATE alerts SET read_at = $2 WHERE analyst_id = $1 AND read_at IS NULL AND created_at <= $3", id, s.stamp(), limit)
 		if err != nil {
 			return err
 		}

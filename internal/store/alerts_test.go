@@ -56,7 +56,7 @@ func TestAlerts(t *testing.T) {
 		must(t, s.MarkAlertRead(ctx, alice, a.ID))
 		wantUnread(t, s, 1)
 		wantErr(t, "mark unknown", s.MarkAlertRead(ctx, alice, 42), ErrNotFound)
-		marked, err := s.MarkAllAlertsRead(ctx, alice)
+		marked, err := s.MarkAllAlertsRead(ctx, alice, time.Time{})
 		must(t, err)
 		if marked != 1 {
 			t.Errorf("MarkAllAlertsRead marked %d, want 1", marked)

@@ -103,7 +103,7 @@ func TestIsolation(t *testing.T) {
 				_, err = s.Snapshot(ctx, other, snapshot)
 				wantErr(t, "Snapshot", err, ErrNotFound)
 				wantErr(t, "DeleteSnapshot", s.DeleteSnapshot(ctx, other, snapshot), ErrNotFound)
-				if n, err := s.MarkAllAlertsRead(ctx, other); err != nil || n != 0 {
+				if n, err := s.MarkAllAlertsRead(ctx, other, time.Time{}); err != nil || n != 0 {
 					t.Errorf("MarkAllAlertsRead = %d, %v; want 0", n, err)
 				}
 				if n, err := s.RecordAlerts(ctx, other, []Triggered{{RuleID: rule, BusinessID: 1001, Year: 2025, Month: 4, New: 1}}); err != nil || n != 0 {

@@ -139,6 +139,10 @@ type AlertsPage struct {
 	Rules  []RuleRow
 	Alerts []AlertRow
 	Unread int
+	// NewestShown is when the newest alert listed fired (microseconds),
+	// for "Mark all read" to stop there; More says older ones are not listed.
+	NewestShown string
+	More        bool
 }
 
 // RuleForm is the new-rule form with what the analyst chose.
