@@ -1,10 +1,10 @@
 package store
 
 import (
-	"math"
 	"context"
 	"database/sql"
 	"errors"
+	"math"
 	"time"
 )
 
