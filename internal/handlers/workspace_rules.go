@@ -80,7 +80,7 @@ func (h *Handler) renderAlerts(c *echo.Context, status int, page views.AlertsPag
 	} else {
 		page.Form.Folders = views.RuleFolders(rf.folders)
 	}
-	page.Rules, page.Alerts = views.RuleRows(rules), views.AlertRows(alerts)
+	page.Rules, page.Alerts = views.RuleRows(rules, alerts), views.AlertRows(alerts)
 	page.Base = h.base(c, rf.ld, "Alerts", views.NavWorkspace)
 	page.Unread = page.Workspace.Unread
 	return h.render(c, status, templates.Alerts(page))
@@ -174,7 +174,7 @@ func (h *Handler) watchedName(c *echo.Context, id int32) string {
 	if ident, err := probe.IdentificationGroup(c.Request().Context(), upstream.ByID(id)); err == nil && ident.BusinessName != "" {
 		return ident.BusinessName
 	}
-	return "business " + strconv.FormatInt(int64(id), 10)
+	return "" // the rule names the business by id until an alert names it
 }
 
 // readRule checks the form's shape; the store checks the threshold's range

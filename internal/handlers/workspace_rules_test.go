@@ -113,3 +113,20 @@ func TestWorkspaceRuleTwiceIsRefused(t *testing.T) {
 		t.Errorf("%d alerts listed, want 1", n)
 	}
 }
+
+// A rule made before its business's report was opened names the business
+// once an alert of it brought the name, not "business 1004".
+func TestWorkspaceRuleTakesItsAlertsName(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	mustRedirect(t, "rule", u.post("/alerts/rules", "scope", "business", "business", "1004", "score", "risk", "condition", "below", "threshold", "3"))
+	u.Get("/businesses/1004")
+	p := u.Get("/alerts")
+	name := strings.TrimSpace(p.Doc.Find("table.alerts tbody tr th").First().Text())
+	if name == "" || strings.Contains(p.Text(".rules"), "business 1004") || !strings.Contains(p.Text(".rules"), name) {
+		t.Errorf("rules read %q; want them to name %q", p.Text(".rules"), name)
+	}
+	if rule := p.Text("table.alerts tbody tr td"); !strings.Contains(rule, name) {
+		t.Errorf("the alert's rule reads %q; want it to name %q", rule, name)
+	}
+}

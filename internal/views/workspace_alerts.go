@@ -256,13 +256,31 @@ func formatScore(s store.Score, v float64) string {
 	return Decimal(v, 2)
 }
 
-// RuleRows formats the stored rules.
-func RuleRows(rules []store.Rule) []RuleRow {
+// RuleRows formats the stored rules. A business rule saved without the
+// business's name (made before its report was opened) takes the name its
+// alerts carry.
+func RuleRows(rules []store.Rule, alerts []store.Alert) []RuleRow {
+	names := map[int32]string{}
+	for _, a := range alerts {
+		if n := strings.TrimSpace(a.BusinessName); n != "" {
+			names[a.BusinessID] = n
+		}
+	}
 	out := make([]RuleRow, 0, len(rules))
 	for _, r := range rules {
-		out = append(out, RuleRow{ID: strconv.FormatInt(r.ID, 10), Text: RuleText(r.RuleSpec)})
+		out = append(out, RuleRow{ID: strconv.FormatInt(r.ID, 10), Text: RuleText(withName(r.RuleSpec, names[r.BusinessID]))})
 	}
 	return out
+}
+
+// withName gives a business rule saved without a name the one given.
+// Rules saved before names were left empty hold "business 1004" instead.
+func withName(r store.RuleSpec, name string) store.RuleSpec {
+	byID := "business " + strconv.FormatInt(int64(r.BusinessID), 10)
+	if t := strings.TrimSpace(r.TargetName); r.Scope == store.ScopeBusiness && (t == "" || t == byID) && strings.TrimSpace(name) != "" {
+		r.TargetName = strings.TrimSpace(name)
+	}
+	return r
 }
 
 // AlertRows formats triggered alerts, newest first as the store gives them.
@@ -270,7 +288,7 @@ func AlertRows(alerts []store.Alert) []AlertRow {
 	out := make([]AlertRow, 0, len(alerts))
 	for _, a := range alerts {
 		row := AlertRow{ID: strconv.FormatInt(a.ID, 10), Business: a.BusinessName, URL: reportURL(a.BusinessID),
-			Rule: RuleText(a.Rule), Month: Month(a.Year, int(a.Month)), New: formatScore(a.Rule.Score, a.New),
+			Rule: RuleText(withName(a.Rule, a.BusinessName)), Month: Month(a.Year, int(a.Month)), New: formatScore(a.Rule.Score, a.New),
 			NewZone: scoreZone(a.Rule.Score, a.New), Triggered: DateTime(a.Created), Unread: a.Unread()}
 		if row.Business == "" {
 			row.Business = "Business " + strconv.FormatInt(int64(a.BusinessID), 10)
