@@ -59,7 +59,7 @@ func parseWindow(fromRaw, toRaw string, now time.Time) (scoreWindow, views.Windo
 		}
 	}
 	if !now.IsZero() {
-		this := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+		this := thisMonth(now)
 		if w.from.After(this) || w.to.After(this) {
 			return scoreWindow{}, views.WindowFuture
 		}

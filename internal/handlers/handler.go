@@ -229,6 +229,7 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Attempts == nil {
 		cfg.Attempts = NewMemoryAttempts(cfg.Now, ThrottleWindow)
 	}
+	clientAddr := clientAddress(cfg.TrustedProxies)
 	h := &Handler{
 		svc:          cfg.Service,
 		cache:        cfg.Cache,
@@ -241,7 +242,7 @@ func New(cfg Config) (*Handler, error) {
 		now:          cfg.Now,
 		features:     newFeatureBook(),
 		signOuts:     cfg.SignOuts,
-		throttle:     &signInThrottle{book: cfg.Attempts, place: clientAddress(cfg.TrustedProxies)},
+		throttle:     &signInThrottle{book: cfg.Attempts, place: clientAddr},
 		calls:        newUserSlots(callsPerUser),
 		exports:      newUserSlots(exportsPerUser),
 		turns:        newTurns(pageTurns, pageTurnsPerUser, cfg.PageTurnWait),
@@ -250,7 +251,7 @@ func New(cfg Config) (*Handler, error) {
 		degraded:     cfg.Degraded,
 		ws:           cfg.Workspace,
 		service:      cfg.ServiceURL,
-		clientAddr:   clientAddress(cfg.TrustedProxies),
+		clientAddr:   clientAddr,
 	}
 	h.readiness = &readiness{now: cfg.Now, log: func(what string, err error) { h.log.Warn("not ready", "what", what, "err", err) }}
 	var err error

@@ -22,6 +22,13 @@ func readMonth(raw string) (time.Time, bool) {
 	return t, true
 }
 
+// thisMonth is the first day of now's month (UTC), as readMonth reads
+// months: the latest a frame of monthly scores may reach.
+func thisMonth(now time.Time) time.Time {
+	now = now.UTC()
+	return time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
 // monthParam writes a month as its parameter, "" for none.
 func monthParam(t time.Time) string {
 	if t.IsZero() {

@@ -139,7 +139,7 @@ func parseScoresQuery(q url.Values, now time.Time) (scoresQuery, []string) {
 	case from.IsZero() && !to.IsZero():
 		from = to.AddDate(0, -(defaultScoreMonths - 1), 0)
 	}
-	if this := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC); to.After(this) {
+	if this := thisMonth(now); to.After(this) {
 		if q.Get("to") != "" {
 			notices = append(notices, "The end month is after this month, which holds the latest scores; showing up to "+views.MonthOf(this)+".")
 		}

@@ -281,4 +281,9 @@ func TestScoresMonthsStopAtThisMonth(t *testing.T) {
 		!strings.Contains(p.Text("main"), "after this month") {
 		t.Errorf("To three months ahead: status %d, to %q; want 400 saying so, up to %s", p.Status, to, this)
 	}
+	p = u.Get("/portfolio/scores?from=" + now.AddDate(0, 2, 0).Format("2006-01"))
+	if from, _ := p.Doc.Find("input[name=from]").Attr("value"); p.Status != http.StatusBadRequest || from != "" ||
+		!strings.Contains(p.Text("main"), "start month is after this month") {
+		t.Errorf("From two months ahead: status %d, from %q; want 400 saying so, with the latest months", p.Status, from)
+	}
 }
