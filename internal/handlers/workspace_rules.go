@@ -61,13 +61,6 @@ func (h *Handler) renderAlerts(c *echo.Context, status int, page views.AlertsPag
 	if page.More = len(alerts) > alertsShown; page.More {
 		alerts = alerts[:alertsShown]
 	}
-	var newest int64
-	for _, al := range alerts {
-		newest = max(newest, al.Created.UnixMicro())
-	}
-	if newest > 0 {
-		page.NewestShown = strconv.FormatInt(newest, 10)
-	}
 	if page.Form.FoldersProblem = h.sectionProblem(c, rf.err); page.Form.FoldersProblem != nil {
 		// The form may have been posted: retrying or loading is a GET of
 		// /alerts, never of the form's target.
@@ -80,7 +73,7 @@ func (h *Handler) renderAlerts(c *echo.Context, status int, page views.AlertsPag
 	} else {
 		page.Form.Folders = views.RuleFolders(rf.folders)
 	}
-	page.Rules, page.Alerts = views.RuleRows(rules, alerts), views.AlertRows(alerts)
+	page.Rules, page.Alerts, page.NewestShown = views.RuleRows(rules, alerts), views.AlertRows(alerts), views.NewestShown(alerts)
 	page.Base = h.base(c, rf.ld, "Alerts", views.NavWorkspace)
 	page.Unread = page.Workspace.Unread
 	return h.render(c, status, templates.Alerts(page))

@@ -26,14 +26,7 @@ func tidyName(s string) string {
 	if utf8.RuneCountInString(s) <= maxNameLen {
 		return s
 	}
-	cut := 0
-	for i := range s {
-		if cut == maxNameLen-1 {
-			return strings.TrimSpace(s[:i]) + "…"
-		}
-		cut++
-	}
-	return s
+	return strings.TrimSpace(string([]rune(s)[:maxNameLen-1])) + "…"
 }
 
 // wrap names the operation on a driver error; nil stays nil.

@@ -283,16 +283,27 @@ func withName(r store.RuleSpec, name string) store.RuleSpec {
 	return r
 }
 
+// NewestShown is when the newest of alerts fired, in microseconds, for
+// "Mark all read" to stop there; "" for none.
+func NewestShown(alerts []store.Alert) string {
+	var newest int64
+	for _, a := range alerts {
+		newest = max(newest, a.Created.UnixMicro())
+	}
+	if newest == 0 {
+		return ""
+	}
+	return strconv.FormatInt(newest, 10)
+}
+
 // AlertRows formats triggered alerts, newest first as the store gives them.
 func AlertRows(alerts []store.Alert) []AlertRow {
 	out := make([]AlertRow, 0, len(alerts))
 	for _, a := range alerts {
-		row := AlertRow{ID: strconv.FormatInt(a.ID, 10), Business: a.BusinessName, URL: reportURL(a.BusinessID),
+		row := AlertRow{ID: strconv.FormatInt(a.ID, 10), Business: businessLabel(a.BusinessName, a.BusinessID), URL: reportURL(a.BusinessID),
 			Rule: RuleText(withName(a.Rule, a.BusinessName)), Month: Month(a.Year, int(a.Month)), New: formatScore(a.Rule.Score, a.New),
 			NewZone: scoreZone(a.Rule.Score, a.New), Triggered: DateTime(a.Created), Unread: a.Unread()}
-		if row.Business == "" {
-			row.Business = "Business " + strconv.FormatInt(int64(a.BusinessID), 10)
-		}
+
 		if a.Old != nil {
 			row.Old = formatScore(a.Rule.Score, *a.Old)
 		} else {

@@ -99,3 +99,27 @@ func TestRuleTextOfAFall(t *testing.T) {
 		}
 	}
 }
+
+// A business rule without a name takes its alerts' business name, as does
+// one saved as "business 1004" before names were left empty; a named rule
+// keeps its own, and a nameless alert names its business by id.
+func TestRuleRowsNameFromAlerts(t *testing.T) {
+	rule := func(id int64, name string) store.Rule {
+		return store.Rule{ID: id, RuleSpec: store.RuleSpec{Scope: store.ScopeBusiness, BusinessID: 1004, TargetName: name,
+			Score: store.ScoreRisk, Condition: store.Below, Threshold: 3}}
+	}
+	alerts := []store.Alert{{Triggered: store.Triggered{BusinessID: 1004, BusinessName: "Redrock Freight Lines Inc"}}}
+	rows := RuleRows([]store.Rule{rule(1, ""), rule(2, "business 1004"), rule(3, "Redrock (watched)")}, alerts)
+	for i, want := range []string{"Redrock Freight Lines Inc", "Redrock Freight Lines Inc", "Redrock (watched)"} {
+		if !strings.HasSuffix(rows[i].Text, " on "+want) {
+			t.Errorf("rule %d reads %q, want it to end on %q", i+1, rows[i].Text, want)
+		}
+	}
+	if got := RuleRows([]store.Rule{rule(1, "")}, nil)[0].Text; !strings.HasSuffix(got, " on business 1004") {
+		t.Errorf("a rule without name or alerts reads %q, want it to name business 1004", got)
+	}
+	nameless := []store.Alert{{Triggered: store.Triggered{BusinessID: 1005, BusinessName: " "}}}
+	if got := AlertRows(nameless)[0].Business; got != "Business 1005" {
+		t.Errorf("a nameless alert's business reads %q, want Business 1005", got)
+	}
+}
