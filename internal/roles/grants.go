@@ -1,0 +1,53 @@
+package roles
+
+import "slices"
+
+// Action is something a signed-in user may ask the dashboard to do. Each
+// route that changes something names its action and asks May; this file is
+// the one table of who may do what.
+type Action string
+
+// The actions. Reading is everyone's, the team's log included.
+const (
+	// Read is every page and download: reports, the portfolio, the
+	// workspace, the team's accounts and decisions, the audit trail.
+	Read Action = "read"
+	// ChangeWorkspace is a change to one's own workspace: watch list,
+	// notes, alert rules and alerts, dated copies, deleting them all.
+	ChangeWorkspace Action = "change-workspace"
+	// ChangeAccounts is a change to the team's accounts: importing
+	// ledgers, assigning owners, recording reviews.
+	ChangeAccounts Action = "change-accounts"
+	// RequestLimit is asking for a credit limit; within the requester's
+	// authority it is approved at once, above it it waits for a manager.
+	RequestLimit Action = "request-limit"
+	// Decide is approving or declining another user's limit request. The
+	// handler adds the rules no role table can hold: the amount within the
+	// decider's authority, and never one's own request (four eyes).
+	Decide Action = "decide"
+)
+
+// grants is who may do what. Auditors read everything and change nothing.
+var grants = map[Action][]Role{
+	Read:            {Analyst, Manager, Auditor},
+	ChangeWorkspace: {Analyst, Manager},
+	ChangeAccounts:  {Analyst, Manager},
+	RequestLimit:    {Analyst, Manager},
+	Decide:          {Manager},
+}
+
+// May reports whether the role may do the action; an unknown action is
+// refused to everyone.
+func (r Role) May(a Action) bool { return slices.Contains(grants[a], r) }
+
+// Rule is the sentence a refusal page shows: the rule that refused the
+// role, worded for the person refused.
+func (r Role) Rule(a Action) string {
+	switch {
+	case r == Auditor:
+		return "Auditors read everything of the team and change nothing."
+	case a == Decide:
+		return "Only managers approve or decline limit requests, within their authority and never their own."
+	}
+	return "Your role does not allow this."
+}

@@ -1,0 +1,147 @@
+// Package roles says who may do what in a team: every user signed in to one
+// deployment is an analyst unless TEAM_ROLES names them a manager or an
+// auditor. Roles come from configuration only, never from the service; this
+// package parses that configuration and holds the one table of grants.
+package roles
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Role is what a user may do in the team.
+type Role string
+
+// The three roles. An analyst works accounts and requests limits within
+// their authority; a manager also approves others' requests within theirs;
+// an auditor reads everything of the team and changes nothing.
+const (
+	Analyst Role = "analyst"
+	Manager Role = "manager"
+	Auditor Role = "auditor"
+)
+
+// valid reports whether r is one of the three roles.
+func (r Role) valid() bool { return r == Analyst || r == Manager || r == Auditor }
+
+// Assignment is one user's role and authority: the largest credit limit,
+// in whole currency units, they may set without another's approval.
+type Assignment struct {
+	Role      Role
+	Authority int64
+}
+
+// String writes the assignment as its configuration line does after the
+// name: "manager:250000", or "auditor" (auditors have no authority).
+func (a Assignment) String() string {
+	if a.Role == Auditor {
+		return string(a.Role)
+	}
+	return string(a.Role) + ":" + strconv.FormatInt(a.Authority, 10)
+}
+
+// Covers reports whether amount lies within the assignment's authority.
+// An auditor's covers nothing.
+func (a Assignment) Covers(amount int64) bool {
+	return a.Role != Auditor && amount >= 0 && amount <= a.Authority
+}
+
+// MaxAuthority bounds an authority: a quadrillion is past any credit limit
+// and keeps sums of limits far inside int64.
+const MaxAuthority int64 = 1_000_000_000_000_000
+
+// maxNameLen bounds a user name, as the workspace bounds it.
+const maxNameLen = 256
+
+// maxEntries bounds the number of users the configuration may name.
+const maxEntries = 10_000
+
+// Table is the team's roles in force: the users named in the
+// configuration, and the authority of everyone else, who is an analyst.
+// The zero value is a team of analysts without authority. A Table is never
+// changed after Parse, so it is safe for concurrent use.
+type Table struct {
+	named map[string]Assignment
+	// analystAuthority is ANALYST_AUTHORITY: the authority of every
+	// analyst the configuration names without one, and of everyone it does
+	// not name.
+	analystAuthority int64
+}
+
+// Of is the user's assignment: theirs if named, else the default analyst's.
+func (t *Table) Of(user string) Assignment {
+	if t != nil {
+		if a, ok := t.named[user]; ok {
+			return a
+		}
+		return Assignment{Role: Analyst, Authority: t.analystAuthority}
+	}
+	return Assignment{Role: Analyst}
+}
+
+// AnalystAuthority is the authority of analysts named without one and of
+// users not named at all.
+func (t *Table) AnalystAuthority() int64 {
+	if t == nil {
+		return 0
+	}
+	return t.analystAuthority
+}
+
+// Named lists the users the configuration names, sorted, each with the
+// assignment in force.
+func (t *Table) Named() []string {
+	if t == nil {
+		return nil
+	}
+	names := make([]string, 0, len(t.named))
+	for n := range t.named {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Lines writes the table as configuration lines, one per named user,
+// sorted by name, each with its authority spelled out
+// ("alice=manager:250000"). These lines are what the audit trail records
+// as the roles in force.
+func (t *Table) Lines() []string {
+	names := t.Named()
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = Line(n, t.named[n])
+	}
+	return out
+}
+
+// Line writes one user's assignment as a configuration line.
+func Line(name string, a Assignment) string { return name + "=" + a.String() }
+
+// Demo is the table demo mode runs with, so each demo user shows a role:
+// two managers of different authority, two analysts and an auditor.
+func Demo() *Table {
+	t, err := Parse("demo roles", "demo=manager:250000,developer=analyst:10000,ordinary=analyst,trade=auditor,secure=manager:1000000", 0)
+	if err != nil {
+		panic(err) // a constant of this package
+	}
+	return t
+}
+
+// ParseAuthority reads an authority as ANALYST_AUTHORITY and the lines
+// give it: a whole number from 0 to MaxAuthority, digits only.
+func ParseAuthority(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, fmt.Errorf("authority %q is not a whole number of currency units such as 250000", s)
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n > MaxAuthority {
+		return 0, fmt.Errorf("authority %q is not a whole number from 0 to %d", s, MaxAuthority)
+	}
+	return n, nil
+}
