@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"creditdash/internal/handlers"
+	"creditdash/internal/roles"
 )
 
 // config is read once at start from the environment; flags may override.
@@ -47,6 +48,8 @@ type config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client (the sign-in throttle counts by client address).
 	TrustedProxies []netip.Prefix
+	// Roles are the team's roles in force (TEAM_ROLES, see roles.go).
+	Roles *roles.Table
 }
 
 // demo reports whether the dashboard runs against its built-in stand-in.
@@ -78,6 +81,9 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	staticDir := fs.String("static-dir", env("STATIC_DIR", ""), "development aid: serve static files from this folder instead of the embedded copy (STATIC_DIR)")
 	dataDir := fs.String("data-dir", env("DATA_DIR", "./data"), "folder of the workspace database creditdash.db (DATA_DIR)")
 	proxies := fs.String("trusted-proxies", env("TRUSTED_PROXIES", ""), "addresses or networks of the reverse proxies in front, comma-separated, whose X-Forwarded-For names the client (TRUSTED_PROXIES)")
+	teamRoles := fs.String("team-roles", env("TEAM_ROLES", ""), "the team's roles: name=role[:authority], comma- or newline-separated; role analyst, manager or auditor (TEAM_ROLES)")
+	teamRolesFile := fs.String("team-roles-file", env("TEAM_ROLES_FILE", ""), "a file of TEAM_ROLES lines, instead of TEAM_ROLES (TEAM_ROLES_FILE)")
+	analystAuthority := fs.String("analyst-authority", env("ANALYST_AUTHORITY", "0"), "authority of analysts named without one and of everyone not named (ANALYST_AUTHORITY)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -136,6 +142,9 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 		errs = append(errs, fmt.Errorf("LOG_LEVEL %q is not debug, info, warn or error", *logLevel))
 	}
 	if cfg.TrustedProxies, err = parseProxies(*proxies); err != nil {
+		errs = append(errs, err)
+	}
+	if cfg.Roles, err = loadRoles(strings.TrimSpace(*teamRoles), strings.TrimSpace(*teamRolesFile), *analystAuthority, cfg.demo()); err != nil {
 		errs = append(errs, err)
 	}
 	if raw := getenv("SESSION_SECRET"); raw != "" {

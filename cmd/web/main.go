@@ -161,8 +161,17 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 			log.Error("closing the workspace database", "err", err)
 		}
 	}()
+	// The roles in force go into the team's audit trail when they differ
+	// from the last ones it recorded (once, however many replicas start).
+	changed, err := ws.RecordRoles(ctx, workspaceService(cfg, serviceURL), cfg.Roles.InForce())
+	if err != nil {
+		return fmt.Errorf("recording the roles in force: %w", err)
+	}
+	log.Info("roles in force", "named", len(cfg.Roles.Named()), "analyst_authority", cfg.Roles.AnalystAuthority(), "changes_logged", len(changed))
 	h, err := handlers.New(handlers.Config{
 		Workspace:       ws,
+		Audit:           ws,
+		Roles:           cfg.Roles,
 		ServiceURL:      workspaceService(cfg, serviceURL),
 		Service:         client,
 		Cache:           store,

@@ -92,6 +92,8 @@ func checkName(name string) error {
 	switch {
 	case name == "":
 		return errors.New("the user name is missing")
+	case name == Everyone:
+		return errors.New(`"*" stands for everyone not named (their authority is ANALYST_AUTHORITY) and cannot be named`)
 	case len(name) > maxNameLen:
 		return fmt.Errorf("the user name is longer than %d bytes", maxNameLen)
 	case !utf8.ValidString(name):

@@ -117,15 +117,27 @@ func (t *Table) Lines() []string {
 	return out
 }
 
+// Everyone stands for every user the configuration does not name, in
+// InForce; no user may be named so.
+const Everyone = "*"
+
+// InForce is the roles in force as the audit trail records them: Lines,
+// then "*=analyst:N" for everyone not named (N is ANALYST_AUTHORITY).
+func (t *Table) InForce() []string {
+	return append(t.Lines(), Line(Everyone, Assignment{Role: Analyst, Authority: t.AnalystAuthority()}))
+}
+
 // Line writes one user's assignment as a configuration line.
 func Line(name string, a Assignment) string { return name + "=" + a.String() }
 
 // Demo is the table demo mode runs with, so each demo user shows a role:
 // two managers of different authority, two analysts and an auditor.
-func Demo() *Table {
-	t, err := Parse("demo roles", "demo=manager:250000,developer=analyst:10000,ordinary=analyst,trade=auditor,secure=manager:1000000", 0)
+// analystAuthority (ANALYST_AUTHORITY, from 0 to MaxAuthority) is ordinary's
+// and everyone else's.
+func Demo(analystAuthority int64) *Table {
+	t, err := Parse("demo roles", "demo=manager:250000,developer=analyst:10000,ordinary=analyst,trade=auditor,secure=manager:1000000", analystAuthority)
 	if err != nil {
-		panic(err) // a constant of this package
+		panic(err) // a constant of this package, or an authority out of range
 	}
 	return t
 }

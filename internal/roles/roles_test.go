@@ -31,6 +31,9 @@ func TestParse(t *testing.T) {
 	if got := tab.Lines(); !slices.Equal(got, want) {
 		t.Errorf("Lines() = %q, want %q", got, want)
 	}
+	if got := tab.InForce(); got[len(got)-1] != "*=analyst:500" || len(got) != len(want)+1 {
+		t.Errorf("InForce() = %q, want Lines() then *=analyst:500", got)
+	}
 	var none *Table
 	if got := none.Of("x"); got != (Assignment{Analyst, 0}) {
 		t.Errorf("nil table: Of = %+v, want an analyst without authority", got)
@@ -54,6 +57,7 @@ func TestParseNamesBadLines(t *testing.T) {
 		{"twice", "bob=analyst\nalice=manager:5\nbob=manager:5", []string{`TEAM_ROLES line 3: "bob=manager:5": bob is named twice (first in TEAM_ROLES line 1)`}},
 		{"lines", "ok=analyst\nbad=x\n\nworse", []string{`TEAM_ROLES line 2: "bad=x"`, `TEAM_ROLES line 4: "worse"`}},
 		{"control", "a\tb=analyst", []string{`control character`}},
+		{"everyone", "*=manager:5", []string{`"*" stands for everyone not named`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse("TEAM_ROLES", c.text, 0)
@@ -85,19 +89,8 @@ func TestParseBound(t *testing.T) {
 	}
 }
 
-func itoa(i int) string {
-	return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+i%10)) + fmtInt(i))
-}
-
-func fmtInt(i int) string {
-	if i < 10 {
-		return ""
-	}
-	return fmtInt(i/10) + string(rune('0'+i%10))
-}
-
 func TestDemo(t *testing.T) {
-	d := Demo()
+	d := Demo(0)
 	for user, want := range map[string]Assignment{
 		"demo": {Manager, 250000}, "developer": {Analyst, 10000}, "ordinary": {Analyst, 0},
 		"trade": {Auditor, 0}, "secure": {Manager, 1000000},
