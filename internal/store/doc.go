@@ -39,7 +39,17 @@
 //	home page                       LastSeen, then MarkSeen with what it shows
 //	POST /businesses/{id}/snapshots SaveSnapshot (the tab's service data as JSON)
 //	/snapshots, /snapshots/{id}     Snapshots (no data), Snapshot, DeleteSnapshot
-//	/settings/workspace             DeleteAnalyst
+//	/settings/workspace             DeleteAnalyst (the team's audit trail stays)
+//	start-up                        RecordRoles (the roles in force, into the log)
+//	a change to the team's data     AppendAudit (or appendAuditTx in the change's own transaction)
+//	/audit                          AuditEntries (filtered, newest first, paged by seq)
+//	/audit.csv                      AuditLog (streamed in batches); AuditCSVHeader, AuditEntry.CSVRecord
+//	/audit/verify                   VerifyAudit
+//
+// The audit trail is the team's, not an analyst's: its methods take the
+// team (the service, as Analyst.Service names it), and its entries are
+// hash-chained and never changed or deleted (see audit.go for the chain's
+// definition).
 //
 // Evaluating a rule is the caller's: it knows the zones (internal/views)
 // and has the data. RecordAlerts may be given the same firing again and
@@ -50,7 +60,8 @@
 // Input the store refuses is a *ValidationError whose Field names the form
 // field ("text", "threshold", "score", "condition", "scope", "business",
 // "folder", "name", "tab", "data", "fetched", "month", "value",
-// "analyst") and whose Message can be shown beside it. A full list is
+// "analyst"; for the audit trail also "team", "actor", "action",
+// "account", "reason", "roles") and whose Message can be shown beside it. A full list is
 // ErrWatchListFull, ErrNotesFull, ErrRulesFull or ErrSnapshotsFull: for
 // these, re-render the form with the user's input and the message. A
 // missing or foreign id is ErrNotFound, a 404. After any of them nothing

@@ -10,6 +10,10 @@ import (
 // delete in an order every foreign key accepts.
 var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snapshots"}
 
+// teamTables are the team's tables, not an analyst's: DeleteAnalyst leaves
+// them, so the audit trail outlives any one member's workspace.
+var teamTables = []string{"audit_entries", "audit_heads"}
+
 // DeleteAnalyst deletes everything the analyst has stored, in one
 // transaction: afterwards no table holds a row of theirs. Deleting an
 // analyst with nothing stored is not an error.

@@ -152,8 +152,9 @@ func TestDeleteAnalyst(t *testing.T) {
 			t.Error("deleting alice changed bob's workspace")
 		}
 
-		// Every table of the schema but the bookkeeping ones is in tables,
-		// so a new table cannot be forgotten by DeleteAnalyst.
+		// Every table of the schema but the bookkeeping ones is in tables
+		// or, the team's, in teamTables, so a new table cannot be
+		// forgotten by DeleteAnalyst.
 		q := "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
 		if s.Engine() == Postgres {
 			q = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
@@ -171,9 +172,9 @@ func TestDeleteAnalyst(t *testing.T) {
 		}
 		must(t, rows.Err())
 		slices.Sort(schema)
-		want := slices.Sorted(slices.Values(tables))
+		want := slices.Sorted(slices.Values(append(slices.Clone(tables), teamTables...)))
 		if !slices.Equal(schema, want) {
-			t.Errorf("schema tables %v, DeleteAnalyst deletes from %v", schema, want)
+			t.Errorf("schema tables %v, DeleteAnalyst deletes from %v and leaves the team's %v", schema, tables, teamTables)
 		}
 	})
 }
