@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/handlers"
+	"creditdash/internal/roles"
 	"creditdash/internal/shared"
 	workspace "creditdash/internal/store"
 	"creditdash/internal/upstream"
@@ -91,6 +92,9 @@ type Options struct {
 	// busy machines, where slow answers would mark the store down and
 	// each replica would book budgets alone.
 	RedisTimeout time.Duration
+	// Roles are the team's roles; nil gives the demo users the roles demo
+	// mode gives them (demo a manager, trade an auditor...).
+	Roles *roles.Table
 	// SameService, when set, makes this app a second replica of that
 	// one's stand-in service instead of starting its own.
 	SameService *App
@@ -228,8 +232,17 @@ func Start(t testing.TB, opts Options) *App {
 	}
 	t.Cleanup(func() { _ = ws.Close() })
 	app.Store = ws
+	teamRoles := opts.Roles
+	if teamRoles == nil {
+		teamRoles = roles.Demo(0)
+	}
+	if _, err := ws.RecordRoles(context.Background(), WorkspaceService, teamRoles.InForce()); err != nil {
+		t.Fatal(err)
+	}
 	h, err := handlers.New(handlers.Config{
 		Workspace:  ws,
+		Audit:      ws,
+		Roles:      teamRoles,
 		ServiceURL: WorkspaceService,
 		Service:    svc,
 		Cache:      store,

@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v5"
 	"github.com/maypok86/otter/v2"
 
+	"creditdash/internal/roles"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
@@ -157,6 +158,11 @@ type Config struct {
 	// from a connection of theirs, the client's address is the nearest one
 	// in X-Forwarded-For that is not theirs. Empty believes no header.
 	TrustedProxies []netip.Prefix
+	// Roles are the team's roles in force (TEAM_ROLES); nil makes
+	// everyone an analyst without authority.
+	Roles *roles.Table
+	// Audit is the team's audit trail; nil turns its pages off (404).
+	Audit Audit
 }
 
 // Handler serves every page of the dashboard.
@@ -192,6 +198,9 @@ type Handler struct {
 	service string
 	// clientAddr is the address a request came from (see TrustedProxies).
 	clientAddr echo.IPExtractor
+	// roles are the team's roles; audit its log (see audit.go).
+	roles *roles.Table
+	audit Audit
 }
 
 // New checks the configuration and builds the handlers.
@@ -252,6 +261,8 @@ func New(cfg Config) (*Handler, error) {
 		ws:           cfg.Workspace,
 		service:      cfg.ServiceURL,
 		clientAddr:   clientAddr,
+		roles:        cfg.Roles,
+		audit:        cfg.Audit,
 	}
 	h.readiness = &readiness{now: cfg.Now, log: func(what string, err error) { h.log.Warn("not ready", "what", what, "err", err) }}
 	var err error

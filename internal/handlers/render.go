@@ -84,6 +84,7 @@ func (h *Handler) base(c *echo.Context, ld *loaded, title string, nav views.Nav)
 		return b
 	}
 	b.User = s.User
+	b.Role = string(h.roles.Of(s.User).Role)
 	b.Workspace.Unread = h.unreadAlerts(c)
 	if q, ok := h.cache.Quota(s.User); ok {
 		b.Quota = &views.Quota{Limit: q.Limit, Remaining: q.Remaining, RenewsAt: q.RenewsAt(), Now: now}

@@ -11,7 +11,7 @@ import (
 // middleware order, stated once: request id and log (outermost, so every
 // response is logged with its final status), panic recovery, security
 // headers, request size limits; then, for pages, session and CSRF; then the
-// sign-in guard. HEAD is answered for every GET route.
+// sign-in guard and the role guard (roles.go). HEAD is answered for every GET route.
 func (h *Handler) Routes() *echo.Echo {
 	e := echo.NewWithConfig(echo.Config{
 		Router: echo.NewRouter(echo.RouterConfig{AutoHandleHEAD: true}),
@@ -42,7 +42,7 @@ func (h *Handler) Routes() *echo.Echo {
 	pages.POST("/login/verify", h.submitVerify)
 	pages.POST("/logout", h.submitLogout)
 
-	app := pages.Group("", h.requireSignIn, h.admitPages)
+	app := pages.Group("", h.requireSignIn, h.guardRoles, h.admitPages)
 	app.GET("/", h.showHome)
 	app.GET("/open", h.openBusiness)
 	app.POST("/refresh", h.submitRefresh)
@@ -93,6 +93,14 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/settings/workspace", h.showWorkspaceSettings)
 	app.POST("/settings/workspace", h.submitDeleteWorkspace)
 
+	// The team's audit trail (issue 27): everyone signed in reads it, and
+	// nothing here changes it. The download streams as long as the
+	// browser reads, so like the other downloads it takes no page's turn.
+	app.GET("/audit", h.showAudit)
+	app.GET("/audit/verify", h.showAuditVerify)
+	auditFiles := pages.Group("", h.requireSignIn, h.guardRoles)
+	auditFiles.GET("/audit.csv", h.exportAudit)
+
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.
 	pages.GET("/logout", h.showSignOut)
@@ -112,7 +120,7 @@ func (h *Handler) Routes() *echo.Echo {
 	// Downloads last as long as the browser reads them, so they never hold
 	// a page's turn; exports have fair shares of their own. The export is
 	// GET so that a plain link or form downloads it.
-	files := pages.Group("", h.requireSignIn)
+	files := pages.Group("", h.requireSignIn, h.guardRoles)
 	files.GET("/portfolio/export", h.exportPortfolio)
 	files.GET("/watchlist.csv", h.exportWatchlist)
 	files.GET("/notes.csv", h.exportNotes)

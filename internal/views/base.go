@@ -25,6 +25,9 @@ type Base struct {
 	Title string
 	// User is the signed-in user's name, or "" on public pages.
 	User string
+	// Role is the signed-in user's role in the team (analyst, manager or
+	// auditor), as TEAM_ROLES sets it.
+	Role string
 	// CSRF is the token forms on this page send back.
 	CSRF string
 	// Nav is the active navigation area.

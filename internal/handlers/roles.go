@@ -1,0 +1,84 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/roles"
+	"creditdash/internal/views"
+)
+
+// postActions names the action of each signed-in route that is not a GET,
+// where it is not roles.ChangeWorkspace, the action of every other one
+// (watch, notes, rules, alerts read, dated copies, deleting the
+// workspace). A route added without a row here is therefore refused to
+// auditors, never let through by omission. Keys are route templates.
+var postActions = map[string]roles.Action{
+	// Refresh forgets this user's cached copies so the page reads them
+	// again: a read, which an auditor needs as much as anyone.
+	"/refresh": roles.Read,
+	// Choosing a trade provider says whose customer ids this user's
+	// service session reads: without it an auditor of a trade provider
+	// could not open a customer's report. It changes nothing of the team's.
+	tradeProviderPath: roles.Read,
+}
+
+// actionOf is the action a request asks for: reading for GET and HEAD,
+// else its route's row in postActions.
+func actionOf(c *echo.Context) roles.Action {
+	switch c.Request().Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return roles.Read
+	}
+	if a, ok := postActions[c.Path()]; ok {
+		return a
+	}
+	return roles.ChangeWorkspace
+}
+
+// errRefused is a request the user's role does not allow.
+var errRefused = errors.New("handlers: refused by role")
+
+// guardRoles refuses, centrally, every request of the signed-in pages that
+// the user's role does not allow: for an auditor, every one that changes
+// something. Sign-out is outside the signed-in group and always works.
+// Routes that need more than a role (an authority, four eyes) check that
+// in their handlers with may.
+func (h *Handler) guardRoles(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		if err := h.may(c, actionOf(c)); err != nil {
+			return err
+		}
+		return next(c)
+	}
+}
+
+// may is nil when the signed-in user's role allows act, else the refusal:
+// a 403 page that names the rule. The refusal is logged with who and what.
+func (h *Handler) may(c *echo.Context, act roles.Action) error {
+	s := mustSession(c)
+	a := h.roles.Of(s.User)
+	if a.Role.May(act) {
+		return nil
+	}
+	h.log.Info("refused by role", "request_id", requestID(c.Request().Context()), "user", s.User,
+		"role", string(a.Role), "action", string(act), "method", c.Request().Method, "path", c.Request().URL.Path)
+	return &shownProblem{err: fmt.Errorf("%w: %s may not %s", errRefused, a.Role, act), problem: views.Problem{
+		Status: http.StatusForbidden,
+		Title:  "Not allowed for your role",
+		Message: fmt.Sprintf("You are signed in as %s, %s of this team (set in TEAM_ROLES). %s Nothing was changed.",
+			s.User, article(a.Role), a.Role.Rule(act)),
+		ActionURL: "/audit", ActionText: "Read the team's audit trail",
+	}}
+}
+
+// article names the role with its article: "an auditor", "a manager".
+func article(r roles.Role) string {
+	if r == roles.Analyst || r == roles.Auditor {
+		return "an " + string(r)
+	}
+	return "a " + string(r)
+}
