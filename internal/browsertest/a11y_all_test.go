@@ -24,7 +24,8 @@ type auditPage struct {
 // home page and its search results, each report tab, the portfolio, a
 // folder, both score maps, industry news, the trade-provider choice (as the
 // user who must make it), compare, the quadrant, the workspace pages, the
-// sign-in page and the 404 page.
+// team's audit trail and its verification, the sign-in page and the 404
+// page.
 func auditPages() []auditPage {
 	folder := 0
 	for _, u := range apptest.DemoData().Users {
@@ -54,6 +55,8 @@ func auditPages() []auditPage {
 		p("alerts", "/alerts"),
 		p("snapshots", "/snapshots"),
 		p("workspace", "/settings/workspace"),
+		p("audit-trail", "/audit"),
+		p("audit-verify", "/audit/verify"),
 		{Name: "sign-in", Path: "/login", Status: http.StatusOK},
 		{Name: "not-found", Path: "/no-such-page", Status: http.StatusNotFound, User: "demo"},
 	}

@@ -41,6 +41,7 @@ func mainPages() [][2]string {
 		{"payments", "/businesses/1001/payments"},
 		{"financials", "/businesses/1001/financials"},
 		{"officers", "/businesses/1001/officers"},
+		{"audit", "/audit"},
 	}
 }
 
