@@ -81,6 +81,8 @@ type Options struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
 	// believed, as TRUSTED_PROXIES sets.
 	TrustedProxies []netip.Prefix
+	// PublicURL is the site's address for absolute links, as PUBLIC_URL.
+	PublicURL string
 	// RedisURL, when set, shares answers, budgets and sign-outs through
 	// that store, as REDIS_URL does; RedisPrefix keeps the test's keys
 	// apart (apps of one test give the same one to share).
@@ -247,6 +249,7 @@ func Start(t testing.TB, opts Options) *App {
 		Now:              opts.Now,
 		SignOuts:         signOuts,
 		TrustedProxies:   opts.TrustedProxies,
+		PublicURL:        opts.PublicURL,
 	})
 	if err != nil {
 		t.Fatal(err)

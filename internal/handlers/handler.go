@@ -9,6 +9,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -157,6 +158,10 @@ type Config struct {
 	// from a connection of theirs, the client's address is the nearest one
 	// in X-Forwarded-For that is not theirs. Empty believes no header.
 	TrustedProxies []netip.Prefix
+	// PublicURL is the site's address as browsers reach it (scheme, host
+	// and port, no trailing slash), for every absolute link handed out;
+	// empty builds them from each request's scheme and Host.
+	PublicURL string
 }
 
 // Handler serves every page of the dashboard.
@@ -192,6 +197,9 @@ type Handler struct {
 	service string
 	// clientAddr is the address a request came from (see TrustedProxies).
 	clientAddr echo.IPExtractor
+	// trusted are TrustedProxies; publicURL is PublicURL.
+	trusted   []netip.Prefix
+	publicURL string
 }
 
 // New checks the configuration and builds the handlers.
@@ -252,6 +260,8 @@ func New(cfg Config) (*Handler, error) {
 		ws:           cfg.Workspace,
 		service:      cfg.ServiceURL,
 		clientAddr:   clientAddr,
+		trusted:      cfg.TrustedProxies,
+		publicURL:    strings.TrimSuffix(cfg.PublicURL, "/"),
 	}
 	h.readiness = &readiness{now: cfg.Now, log: func(what string, err error) { h.log.Warn("not ready", "what", what, "err", err) }}
 	var err error
