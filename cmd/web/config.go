@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -47,6 +48,9 @@ type config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client (the sign-in throttle counts by client address).
 	TrustedProxies []netip.Prefix
+	// PublicURL is the site's address as browsers reach it, for absolute
+	// links; empty builds them from each request.
+	PublicURL string
 }
 
 // demo reports whether the dashboard runs against its built-in stand-in.
@@ -78,6 +82,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	staticDir := fs.String("static-dir", env("STATIC_DIR", ""), "development aid: serve static files from this folder instead of the embedded copy (STATIC_DIR)")
 	dataDir := fs.String("data-dir", env("DATA_DIR", "./data"), "folder of the workspace database creditdash.db (DATA_DIR)")
 	proxies := fs.String("trusted-proxies", env("TRUSTED_PROXIES", ""), "addresses or networks of the reverse proxies in front, comma-separated, whose X-Forwarded-For names the client (TRUSTED_PROXIES)")
+	publicURL := fs.String("public-url", env("PUBLIC_URL", ""), "the site's address as browsers reach it, such as https://credit.example.com, for share links and notes.csv; empty takes each request's Host (PUBLIC_URL)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -135,6 +140,9 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	if err := cfg.LogLevel.UnmarshalText([]byte(*logLevel)); err != nil {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL %q is not debug, info, warn or error", *logLevel))
 	}
+	if cfg.PublicURL, err = parsePublicURL(*publicURL); err != nil {
+		errs = append(errs, err)
+	}
 	if cfg.TrustedProxies, err = parseProxies(*proxies); err != nil {
 		errs = append(errs, err)
 	}
@@ -173,4 +181,18 @@ func parseProxies(raw string) ([]netip.Prefix, error) {
 		out = append(out, p.Masked())
 	}
 	return out, nil
+}
+
+// parsePublicURL reads PUBLIC_URL: an http or https origin (no path, query
+// or credentials), kept without a trailing slash.
+func parsePublicURL(raw string) (string, error) {
+	if raw == "" {
+		return "", nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		strings.TrimSuffix(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("PUBLIC_URL %q is not an address such as https://credit.example.com (scheme and host, no path)", raw)
+	}
+	return u.Scheme + "://" + u.Host, nil
 }

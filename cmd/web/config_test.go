@@ -92,3 +92,15 @@ func TestConfigReadsTrustedProxies(t *testing.T) {
 		t.Errorf("err = %v, want one naming the entry that is no address", err)
 	}
 }
+
+func TestConfigReadsPublicURL(t *testing.T) {
+	cfg, err := loadConfig(nil, env(map[string]string{"PUBLIC_URL": "https://credit.example.com:8443/"}), io.Discard)
+	if err != nil || cfg.PublicURL != "https://credit.example.com:8443" {
+		t.Errorf("PublicURL = %q (err %v)", cfg.PublicURL, err)
+	}
+	for _, bad := range []string{"credit.example.com", "ftp://x", "https://x/dash", "https://u:p@x"} {
+		if _, err := loadConfig(nil, env(map[string]string{"PUBLIC_URL": bad}), io.Discard); err == nil || !strings.Contains(err.Error(), "PUBLIC_URL") {
+			t.Errorf("PUBLIC_URL %q: err %v, want one naming PUBLIC_URL", bad, err)
+		}
+	}
+}

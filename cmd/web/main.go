@@ -178,6 +178,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		Degraded:        degraded,
 		Meter:           meter,
 		TrustedProxies:  cfg.TrustedProxies,
+		PublicURL:       cfg.PublicURL,
 	})
 	if err != nil {
 		return err
