@@ -92,6 +92,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	}
 
 	meter := metrics.New()
+	build := currentBuild()
+	meter.SetBuild(build.Version, build.Revision, build.GoVersion)
 	client, err := upstream.New(serviceURL, upstream.Options{Timeout: cfg.UpstreamTimeout, Observe: meter.ObserveCall})
 	if err != nil {
 		return err
@@ -130,7 +132,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		signOuts = shared.NewSignOuts(sh, handlers.NewMemorySignOuts(cfg.SessionLifetime), cfg.SessionLifetime)
 		attempts = shared.NewAttempts(sh, handlers.NewMemoryAttempts(nil, handlers.ThrottleWindow))
 		degraded = sh.Degraded
-		meter.WatchSharedStore(sh.Errors)
+		meter.WatchSharedStore(sh.Errors, sh.Degraded)
 	}
 	store, err := cache.New(client, cacheOpts)
 	if err != nil {
@@ -184,6 +186,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		return err
 	}
 
+	meter.WatchHandlers(h.Stats)
+	meter.WatchDB(ws.PoolStats)
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {
 		return err

@@ -83,6 +83,8 @@ type Options struct {
 	TrustedProxies []netip.Prefix
 	// PublicURL is the site's address for absolute links, as PUBLIC_URL.
 	PublicURL string
+	// Meter counts for operators, as internal/metrics in cmd/web.
+	Meter handlers.Meter
 	// RedisURL, when set, shares answers, budgets and sign-outs through
 	// that store, as REDIS_URL does; RedisPrefix keeps the test's keys
 	// apart (apps of one test give the same one to share).
@@ -117,6 +119,8 @@ type App struct {
 	Store *workspace.Store
 	// Shared is the store shared with other replicas, with RedisURL.
 	Shared *shared.Store
+	// Stats are the handlers' figures for operators.
+	Stats func() handlers.Stats
 
 	simSrv *httptest.Server
 	pings  atomic.Int32
@@ -250,6 +254,7 @@ func Start(t testing.TB, opts Options) *App {
 		SignOuts:         signOuts,
 		TrustedProxies:   opts.TrustedProxies,
 		PublicURL:        opts.PublicURL,
+		Meter:            opts.Meter,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -262,6 +267,7 @@ func Start(t testing.TB, opts Options) *App {
 	t.Cleanup(srv.Close)
 	app.URL, app.SimURL, app.Sim, app.Client, app.Logs, app.simSrv = srv.URL, simSrv.URL, sim, client, logs, simSrv
 	app.Handler = e
+	app.Stats = h.Stats
 	return app
 }
 

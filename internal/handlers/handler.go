@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -197,6 +198,9 @@ type Handler struct {
 	service string
 	// clientAddr is the address a request came from (see TrustedProxies).
 	clientAddr echo.IPExtractor
+	// inFlight are the requests being answered, exportsRunning the
+	// portfolio exports (see Stats).
+	inFlight, exportsRunning atomic.Int64
 	// trusted are TrustedProxies; publicURL is PublicURL.
 	trusted   []netip.Prefix
 	publicURL string

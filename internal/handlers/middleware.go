@@ -32,6 +32,8 @@ func requestID(ctx context.Context) string {
 func (h *Handler) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		start := time.Now()
+		h.inFlight.Add(1)
+		defer h.inFlight.Add(-1)
 		r := c.Request()
 		// Only a trusted proxy's id is taken (nginx's $request_id, so one
 		// id names the request in both logs); anyone else's is replaced.

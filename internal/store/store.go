@@ -128,3 +128,12 @@ func (s *Store) stamp() int64 { return s.now().UnixMicro() }
 
 // fromStamp turns a stored time back into a UTC time.Time.
 func fromStamp(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// PoolStats are the connection pools' figures for operators' metrics, by
+// pool: "writes" and "reads" on SQLite, "pool" on PostgreSQL (one pool).
+func (s *Store) PoolStats() map[string]sql.DBStats {
+	if s.r.db == s.w {
+		return map[string]sql.DBStats{"pool": s.w.Stats()}
+	}
+	return map[string]sql.DBStats{"writes": s.w.Stats(), "reads": s.r.db.Stats()}
+}
