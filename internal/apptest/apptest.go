@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/handlers"
+	"creditdash/internal/health"
 	"creditdash/internal/shared"
 	workspace "creditdash/internal/store"
 	"creditdash/internal/upstream"
@@ -85,6 +86,8 @@ type Options struct {
 	PublicURL string
 	// Meter counts for operators, as internal/metrics in cmd/web.
 	Meter handlers.Meter
+	// Observe is told the result of every background health check.
+	Observe func(name string, err error, took time.Duration)
 	// RedisURL, when set, shares answers, budgets and sign-outs through
 	// that store, as REDIS_URL does; RedisPrefix keeps the test's keys
 	// apart (apps of one test give the same one to share).
@@ -121,12 +124,22 @@ type App struct {
 	Shared *shared.Store
 	// Stats are the handlers' figures for operators.
 	Stats func() handlers.Stats
+	// Health is the replica's background checks, /readyz's source.
+	Health *health.Monitor
 
 	simSrv *httptest.Server
 	pings  atomic.Int32
 }
 
-// Pings is how many times the dashboard checked the service for /readyz.
+// sharedDegraded is the shared store's health, or nil without one.
+func sharedDegraded(sh *shared.Store) func() error {
+	if sh == nil {
+		return nil
+	}
+	return sh.Degraded
+}
+
+// Pings is how many times the dashboard checked the service in the background.
 func (a *App) Pings() int { return int(a.pings.Load()) }
 
 // StopService takes the stand-in service down, as an outage would.
@@ -234,6 +247,19 @@ func Start(t testing.TB, opts Options) *App {
 	}
 	t.Cleanup(func() { _ = ws.Close() })
 	app.Store = ws
+	// Checked often, so that a test sees a change within moments.
+	app.Health = health.New(health.Options{Observe: opts.Observe}, health.Standard(health.Deps{
+		Service: func(ctx context.Context) error {
+			app.pings.Add(1)
+			return client.Ping(ctx)
+		},
+		Workspace: ws, FileCheck: ws.Engine() == workspace.SQLite,
+		SharedStore: sharedDegraded(app.Shared),
+		Every:       50 * time.Millisecond,
+	})...)
+	hctx, stopHealth := context.WithCancel(context.Background())
+	t.Cleanup(stopHealth)
+	app.Health.Start(hctx)
 	h, err := handlers.New(handlers.Config{
 		Workspace:  ws,
 		ServiceURL: WorkspaceService,
@@ -242,10 +268,7 @@ func Start(t testing.TB, opts Options) *App {
 		Sessions:   sessions,
 		Assets:     assets,
 		Logger:     slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Ready: func(ctx context.Context) error {
-			app.pings.Add(1)
-			return client.Ping(ctx)
-		},
+		Health:           app.Health,
 		PageWriteTimeout: opts.PageWriteTimeout,
 		ExportStall:      opts.ExportStall,
 		PageTurnWait:     opts.PageTurnWait,

@@ -1,10 +1,13 @@
 package shared_test
 
 import (
+	"errors"
+	"net/url"
 	"strings"
 	"testing"
 
 	"creditdash/internal/shared"
+	"creditdash/internal/shared/redistest"
 )
 
 // A REDIS_URL that cannot be read fails at start with what is wrong, never
@@ -27,5 +30,23 @@ func TestOpenRefusesABadURLWithoutQuotingIt(t *testing.T) {
 		if !strings.Contains(err.Error(), "REDIS_URL") {
 			t.Errorf("Open's error does not name REDIS_URL: %v", err)
 		}
+	}
+}
+
+// Credentials the server refuses are a misconfiguration, fatal at start
+// and named so, never mistaken for an outage; the password is not quoted.
+func TestOpenRefusedCredentialsAreFatal(t *testing.T) {
+	u, err := url.Parse(redistest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.User = url.UserPassword("nobody-here", "s3cretPW")
+	st, err := shared.Open(u.String(), shared.Options{})
+	if err == nil {
+		st.Close()
+		t.Fatal("Open with refused credentials succeeded")
+	}
+	if !errors.Is(err, shared.ErrMisconfigured) || !strings.Contains(err.Error(), "REDIS_URL") || strings.Contains(err.Error(), "s3cretPW") {
+		t.Errorf("Open error %q; want ErrMisconfigured naming REDIS_URL without the password", err)
 	}
 }

@@ -126,6 +126,11 @@ func Open(url string, opts Options) (*Store, error) {
 	opt.ConnWriteTimeout = max(opts.Timeout*10, time.Second)
 	s.opt = opt
 	if err := s.connect(); err != nil {
+		if authRefused(err) {
+			// Not an outage: retrying would look like one forever, while
+			// sign-outs quietly stopped reaching the other replicas.
+			return nil, fmt.Errorf("%w: the server refused the user or password of REDIS_URL: %v", ErrMisconfigured, err)
+		}
 		s.markDown(err)
 	} else {
 		s.up.Store(true)
