@@ -58,7 +58,7 @@ func TestConfigRefusesBadValues(t *testing.T) {
 }
 
 func TestFlagsOverrideEnvironment(t *testing.T) {
-	cfg, err := loadConfig([]string{"-listen", "127.0.0.1:9999"}, env(map[string]string{"LISTEN_ADDR": "127.0.0.1:1"}), io.Discard)
+	cfg, err := loadConfig([]string{"-listen-addr", "127.0.0.1:9999"}, env(map[string]string{"LISTEN_ADDR": "127.0.0.1:1"}), io.Discard)
 	if err != nil || cfg.ListenAddr != "127.0.0.1:9999" {
 		t.Errorf("listen = %q (err %v), want the flag's", cfg.ListenAddr, err)
 	}
