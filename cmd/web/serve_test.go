@@ -35,7 +35,9 @@ func slowServer(t *testing.T, ctx context.Context, took, grace time.Duration, lo
 		t.Fatal(err)
 	}
 	done = make(chan error, 1)
-	d := drainer{mon, func() handlers.Stats { return handlers.Stats{InFlight: inFlight.Load(), ExportsInFlight: inFlight.Load()} }}
+	d := drainer{mon, func() handlers.Stats {
+		return handlers.Stats{InFlight: inFlight.Load(), ExportsInFlight: inFlight.Load()}
+	}}
 	go func() { done <- serve(ctx, srv, ln, d, grace, slog.New(slog.NewTextHandler(logs, nil))) }()
 	return ln.Addr().String(), mon, done
 }

@@ -261,13 +261,13 @@ func Start(t testing.TB, opts Options) *App {
 	t.Cleanup(stopHealth)
 	app.Health.Start(hctx)
 	h, err := handlers.New(handlers.Config{
-		Workspace:  ws,
-		ServiceURL: WorkspaceService,
-		Service:    svc,
-		Cache:      store,
-		Sessions:   sessions,
-		Assets:     assets,
-		Logger:     slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Workspace:        ws,
+		ServiceURL:       WorkspaceService,
+		Service:          svc,
+		Cache:            store,
+		Sessions:         sessions,
+		Assets:           assets,
+		Logger:           slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Health:           app.Health,
 		PageWriteTimeout: opts.PageWriteTimeout,
 		ExportStall:      opts.ExportStall,

@@ -22,7 +22,7 @@ type Check struct {
 	Label string
 	// Every is how often it is checked; Timeout bounds one check.
 	Every, Timeout time.Duration
-	Run           func(ctx context.Context) error
+	Run            func(ctx context.Context) error
 	// Unready tells whether a failure takes the replica out of the
 	// balancer's rotation. Nil: never; the replica then serves degraded
 	// (a dependency every replica shares being down is no reason to stop
