@@ -9,6 +9,10 @@ import (
 // see the Dockerfile); a plain go build says "dev".
 var version = "dev"
 
+// revision is the commit, stamped in by builds without .git (the image's);
+// otherwise Go's own VCS stamp is read.
+var revision = ""
+
 // buildInfo is what -version prints and creditdash_build_info carries.
 type buildInfo struct {
 	Version, Revision, GoVersion string
@@ -19,7 +23,9 @@ type buildInfo struct {
 // build without .git).
 func currentBuild() buildInfo {
 	b := buildInfo{Version: version, Revision: "unknown", GoVersion: runtime.Version()}
-	if info, ok := debug.ReadBuildInfo(); ok {
+	if revision != "" {
+		b.Revision = revision
+	} else if info, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range info.Settings {
 			if s.Key == "vcs.revision" && s.Value != "" {
 				b.Revision = s.Value
