@@ -134,7 +134,7 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (co
 	cfg.ListenAddr, cfg.MetricsAddr = listen.v, metricsAddr.v
 	cfg.UpstreamURL = strings.TrimRight(upstreamURL.v, "/")
 	cfg.DatabaseURL, cfg.RedisURL = databaseURL.v, redisURL.v
-	if cfg.MetricsAddr != "" && cfg.MetricsAddr == cfg.ListenAddr {
+	if cfg.MetricsAddr != "" && cfg.MetricsAddr == cfg.ListenAddr && !strings.HasSuffix(cfg.ListenAddr, ":0") {
 		errs = append(errs, errors.New("METRICS_ADDR must differ from LISTEN_ADDR: the metrics are never served on the public listener"))
 	}
 	if u := cfg.UpstreamURL; u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {

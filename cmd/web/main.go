@@ -95,6 +95,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return 1
 	}
 	defer a.close()
+	if a.shared != nil {
+		hctx, stopBeat := context.WithCancel(context.Background())
+		defer stopBeat()
+		go heartbeat(hctx, a.shared, replicaName(ln.Addr().String()))
+	}
 	if opsLn != nil {
 		stopOps := serveOperators(opsLn, a, log)
 		defer stopOps()

@@ -29,6 +29,9 @@ type Metrics struct {
 	// depUp and depTime are the last background checks of the service
 	// and the workspace database (see ObserveProbe).
 	depUp, depTime *prometheus.GaugeVec
+	// budgetHour and serviceHour count the quota refusals of the last
+	// hour: the dashboard's own (a spent budget) and the service's (429).
+	budgetHour, serviceHour *hourWindow
 }
 
 // New registers every series, the Go runtime's and the process's included.
@@ -59,6 +62,7 @@ func New() *Metrics {
 		}),
 	}
 	m.http = newHTTPSeries()
+	m.budgetHour, m.serviceHour = newHourWindow(time.Now), newHourWindow(time.Now)
 	m.build = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "creditdash_build_info",
 		Help: "The running build: always 1, its labels name the version.",
@@ -84,7 +88,11 @@ func (m *Metrics) Handler() http.Handler {
 
 // ObserveCall notes one call to the service; it is the client's observer.
 func (m *Metrics) ObserveCall(op string, err error, took time.Duration) {
-	m.calls.WithLabelValues(op, outcome(err)).Inc()
+	o := outcome(err)
+	if o == "rate_limited" {
+		m.serviceHour.add()
+	}
+	m.calls.WithLabelValues(op, o).Inc()
 	m.callTime.WithLabelValues(op).Observe(took.Seconds())
 }
 
@@ -92,7 +100,17 @@ func (m *Metrics) ObserveCall(op string, err error, took time.Duration) {
 func (m *Metrics) SignIn(result string) { m.signIns.WithLabelValues(result).Inc() }
 
 // BudgetRefused notes a call refused for a spent hourly budget.
-func (m *Metrics) BudgetRefused() { m.refused.Inc() }
+func (m *Metrics) BudgetRefused() {
+	m.refused.Inc()
+	m.budgetHour.add()
+}
+
+// RefusalsLastHour are the quota refusals of the last 60 minutes: calls
+// the dashboard refused for a spent hourly budget, and calls the service
+// refused with 429.
+func (m *Metrics) RefusalsLastHour() (budget, service uint64) {
+	return m.budgetHour.total(), m.serviceHour.total()
+}
 
 // StoreError notes a failed workspace read or write.
 func (m *Metrics) StoreError() { m.storeErrors.Inc() }
