@@ -43,12 +43,12 @@ type StatusReplicaInput struct {
 type StatusPage struct {
 	Title, Version, Uptime, Readiness string
 	// ReadyWord is "Ready" or "Not ready".
-	ReadyWord string
-	Ready     bool
-	Checks                            []StatusRow
-	Replicas                          []StatusRow
-	ReplicasNote                      string
-	Figures                           []StatusRow
+	ReadyWord    string
+	Ready        bool
+	Checks       []StatusRow
+	Replicas     []StatusRow
+	ReplicasNote string
+	Figures      []StatusRow
 }
 
 // StatusRow is one line of a table: what, its state, and the details.
