@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # CreditDash in three stages: browser assets from npm, a static Go build with
 # everything embedded, and a minimal image that runs as a non-root user.
 #
