@@ -107,8 +107,14 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (co
 	fs.Var(&proxies, "trusted-proxies", "addresses or networks of the reverse proxies in front, comma-separated: their X-Forwarded-For and X-Request-ID are believed")
 	fs.Var(&publicURL, "public-url", "the site's address as browsers reach it (https://credit.example.com), for share links and notes.csv; empty takes each request's Host")
 	fs.DurationVar(&cfg.ShutdownGrace, "shutdown-grace", 30*time.Second, "how long a stop (SIGTERM) waits for pages and exports to finish")
-	fs.BoolVar(&cfg.ShowVersion, "version", false, "print the version and exit")
 
+	// -version is no setting: kept out of the flag set, whose every flag
+	// is also read from its variable (a VERSION in the environment, common
+	// in build systems, must not stop the start).
+	if wantsVersion(args) {
+		cfg.ShowVersion = true
+		return cfg, nil
+	}
 	if name := secretOnCommandLine(args); name != "" {
 		return cfg, fmt.Errorf("-%s is a secret: set %s or %s_FILE in the environment instead (a command line shows in process lists)", name, envName(name), envName(name))
 	}
@@ -185,6 +191,19 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (co
 		errs = append(errs, errors.New("SESSION_SECRET is required when UPSTREAM_URL is set: one or more random strings of at least 32 characters, separated by commas, newest first"))
 	}
 	return cfg, errors.Join(errs...)
+}
+
+// wantsVersion tells whether args ask for -version (before any "--").
+func wantsVersion(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-version", "--version", "-version=true", "--version=true":
+			return true
+		}
+	}
+	return false
 }
 
 // envName is a flag's environment variable: -listen-addr is LISTEN_ADDR.
@@ -299,9 +318,10 @@ func usage(fs *flag.FlagSet, w io.Writer) {
 			name += " or " + name + "_FILE"
 		}
 		fmt.Fprintf(w, "  -%s  (%s)\n      %s", f.Name, name, f.Usage)
-		if !isSecret(f.Name) && f.DefValue != "" && f.Name != "version" {
+		if !isSecret(f.Name) && f.DefValue != "" {
 			fmt.Fprintf(w, " (default %s)", f.DefValue)
 		}
 		fmt.Fprintln(w)
 	})
+	fmt.Fprintf(w, "  -version\n      print the version and exit\n")
 }

@@ -31,6 +31,10 @@ func TestHelpListsEverySettingAndNoSecret(t *testing.T) {
 }
 
 func TestVersionFlagAndExitCodes(t *testing.T) {
+	// A VERSION variable of a build system is no setting of ours.
+	if _, err := loadConfig(nil, env(map[string]string{"VERSION": "1.2.3"}), io.Discard); err != nil {
+		t.Errorf("VERSION in the environment: %v", err)
+	}
 	var out, errs bytes.Buffer
 	if code := run(t.Context(), []string{"-version"}, env(nil), &out, &errs); code != 0 || !strings.HasPrefix(out.String(), "web dev (revision ") {
 		t.Errorf("-version: exit %d, %q", code, out.String())
