@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,15 +18,22 @@ import (
 // the public and the operators' addresses; it is stopped when the test ends.
 func startRun(t *testing.T, vars map[string]string) (public, ops string) {
 	t.Helper()
+	public, ops, _ = startRunLogged(t, vars)
+	return public, ops
+}
+
+// startRunLogged is startRun, with the run's log.
+func startRunLogged(t *testing.T, vars map[string]string) (public, ops string, logs *syncBuffer) {
+	t.Helper()
 	m := map[string]string{"LISTEN_ADDR": "127.0.0.1:0", "METRICS_ADDR": "127.0.0.1:0", "LOG_FORMAT": "json",
 		"COOKIE_SECURE": "false", "SHUTDOWN_GRACE": "1s", "DATA_DIR": t.TempDir()}
 	for k, v := range vars {
 		m[k] = v
 	}
-	var stderr syncBuffer
+	stderr := &syncBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, nil, env(m), io.Discard, &stderr) }()
+	go func() { done <- run(ctx, nil, env(m), io.Discard, stderr) }()
 	t.Cleanup(func() {
 		cancel()
 		select {
@@ -53,11 +62,11 @@ func startRun(t *testing.T, vars map[string]string) (public, ops string) {
 			}
 		}
 		if public != "" && ops != "" {
-			return public, ops
+			return public, ops, stderr
 		}
 	}
 	t.Fatalf("the run did not say where it listens:\n%s", stderr.String())
-	return "", ""
+	return "", "", nil
 }
 
 func get(t *testing.T, url string) (int, string) {
@@ -115,5 +124,30 @@ func TestOperatorPageCountsReplicas(t *testing.T) {
 			t.Fatalf("/status does not count 2 replicas:\n%s", body)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// A corrupt SQLite file at start: the dashboard starts (reports need no
+// database), /readyz answers 503 so balancers prefer other replicas, and
+// the log and the operator page name the file.
+func TestCorruptWorkspaceFileMakesTheReplicaUnready(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "creditdash.db")
+	if err := os.WriteFile(file, []byte(strings.Repeat("no database here ", 500)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	public, ops, logs := startRunLogged(t, map[string]string{"DATA_DIR": dir})
+	code, body := get(t, "http://"+public+"/readyz")
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, "not ready: the workspace database") {
+		t.Errorf("/readyz with a corrupt file: %d %q; want 503", code, body)
+	}
+	if code, _ := get(t, "http://"+public+"/healthz"); code != http.StatusOK {
+		t.Errorf("/healthz: %d", code)
+	}
+	if !strings.Contains(logs.String(), "corrupt") || !strings.Contains(logs.String(), file) {
+		t.Errorf("the log does not name the corrupt file %s:\n%s", file, logs.String())
+	}
+	if _, page := get(t, "http://"+ops+"/status"); !strings.Contains(page, file) || !strings.Contains(page, "Not ready") {
+		t.Errorf("/status does not name the corrupt file")
 	}
 }

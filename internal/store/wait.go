@@ -67,7 +67,9 @@ func (s *Store) QuickCheck(ctx context.Context) error {
 	if s.engine != SQLite {
 		return s.w.PingContext(ctx)
 	}
-	rows, err := s.w.QueryContext(ctx, "PRAGMA quick_check")
+	// On a reader: the check reads the whole file, and the one writer
+	// connection must stay free for the analysts' notes meanwhile.
+	rows, err := s.r.db.QueryContext(ctx, "PRAGMA quick_check")
 	if err != nil {
 		if isCorrupt(err) {
 			return fmt.Errorf("%w: %s: %v", ErrCorrupt, s.path, err)
