@@ -13,7 +13,10 @@ import (
 // default, and a secret's String is empty.
 type textValue struct{ v string }
 
-func (t *textValue) String() string     { return "" }
+// String is empty: -h never shows a value, a secret's least of all.
+func (t *textValue) String() string { return "" }
+
+// Set keeps s, trimmed.
 func (t *textValue) Set(s string) error { t.v = strings.TrimSpace(s); return nil }
 
 // addrValue is a host:port flag, checked when set: a bad LISTEN_ADDR is
@@ -23,8 +26,10 @@ type addrValue struct {
 	optional bool
 }
 
+// String is the address, the default shown by -h.
 func (a *addrValue) String() string { return a.v }
 
+// Set checks s is host:port with a port from 0 to 65535.
 func (a *addrValue) Set(s string) error {
 	s = strings.TrimSpace(s)
 	if s == "" && a.optional {

@@ -17,6 +17,7 @@ type Health interface {
 // alwaysReady is the Health of a handler built without one.
 type alwaysReady struct{}
 
+// Readiness is always "ready".
 func (alwaysReady) Readiness() (bool, string) { return true, "ready" }
 
 // showHealth answers as long as the process serves requests: liveness only,
