@@ -53,6 +53,7 @@ func (a *app) showStatus(w http.ResponseWriter, r *http.Request) {
 	in := views.StatusInput{
 		Version: a.build.Version, Revision: a.build.Revision, GoVersion: a.build.GoVersion,
 		Started: a.started, Now: now, Ready: ready, ReadyDetail: detail,
+		Service: describeService(a.cfg), Workspace: describeWorkspace(a.cfg),
 	}
 	for _, s := range a.health.States() {
 		in.Checks = append(in.Checks, views.StatusCheckInput{Label: s.Label, Err: s.Err, At: s.At, Since: s.Since, Took: s.Took})

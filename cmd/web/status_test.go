@@ -90,7 +90,7 @@ func TestOperatorPage(t *testing.T) {
 		t.Fatalf("/status: %d", code)
 	}
 	for _, want := range []string{"Version dev (revision", "the credit-risk service", "answered in", "the workspace database",
-		"the workspace database&#39;s file", "No shared store", "Quota refusals in the last hour", "Ready"} {
+		"the workspace database&#39;s file", "No shared store", "Quota refusals in the last hour", "Ready", "built-in stand-in with demo data", "sqlite in "} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/status lacks %q", want)
 		}

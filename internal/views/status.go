@@ -23,6 +23,9 @@ type StatusInput struct {
 	BudgetRefusals, ServiceRefusals uint64
 	InFlight, Exports               int64
 	PagesWaiting                    int64
+	// Workspace and Service name the database and the service (their
+	// passwords redacted).
+	Workspace, Service string
 }
 
 // StatusCheckInput is one background check's last result.
@@ -96,6 +99,8 @@ func NewStatusPage(in StatusInput) StatusPage {
 		}
 	}
 	p.Figures = []StatusRow{
+		{Name: "Credit-risk service", State: in.Service},
+		{Name: "Workspace database", State: in.Workspace},
 		{Name: "Quota refusals in the last hour", State: strconv.FormatUint(in.BudgetRefusals+in.ServiceRefusals, 10),
 			Detail: fmt.Sprintf("%d by the dashboard (hourly budget spent), %d by the service (429)", in.BudgetRefusals, in.ServiceRefusals)},
 		{Name: "Requests in flight", State: strconv.FormatInt(in.InFlight, 10),

@@ -35,7 +35,7 @@ func TestStatusPage(t *testing.T) {
 	if p.ReplicasNote != "2 seen in the last minute." || len(p.Replicas) != 2 {
 		t.Errorf("replicas %q %v", p.ReplicasNote, p.Replicas)
 	}
-	if f := p.Figures[0]; f.State != "5" || !strings.Contains(f.Detail, "4 by the dashboard") || !strings.Contains(f.Detail, "1 by the service") {
+	if f := p.Figures[2]; f.State != "5" || !strings.Contains(f.Detail, "4 by the dashboard") || !strings.Contains(f.Detail, "1 by the service") {
 		t.Errorf("refusals %+v", f)
 	}
 	if q := NewStatusPage(StatusInput{Now: now, Started: now}); !strings.Contains(q.ReplicasNote, "No shared store") || q.ReadyWord != "Not ready" {
