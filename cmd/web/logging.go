@@ -51,6 +51,7 @@ type outputHandler struct {
 func (o outputHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 	return outputHandler{o.Handler.WithAttrs(attrs), o.w}
 }
+
 // WithGroup keeps the output beside the handler.
 func (o outputHandler) WithGroup(name string) slog.Handler {
 	return outputHandler{o.Handler.WithGroup(name), o.w}
