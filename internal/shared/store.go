@@ -252,6 +252,11 @@ func (s *Store) probe() {
 		}
 		s.mu.Lock()
 		if err != nil {
+			// A store that came back refusing our credentials is not an
+			// outage: said once, loudly, for an operator to mend.
+			if authRefused(err) && (s.lastErr == nil || !authRefused(s.lastErr)) {
+				s.log.Error("shared store refuses the user or password of REDIS_URL: misconfigured, still working alone", "err", err)
+			}
 			s.lastErr = err
 			s.mu.Unlock()
 			continue
