@@ -9,7 +9,7 @@ ECHARTS := static/vendor/echarts.min.js
 # Browser tests fail instead of skipping when Chromium is missing.
 BROWSER_TESTS ?= require
 
-.PHONY: build run test lint generate assets browser bench clean simulator loadtest lighthouse
+.PHONY: build run test lint generate assets tools bench clean simulator loadtest lighthouse
 
 ## build: browser assets, templ code, bin/web and bin/simulator
 build: assets generate
@@ -34,16 +34,17 @@ run: build
 simulator: build
 	./$(BIN)/simulator
 
-## test: vet, templ freshness, every Go test with the race detector (fuzz seeds, browser tests, the store on a throwaway PostgreSQL and the replicas on a throwaway Redis included)
-test: assets browser
+## test: first the programs the tests start (installed as root on Debian, else the one command to run), then vet, templ freshness, every Go test with the race detector (fuzz seeds, browser tests, the store on a throwaway PostgreSQL, the replicas on a throwaway Redis and deploy/nginx.conf on Debian's nginx included)
+test: tools
+	@$(MAKE) --no-print-directory assets
 	$(GO) tool templ generate -check
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
-	BROWSER_TESTS=$(BROWSER_TESTS) POSTGRES_TESTS=require REDIS_TESTS=require scripts/test-redis.sh scripts/test-postgres.sh $(GO) test -race -count=1 -timeout 20m ./...
+	BROWSER_TESTS=$(BROWSER_TESTS) NGINX_TESTS=require POSTGRES_TESTS=require REDIS_TESTS=require scripts/test-redis.sh scripts/test-postgres.sh $(GO) test -race -count=1 -timeout 20m ./...
 
-## browser: make sure Chromium is there for the browser tests
-browser:
-	@scripts/ensure-browser.sh
+## tools: make sure Chromium, PostgreSQL, redis-server, gcc, nginx and npm are there for make test
+tools:
+	@scripts/ensure-tools.sh
 
 ## bench: the speed table (stand-in and dashboard as their own processes), then the view benchmarks, the warm report with the workspace shown and the workspace store's write latency and the time to verify a 100,000-entry audit trail (SQLite, and PostgreSQL when Debian's postgresql is installed), the report on a second replica (with redis-server); BENCH_FLAGS="-rows 20000 -samples 2" for a quick run
 bench: build
@@ -62,7 +63,7 @@ loadtest: build
 	$(GO) run ./cmd/loadtest $(LOADTEST_FLAGS)
 
 ## lighthouse: Lighthouse 12 (installed into .lighthouse/, not package.json), mobile preset, performance only, on every kind of page of bin/web with the stand-in, signed in as demo; prints the medians against issue 14's targets (TBT <= 200 ms, performance >= 95), never fails on them; about 20 minutes; LIGHTHOUSE_FLAGS="-runs 1 -pages report,payments" for a quick run
-lighthouse: build browser
+lighthouse: tools build
 	scripts/lighthouse.sh $(LIGHTHOUSE_FLAGS)
 
 ## lint: formatting, vet, staticcheck and templ freshness

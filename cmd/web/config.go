@@ -7,19 +7,23 @@ import (
 	"io"
 	"log/slog"
 	"net/netip"
-	"strconv"
+	"os"
 	"strings"
 	"time"
+
+	"github.com/peterbourgon/ff/v3"
 
 	"creditdash/internal/handlers"
 	"creditdash/internal/roles"
 )
 
-// config is read once at start from the environment; flags may override.
+// config is read once at start: flags, then the environment variable of
+// each flag's name (-listen-addr: LISTEN_ADDR), then the default. Every
+// value is checked here, before anything is started or connected.
 type config struct {
 	ListenAddr string
-	// MetricsAddr, when set, serves Prometheus metrics on their own
-	// listener (never on the dashboard's).
+	// MetricsAddr, when set, serves Prometheus metrics and the operator
+	// page on their own listener (never on the dashboard's).
 	MetricsAddr     string
 	UpstreamURL     string // "" starts the stand-in service inside the process
 	SessionSecrets  []string
@@ -46,108 +50,145 @@ type config struct {
 	// sign-outs with the other replicas through Valkey or Redis.
 	RedisURL string
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
-	// the client (the sign-in throttle counts by client address).
+	// the client (the sign-in throttle counts by client address) and whose
+	// X-Request-ID is kept.
 	TrustedProxies []netip.Prefix
+	// PublicURL is the site's address as browsers reach it, for absolute
+	// links; empty builds them from each request.
+	PublicURL string
+	// ShutdownGrace is how long a stop waits for pages and exports.
+	ShutdownGrace time.Duration
 	// Roles are the team's roles in force (TEAM_ROLES, see roles.go).
 	Roles *roles.Table
+	// ShowVersion is -version: print the build and exit.
+	ShowVersion bool
 }
 
 // demo reports whether the dashboard runs against its built-in stand-in.
 func (c config) demo() bool { return c.UpstreamURL == "" }
 
-// loadConfig reads the environment through getenv, then the flags in args.
-// SESSION_SECRET has no flag: secrets on a command line show in process lists.
-func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
-	env := func(name, def string) string {
-		if v := strings.TrimSpace(getenv(name)); v != "" {
-			return v
-		}
-		return def
-	}
+// secrets are the settings that may carry a password or key: read from the
+// environment or from the file NAME_FILE names (Docker and Kubernetes
+// secrets), never from the command line, where process lists show them,
+// and never printed.
+var secrets = []string{"session-secret", "database-url", "redis-url"}
+
+// errHelp is -h: the usage was printed, exit 0.
+var errHelp = errors.New("help requested")
+
+// loadConfig reads the flags in args and the environment through getenv
+// (NAME_FILE included for secrets). -h prints every setting to stdout and
+// returns errHelp.
+func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (config, error) {
+	var cfg config
 	fs := flag.NewFlagSet("web", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	listen := fs.String("listen", env("LISTEN_ADDR", "127.0.0.1:8080"), "address to listen on (LISTEN_ADDR)")
-	upstreamURL := fs.String("upstream", env("UPSTREAM_URL", ""), "credit-risk service base URL; empty runs the built-in stand-in (UPSTREAM_URL)")
-	secure := fs.String("cookie-secure", env("COOKIE_SECURE", "true"), "mark cookies Secure (COOKIE_SECURE)")
-	timeout := fs.String("upstream-timeout", env("UPSTREAM_TIMEOUT", "10s"), "limit for each call to the service (UPSTREAM_TIMEOUT)")
-	lifetime := fs.String("session-lifetime", env("SESSION_LIFETIME", "12h"), "longest a sign-in lasts (SESSION_LIFETIME)")
-	cacheTTL := fs.String("cache-ttl", env("CACHE_TTL", "15m"), "how long scores, statements, officers and portfolio data stay fresh (CACHE_TTL)")
-	newsTTL := fs.String("news-ttl", env("NEWS_TTL", "5m"), "how long news and search results stay fresh (NEWS_TTL)")
-	cacheMB := fs.String("cache-mb", env("CACHE_MB", "64"), "memory bound of the cache in MiB (CACHE_MB)")
-	keepStale := fs.String("cache-keep-stale", env("CACHE_KEEP_STALE", "24h"), "how long expired copies are kept for outages (CACHE_KEEP_STALE)")
-	logFormat := fs.String("log-format", env("LOG_FORMAT", "text"), "text or json (LOG_FORMAT)")
-	logLevel := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
-	seed := fs.String("demo-seed", env("DEMO_SEED", "1"), "seed of the stand-in's demo data (DEMO_SEED)")
-	staticDir := fs.String("static-dir", env("STATIC_DIR", ""), "development aid: serve static files from this folder instead of the embedded copy (STATIC_DIR)")
-	dataDir := fs.String("data-dir", env("DATA_DIR", "./data"), "folder of the workspace database creditdash.db (DATA_DIR)")
-	proxies := fs.String("trusted-proxies", env("TRUSTED_PROXIES", ""), "addresses or networks of the reverse proxies in front, comma-separated, whose X-Forwarded-For names the client (TRUSTED_PROXIES)")
-	teamRoles := fs.String("team-roles", env("TEAM_ROLES", ""), "the team's roles: name=role[:authority], comma- or newline-separated; role analyst, manager or auditor (TEAM_ROLES)")
-	teamRolesFile := fs.String("team-roles-file", env("TEAM_ROLES_FILE", ""), "a file of TEAM_ROLES lines, instead of TEAM_ROLES (TEAM_ROLES_FILE)")
-	analystAuthority := fs.String("analyst-authority", env("ANALYST_AUTHORITY", "0"), "authority of analysts named without one and of everyone not named (ANALYST_AUTHORITY)")
-	if err := fs.Parse(args); err != nil {
-		return config{}, err
+	fs.SetOutput(io.Discard)
+	var (
+		secretList, databaseURL, redisURL, upstreamURL, publicURL, proxies textValue
+		teamRoles, teamRolesFile                                           textValue
+		analystAuthority                                                   = textValue{v: "0"}
+		listen                                                             = addrValue{v: "127.0.0.1:8080"}
+		metricsAddr                                                        = addrValue{optional: true}
+		cacheMB                                                            uint
+	)
+	fs.Var(&listen, "listen-addr", "address the dashboard listens on, host:port")
+	fs.Var(&metricsAddr, "metrics-addr", "address of the operators' listener (Prometheus /metrics and the /status page), host:port; off when empty")
+	fs.Var(&upstreamURL, "upstream-url", "credit-risk service base URL; empty runs the built-in stand-in with demo data (a password in it is never logged)")
+	fs.Var(&secretList, "session-secret", "secret: one or more random strings of at least 32 characters, comma-separated, newest first; required with -upstream-url")
+	fs.Var(&databaseURL, "database-url", "secret: postgres:// URL of the workspace database; empty keeps it in SQLite under -data-dir")
+	fs.Var(&redisURL, "redis-url", "secret: redis://, rediss:// or unix:// URL of the store shared by replicas (Valkey or Redis)")
+	fs.BoolVar(&cfg.CookieSecure, "cookie-secure", true, "mark cookies Secure (false only for plain http on a trusted network)")
+	fs.DurationVar(&cfg.UpstreamTimeout, "upstream-timeout", 10*time.Second, "limit for each call to the service")
+	fs.DurationVar(&cfg.SessionLifetime, "session-lifetime", 12*time.Hour, "longest a sign-in lasts")
+	fs.DurationVar(&cfg.CacheTTL, "cache-ttl", 15*time.Minute, "how long scores, statements, officers and portfolio data stay fresh")
+	fs.DurationVar(&cfg.NewsTTL, "news-ttl", 5*time.Minute, "how long news and search results stay fresh")
+	fs.UintVar(&cacheMB, "cache-mb", 64, "memory bound of the cache in MiB")
+	fs.DurationVar(&cfg.KeepStale, "cache-keep-stale", 24*time.Hour, "how long expired copies are kept for outages")
+	fs.StringVar(&cfg.LogFormat, "log-format", "text", "text or json (json: every line, the first and the last included)")
+	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "debug, info, warn or error")
+	fs.Int64Var(&cfg.DemoSeed, "demo-seed", 1, "seed of the stand-in's demo data")
+	fs.StringVar(&cfg.StaticDir, "static-dir", "", "development aid: serve static files from this folder instead of the embedded copy")
+	fs.StringVar(&cfg.DataDir, "data-dir", "./data", "folder of the workspace database creditdash.db")
+	fs.Var(&proxies, "trusted-proxies", "addresses or networks of the reverse proxies in front, comma-separated: their X-Forwarded-For and X-Request-ID are believed")
+	fs.Var(&publicURL, "public-url", "the site's address as browsers reach it (https://credit.example.com), for share links and notes.csv; empty takes each request's Host")
+	fs.Var(&teamRoles, "team-roles", "the team's roles: name=role[:authority], comma- or newline-separated; role analyst, manager or auditor")
+	fs.Var(&teamRolesFile, "team-roles-file", "a file of TEAM_ROLES lines, instead of TEAM_ROLES")
+	fs.Var(&analystAuthority, "analyst-authority", "authority of analysts named without one and of everyone not named")
+	fs.DurationVar(&cfg.ShutdownGrace, "shutdown-grace", 30*time.Second, "how long a stop (SIGTERM) waits for pages and exports to finish")
+
+	// -version is no setting: kept out of the flag set, whose every flag
+	// is also read from its variable (a VERSION in the environment, common
+	// in build systems, must not stop the start).
+	if wantsVersion(args) {
+		cfg.ShowVersion = true
+		return cfg, nil
+	}
+	if name := secretOnCommandLine(args); name != "" {
+		return cfg, fmt.Errorf("-%s is a secret: set %s or %s_FILE in the environment instead (a command line shows in process lists)", name, envName(name), envName(name))
+	}
+	env, err := environment(fs, getenv)
+	if err != nil {
+		return cfg, err
+	}
+	err = ff.Parse(fs, args, ff.WithEnvVars())
+	// ff reads the process's environment; getenv's values (tests, and the
+	// NAME_FILE contents) are set on top where no flag was given.
+	if err == nil {
+		err = applyEnv(fs, args, env)
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		usage(fs, stdout)
+		return cfg, errHelp
+	}
+	if err != nil {
+		return cfg, fmt.Errorf("config: %w", err)
 	}
 
-	var cfg config
 	var errs []error
-	cfg.ListenAddr = *listen
-	cfg.UpstreamURL = strings.TrimRight(*upstreamURL, "/")
-	cfg.StaticDir = *staticDir
-	cfg.DataDir = *dataDir
-	// No flag: a database URL may carry a password, which a command line
-	// would show in process lists.
-	cfg.DatabaseURL = strings.TrimSpace(getenv("DATABASE_URL"))
+	cfg.ListenAddr, cfg.MetricsAddr = listen.v, metricsAddr.v
+	cfg.UpstreamURL = strings.TrimRight(upstreamURL.v, "/")
+	cfg.DatabaseURL, cfg.RedisURL = databaseURL.v, redisURL.v
+	if cfg.MetricsAddr != "" && cfg.MetricsAddr == cfg.ListenAddr && !strings.HasSuffix(cfg.ListenAddr, ":0") {
+		errs = append(errs, errors.New("METRICS_ADDR must differ from LISTEN_ADDR: the metrics are never served on the public listener"))
+	}
+	if u := cfg.UpstreamURL; u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		errs = append(errs, errors.New("UPSTREAM_URL must start with http:// or https://"))
+	}
 	if u := cfg.DatabaseURL; u != "" && !strings.HasPrefix(u, "postgres://") && !strings.HasPrefix(u, "postgresql://") {
 		errs = append(errs, errors.New("DATABASE_URL must start with postgres:// or postgresql://"))
 	}
-	// No flag either, for the same reason.
-	cfg.MetricsAddr = strings.TrimSpace(getenv("METRICS_ADDR"))
-	cfg.RedisURL = strings.TrimSpace(getenv("REDIS_URL"))
 	if u := cfg.RedisURL; u != "" && !strings.HasPrefix(u, "redis://") && !strings.HasPrefix(u, "rediss://") && !strings.HasPrefix(u, "unix://") {
 		errs = append(errs, errors.New("REDIS_URL must start with redis://, rediss:// or unix://"))
 	}
-	var err error
-	if cfg.CookieSecure, err = strconv.ParseBool(*secure); err != nil {
-		errs = append(errs, fmt.Errorf("COOKIE_SECURE %q is not true or false", *secure))
+	positive := map[string]time.Duration{"UPSTREAM_TIMEOUT": cfg.UpstreamTimeout, "CACHE_KEEP_STALE": cfg.KeepStale, "SHUTDOWN_GRACE": cfg.ShutdownGrace}
+	for _, name := range []string{"UPSTREAM_TIMEOUT", "CACHE_KEEP_STALE", "SHUTDOWN_GRACE"} {
+		if positive[name] <= 0 {
+			errs = append(errs, fmt.Errorf("%s %s is not a positive duration", name, positive[name]))
+		}
 	}
-	if cfg.UpstreamTimeout, err = time.ParseDuration(*timeout); err != nil || cfg.UpstreamTimeout <= 0 {
-		errs = append(errs, fmt.Errorf("UPSTREAM_TIMEOUT %q is not a positive duration such as 10s", *timeout))
+	if cfg.SessionLifetime < time.Minute {
+		errs = append(errs, fmt.Errorf("SESSION_LIFETIME %s is not a duration of a minute or more", cfg.SessionLifetime))
 	}
-	if cfg.SessionLifetime, err = time.ParseDuration(*lifetime); err != nil || cfg.SessionLifetime < time.Minute {
-		errs = append(errs, fmt.Errorf("SESSION_LIFETIME %q is not a duration of a minute or more", *lifetime))
+	if cfg.CacheTTL < 0 || cfg.NewsTTL < 0 {
+		errs = append(errs, errors.New("CACHE_TTL and NEWS_TTL must not be negative"))
 	}
-	if cfg.CacheTTL, err = time.ParseDuration(*cacheTTL); err != nil || cfg.CacheTTL < 0 {
-		errs = append(errs, fmt.Errorf("CACHE_TTL %q is not a duration such as 15m", *cacheTTL))
+	if cacheMB == 0 || cacheMB > 1<<20 {
+		errs = append(errs, fmt.Errorf("CACHE_MB %d is not a number of MiB between 1 and 1048576", cacheMB))
 	}
-	if cfg.NewsTTL, err = time.ParseDuration(*newsTTL); err != nil || cfg.NewsTTL < 0 {
-		errs = append(errs, fmt.Errorf("NEWS_TTL %q is not a duration such as 5m", *newsTTL))
+	cfg.CacheBytes = uint64(cacheMB) << 20
+	if cfg.LogFormat != "text" && cfg.LogFormat != "json" {
+		errs = append(errs, fmt.Errorf("LOG_FORMAT %q is not text or json", cfg.LogFormat))
 	}
-	if cfg.KeepStale, err = time.ParseDuration(*keepStale); err != nil || cfg.KeepStale <= 0 {
-		errs = append(errs, fmt.Errorf("CACHE_KEEP_STALE %q is not a positive duration such as 24h", *keepStale))
-	}
-	if mb, err := strconv.ParseUint(*cacheMB, 10, 32); err != nil || mb == 0 {
-		errs = append(errs, fmt.Errorf("CACHE_MB %q is not a positive whole number of MiB", *cacheMB))
-	} else {
-		cfg.CacheBytes = mb << 20
-	}
-	if cfg.DemoSeed, err = strconv.ParseInt(*seed, 10, 64); err != nil {
-		errs = append(errs, fmt.Errorf("DEMO_SEED %q is not a whole number", *seed))
-	}
-	switch cfg.LogFormat = *logFormat; cfg.LogFormat {
-	case "text", "json":
-	default:
-		errs = append(errs, fmt.Errorf("LOG_FORMAT %q is not text or json", *logFormat))
-	}
-	if err := cfg.LogLevel.UnmarshalText([]byte(*logLevel)); err != nil {
-		errs = append(errs, fmt.Errorf("LOG_LEVEL %q is not debug, info, warn or error", *logLevel))
-	}
-	if cfg.TrustedProxies, err = parseProxies(*proxies); err != nil {
+	if cfg.PublicURL, err = parsePublicURL(publicURL.v); err != nil {
 		errs = append(errs, err)
 	}
-	if cfg.Roles, err = loadRoles(strings.TrimSpace(*teamRoles), strings.TrimSpace(*teamRolesFile), *analystAuthority, cfg.demo()); err != nil {
+	if cfg.TrustedProxies, err = parseProxies(proxies.v); err != nil {
 		errs = append(errs, err)
 	}
-	if raw := getenv("SESSION_SECRET"); raw != "" {
+	if cfg.Roles, err = loadRoles(teamRoles.v, teamRolesFile.v, analystAuthority.v, cfg.demo()); err != nil {
+		errs = append(errs, err)
+	}
+	if raw := secretList.v; raw != "" {
 		for _, s := range strings.Split(raw, ",") {
 			s = strings.TrimSpace(s)
 			if len(s) < handlers.MinSecretLen {
@@ -163,23 +204,135 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	return cfg, errors.Join(errs...)
 }
 
-// parseProxies reads TRUSTED_PROXIES: addresses (172.28.0.10) or networks
-// (172.28.0.0/24), comma-separated.
-func parseProxies(raw string) ([]netip.Prefix, error) {
-	var out []netip.Prefix
-	for _, s := range strings.Split(raw, ",") {
-		if s = strings.TrimSpace(s); s == "" {
-			continue
+// wantsVersion tells whether args ask for -version (before any "--").
+func wantsVersion(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-version", "--version", "-version=true", "--version=true":
+			return true
 		}
-		if a, err := netip.ParseAddr(s); err == nil {
-			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
-			continue
-		}
-		p, err := netip.ParsePrefix(s)
-		if err != nil {
-			return nil, fmt.Errorf("TRUSTED_PROXIES: %q is not an address or a network such as 172.28.0.10 or 172.28.0.0/24", s)
-		}
-		out = append(out, p.Masked())
 	}
-	return out, nil
+	return false
+}
+
+// envName is a flag's environment variable: -listen-addr is LISTEN_ADDR.
+func envName(flagName string) string {
+	return strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+func isSecret(name string) bool {
+	for _, s := range secrets {
+		if s == name {
+			return true
+		}
+	}
+	return false
+}
+
+// secretOnCommandLine names a secret flag given in args, or "".
+func secretOnCommandLine(args []string) string {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && isSecret(name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// environment reads each flag's variable through getenv, and for secrets
+// NAME_FILE (the file's content, trailing newline dropped) when NAME is
+// unset. Setting both is refused: which one wins would be a guess.
+func environment(fs *flag.FlagSet, getenv func(string) string) (map[string]string, error) {
+	env := map[string]string{}
+	var errs []error
+	fs.VisitAll(func(f *flag.Flag) {
+		name := envName(f.Name)
+		v := strings.TrimSpace(getenv(name))
+		if isSecret(f.Name) {
+			if path := strings.TrimSpace(getenv(name + "_FILE")); path != "" {
+				if v != "" {
+					errs = append(errs, fmt.Errorf("set %s or %s_FILE, not both", name, name))
+					return
+				}
+				b, err := os.ReadFile(path)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("%s_FILE: %w", name, err))
+					return
+				}
+				v = strings.TrimSpace(string(b))
+			}
+		}
+		if v != "" {
+			env[f.Name] = v
+		}
+	})
+	return env, errors.Join(errs...)
+}
+
+// applyEnv sets the flags not given in args from env, naming the variable
+// (never its value, which may be a secret) when one is refused.
+func applyEnv(fs *flag.FlagSet, args []string, env map[string]string) error {
+	var errs []error
+	fs.VisitAll(func(f *flag.Flag) {
+		v, ok := env[f.Name]
+		if !ok || onCommandLine(args, f.Name) {
+			return
+		}
+		if err := fs.Set(f.Name, v); err != nil {
+			if isSecret(f.Name) {
+				errs = append(errs, fmt.Errorf("%s is not valid", envName(f.Name)))
+			} else {
+				errs = append(errs, fmt.Errorf("%s %q: %w", envName(f.Name), v, unwrapFlagErr(err)))
+			}
+		}
+	})
+	return errors.Join(errs...)
+}
+
+// onCommandLine tells whether args set the flag name.
+func onCommandLine(args []string, name string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+func unwrapFlagErr(err error) error {
+	if u := errors.Unwrap(err); u != nil {
+		return u
+	}
+	return err
+}
+
+// usage prints every setting: flag, variable, default, meaning. Secrets
+// are listed with their _FILE variant and never with a value.
+func usage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintf(w, "Usage: web [flags]\n\nCreditDash, the credit analysts' dashboard. Every flag may be set instead by the\nenvironment variable named after it; a flag given wins.\n\n")
+	fs.VisitAll(func(f *flag.Flag) {
+		name := envName(f.Name)
+		if isSecret(f.Name) {
+			name += " or " + name + "_FILE"
+		}
+		fmt.Fprintf(w, "  -%s  (%s)\n      %s", f.Name, name, f.Usage)
+		if !isSecret(f.Name) && f.DefValue != "" {
+			fmt.Fprintf(w, " (default %s)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
+	fmt.Fprintf(w, "  -version\n      print the version and exit\n")
 }

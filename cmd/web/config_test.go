@@ -58,7 +58,7 @@ func TestConfigRefusesBadValues(t *testing.T) {
 }
 
 func TestFlagsOverrideEnvironment(t *testing.T) {
-	cfg, err := loadConfig([]string{"-listen", "127.0.0.1:9999"}, env(map[string]string{"LISTEN_ADDR": "127.0.0.1:1"}), io.Discard)
+	cfg, err := loadConfig([]string{"-listen-addr", "127.0.0.1:9999"}, env(map[string]string{"LISTEN_ADDR": "127.0.0.1:1"}), io.Discard)
 	if err != nil || cfg.ListenAddr != "127.0.0.1:9999" {
 		t.Errorf("listen = %q (err %v), want the flag's", cfg.ListenAddr, err)
 	}
@@ -90,5 +90,17 @@ func TestConfigReadsTrustedProxies(t *testing.T) {
 	_, err = loadConfig(nil, env(map[string]string{"TRUSTED_PROXIES": "172.28.0.10, nginx"}), io.Discard)
 	if err == nil || !strings.Contains(err.Error(), `"nginx" is not an address or a network`) {
 		t.Errorf("err = %v, want one naming the entry that is no address", err)
+	}
+}
+
+func TestConfigReadsPublicURL(t *testing.T) {
+	cfg, err := loadConfig(nil, env(map[string]string{"PUBLIC_URL": "https://credit.example.com:8443/"}), io.Discard)
+	if err != nil || cfg.PublicURL != "https://credit.example.com:8443" {
+		t.Errorf("PublicURL = %q (err %v)", cfg.PublicURL, err)
+	}
+	for _, bad := range []string{"credit.example.com", "ftp://x", "https://x/dash", "https://u:p@x"} {
+		if _, err := loadConfig(nil, env(map[string]string{"PUBLIC_URL": bad}), io.Discard); err == nil || !strings.Contains(err.Error(), "PUBLIC_URL") {
+			t.Errorf("PUBLIC_URL %q: err %v, want one naming PUBLIC_URL", bad, err)
+		}
 	}
 }

@@ -15,29 +15,21 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
 
-	"creditdash/internal/handlers"
-	"creditdash/internal/metrics"
-	"creditdash/internal/shared"
-	workspace "creditdash/internal/store"
-	"creditdash/internal/upstream"
-	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
-	"creditdash/static"
 )
 
 func main() {
 	if len(os.Args) == 2 && os.Args[1] == "-healthcheck" {
 		os.Exit(healthcheck(os.Getenv("LISTEN_ADDR")))
 	}
-	if err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "web:", err)
-		os.Exit(1)
-	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // memoryHeadroom is what Go's heap may use beyond CACHE_MB: requests in
@@ -59,145 +51,67 @@ const memoryHeadroom = 24 << 20
 // each, 3.4/2.9/3.3 ms against 4.0/3.4/4.0).
 func pageBytes(cacheBytes uint64) uint64 { return min(cacheBytes/16, 32<<20) }
 
-// run wires config -> service client -> sessions -> handlers -> server, and
-// serves until SIGINT or SIGTERM.
-func run(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	cfg, err := loadConfig(args, getenv, stderr)
+// run reads the config, checks every setting, binds the listeners, starts
+// the dashboard and serves until ctx ends (SIGINT or SIGTERM), then drains.
+// It returns the exit code; every line it writes to stderr is a log line
+// in LOG_FORMAT, the first and the last included.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	cfg, err := loadConfig(args, getenv, stdout)
+	if errors.Is(err, errHelp) {
+		return 0
+	}
 	if err != nil {
-		return err
+		bootLogger(args, getenv, stderr).Error("web: invalid configuration; nothing was started", "err", err)
+		return 2
+	}
+	if cfg.ShowVersion {
+		b := currentBuild()
+		fmt.Fprintf(stdout, "web %s (revision %s, %s)\n", b.Version, b.Revision, b.GoVersion)
+		return 0
 	}
 	log := newLogger(cfg, stderr)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
-	serviceURL := cfg.UpstreamURL
-	if cfg.demo() {
-		// The stand-in logs a line per request; quieter than the
-		// dashboard unless debugging.
-		simLevel := max(cfg.LogLevel, slog.LevelWarn)
-		if cfg.LogLevel <= slog.LevelDebug {
-			simLevel = cfg.LogLevel
-		}
-		simLog := newLogger(config{LogFormat: cfg.LogFormat, LogLevel: simLevel}, stderr).With("component", "stand-in")
-		stopSim, addr, err := startStandIn(cfg, simLog)
-		if err != nil {
-			return err
-		}
-		defer stopSim()
-		serviceURL = "http://" + addr
-		if len(cfg.SessionSecrets) == 0 {
-			cfg.SessionSecrets = []string{rand.Text() + rand.Text()}
-			log.Warn("demo mode: no SESSION_SECRET, so cookie keys were generated; sign-ins end when the process stops")
-		}
-	}
-
-	meter := metrics.New()
-	client, err := upstream.New(serviceURL, upstream.Options{Timeout: cfg.UpstreamTimeout, Observe: meter.ObserveCall})
-	if err != nil {
-		return err
-	}
-	// Every page reads through the cache: per user, a lifetime per kind of
-	// data, older copies when the service cannot answer.
-	// The cache's bound is a bound on resident memory only if the
-	// collector runs before the heap doubles: a soft limit of the cache,
-	// the page cache and room for requests, unless GOMEMLIMIT says otherwise.
-	if getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(int64(cfg.CacheBytes) + memoryHeadroom)
-	}
-	cacheOpts := cache.Options{
-		TTLs: map[cache.Kind]time.Duration{
-			cache.KindReport: cfg.CacheTTL, cache.KindPortfolio: cfg.CacheTTL, cache.KindAccount: cfg.CacheTTL,
-			cache.KindNews: cfg.NewsTTL, cache.KindSearch: cfg.NewsTTL,
-		},
-		MaxBytes:  cfg.CacheBytes - pageBytes(cfg.CacheBytes),
-		KeepStale: cfg.KeepStale,
-		FetchWait: cfg.UpstreamTimeout,
-	}
-	var signOuts handlers.SignOuts // nil: in memory
-	var attempts handlers.Attempts // nil: in memory
-	var degraded func() error      // nil: no shared store
-	if cfg.RedisURL != "" {
-		// Replicas share answers, budgets, sign-outs and sign-in attempts;
-		// this process's cache stays in front as the first level.
-		sh, err := shared.Open(cfg.RedisURL, shared.Options{Prefix: sharedPrefix(workspaceService(cfg, serviceURL)),
-			Logger: log.With("component", "shared-store")})
-		if err != nil {
-			return err
-		}
-		// Unreachable now, it is picked up when it answers (logged).
-		defer sh.Close()
-		cacheOpts.Second, cacheOpts.Book = sh, shared.NewBook(sh, cache.NewBook(nil))
-		signOuts = shared.NewSignOuts(sh, handlers.NewMemorySignOuts(cfg.SessionLifetime), cfg.SessionLifetime)
-		attempts = shared.NewAttempts(sh, handlers.NewMemoryAttempts(nil, handlers.ThrottleWindow))
-		degraded = sh.Degraded
-		meter.WatchSharedStore(sh.Errors)
-	}
-	store, err := cache.New(client, cacheOpts)
-	if err != nil {
-		return err
-	}
-	meter.WatchCache(store.Stats)
-	sessions, err := handlers.NewSessionStore(cfg.SessionSecrets, cfg.CookieSecure, cfg.SessionLifetime)
-	if err != nil {
-		return err
-	}
-	loadAssets := static.Load
-	if cfg.StaticDir != "" {
-		// A development aid: edits to CSS or scripts show on restart,
-		// without a rebuild.
-		loadAssets = func() (*static.Assets, error) { return static.LoadFS(os.DirFS(cfg.StaticDir)) }
-	}
-	assets, err := loadAssets()
-	if err != nil {
-		return err
-	}
-	// The analyst's workspace: SQLite in DATA_DIR, or PostgreSQL.
-	ws, err := workspace.Open(ctx, workspace.Config{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL, Logger: log})
-	if err != nil {
-		return fmt.Errorf("opening the workspace database: %w", err)
-	}
-	defer func() {
-		if err := ws.Close(); err != nil {
-			log.Error("closing the workspace database", "err", err)
-		}
-	}()
-	// The roles in force go into the team's audit trail when they differ
-	// from the last ones it recorded (once, however many replicas start).
-	changed, err := ws.RecordRoles(ctx, workspaceService(cfg, serviceURL), cfg.Roles.InForce())
-	if err != nil {
-		return fmt.Errorf("recording the roles in force: %w", err)
-	}
-	log.Info("roles in force", "named", len(cfg.Roles.Named()), "analyst_authority", cfg.Roles.AnalystAuthority(), "changes_logged", len(changed))
-	h, err := handlers.New(handlers.Config{
-		Workspace:       ws,
-		Audit:           ws,
-		Roles:           cfg.Roles,
-		ServiceURL:      workspaceService(cfg, serviceURL),
-		Service:         client,
-		Cache:           store,
-		Sessions:        sessions,
-		Assets:          assets,
-		Logger:          log,
-		Ready:           client.Ping,
-		CookieSecure:    cfg.CookieSecure,
-		PageCacheBytes:  pageBytes(cfg.CacheBytes),
-		SessionLifetime: cfg.SessionLifetime,
-		SignOuts:        signOuts,
-		Attempts:        attempts,
-		Degraded:        degraded,
-		Meter:           meter,
-		TrustedProxies:  cfg.TrustedProxies,
-	})
-	if err != nil {
-		return err
-	}
-
+	// Bound before anything is connected: an address in use is found at
+	// once, not after the migrations ran.
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {
-		return err
+		log.Error("web: cannot listen on LISTEN_ADDR", "addr", cfg.ListenAddr, "err", err)
+		return 1
 	}
+	var opsLn net.Listener
+	if cfg.MetricsAddr != "" {
+		if opsLn, err = net.Listen("tcp", cfg.MetricsAddr); err != nil {
+			ln.Close()
+			log.Error("web: cannot listen on METRICS_ADDR", "addr", cfg.MetricsAddr, "err", err)
+			return 1
+		}
+	}
+	a, err := start(ctx, cfg, getenv, log)
+	if err != nil {
+		ln.Close()
+		if opsLn != nil {
+			opsLn.Close()
+		}
+		log.Error("web: cannot start", "err", err)
+		return 1
+	}
+	defer a.close()
+	if a.shared != nil {
+		hctx, stopBeat := context.WithCancel(context.Background())
+		defer stopBeat()
+		go heartbeat(hctx, a.shared, replicaName(ln.Addr().String()))
+	}
+	if opsLn != nil {
+		stopOps := serveOperators(opsLn, a, log)
+		defer stopOps()
+	}
+	if cfg.LogFormat == "text" {
+		announce(stdout, cfg, ln.Addr().String())
+	}
+	log.Info("listening", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String(), "version", a.build.Version,
+		"service", describeService(cfg), "workspace", describeWorkspace(cfg), "shared_store", cfg.RedisURL != "",
+		"shutdown_grace", cfg.ShutdownGrace, "demo_sign_in", demoHint(cfg))
 	srv := &http.Server{
-		Handler:           h.Routes(),
+		Handler:           a.handler.Routes(),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		// No WriteTimeout: pages get a per-request deadline in the
@@ -208,31 +122,11 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		MaxHeaderBytes: 1 << 20,
 		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	if cfg.MetricsAddr != "" {
-		stopMetrics, err := serveMetrics(cfg.MetricsAddr, meter, log)
-		if err != nil {
-			return err
-		}
-		defer stopMetrics()
+	if err := serve(ctx, srv, ln, drainer{a.health, a.handler.Stats}, cfg.ShutdownGrace, log); err != nil {
+		log.Error("web: serving failed", "err", err)
+		return 1
 	}
-	go tidy(ctx, store, h)
-	announce(stdout, cfg, ln.Addr().String())
-	log.Info("listening", "addr", ln.Addr().String(), "service", describeService(cfg), "shared_store", cfg.RedisURL != "")
-
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return 0
 }
 
 // startStandIn serves the stand-in service with demo data on a loopback port.
@@ -252,22 +146,32 @@ func startStandIn(cfg config, log *slog.Logger) (stop func(), addr string, err e
 	return func() { _ = srv.Close() }, ln.Addr().String(), nil
 }
 
-func newLogger(cfg config, w io.Writer) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
-	if cfg.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
-}
-
+// describeService names the service for the log, its password redacted.
 func describeService(cfg config) string {
 	if cfg.demo() {
 		return "built-in stand-in with demo data"
 	}
-	return cfg.UpstreamURL
+	return redactURL(cfg.UpstreamURL)
 }
 
-// announce prints where the dashboard is and, in demo mode, how to sign in.
+// describeWorkspace names the workspace database for the log, redacted.
+func describeWorkspace(cfg config) string {
+	if cfg.DatabaseURL != "" {
+		return redactURL(cfg.DatabaseURL)
+	}
+	return "sqlite in " + cfg.DataDir
+}
+
+// demoHint is how to sign in, in demo mode.
+func demoHint(cfg config) string {
+	if !cfg.demo() {
+		return ""
+	}
+	return "demo / demo"
+}
+
+// announce prints where the dashboard is and, in demo mode, how to sign in
+// (text logs only: with LOG_FORMAT=json the "listening" line says it).
 func announce(w io.Writer, cfg config, addr string) {
 	fmt.Fprintf(w, "\nCreditDash is running at http://%s\n", addr)
 	if cfg.demo() {
@@ -295,3 +199,6 @@ func workspaceService(cfg config, serviceURL string) string {
 	}
 	return serviceURL
 }
+
+// demoSecret is a cookie key for a demo run without SESSION_SECRET.
+func demoSecret() string { return rand.Text() + rand.Text() }

@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/handlers"
+	"creditdash/internal/health"
 	"creditdash/internal/roles"
 	"creditdash/internal/shared"
 	workspace "creditdash/internal/store"
@@ -82,6 +83,12 @@ type Options struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
 	// believed, as TRUSTED_PROXIES sets.
 	TrustedProxies []netip.Prefix
+	// PublicURL is the site's address for absolute links, as PUBLIC_URL.
+	PublicURL string
+	// Meter counts for operators, as internal/metrics in cmd/web.
+	Meter handlers.Meter
+	// Observe is told the result of every background health check.
+	Observe func(name string, err error, took time.Duration)
 	// RedisURL, when set, shares answers, budgets and sign-outs through
 	// that store, as REDIS_URL does; RedisPrefix keeps the test's keys
 	// apart (apps of one test give the same one to share).
@@ -119,12 +126,24 @@ type App struct {
 	Store *workspace.Store
 	// Shared is the store shared with other replicas, with RedisURL.
 	Shared *shared.Store
+	// Stats are the handlers' figures for operators.
+	Stats func() handlers.Stats
+	// Health is the replica's background checks, /readyz's source.
+	Health *health.Monitor
 
 	simSrv *httptest.Server
 	pings  atomic.Int32
 }
 
-// Pings is how many times the dashboard checked the service for /readyz.
+// sharedDegraded is the shared store's health, or nil without one.
+func sharedDegraded(sh *shared.Store) func() error {
+	if sh == nil {
+		return nil
+	}
+	return sh.Degraded
+}
+
+// Pings is how many times the dashboard checked the service in the background.
 func (a *App) Pings() int { return int(a.pings.Load()) }
 
 // StopService takes the stand-in service down, as an outage would.
@@ -239,20 +258,30 @@ func Start(t testing.TB, opts Options) *App {
 	if _, err := ws.RecordRoles(context.Background(), WorkspaceService, teamRoles.InForce()); err != nil {
 		t.Fatal(err)
 	}
-	h, err := handlers.New(handlers.Config{
-		Workspace:  ws,
-		Audit:      ws,
-		Roles:      teamRoles,
-		ServiceURL: WorkspaceService,
-		Service:    svc,
-		Cache:      store,
-		Sessions:   sessions,
-		Assets:     assets,
-		Logger:     slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Ready: func(ctx context.Context) error {
+	// Checked often, so that a test sees a change within moments.
+	app.Health = health.New(health.Options{Observe: opts.Observe}, health.Standard(health.Deps{
+		Service: func(ctx context.Context) error {
 			app.pings.Add(1)
 			return client.Ping(ctx)
 		},
+		Workspace: ws, FileCheck: ws.Engine() == workspace.SQLite,
+		SharedStore: sharedDegraded(app.Shared),
+		Every:       50 * time.Millisecond,
+	})...)
+	hctx, stopHealth := context.WithCancel(context.Background())
+	t.Cleanup(stopHealth)
+	app.Health.Start(hctx)
+	h, err := handlers.New(handlers.Config{
+		Workspace:        ws,
+		Audit:            ws,
+		Roles:            teamRoles,
+		ServiceURL:       WorkspaceService,
+		Service:          svc,
+		Cache:            store,
+		Sessions:         sessions,
+		Assets:           assets,
+		Logger:           slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Health:           app.Health,
 		PageWriteTimeout: opts.PageWriteTimeout,
 		ExportStall:      opts.ExportStall,
 		PageTurnWait:     opts.PageTurnWait,
@@ -260,6 +289,8 @@ func Start(t testing.TB, opts Options) *App {
 		Now:              opts.Now,
 		SignOuts:         signOuts,
 		TrustedProxies:   opts.TrustedProxies,
+		PublicURL:        opts.PublicURL,
+		Meter:            opts.Meter,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -272,6 +303,7 @@ func Start(t testing.TB, opts Options) *App {
 	t.Cleanup(srv.Close)
 	app.URL, app.SimURL, app.Sim, app.Client, app.Logs, app.simSrv = srv.URL, simSrv.URL, sim, client, logs, simSrv
 	app.Handler = e
+	app.Stats = h.Stats
 	return app
 }
 

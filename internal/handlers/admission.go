@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -39,6 +40,9 @@ type turns struct {
 	all   chan struct{}
 	users *userSlots
 	wait  time.Duration
+	// waiting are the pages waiting now; busy those that waited too long.
+	waiting atomic.Int64
+	busy    atomic.Uint64
 }
 
 func newTurns(all, perUser int, wait time.Duration) *turns {
@@ -49,19 +53,30 @@ func newTurns(all, perUser int, wait time.Duration) *turns {
 // returns the release of both. It gives up with errBusy after t.wait, or
 // with ctx.
 func (t *turns) take(ctx context.Context, user string) (release func(), err error) {
+	t.waiting.Add(1)
+	defer t.waiting.Add(-1)
 	wctx, cancel := context.WithTimeout(ctx, t.wait)
 	defer cancel()
 	mine, err := t.users.acquire(wctx, user)
 	if err != nil {
-		return nil, busyOr(ctx, err)
+		return nil, t.busyOr(ctx, err)
 	}
 	select {
 	case t.all <- struct{}{}:
 		return func() { <-t.all; mine() }, nil
 	case <-wctx.Done():
 		mine()
-		return nil, busyOr(ctx, wctx.Err())
+		return nil, t.busyOr(ctx, wctx.Err())
 	}
+}
+
+// busyOr is busyOr, counting the busy refusals.
+func (t *turns) busyOr(ctx context.Context, err error) error {
+	err = busyOr(ctx, err)
+	if errors.Is(err, errBusy) {
+		t.busy.Add(1)
+	}
+	return err
 }
 
 // busyOr is errBusy when the wait ran out, and the request's own error

@@ -169,7 +169,7 @@ func (h *Handler) businessBase(c *echo.Context, ld *loaded, ref upstream.Busines
 		// stop asking for a while.
 		h.features.markMissing(mustSession(c).User, featureIdent)
 	}
-	share := c.Scheme() + "://" + c.Request().Host + pageURL(c).RequestURI()
+	share := h.siteURL(c) + pageURL(c).RequestURI()
 	header := views.NewBusinessHeader(ref, hd.identification(), hd.naics, tab, share)
 	switch {
 	case hd.naicsErr != nil:

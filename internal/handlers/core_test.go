@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync/atomic"
@@ -125,7 +126,7 @@ func TestServiceWithoutSearchHidesTheBoxAndIsNotAskedAgain(t *testing.T) {
 }
 
 func TestRequestIDIsEchoedWhenPlainAndReplacedOtherwise(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{})
+	app := apptest.Start(t, apptest.Options{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
 	u := app.NewUser(t)
 	for in, keep := range map[string]bool{
 		"abc-123_DEF":           true,
@@ -140,6 +141,18 @@ func TestRequestIDIsEchoedWhenPlainAndReplacedOtherwise(t *testing.T) {
 		if keep && got != in || !keep && (got == in || got == "") {
 			t.Errorf("X-Request-ID %q answered %q", in, got)
 		}
+	}
+}
+
+// An id from anyone but a trusted proxy is replaced: a client cannot pass
+// its requests off as another's in the logs.
+func TestRequestIDFromAnUntrustedClientIsReplaced(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.NewUser(t)
+	req, _ := http.NewRequest(http.MethodGet, app.URL+"/healthz", nil)
+	req.Header.Set("X-Request-ID", "abc-123_DEF")
+	if got := u.Do(req).Header.Get("X-Request-ID"); got == "abc-123_DEF" || got == "" {
+		t.Errorf("X-Request-ID from an untrusted client answered %q; want a new id", got)
 	}
 }
 

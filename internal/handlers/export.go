@@ -44,6 +44,8 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 		return redirect(c, exportOrigin(folderID)+"?export=busy")
 	}
 	defer release()
+	h.exportsRunning.Add(1)
+	defer h.exportsRunning.Add(-1)
 	who := cache.Who{User: s.User, Key: s.Key}
 	ctx := c.Request().Context()
 	folderName := ""

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/netip"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -122,8 +124,9 @@ type Config struct {
 	Sessions   *SessionStore
 	Assets     *static.Assets
 	Logger     *slog.Logger
-	// Ready checks that the service answers, for /readyz.
-	Ready func(ctx context.Context) error
+	// Health answers /readyz from the background checks' last results
+	// (internal/health); nil answers "ready" always.
+	Health Health
 	// CookieSecure marks the CSRF cookie Secure, like the session cookie,
 	// and turns on Strict-Transport-Security.
 	CookieSecure bool
@@ -138,9 +141,6 @@ type Config struct {
 	SessionLifetime time.Duration
 	// PageCacheBytes bounds the finished pages kept; zero means 16 MiB.
 	PageCacheBytes uint64
-	// Degraded, when set, tells whether the shared store is failing: the
-	// replica then works alone, and /readyz says so without failing.
-	Degraded func() error
 	// Meter counts for operators; nil counts nothing.
 	Meter Meter
 	// ExportStall is how long an export waits for the browser to take the
@@ -163,6 +163,10 @@ type Config struct {
 	Roles *roles.Table
 	// Audit is the team's audit trail; nil turns its pages off (404).
 	Audit Audit
+	// PublicURL is the site's address as browsers reach it (scheme, host
+	// and port, no trailing slash), for every absolute link handed out;
+	// empty builds them from each request's scheme and Host.
+	PublicURL string
 }
 
 // Handler serves every page of the dashboard.
@@ -172,8 +176,7 @@ type Handler struct {
 	sessions     *SessionStore
 	assets       *static.Assets
 	log          *slog.Logger
-	ready        func(ctx context.Context) error
-	readiness    *readiness
+	health       Health
 	secure       bool
 	writeTimeout time.Duration
 	now          func() time.Time
@@ -191,7 +194,6 @@ type Handler struct {
 	turns       *turns
 	exportStall time.Duration
 	meter       Meter
-	degraded    func() error
 	// ws is the analyst's workspace; wsBook its last changes here.
 	ws      Workspace
 	wsBook  *workspaceBook
@@ -201,6 +203,12 @@ type Handler struct {
 	// roles are the team's roles; audit its log (see audit.go).
 	roles *roles.Table
 	audit Audit
+	// inFlight are the requests being answered, exportsRunning the
+	// portfolio exports (see Stats).
+	inFlight, exportsRunning atomic.Int64
+	// trusted are TrustedProxies; publicURL is PublicURL.
+	trusted   []netip.Prefix
+	publicURL string
 }
 
 // New checks the configuration and builds the handlers.
@@ -214,8 +222,8 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	if cfg.Ready == nil {
-		cfg.Ready = func(context.Context) error { return nil }
+	if cfg.Health == nil {
+		cfg.Health = alwaysReady{}
 	}
 	if cfg.PageWriteTimeout <= 0 {
 		cfg.PageWriteTimeout = time.Minute
@@ -245,7 +253,7 @@ func New(cfg Config) (*Handler, error) {
 		sessions:     cfg.Sessions,
 		assets:       cfg.Assets,
 		log:          slog.New(clipHandler{cfg.Logger.Handler()}),
-		ready:        cfg.Ready,
+		health:       cfg.Health,
 		secure:       cfg.CookieSecure,
 		writeTimeout: cfg.PageWriteTimeout,
 		now:          cfg.Now,
@@ -257,14 +265,14 @@ func New(cfg Config) (*Handler, error) {
 		turns:        newTurns(pageTurns, pageTurnsPerUser, cfg.PageTurnWait),
 		exportStall:  cfg.ExportStall,
 		meter:        cfg.Meter,
-		degraded:     cfg.Degraded,
 		ws:           cfg.Workspace,
 		service:      cfg.ServiceURL,
 		clientAddr:   clientAddr,
 		roles:        cfg.Roles,
 		audit:        cfg.Audit,
+		trusted:      cfg.TrustedProxies,
+		publicURL:    strings.TrimSuffix(cfg.PublicURL, "/"),
 	}
-	h.readiness = &readiness{now: cfg.Now, log: func(what string, err error) { h.log.Warn("not ready", "what", what, "err", err) }}
 	var err error
 	if h.wsBook, err = newWorkspaceBook(); err != nil {
 		return nil, err

@@ -32,8 +32,15 @@ func requestID(ctx context.Context) string {
 func (h *Handler) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		start := time.Now()
+		h.inFlight.Add(1)
+		defer h.inFlight.Add(-1)
 		r := c.Request()
-		id := r.Header.Get(echo.HeaderXRequestID)
+		// Only a trusted proxy's id is taken (nginx's $request_id, so one
+		// id names the request in both logs); anyone else's is replaced.
+		id := ""
+		if fromTrustedProxy(h.trusted, r) {
+			id = r.Header.Get(echo.HeaderXRequestID)
+		}
 		if !validRequestID(id) {
 			id = rand.Text()[:16]
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"github.com/labstack/echo/v5"
 	"github.com/maypok86/otter/v2"
+	"github.com/maypok86/otter/v2/stats"
 
 	"creditdash/static"
 )
@@ -43,6 +44,8 @@ func newPageCache(maxBytes uint64) (*otter.Cache[pageKey, *keptPage], error) {
 		MaximumWeight:    maxBytes,
 		Weigher:          func(_ pageKey, p *keptPage) uint32 { return uint32(len(p.gz)) + 64 },
 		ExpiryCalculator: otter.ExpiryWriting[pageKey, *keptPage](pageLife),
+		// Hits, misses and evictions for the operators' metrics.
+		StatsRecorder: stats.NewCounter(),
 	})
 }
 

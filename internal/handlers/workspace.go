@@ -351,7 +351,7 @@ func (h *Handler) exportNotes(c *echo.Context) error {
 	}
 	// Each row starts with the link to the note's own page, which a
 	// spreadsheet keeps as text and opens.
-	site := c.Scheme() + "://" + c.Request().Host
+	site := h.siteURL(c)
 	records := make([][]string, 0, len(notes))
 	for _, n := range notes {
 		records = append(records, append([]string{site + views.NoteEditPath(n.ID)}, n.CSVRecord()...))

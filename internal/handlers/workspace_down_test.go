@@ -53,7 +53,7 @@ func TestWorkspaceDatabaseDown(t *testing.T) {
 			p.Status, p.Doc.Find("#note-text").Text(), p.Text(".form-error"))
 	}
 
-	if p := u.Get("/readyz"); p.Status != http.StatusOK || !strings.Contains(p.Body, "workspace database is not answering") {
+	if p := waitReadyz(t, u.User, "workspace database is not answering"); p.Status != http.StatusOK || !strings.Contains(p.Body, "workspace database is not answering") {
 		t.Errorf("/readyz with the database down: %d %q; want 200 saying the replica is degraded", p.Status, p.Body)
 	}
 

@@ -181,7 +181,7 @@ func (h *Handler) showSnapshot(c *echo.Context) error {
 	hd := d.head()
 	// A copy is the analyst's own: a colleague can open the live report.
 	ref := upstream.ByID(s.BusinessID)
-	share := c.Scheme() + "://" + c.Request().Host + views.BusinessPath(ref, tab)
+	share := h.siteURL(c) + views.BusinessPath(ref, tab)
 	header := views.NewBusinessHeader(ref, hd.Ident, hd.NAICS, tab, share)
 	base := h.base(c, nil, header.Name+" · "+tab.Label()+" · as of "+views.Date(s.Fetched), views.NavWorkspace)
 	base.Workspace.Snapshot = views.NewSnapshotMark(s.SnapshotInfo)

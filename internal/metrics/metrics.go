@@ -9,14 +9,11 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/labstack/echo-contrib/v5/echoprometheus"
-	"github.com/labstack/echo/v5"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"creditdash/internal/upstream"
-	"creditdash/internal/upstream/cache"
 )
 
 // Metrics is the process's registry and the series the code feeds.
@@ -27,6 +24,14 @@ type Metrics struct {
 	signIns     *prometheus.CounterVec
 	refused     prometheus.Counter
 	storeErrors prometheus.Counter
+	http        httpSeries
+	build       *prometheus.GaugeVec
+	// depUp and depTime are the last background checks of the service
+	// and the workspace database (see ObserveProbe).
+	depUp, depTime *prometheus.GaugeVec
+	// budgetHour and serviceHour count the quota refusals of the last
+	// hour: the dashboard's own (a spent budget) and the service's (429).
+	budgetHour, serviceHour *hourWindow
 }
 
 // New registers every series, the Go runtime's and the process's included.
@@ -41,7 +46,7 @@ func New() *Metrics {
 		callTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "creditdash_service_call_seconds",
 			Help:    "How long calls to the credit-risk service took, by operation.",
-			Buckets: []float64{.025, .05, .1, .2, .4, .8, 1.6, 3.2, 6.4, 12.8},
+			Buckets: latencyBuckets,
 		}, []string{"op"}),
 		signIns: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "creditdash_sign_ins_total",
@@ -56,7 +61,22 @@ func New() *Metrics {
 			Help: "Failed reads or writes of the analysts' workspace database.",
 		}),
 	}
+	m.http = newHTTPSeries()
+	m.budgetHour, m.serviceHour = newHourWindow(time.Now), newHourWindow(time.Now)
+	m.build = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "creditdash_build_info",
+		Help: "The running build: always 1, its labels name the version.",
+	}, []string{"version", "revision", "go_version"})
+	m.depUp = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "creditdash_dependency_up",
+		Help: "1 when the last background check of a dependency (service, workspace) succeeded.",
+	}, []string{"dependency"})
+	m.depTime = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "creditdash_dependency_check_seconds",
+		Help: "How long the last background check of a dependency took.",
+	}, []string{"dependency"})
 	reg.MustRegister(m.calls, m.callTime, m.signIns, m.refused, m.storeErrors,
+		m.http.requests, m.http.duration, m.build, m.depUp, m.depTime,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -66,64 +86,13 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
-// Pages is the middleware timing every page by its route template; an
-// unknown path is counted under no path of its own.
-func (m *Metrics) Pages() echo.MiddlewareFunc {
-	return echoprometheus.NewMiddlewareWithConfig(echoprometheus.MiddlewareConfig{
-		Namespace:                 "creditdash",
-		Subsystem:                 "pages",
-		Registerer:                m.reg,
-		DoNotUseRequestPathFor404: true,
-		// The request's own Host and method would let anyone add series
-		// (Host: attacker-1.example, a method ZZ1): the host is left out
-		// and a method nobody routes is "other".
-		LabelFuncs: map[string]echoprometheus.LabelValueFunc{
-			"host":   func(*echo.Context, error) string { return "" },
-			"method": func(c *echo.Context, _ error) string { return knownMethod(c.Request().Method) },
-		},
-	})
-}
-
-// knownMethod is a request's method as a label: one of HTTP's own, or
-// "other".
-func knownMethod(method string) string {
-	switch method {
-	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
-		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
-		return method
-	}
-	return "other"
-}
-
-// WatchCache exposes the cache's read counts by level and result.
-func (m *Metrics) WatchCache(stats func() cache.Stats) {
-	reads := func(level, result string, f func(cache.Stats) uint64) prometheus.Collector {
-		return prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name:        "creditdash_cache_reads_total",
-			Help:        "Reads of the service's data by where they were answered (first: this process; second: the shared store; miss: the service).",
-			ConstLabels: prometheus.Labels{"level": level, "result": result},
-		}, func() float64 { return float64(f(stats())) })
-	}
-	m.reg.MustRegister(
-		reads("first", "hit", func(s cache.Stats) uint64 { return s.FirstHits }),
-		reads("second", "hit", func(s cache.Stats) uint64 { return s.SecondHits }),
-		reads("service", "miss", func(s cache.Stats) uint64 { return s.Misses }),
-		reads("service", "merged", func(s cache.Stats) uint64 { return s.Merged }),
-		reads("first", "stale", func(s cache.Stats) uint64 { return s.Stale }),
-	)
-}
-
-// WatchSharedStore exposes the shared store's failed calls.
-func (m *Metrics) WatchSharedStore(errs func() uint64) {
-	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "creditdash_shared_store_errors_total",
-		Help: "Calls to the shared Valkey/Redis store that failed or were skipped while it was down.",
-	}, func() float64 { return float64(errs()) }))
-}
-
 // ObserveCall notes one call to the service; it is the client's observer.
 func (m *Metrics) ObserveCall(op string, err error, took time.Duration) {
-	m.calls.WithLabelValues(op, outcome(err)).Inc()
+	o := outcome(err)
+	if o == "rate_limited" {
+		m.serviceHour.add()
+	}
+	m.calls.WithLabelValues(op, o).Inc()
 	m.callTime.WithLabelValues(op).Observe(took.Seconds())
 }
 
@@ -131,7 +100,17 @@ func (m *Metrics) ObserveCall(op string, err error, took time.Duration) {
 func (m *Metrics) SignIn(result string) { m.signIns.WithLabelValues(result).Inc() }
 
 // BudgetRefused notes a call refused for a spent hourly budget.
-func (m *Metrics) BudgetRefused() { m.refused.Inc() }
+func (m *Metrics) BudgetRefused() {
+	m.refused.Inc()
+	m.budgetHour.add()
+}
+
+// RefusalsLastHour are the quota refusals of the last 60 minutes: calls
+// the dashboard refused for a spent hourly budget, and calls the service
+// refused with 429.
+func (m *Metrics) RefusalsLastHour() (budget, service uint64) {
+	return m.budgetHour.total(), m.serviceHour.total()
+}
 
 // StoreError notes a failed workspace read or write.
 func (m *Metrics) StoreError() { m.storeErrors.Inc() }

@@ -126,6 +126,11 @@ func Open(url string, opts Options) (*Store, error) {
 	opt.ConnWriteTimeout = max(opts.Timeout*10, time.Second)
 	s.opt = opt
 	if err := s.connect(); err != nil {
+		if authRefused(err) {
+			// Not an outage: retrying would look like one forever, while
+			// sign-outs quietly stopped reaching the other replicas.
+			return nil, fmt.Errorf("%w: the server refused the user or password of REDIS_URL: %v", ErrMisconfigured, err)
+		}
 		s.markDown(err)
 	} else {
 		s.up.Store(true)
@@ -247,6 +252,11 @@ func (s *Store) probe() {
 		}
 		s.mu.Lock()
 		if err != nil {
+			// A store that came back refusing our credentials is not an
+			// outage: said once, loudly, for an operator to mend.
+			if authRefused(err) && (s.lastErr == nil || !authRefused(s.lastErr)) {
+				s.log.Error("shared store refuses the user or password of REDIS_URL: misconfigured, still working alone", "err", err)
+			}
 			s.lastErr = err
 			s.mu.Unlock()
 			continue

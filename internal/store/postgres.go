@@ -31,8 +31,14 @@ func (s *Store) openPostgres(ctx context.Context, cfg Config) error {
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	db.SetConnMaxLifetime(time.Hour)
 	if err := db.PingContext(ctx); err != nil {
-		db.Close()
-		return fmt.Errorf("store: connect to postgres at %s: %w", pc.Host, err)
+		if m := misconfigured(err); m != nil || !cfg.Wait {
+			db.Close()
+			if m != nil {
+				return fmt.Errorf("store: connect to postgres at %s: %w", pc.Host, m)
+			}
+			return fmt.Errorf("store: connect to postgres at %s: %w", pc.Host, err)
+		}
+		// Waiting (Config.Wait): Open retries through this pool.
 	}
 	s.w, s.r = db, newReads(db, false)
 	s.log.Info("store: postgres", "host", pc.Host, "database", pc.Database)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"time"
 
 	"modernc.org/sqlite" // the pure Go driver keeps the static scratch image working
@@ -27,7 +26,8 @@ func (s *Store) openSQLite(ctx context.Context, cfg Config) error {
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return fmt.Errorf("store: data directory: %w", err)
 	}
-	path := filepath.Join(cfg.DataDir, FileName)
+	path := sqlitePath(cfg.DataDir)
+	s.path = path
 	pragmas := url.Values{}
 	for _, p := range []string{
 		fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS),
@@ -57,8 +57,15 @@ func (s *Store) openSQLite(ctx context.Context, cfg Config) error {
 	// for a moment, and SQLite does not wait on its busy timeout for that, so
 	// two processes starting together retry here.
 	if err := retryBusy(ctx, func() error { return w.PingContext(ctx) }); err != nil {
-		w.Close()
-		return fmt.Errorf("store: open %s: %w", FileName, err)
+		// A corrupt file with Config.Wait is named by prepare's
+		// quick_check, and Open waits for a mended file.
+		if !isCorrupt(err) || !cfg.Wait {
+			w.Close()
+			if isCorrupt(err) {
+				return fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
+			}
+			return fmt.Errorf("store: open %s: %w", FileName, err)
+		}
 	}
 	pragmas.Add("_pragma", "query_only(1)")
 	r, err := sql.Open("sqlite", sqliteDSN(path, pragmas, "deferred"))
@@ -100,6 +107,12 @@ func retryBusy(ctx context.Context, fn func() error) error {
 }
 
 // isBusy reports whether err is SQLite's "database is locked".
+// isCorrupt tells whether err is SQLite's "corrupt" or "not a database".
+func isCorrupt(err error) bool {
+	var e *sqlite.Error
+	return errors.As(err, &e) && (e.Code()&0xff == sqlite3.SQLITE_CORRUPT || e.Code()&0xff == sqlite3.SQLITE_NOTADB)
+}
+
 func isBusy(err error) bool {
 	var e *sqlite.Error
 	return errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_BUSY

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,6 +27,12 @@ type Config struct {
 	Now func() time.Time
 	// Timeout bounds each call, connecting included; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// Wait, when the database does not answer at start (or a SQLite file
+	// is corrupt), returns a store anyway that retries with backoff and
+	// migrates once the database answers; until then its calls fail and
+	// Ping and Unavailable say why. Misconfigurations (ErrMisconfigured)
+	// still fail Open.
+	Wait bool
 }
 
 // DefaultTimeout is how long one call may take before it fails: a database
@@ -52,6 +60,12 @@ type Store struct {
 	log     *slog.Logger
 	now     func() time.Time
 	timeout time.Duration
+	// path is the SQLite file; unavailable is why a waiting store is not
+	// ready (see wait.go); closed ends its retries.
+	path        string
+	unavailable atomic.Pointer[error]
+	closed      chan struct{}
+	closeOnce   sync.Once
 }
 
 // Open connects to the engine the config selects, runs pending migrations
@@ -61,7 +75,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
-	s := &Store{log: cfg.Logger, now: cfg.Now, timeout: cfg.Timeout}
+	s := &Store{log: cfg.Logger, now: cfg.Now, timeout: cfg.Timeout, closed: make(chan struct{})}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -88,9 +102,14 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.migrate(ctx); err != nil {
-		s.Close()
-		return nil, err
+	if err := s.prepare(ctx); err != nil {
+		if !cfg.Wait || errors.Is(err, ErrMisconfigured) {
+			s.Close()
+			return nil, err
+		}
+		s.unavailable.Store(&err)
+		s.log.Error("store: the workspace database is unavailable; workspace pages say so until it answers", "err", err)
+		go s.waitForDatabase()
 	}
 	return s, nil
 }
@@ -100,6 +119,9 @@ func (s *Store) Engine() Engine { return s.engine }
 
 // Ping checks that the database answers, for readiness probes.
 func (s *Store) Ping(ctx context.Context) error {
+	if err := s.Unavailable(); err != nil {
+		return err
+	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	if err := s.r.PingContext(ctx); err != nil {
@@ -110,6 +132,7 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close releases the connections; the Store is unusable afterwards.
 func (s *Store) Close() error {
+	s.closeOnce.Do(func() { close(s.closed) })
 	if s.r.db == s.w {
 		return s.w.Close() // PostgreSQL: one pool, no statements kept
 	}
@@ -128,3 +151,12 @@ func (s *Store) stamp() int64 { return s.now().UnixMicro() }
 
 // fromStamp turns a stored time back into a UTC time.Time.
 func fromStamp(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// PoolStats are the connection pools' figures for operators' metrics, by
+// pool: "writes" and "reads" on SQLite, "pool" on PostgreSQL (one pool).
+func (s *Store) PoolStats() map[string]sql.DBStats {
+	if s.r.db == s.w {
+		return map[string]sql.DBStats{"pool": s.w.Stats()}
+	}
+	return map[string]sql.DBStats{"writes": s.w.Stats(), "reads": s.r.db.Stats()}
+}

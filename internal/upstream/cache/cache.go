@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/maypok86/otter/v2"
+	"github.com/maypok86/otter/v2/stats"
 	"golang.org/x/sync/singleflight"
 
 	"creditdash/internal/upstream"
@@ -152,6 +153,8 @@ func New(svc Upstream, opts Options) (*Cache, error) {
 		MaximumWeight:    opts.MaxBytes,
 		Weigher:          func(_ string, e *entry) uint32 { return e.weight },
 		ExpiryCalculator: otter.ExpiryWriting[string, *entry](opts.KeepStale),
+		// Evictions for the operators' metrics (see Stats).
+		StatsRecorder: stats.NewCounter(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)

@@ -43,6 +43,9 @@ type Stats struct {
 	Misses     uint64 // reads that asked the service (or another replica's call)
 	Merged     uint64 // reads that shared an identical call already under way
 	Stale      uint64 // reads answered by an expired copy because the service could not
+	// Bytes is what this process's copies weigh now; Evictions the copies
+	// dropped for room.
+	Bytes, Evictions uint64
 }
 
 // FirstHitRatio is the share of reads the first level answered.
@@ -60,7 +63,8 @@ type counters struct{ first, second, misses, merged, stale atomic.Uint64 }
 // Stats returns the read counts so far.
 func (c *Cache) Stats() Stats {
 	return Stats{FirstHits: c.counts.first.Load(), SecondHits: c.counts.second.Load(), Misses: c.counts.misses.Load(),
-		Merged: c.counts.merged.Load(), Stale: c.counts.stale.Load()}
+		Merged: c.counts.merged.Load(), Stale: c.counts.stale.Load(),
+		Bytes: c.store.WeightedSize(), Evictions: c.store.Stats().Evictions}
 }
 
 // wireCopy is a copy as the shared level keeps it: JSON, with the fetch
