@@ -107,7 +107,7 @@ func TestSignInThrottleCountsPlacesAndNames(t *testing.T) {
 		return u
 	}
 	for i := range 10 {
-		if p := from("2001:db8:1:2::" + strconv.Itoa(100+i)).Login("demo", "wrong", ""); p.Status != http.StatusUnauthorized {
+		if p := from("2001:db8:1:2::"+strconv.Itoa(100+i)).Login("demo", "wrong", ""); p.Status != http.StatusUnauthorized {
 			t.Fatalf("wrong password %d: status %d, want 401", i+1, p.Status)
 		}
 	}
