@@ -91,6 +91,10 @@ type Options struct {
 	// busy machines, where slow answers would mark the store down and
 	// each replica would book budgets alone.
 	RedisTimeout time.Duration
+	// ServiceName names the service in workspace keys and session
+	// cookies instead of WorkspaceService: another name is a deployment
+	// on another service.
+	ServiceName string
 	// SameService, when set, makes this app a second replica of that
 	// one's stand-in service instead of starting its own.
 	SameService *App
@@ -118,6 +122,8 @@ type App struct {
 
 	simSrv *httptest.Server
 	pings  atomic.Int32
+	// service names the service in workspace keys and cookies.
+	service string
 }
 
 // Pings is how many times the dashboard checked the service for /readyz.
@@ -228,9 +234,13 @@ func Start(t testing.TB, opts Options) *App {
 	}
 	t.Cleanup(func() { _ = ws.Close() })
 	app.Store = ws
+	app.service = WorkspaceService
+	if opts.ServiceName != "" {
+		app.service = opts.ServiceName
+	}
 	h, err := handlers.New(handlers.Config{
 		Workspace:  ws,
-		ServiceURL: WorkspaceService,
+		ServiceURL: app.service,
 		Service:    svc,
 		Cache:      store,
 		Sessions:   sessions,

@@ -230,6 +230,8 @@ func New(cfg Config) (*Handler, error) {
 		cfg.Attempts = NewMemoryAttempts(cfg.Now, ThrottleWindow)
 	}
 	clientAddr := clientAddress(cfg.TrustedProxies)
+	// Cookies are bound to the service they were made for.
+	cfg.Sessions.BindService(cfg.ServiceURL)
 	h := &Handler{
 		svc:          cfg.Service,
 		cache:        cfg.Cache,
