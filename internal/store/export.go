@@ -3,8 +3,8 @@ package store
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"time"
+	"unicode/utf8"
 )
 
 // The handlers write the CSV rows with encoding/csv, which does the quoting.
