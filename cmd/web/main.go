@@ -163,6 +163,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	}()
 	h, err := handlers.New(handlers.Config{
 		Workspace:       ws,
+		Notes:           ws,
 		ServiceURL:      workspaceService(cfg, serviceURL),
 		Service:         client,
 		Cache:           store,

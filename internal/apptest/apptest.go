@@ -240,6 +240,7 @@ func Start(t testing.TB, opts Options) *App {
 	}
 	h, err := handlers.New(handlers.Config{
 		Workspace:  ws,
+		Notes:      ws,
 		ServiceURL: app.service,
 		Service:    svc,
 		Cache:      store,

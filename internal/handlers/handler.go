@@ -99,6 +99,13 @@ type Workspace interface {
 	Ping(ctx context.Context) error
 }
 
+// NoteReader reads an analyst's notes in bounded pieces: a page of one
+// business's notes, and every note in batches for notes.csv.
+type NoteReader interface {
+	NotesPage(ctx context.Context, a store.Analyst, business int32, page, size int) ([]store.Note, bool, error)
+	EachNote(ctx context.Context, a store.Analyst, fn func(store.Note) error) error
+}
+
 // Meter is told what operators count (see internal/metrics).
 type Meter interface {
 	// Pages times every page by its route template.
@@ -115,6 +122,9 @@ type Config struct {
 	// Workspace keeps each analyst's watch list, notes, alerts and
 	// snapshots.
 	Workspace Workspace
+	// Notes reads notes a page or a batch at a time; nil uses Workspace
+	// when it can.
+	Notes NoteReader
 	// ServiceURL is the service's base URL: with the user name, it names
 	// the analyst whose workspace a request uses.
 	ServiceURL string
@@ -188,6 +198,7 @@ type Handler struct {
 	degraded    func() error
 	// ws is the analyst's workspace; wsBook its last changes here.
 	ws      Workspace
+	notes   NoteReader
 	wsBook  *workspaceBook
 	service string
 	// clientAddr is the address a request came from (see TrustedProxies).
@@ -226,6 +237,13 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.SignOuts == nil {
 		cfg.SignOuts = NewMemorySignOuts(cfg.SessionLifetime)
 	}
+	if cfg.Notes == nil {
+		nr, ok := cfg.Workspace.(NoteReader)
+		if !ok {
+			return nil, errors.New("handlers: no note reader, and the workspace is none")
+		}
+		cfg.Notes = nr
+	}
 	if cfg.Attempts == nil {
 		cfg.Attempts = NewMemoryAttempts(cfg.Now, ThrottleWindow)
 	}
@@ -252,6 +270,7 @@ func New(cfg Config) (*Handler, error) {
 		meter:        cfg.Meter,
 		degraded:     cfg.Degraded,
 		ws:           cfg.Workspace,
+		notes:        cfg.Notes,
 		service:      cfg.ServiceURL,
 		clientAddr:   clientAddr,
 	}

@@ -52,14 +52,32 @@ func (h *Handler) notesSection(c *echo.Context, id int32) *views.NotesSection {
 	if d, ok := c.Get(ctxNoteDraft).(noteDraft); ok {
 		sec.Draft, sec.Error = d.text, d.message
 	}
-	notes, err := h.ws.Notes(c.Request().Context(), h.analyst(c), id)
+	sec.Page = notesPageParam(c.QueryParam(notesPageField))
+	notes, more, err := h.notes.NotesPage(c.Request().Context(), h.analyst(c), id, sec.Page, notesPerPage)
 	if err != nil {
 		h.logWorkspace(c, "notes", err)
 		sec.Problem = &views.Problem{Title: "Notes unavailable", Message: "Your notes could not be read just now. Reload the page to try again."}
 		return sec
 	}
-	sec.Notes = views.NoteViews(notes, mustSession(c).User)
+	sec.Notes, sec.More = views.NoteViews(notes, mustSession(c).User), more
 	return sec
+}
+
+// A report shows its newest notesPerPage notes; older ones are paged with
+// ?notes=N, so a business with thousands of notes is still a small page.
+const (
+	notesPerPage   = 20
+	notesPageField = "notes"
+)
+
+// notesPageParam reads the notes' page number; anything but a page within
+// the most notes an analyst can hold is the first page.
+func notesPageParam(v string) int {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > store.MaxNotes/notesPerPage+1 {
+		return 1
+	}
+	return n
 }
 
 // submitNote writes a note on a business. A refused note re-renders the
