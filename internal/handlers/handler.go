@@ -157,6 +157,9 @@ type Config struct {
 	ExportStall time.Duration
 	// PageWriteTimeout bounds writing a page; zero means a minute.
 	PageWriteTimeout time.Duration
+	// WorkspaceDeadline bounds all the workspace reads of one page
+	// together (see wsdeadline.go); zero means 1.5 seconds.
+	WorkspaceDeadline time.Duration
 	// PageTurnWait is how long a page waits for its turn (see
 	// admission.go) before it says the dashboard is busy; zero means 20
 	// seconds.
@@ -197,10 +200,12 @@ type Handler struct {
 	meter       Meter
 	degraded    func() error
 	// ws is the analyst's workspace; wsBook its last changes here.
-	ws      Workspace
-	notes   NoteReader
-	wsBook  *workspaceBook
-	service string
+	ws    Workspace
+	notes NoteReader
+	// wsDeadline bounds a page's workspace reads together.
+	wsDeadline time.Duration
+	wsBook     *workspaceBook
+	service    string
 	// clientAddr is the address a request came from (see TrustedProxies).
 	clientAddr echo.IPExtractor
 }
@@ -237,6 +242,9 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.SignOuts == nil {
 		cfg.SignOuts = NewMemorySignOuts(cfg.SessionLifetime)
 	}
+	if cfg.WorkspaceDeadline <= 0 {
+		cfg.WorkspaceDeadline = defaultWorkspaceDeadline
+	}
 	if cfg.Notes == nil {
 		nr, ok := cfg.Workspace.(NoteReader)
 		if !ok {
@@ -271,6 +279,7 @@ func New(cfg Config) (*Handler, error) {
 		degraded:     cfg.Degraded,
 		ws:           cfg.Workspace,
 		notes:        cfg.Notes,
+		wsDeadline:   cfg.WorkspaceDeadline,
 		service:      cfg.ServiceURL,
 		clientAddr:   clientAddr,
 	}

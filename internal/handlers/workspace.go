@@ -125,7 +125,7 @@ func (h *Handler) glance(c *echo.Context) store.Glance {
 	g, ok := h.wsBook.glance.GetIfPresent(a)
 	if !ok {
 		var err error
-		if g, err = h.ws.Glance(c.Request().Context(), a); err != nil {
+		if g, err = h.ws.Glance(h.wsCtx(c), a); err != nil {
 			h.logWorkspace(c, "glance", err)
 			g = store.Glance{}
 		} else {
@@ -241,7 +241,7 @@ func (h *Handler) watchState(c *echo.Context, ref upstream.BusinessRef, hd *head
 	if id == 0 {
 		return nil
 	}
-	watched, err := h.ws.IsWatched(c.Request().Context(), h.analyst(c), id)
+	watched, err := h.ws.IsWatched(h.wsCtx(c), h.analyst(c), id)
 	if err != nil {
 		h.logWorkspace(c, "is watched", err)
 		return nil
@@ -299,8 +299,7 @@ func (h *Handler) submitUnwatch(c *echo.Context) error {
 // scores from the portfolio histories the home page reads too (the same
 // copies), loaded within the hourly budget.
 func (h *Handler) showWatchlist(c *echo.Context) error {
-	ctx := c.Request().Context()
-	list, err := h.ws.WatchList(ctx, h.analyst(c))
+	list, err := h.ws.WatchList(h.wsCtx(c), h.analyst(c))
 	if err != nil {
 		return workspaceError(err)
 	}
@@ -453,7 +452,7 @@ const ctxPageState = "workspace-page-state"
 // the analyst saw before and remembers the new values. known is false on
 // the first visit, when nothing was seen yet.
 func (h *Handler) changedSince(c *echo.Context, pay, z upstream.PortfolioScoreHistory) (changed []views.Changed, known bool) {
-	ctx := c.Request().Context()
+	ctx := h.wsCtx(c)
 	a := h.analyst(c)
 	seen, err := h.ws.LastSeen(ctx, a)
 	if err != nil {

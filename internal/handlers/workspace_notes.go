@@ -53,7 +53,7 @@ func (h *Handler) notesSection(c *echo.Context, id int32) *views.NotesSection {
 		sec.Draft, sec.Error = d.text, d.message
 	}
 	sec.Page = notesPageParam(c.QueryParam(notesPageField))
-	notes, more, err := h.notes.NotesPage(c.Request().Context(), h.analyst(c), id, sec.Page, notesPerPage)
+	notes, more, err := h.notes.NotesPage(h.wsCtx(c), h.analyst(c), id, sec.Page, notesPerPage)
 	if err != nil {
 		h.logWorkspace(c, "notes", err)
 		sec.Problem = &views.Problem{Title: "Notes unavailable", Message: "Your notes could not be read just now. Reload the page to try again."}
