@@ -69,6 +69,10 @@ func (s *Store) openSQLite(ctx context.Context, cfg Config) error {
 	r.SetMaxOpenConns(cfg.MaxConns)
 	r.SetMaxIdleConns(cfg.MaxConns)
 	s.w, s.r = w, newReads(r, true)
+	s.reserve = filepath.Join(cfg.DataDir, ReserveName)
+	if err := keepReserve(s.reserve); err != nil {
+		s.log.Warn("store: no room kept for deletes on a full disk", "err", err)
+	}
 	s.log.Info("store: sqlite", "path", path)
 	return nil
 }

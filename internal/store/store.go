@@ -52,6 +52,9 @@ type Store struct {
 	log     *slog.Logger
 	now     func() time.Time
 	timeout time.Duration
+	// reserve is the file of room kept for deletes on SQLite (see
+	// reserve.go); "" on PostgreSQL.
+	reserve string
 }
 
 // Open connects to the engine the config selects, runs pending migrations
