@@ -191,6 +191,7 @@ func Start(t testing.TB, opts Options) *App {
 		opts.Cache.KeepStale = time.Nanosecond
 	}
 	var signOuts handlers.SignOuts
+	var attempts handlers.Attempts
 	if opts.RedisURL != "" {
 		if opts.RedisTimeout == 0 {
 			opts.RedisTimeout = time.Second
@@ -205,6 +206,7 @@ func Start(t testing.TB, opts Options) *App {
 		opts.Cache.Second, opts.Cache.Book = sh, shared.NewBook(sh, cache.NewBook(opts.Cache.Now))
 		opts.Cache.FetchWait = timeout
 		signOuts = shared.NewSignOuts(sh, handlers.NewMemorySignOuts(12*time.Hour), 12*time.Hour)
+		attempts = shared.NewAttempts(sh, handlers.NewMemoryAttempts(opts.Now, handlers.ThrottleWindow))
 	}
 	store, err := cache.New(up, opts.Cache)
 	if err != nil {
@@ -257,6 +259,7 @@ func Start(t testing.TB, opts Options) *App {
 		CookieSecure:     opts.CookieSecure,
 		Now:              opts.Now,
 		SignOuts:         signOuts,
+		Attempts:         attempts,
 		TrustedProxies:   opts.TrustedProxies,
 	})
 	if err != nil {
