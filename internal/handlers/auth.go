@@ -141,7 +141,14 @@ func (h *Handler) reserveAttempt(c *echo.Context, name string, code bool, msg *s
 		return rsv
 	}
 	c.Response().Header().Set("Retry-After", strconv.Itoa(int(until.Sub(h.now()).Seconds())+1))
-	*msg = views.SignInThrottled(why == throttledCodes, until)
+	switch why {
+	case throttledPlace:
+		*msg = views.SignInThrottledPlace(until)
+	case throttledName:
+		*msg = views.SignInThrottledName(until)
+	default:
+		*msg = views.SignInThrottled(why == throttledCodes, until)
+	}
 	h.meter.SignIn("throttled")
 	h.log.Info("sign-in throttled", "request_id", requestID(c.Request().Context()), "user", loggedUser(name), "client", c.RealIP(), "codes", why == throttledCodes)
 	return nil

@@ -130,7 +130,9 @@ type signInThrottle struct {
 
 // What a refused attempt is refused for.
 const (
-	throttledFailures = iota + 1
+	throttledFailures = iota + 1 // of a name from this place
+	throttledPlace               // of any name from this place
+	throttledName                // of a name from anywhere
 	throttledCodes
 )
 
@@ -162,13 +164,11 @@ func (t *signInThrottle) reserve(r *http.Request, name string, code bool) (*rese
 		limits = append(limits, codesPerName)
 	}
 	full, ends := t.book.Reserve(r.Context(), keys, limits, ThrottleWindow)
-	switch {
-	case full < 0:
+	if full < 0 {
 		return &reservation{t: t, name: name, place: p, code: code}, 0, time.Time{}
-	case full == 3:
-		return nil, throttledCodes, ends
 	}
-	return nil, throttledFailures, ends
+	// The keys' order above: name here, place, name anywhere, codes.
+	return nil, []int{throttledFailures, throttledPlace, throttledName, throttledCodes}[full], ends
 }
 
 // failure keeps the attempt counted as a failure (a wrong password or
