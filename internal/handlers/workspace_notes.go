@@ -46,21 +46,37 @@ func noteLen(text string) int {
 	return n
 }
 
-// notesSection is the overview's notes, with a refused draft if any.
-func (h *Handler) notesSection(c *echo.Context, id int32) *views.NotesSection {
-	sec := &views.NotesSection{BusinessID: id}
+// startNotes begins reading the overview's page of notes beside the
+// page's other workspace reads (the watch state), within the same
+// deadline; the function it returns waits for it and builds the section,
+// with a refused draft if any. Only the read runs apart: the echo context
+// stays with the request's goroutine.
+func (h *Handler) startNotes(c *echo.Context, id int32) func() *views.NotesSection {
+	sec := &views.NotesSection{BusinessID: id, Page: notesPageParam(c.QueryParam(notesPageField))}
 	if d, ok := c.Get(ctxNoteDraft).(noteDraft); ok {
 		sec.Draft, sec.Error = d.text, d.message
 	}
-	sec.Page = notesPageParam(c.QueryParam(notesPageField))
-	notes, more, err := h.notes.NotesPage(h.wsCtx(c), h.analyst(c), id, sec.Page, notesPerPage)
-	if err != nil {
-		h.logWorkspace(c, "notes", err)
-		sec.Problem = &views.Problem{Title: "Notes unavailable", Message: "Your notes could not be read just now. Reload the page to try again."}
+	ctx, a := h.wsCtx(c), h.analyst(c)
+	var (
+		notes []store.Note
+		more  bool
+		err   error
+	)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		notes, more, err = h.notes.NotesPage(ctx, a, id, sec.Page, notesPerPage)
+	}()
+	return func() *views.NotesSection {
+		<-done
+		if err != nil {
+			h.logWorkspace(c, "notes", err)
+			sec.Problem = &views.Problem{Title: "Notes unavailable", Message: "Your notes could not be read just now. Reload the page to try again."}
+			return sec
+		}
+		sec.Notes, sec.More = views.NoteViews(notes, mustSession(c).User), more
 		return sec
 	}
-	sec.Notes, sec.More = views.NoteViews(notes, mustSession(c).User), more
-	return sec
 }
 
 // A report shows its newest notesPerPage notes; older ones are paged with
