@@ -166,6 +166,7 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 	a.handler, err = handlers.New(handlers.Config{
 		Workspace:       ws,
 		Audit:           ws,
+		Notes:           ws,
 		Roles:           cfg.Roles,
 		ServiceURL:      workspaceService(cfg, serviceURL),
 		Service:         client,

@@ -102,6 +102,10 @@ type Options struct {
 	// Roles are the team's roles; nil gives the demo users the roles demo
 	// mode gives them (demo a manager, trade an auditor...).
 	Roles *roles.Table
+	// ServiceName names the service in workspace keys and session
+	// cookies instead of WorkspaceService: another name is a deployment
+	// on another service.
+	ServiceName string
 	// SameService, when set, makes this app a second replica of that
 	// one's stand-in service instead of starting its own.
 	SameService *App
@@ -133,6 +137,8 @@ type App struct {
 
 	simSrv *httptest.Server
 	pings  atomic.Int32
+	// service names the service in workspace keys and cookies.
+	service string
 }
 
 // sharedDegraded is the shared store's health, or nil without one.
@@ -208,6 +214,7 @@ func Start(t testing.TB, opts Options) *App {
 		opts.Cache.KeepStale = time.Nanosecond
 	}
 	var signOuts handlers.SignOuts
+	var attempts handlers.Attempts
 	if opts.RedisURL != "" {
 		if opts.RedisTimeout == 0 {
 			opts.RedisTimeout = time.Second
@@ -222,6 +229,7 @@ func Start(t testing.TB, opts Options) *App {
 		opts.Cache.Second, opts.Cache.Book = sh, shared.NewBook(sh, cache.NewBook(opts.Cache.Now))
 		opts.Cache.FetchWait = timeout
 		signOuts = shared.NewSignOuts(sh, handlers.NewMemorySignOuts(12*time.Hour), 12*time.Hour)
+		attempts = shared.NewAttempts(sh, handlers.NewMemoryAttempts(opts.Now, handlers.ThrottleWindow))
 	}
 	store, err := cache.New(up, opts.Cache)
 	if err != nil {
@@ -251,11 +259,15 @@ func Start(t testing.TB, opts Options) *App {
 	}
 	t.Cleanup(func() { _ = ws.Close() })
 	app.Store = ws
+	app.service = WorkspaceService
+	if opts.ServiceName != "" {
+		app.service = opts.ServiceName
+	}
 	teamRoles := opts.Roles
 	if teamRoles == nil {
 		teamRoles = roles.Demo(0)
 	}
-	if _, err := ws.RecordRoles(context.Background(), WorkspaceService, teamRoles.InForce()); err != nil {
+	if _, err := ws.RecordRoles(context.Background(), app.service, teamRoles.InForce()); err != nil {
 		t.Fatal(err)
 	}
 	// Checked often, so that a test sees a change within moments.
@@ -273,9 +285,10 @@ func Start(t testing.TB, opts Options) *App {
 	app.Health.Start(hctx)
 	h, err := handlers.New(handlers.Config{
 		Workspace:        ws,
+		Notes:            ws,
 		Audit:            ws,
 		Roles:            teamRoles,
-		ServiceURL:       WorkspaceService,
+		ServiceURL:       app.service,
 		Service:          svc,
 		Cache:            store,
 		Sessions:         sessions,
@@ -288,6 +301,7 @@ func Start(t testing.TB, opts Options) *App {
 		CookieSecure:     opts.CookieSecure,
 		Now:              opts.Now,
 		SignOuts:         signOuts,
+		Attempts:         attempts,
 		TrustedProxies:   opts.TrustedProxies,
 		PublicURL:        opts.PublicURL,
 		Meter:            opts.Meter,

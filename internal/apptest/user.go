@@ -154,6 +154,7 @@ func (u *User) SessionKey() string {
 	if err != nil {
 		u.t.Fatal(err)
 	}
+	store.BindService(u.app.service)
 	r, _ := http.NewRequest(http.MethodGet, "/", nil)
 	for _, c := range u.Cookies() {
 		r.AddCookie(c)

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -69,33 +70,35 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 		page.Error = fault.Message()
 		return h.render(c, http.StatusUnprocessableEntity, templates.Login(page))
 	}
-	if h.throttled(c, form.Username, false, &page.Error) {
+	rsv := h.reserveAttempt(c, form.Username, true, &page.Error)
+	if rsv == nil {
 		return h.render(c, http.StatusTooManyRequests, templates.Login(page))
 	}
+	// The reservation is settled whatever becomes of the request.
+	settle := context.WithoutCancel(c.Request().Context())
 	cr := upstream.Credentials{User: form.Username, Password: form.Password,
 		BrowserKey: h.sessions.BrowserKey(c.Request(), form.Username)}
 	res, err := h.svc.SignIn(c.Request().Context(), cr)
 	if err != nil {
 		status, msg := h.signInFailure(c, err)
 		if errors.Is(err, upstream.ErrInvalidCredentials) {
-			h.throttle.failed(c.Request(), form.Username)
+			rsv.failure(settle)
+		} else {
+			rsv.undone(settle)
 		}
 		h.meter.SignIn(signInResult(err))
-		logged := "(not a plausible user name)"
-		if plausibleUser(form.Username) {
-			logged = form.Username
-		}
-		h.log.Info("sign-in failed", "request_id", requestID(c.Request().Context()), "user", logged, "client", c.RealIP(), "err", err)
+		h.log.Info("sign-in failed", "request_id", requestID(c.Request().Context()), "user", loggedUser(form.Username), "client", c.RealIP(), "err", err)
 		page.Error = msg
 		return h.render(c, status, templates.Login(page))
 	}
 	if res.TwoFactorAuthenticationRequired {
-		h.throttle.codeSent(c.Request(), form.Username)
+		rsv.codeSent(settle)
 		h.meter.SignIn("two_factor")
 		return h.startTwoFactor(c, form, res, page)
 	}
 	sess := Session{Key: res.SessionKey, User: res.Username, SignedInAt: h.signInTime(c.Request().Context(), res.Username)}
 	if err := h.sessions.Save(c.Response(), c.Request(), sess); err != nil {
+		rsv.undone(settle)
 		if errors.Is(err, errCookieTooLong) {
 			page.Error = views.LoginKeyTooLong
 			return h.render(c, http.StatusBadGateway, templates.Login(page))
@@ -104,7 +107,7 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 	}
 	// Only a whole sign-in forgets failures: a right password alone must
 	// not wipe the wrong codes guessed after it.
-	h.throttle.succeeded(c.Request(), form.Username)
+	rsv.succeeded(settle)
 	// A two-factor sign-in abandoned earlier in this browser, perhaps by
 	// someone else, must not be finished later into a session.
 	h.sessions.ClearPending(c.Response())
@@ -128,19 +131,27 @@ func signInResult(err error) string {
 	return "unavailable"
 }
 
-// throttled reports whether the sign-in throttle refuses an attempt of
-// name now (see throttle.go); if so it sets *msg to say until when, and
+// reserveAttempt reserves an attempt of name with the sign-in throttle
+// (see throttle.go), before the service is asked; code says the attempt
+// may send a code. A refusal is nil, with *msg saying until when, and
 // Retry-After.
-func (h *Handler) throttled(c *echo.Context, name string, codeStep bool, msg *string) bool {
-	why, until := h.throttle.check(c.Request(), name, codeStep)
-	if why == 0 {
-		return false
+func (h *Handler) reserveAttempt(c *echo.Context, name string, code bool, msg *string) *reservation {
+	rsv, why, until := h.throttle.reserve(c.Request(), name, code)
+	if rsv != nil {
+		return rsv
 	}
 	c.Response().Header().Set("Retry-After", strconv.Itoa(int(until.Sub(h.now()).Seconds())+1))
-	*msg = views.SignInThrottled(why == throttledCodes, until)
+	switch why {
+	case throttledPlace:
+		*msg = views.SignInThrottledPlace(until)
+	case throttledName:
+		*msg = views.SignInThrottledName(until)
+	default:
+		*msg = views.SignInThrottled(why == throttledCodes, until)
+	}
 	h.meter.SignIn("throttled")
 	h.log.Info("sign-in throttled", "request_id", requestID(c.Request().Context()), "user", loggedUser(name), "client", c.RealIP(), "codes", why == throttledCodes)
-	return true
+	return nil
 }
 
 // signInFailure is loginFailure with the time the service gave for a

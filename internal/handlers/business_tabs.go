@@ -28,9 +28,14 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessOverviewPage{}
-		page.Base, page.Header = h.businessBase(c, ld, ref, &l.hd, views.TabOverview)
+		// The notes are read while the header reads the watch state.
+		var notes func() *views.NotesSection
 		if id, _ := reportBusiness(ref, &l.hd); id != 0 {
-			page.Workspace.Notes = h.notesSection(c, id)
+			notes = h.startNotes(c, id)
+		}
+		page.Base, page.Header = h.businessBase(c, ld, ref, &l.hd, views.TabOverview)
+		if notes != nil {
+			page.Workspace.Notes = notes()
 		}
 		page.Charts = true
 		path := views.BusinessPath(ref, views.TabOverview)

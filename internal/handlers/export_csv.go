@@ -41,6 +41,7 @@ const (
 	quoteInQuoted                 // after a quote inside quotes: the cell's end, or the first of a doubled quote
 	pendingNumber                 // holding pend
 	pendingQuote                  // holding pend, after a quote in it: its end, or the first of a doubled quote
+	pendingLead                   // holding pend, blanks at a cell's start: what follows them decides
 )
 
 // maxNumberBytes bounds pend: a cell longer than this is no number.
@@ -74,7 +75,7 @@ func (d *defusedCSV) Read(p []byte) (int, error) {
 // bytes not yet written start, or -1 while they go to pend instead.
 func (d *defusedCSV) rewrite(b []byte) {
 	run := 0
-	if d.state == pendingNumber || d.state == pendingQuote {
+	if d.state == pendingNumber || d.state == pendingQuote || d.state == pendingLead {
 		run = -1
 	}
 	mark := func(i int) { // an apostrophe before b[i]
@@ -100,6 +101,9 @@ func (d *defusedCSV) rewrite(b []byte) {
 				d.state = unquoted
 			case '+', '-':
 				hold(i, false)
+			case ' ', 0xC2, 0xEF: // a blank, NBSP or a fullwidth sign may start a formula
+				hold(i, false)
+				d.state = pendingLead
 			case ',', '\n', '\r': // an empty cell or a line's end
 			default:
 				d.state = unquoted
@@ -120,6 +124,9 @@ func (d *defusedCSV) rewrite(b []byte) {
 				d.state = quoted
 			case '+', '-':
 				hold(i, true)
+			case ' ', '\n', 0xC2, 0xEF:
+				hold(i, true)
+				d.state = pendingLead
 			case '"':
 				d.state = quoteInQuoted
 			default:
@@ -155,6 +162,24 @@ func (d *defusedCSV) rewrite(b []byte) {
 				release(i, false)
 			default:
 				d.pend = append(d.pend, c)
+				i++
+			}
+		case pendingLead:
+			switch {
+			case len(d.pend) >= maxNumberBytes:
+				release(i, true)
+			case c == '=' || c == '@' || c == '+' || c == '-' || c == '\t' || c == '\r' && d.pendQuoted:
+				release(i, false) // c is read again in the cell's state
+			default:
+				d.pend = append(d.pend, c)
+				switch leadVerdict(d.pend, d.pendQuoted) {
+				case leadFormula:
+					release(i+1, false)
+				case leadText:
+					d.pend = d.pend[:len(d.pend)-1]
+					release(i, true) // c is read again in the cell's state
+					continue
+				}
 				i++
 			}
 		case pendingQuote:
@@ -205,6 +230,37 @@ func (d *defusedCSV) finish() {
 	case pendingQuote:
 		d.flushPending(d.isNumber())
 		d.out = append(d.out, '"')
+	case pendingLead:
+		d.flushPending(true)
 	}
 	d.state = cellStart
+}
+
+// What the blanks at a cell's start, and what follows, make of it.
+const (
+	leadBlank   = iota // blanks so far, or the start of a character still to come
+	leadFormula        // a fullwidth =, +, - or @ after them: a spreadsheet may run it
+	leadText           // anything else: the last byte starts the cell's text
+)
+
+// leadVerdict reads pend, a cell's start: spaces, no-break spaces (and
+// line breaks inside quotes) are blanks a spreadsheet skips; a fullwidth
+// ＝＋－＠ after them is read as the formula sign it looks like.
+func leadVerdict(pend []byte, quoted bool) int {
+	for i := 0; i < len(pend); {
+		b := pend[i:]
+		switch {
+		case b[0] == ' ' || quoted && b[0] == '\n':
+			i++
+		case b[0] == 0xC2 && len(b) == 1, b[0] == 0xEF && (len(b) == 1 || len(b) == 2 && b[1] == 0xBC):
+			return leadBlank
+		case b[0] == 0xC2 && b[1] == 0xA0:
+			i += 2
+		case b[0] == 0xEF && b[1] == 0xBC && (b[2] == 0x9D || b[2] == 0x8B || b[2] == 0x8D || b[2] == 0xA0):
+			return leadFormula
+		default:
+			return leadText
+		}
+	}
+	return leadBlank
 }

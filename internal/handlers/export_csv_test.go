@@ -13,6 +13,11 @@ import (
 // defuseCell is the rule the rewriter follows, cell by cell, for the test
 // to check it against a real CSV parser.
 func defuseCell(f string) string {
+	// Blanks a spreadsheet skips, then a sign, a fullwidth one included.
+	if lead := strings.TrimLeft(f, " \u00a0\n"); lead != "" && (lead != f && strings.ContainsRune("=+-@\t\r", rune(lead[0])) ||
+		strings.HasPrefix(lead, "＝") || strings.HasPrefix(lead, "＋") || strings.HasPrefix(lead, "－") || strings.HasPrefix(lead, "＠")) {
+		return "'" + f
+	}
 	if f == "" || !strings.ContainsRune("=+-@\t\r", rune(f[0])) {
 		return f
 	}
@@ -35,6 +40,8 @@ func TestDefusedCSVMarksFormulaCells(t *testing.T) {
 		"last,=cell,-12",
 		"",
 		"unterminated,\"=open quote",
+		"a, =1,\u00a0@x,\"\n=2\",＝3, ＋4,\u00a0\u00a0-5,－6, plain,\u00a0text,©x,\" \n\u00a0＠7\",\"\u00a0\"\"q\"\n",
+		"\u00a0\u00a0,  , \u00a0,＝,\"＝\",\"  \"\n",
 	}
 	for _, f := range files {
 		var want [][]string

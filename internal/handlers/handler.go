@@ -102,6 +102,13 @@ type Workspace interface {
 	Ping(ctx context.Context) error
 }
 
+// NoteReader reads an analyst's notes in bounded pieces: a page of one
+// business's notes, and every note in batches for notes.csv.
+type NoteReader interface {
+	NotesPage(ctx context.Context, a store.Analyst, business int32, page, size int) ([]store.Note, bool, error)
+	EachNote(ctx context.Context, a store.Analyst, fn func(store.Note) error) error
+}
+
 // Meter is told what operators count (see internal/metrics).
 type Meter interface {
 	// Pages times every page by its route template.
@@ -118,6 +125,9 @@ type Config struct {
 	// Workspace keeps each analyst's watch list, notes, alerts and
 	// snapshots.
 	Workspace Workspace
+	// Notes reads notes a page or a batch at a time; nil uses Workspace
+	// when it can.
+	Notes NoteReader
 	// ServiceURL is the service's base URL: with the user name, it names
 	// the analyst whose workspace a request uses.
 	ServiceURL string
@@ -148,6 +158,9 @@ type Config struct {
 	ExportStall time.Duration
 	// PageWriteTimeout bounds writing a page; zero means a minute.
 	PageWriteTimeout time.Duration
+	// WorkspaceDeadline bounds all the workspace reads of one page
+	// together (see wsdeadline.go); zero means 1.5 seconds.
+	WorkspaceDeadline time.Duration
 	// PageTurnWait is how long a page waits for its turn (see
 	// admission.go) before it says the dashboard is busy; zero means 20
 	// seconds.
@@ -195,9 +208,12 @@ type Handler struct {
 	exportStall time.Duration
 	meter       Meter
 	// ws is the analyst's workspace; wsBook its last changes here.
-	ws      Workspace
-	wsBook  *workspaceBook
-	service string
+	ws    Workspace
+	notes NoteReader
+	// wsDeadline bounds a page's workspace reads together.
+	wsDeadline time.Duration
+	wsBook     *workspaceBook
+	service    string
 	// clientAddr is the address a request came from (see TrustedProxies).
 	clientAddr echo.IPExtractor
 	// roles are the team's roles; audit its log (see audit.go).
@@ -243,10 +259,22 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.SignOuts == nil {
 		cfg.SignOuts = NewMemorySignOuts(cfg.SessionLifetime)
 	}
+	if cfg.WorkspaceDeadline <= 0 {
+		cfg.WorkspaceDeadline = defaultWorkspaceDeadline
+	}
+	if cfg.Notes == nil {
+		nr, ok := cfg.Workspace.(NoteReader)
+		if !ok {
+			return nil, errors.New("handlers: no note reader, and the workspace is none")
+		}
+		cfg.Notes = nr
+	}
 	if cfg.Attempts == nil {
 		cfg.Attempts = NewMemoryAttempts(cfg.Now, ThrottleWindow)
 	}
 	clientAddr := clientAddress(cfg.TrustedProxies)
+	// Cookies are bound to the service they were made for.
+	cfg.Sessions.BindService(cfg.ServiceURL)
 	h := &Handler{
 		svc:          cfg.Service,
 		cache:        cfg.Cache,
@@ -266,6 +294,8 @@ func New(cfg Config) (*Handler, error) {
 		exportStall:  cfg.ExportStall,
 		meter:        cfg.Meter,
 		ws:           cfg.Workspace,
+		notes:        cfg.Notes,
+		wsDeadline:   cfg.WorkspaceDeadline,
 		service:      cfg.ServiceURL,
 		clientAddr:   clientAddr,
 		roles:        cfg.Roles,

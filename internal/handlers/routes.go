@@ -43,7 +43,7 @@ func (h *Handler) Routes() *echo.Echo {
 	pages.POST("/logout", h.submitLogout)
 
 	app := pages.Group("", h.requireSignIn, h.guardRoles, h.admitPages)
-	app.GET("/", h.showHome)
+	app.GET("/", h.showHome, h.sameSiteOnly(crossSiteHome))
 	app.GET("/open", h.openBusiness)
 	app.POST("/refresh", h.submitRefresh)
 
@@ -121,31 +121,11 @@ func (h *Handler) Routes() *echo.Echo {
 	// a page's turn; exports have fair shares of their own. The export is
 	// GET so that a plain link or form downloads it.
 	files := pages.Group("", h.requireSignIn, h.guardRoles)
-	files.GET("/portfolio/export", h.exportPortfolio)
+	files.GET("/portfolio/export", h.exportPortfolio, h.sameSiteOnly(crossSiteExport))
 	files.GET("/watchlist.csv", h.exportWatchlist)
 	files.GET("/notes.csv", h.exportNotes)
 	return e
 }
-
-// csrf checks every state-changing request: browsers that send
-// Sec-Fetch-Site are checked by it, others by the token in the form.
-func (h *Handler) csrf() echo.MiddlewareFunc {
-	return middleware.CSRFWithConfig(middleware.CSRFConfig{
-		TokenLookup:    "form:" + csrfField,
-		ContextKey:     ctxCSRF,
-		CookieName:     "creditdash_csrf",
-		CookiePath:     "/",
-		CookieHTTPOnly: true,
-		CookieSecure:   h.secure,
-		CookieSameSite: http.SameSiteLaxMode,
-		ErrorHandler: func(c *echo.Context, err error) error {
-			return echo.NewHTTPError(http.StatusForbidden, "invalid or missing CSRF token")
-		},
-	})
-}
-
-// csrfField is the name of the hidden form field carrying the token.
-const csrfField = "_csrf"
 
 // showFavicon points browsers, which ask for /favicon.ico on their own, at
 // ours.

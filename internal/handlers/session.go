@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"crypto/hkdf"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -23,24 +24,39 @@ const (
 	keyServiceKey = "k"
 	keyUser       = "u"
 	keySignedIn   = "t"
+	keyService    = "s"
+	keyCSRF       = "x"
 	// MinSecretLen is the shortest secret accepted for deriving cookie keys.
 	MinSecretLen = 32
 )
 
 // Session is what the encrypted cookie holds: the service's session key, who
-// signed in, and when. Nothing else is kept.
+// signed in, and when, the service it was made for, and the secret its
+// forms' CSRF tokens are made from. Nothing else is kept.
 type Session struct {
 	// Key is the credit-risk service's session key. It never leaves the
 	// cookie except in the Authorization header to the service.
 	Key        string
 	User       string
 	SignedInAt time.Time
+	// Service is the base URL of the service the session was made for: a
+	// deployment on another service refuses it, even with the same
+	// SESSION_SECRET, since a user name means another account there.
+	Service string
+	// CSRF is a random secret made at sign-in; the forms' token is
+	// derived from it (see csrf.go), so a new sign-in rotates it.
+	CSRF string
 }
 
 // SessionStore keeps Session in an authenticated, encrypted cookie, and
 // the two cookies of two-factor sign-in beside it (see twoFactorCookies).
 type SessionStore struct {
 	store *sessions.CookieStore
+	// name is the session cookie's name: with the __Host- prefix over
+	// TLS, so no subdomain can set or shadow it.
+	name string
+	// service is the base URL sessions are bound to (set by New).
+	service string
 	// pending and browser seal the two-factor cookies with keys of their
 	// own, so no cookie's value opens as another's.
 	pending []securecookie.Codec
@@ -93,13 +109,27 @@ func NewSessionStore(secrets []string, secure bool, lifetime time.Duration) (*Se
 		SameSite: http.SameSiteLaxMode,
 	}
 	store.MaxAge(int(lifetime / time.Second))
-	return &SessionStore{store: store, pending: pendingCodecs, browser: browserCodecs}, nil
+	return &SessionStore{store: store, name: cookieName(sessionCookie, secure), pending: pendingCodecs, browser: browserCodecs}, nil
+}
+
+// BindService binds the store's cookies to the service at url: cookies
+// are made for it and those made for another are refused.
+func (s *SessionStore) BindService(url string) { s.service = url }
+
+// cookieName is name with the __Host- prefix when cookies are Secure: the
+// browser then takes the cookie only from this host, over TLS, for "/".
+func cookieName(name string, secure bool) string {
+	if secure {
+		return "__Host-" + name
+	}
+	return name
 }
 
 // Load reads the session; ok is false when there is none or the cookie is
-// tampered, expired or sealed with a key we no longer hold.
+// tampered, expired, sealed with a key we no longer hold, or made for
+// another service.
 func (s *SessionStore) Load(r *http.Request) (Session, bool) {
-	sess, err := s.store.Get(r, sessionCookie)
+	sess, err := s.store.Get(r, s.name)
 	if err != nil || sess.IsNew {
 		return Session{}, false
 	}
@@ -110,10 +140,12 @@ func (s *SessionStore) Load(r *http.Request) (Session, bool) {
 	if at < 1e11 { // a cookie from before milliseconds: seconds
 		signedIn = time.Unix(at, 0)
 	}
-	if key == "" || user == "" {
+	service, _ := sess.Values[keyService].(string)
+	csrf, _ := sess.Values[keyCSRF].(string)
+	if key == "" || user == "" || service != s.service || csrf == "" {
 		return Session{}, false
 	}
-	return Session{Key: key, User: user, SignedInAt: signedIn}, true
+	return Session{Key: key, User: user, SignedInAt: signedIn, Service: service, CSRF: csrf}, true
 }
 
 // Save replaces whatever session the request carried with s.
@@ -123,6 +155,11 @@ func (s *SessionStore) Save(w http.ResponseWriter, r *http.Request, sess Session
 	gs.Values[keyUser] = sess.User
 	// Milliseconds: a sign-in right after a sign-out must be told from it.
 	gs.Values[keySignedIn] = sess.SignedInAt.UnixMilli()
+	gs.Values[keyService] = s.service
+	if sess.CSRF == "" {
+		sess.CSRF = rand.Text()
+	}
+	gs.Values[keyCSRF] = sess.CSRF
 	if len(sess.Key)+len(sess.User) > maxSessionText {
 		return errCookieTooLong
 	}
@@ -147,7 +184,7 @@ func (s *SessionStore) Clear(w http.ResponseWriter, r *http.Request) {
 // fresh returns an empty session with the store's options; the store's own
 // New would decode the request's old cookie into it.
 func (s *SessionStore) fresh() *sessions.Session {
-	gs := sessions.NewSession(s.store, sessionCookie)
+	gs := sessions.NewSession(s.store, s.name)
 	opts := *s.store.Options
 	gs.Options = &opts
 	return gs
@@ -159,9 +196,11 @@ func (s *SessionStore) fresh() *sessions.Session {
 type sessionSerializer struct{}
 
 type sessionWire struct {
-	Key  string `json:"k"`
-	User string `json:"u"`
-	At   int64  `json:"t"`
+	Key     string `json:"k"`
+	User    string `json:"u"`
+	At      int64  `json:"t"`
+	Service string `json:"s"`
+	CSRF    string `json:"x"`
 }
 
 // Serialize writes the session's values; anything else is refused.
@@ -174,6 +213,8 @@ func (sessionSerializer) Serialize(src interface{}) ([]byte, error) {
 	w.Key, _ = values[keyServiceKey].(string)
 	w.User, _ = values[keyUser].(string)
 	w.At, _ = values[keySignedIn].(int64)
+	w.Service, _ = values[keyService].(string)
+	w.CSRF, _ = values[keyCSRF].(string)
 	return json.Marshal(w)
 }
 
@@ -191,6 +232,7 @@ func (sessionSerializer) Deserialize(src []byte, dst interface{}) error {
 		*values = map[interface{}]interface{}{}
 	}
 	(*values)[keyServiceKey], (*values)[keyUser], (*values)[keySignedIn] = w.Key, w.User, w.At
+	(*values)[keyService], (*values)[keyCSRF] = w.Service, w.CSRF
 	return nil
 }
 
@@ -223,12 +265,15 @@ type pendingSignIn struct {
 	Next  string    `json:"n"`
 	Wrong int       `json:"w"`
 	Since time.Time `json:"t"`
+	// Service binds the pending sign-in to its service, as Session.Service.
+	Service string `json:"s"`
 }
 
 // rememberedBrowser is a browser key and the user name it was earned for.
 type rememberedBrowser struct {
-	User string `json:"u"`
-	Key  string `json:"k"`
+	User    string `json:"u"`
+	Key     string `json:"k"`
+	Service string `json:"s"`
 }
 
 // purposeCodec seals one kind of cookie with keys derived for it alone; the
@@ -258,6 +303,7 @@ func (s *SessionStore) SavePending(w http.ResponseWriter, p pendingSignIn, now t
 		s.ClearPending(w)
 		return nil
 	}
+	p.Service = s.service
 	v, err := encodeCookie(pendingCookie, p, s.pending)
 	if errors.Is(err, errCookieTooLong) && p.Next != "/" {
 		// A return path too long to keep (a crafted link) is dropped
@@ -288,7 +334,7 @@ func (s *SessionStore) LoadPending(r *http.Request, now time.Time) (pendingSignI
 	if err != nil || securecookie.DecodeMulti(pendingCookie, c.Value, &p, s.pending...) != nil {
 		return pendingSignIn{}, pendingNone
 	}
-	if p.Key == "" || p.User == "" {
+	if p.Key == "" || p.User == "" || p.Service != s.service {
 		return pendingSignIn{}, pendingNone
 	}
 	p.Next = safePath(p.Next)
@@ -322,7 +368,7 @@ func encodeCookie(name string, value any, codecs []securecookie.Codec) (string, 
 
 // SaveBrowserKey remembers this browser for user.
 func (s *SessionStore) SaveBrowserKey(w http.ResponseWriter, user, key string) error {
-	v, err := encodeCookie(browserCookie, rememberedBrowser{User: user, Key: key}, s.browser)
+	v, err := encodeCookie(browserCookie, rememberedBrowser{User: user, Key: key, Service: s.service}, s.browser)
 	if err != nil {
 		return err
 	}
@@ -338,7 +384,9 @@ func (s *SessionStore) BrowserKey(r *http.Request, user string) string {
 	if err != nil || securecookie.DecodeMulti(browserCookie, c.Value, &b, s.browser...) != nil {
 		return ""
 	}
-	if b.User == "" || b.User != user {
+	// A cookie from before services were named is still taken: the key
+	// means nothing to another service anyway.
+	if b.User == "" || b.User != user || (b.Service != "" && b.Service != s.service) {
 		return ""
 	}
 	return b.Key

@@ -33,7 +33,7 @@ func TestSessionSecretsRotate(t *testing.T) {
 	before, _ := NewSessionStore([]string{old}, true, time.Hour)
 	after, _ := NewSessionStore([]string{next, old}, true, time.Hour)
 	retired, _ := NewSessionStore([]string{next}, true, time.Hour)
-	want := Session{Key: "11/21/2026 09:15:02 abc/def", User: "demo", SignedInAt: time.Unix(1_800_000_000, 0)}
+	want := Session{Key: "11/21/2026 09:15:02 abc/def", User: "demo", SignedInAt: time.Unix(1_800_000_000, 0), CSRF: "per-session secret"}
 
 	sealed := seal(t, before, want)
 	got, ok := after.Load(with(sealed))

@@ -2,8 +2,11 @@ package handlers
 
 import (
 	"context"
+	"math"
 	"net/http"
+	"net/netip"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -14,16 +17,25 @@ import (
 // so nothing but the dashboard stops a script from guessing passwords, or
 // codes by signing in again and again, which also sends the account's
 // owner a text message each time. The sign-in throttle bounds, within a
-// window, the failed attempts of one user name from one address, the
-// failed attempts from one address whatever the name (several analysts
-// behind one proxy share it, hence the larger figure), and the codes sent
-// for one user name.
+// window, the attempts of one user name from one place, the attempts from
+// one place whatever the name (several analysts behind one proxy share
+// it, hence the larger figure), the attempts of one user name from
+// anywhere, and the codes sent for one user name. A place is an IPv4
+// address or an IPv6 /64, the block one machine usually holds.
+//
+// Every attempt is reserved before the service is called, on all its
+// counts at once, and given back only when the answer shows it was not a
+// failure: so parallel attempts cannot pass a count that is checked first
+// and raised after the answer.
 const (
 	// ThrottleWindow is how long the throttle counts an attempt.
 	ThrottleWindow          = 15 * time.Minute
 	failuresPerNameAndPlace = 10
 	failuresPerPlace        = 100
-	codesPerName            = 5
+	// failuresPerName bounds a name's failures from every place at once:
+	// many addresses buy a script no more than this.
+	failuresPerName = 30
+	codesPerName    = 5
 	// maxThrottled bounds the memory book: past it the oldest counts go
 	// first.
 	maxThrottled = 100_000
@@ -33,10 +45,13 @@ const (
 // with a key's first attempt. Replicas share one through the shared
 // store; alone, the memory one does.
 type Attempts interface {
-	// Add counts one attempt for key in a window of the given length.
-	Add(ctx context.Context, key string, window time.Duration)
-	// Count is key's attempts in its window and when the window ends.
-	Count(ctx context.Context, key string) (n int, ends time.Time)
+	// Reserve counts one attempt on every key at once when each is below
+	// its limit (limits[i] for keys[i]), in windows of the given length.
+	// Otherwise it counts none and answers the index of a full key and
+	// when its window ends; full is -1 when the attempt was counted.
+	Reserve(ctx context.Context, keys []string, limits []int, window time.Duration) (full int, ends time.Time)
+	// Release gives back one attempt of each key, counted by Reserve.
+	Release(ctx context.Context, keys []string)
 	// Forget drops key's count.
 	Forget(ctx context.Context, key string)
 }
@@ -49,7 +64,9 @@ type tally struct {
 
 // memoryAttempts counts attempts in this process, bounded.
 type memoryAttempts struct {
-	now    func() time.Time
+	now func() time.Time
+	// mu makes a reservation on several keys one step.
+	mu     sync.Mutex
 	counts *otter.Cache[string, tally]
 }
 
@@ -65,85 +82,153 @@ func NewMemoryAttempts(now func() time.Time, window time.Duration) Attempts {
 	})}
 }
 
-func (m *memoryAttempts) Add(_ context.Context, key string, window time.Duration) {
+func (m *memoryAttempts) Reserve(_ context.Context, keys []string, limits []int, window time.Duration) (int, time.Time) {
 	now := m.now()
-	m.counts.Compute(key, func(old tally, found bool) (tally, otter.ComputeOp) {
-		if !found || !now.Before(old.ends) {
-			return tally{n: 1, ends: now.Add(window)}, otter.WriteOp
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, k := range keys {
+		if t, ok := m.counts.GetIfPresent(k); ok && now.Before(t.ends) && t.n >= limits[i] {
+			return i, t.ends
 		}
-		old.n++
-		return old, otter.WriteOp
-	})
-}
-
-func (m *memoryAttempts) Count(_ context.Context, key string) (int, time.Time) {
-	t, found := m.counts.GetIfPresent(key)
-	if !found || !m.now().Before(t.ends) {
-		return 0, time.Time{}
 	}
-	return t.n, t.ends
+	for _, k := range keys {
+		t, ok := m.counts.GetIfPresent(k)
+		if !ok || !now.Before(t.ends) {
+			t = tally{ends: now.Add(window)}
+		}
+		t.n++
+		m.counts.Set(k, t)
+	}
+	return -1, time.Time{}
 }
 
-func (m *memoryAttempts) Forget(_ context.Context, key string) { m.counts.Invalidate(key) }
+func (m *memoryAttempts) Release(_ context.Context, keys []string) {
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, k := range keys {
+		if t, ok := m.counts.GetIfPresent(k); ok && now.Before(t.ends) && t.n > 0 {
+			t.n--
+			m.counts.Set(k, t)
+		}
+	}
+}
 
-// signInThrottle is the three counts described above, in one book: keys
-// of failures start with "f", of codes sent with "c".
+func (m *memoryAttempts) Forget(_ context.Context, key string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.counts.Invalidate(key)
+}
+
+// signInThrottle is the counts described above, in one book: keys of
+// failures start with "f", of codes sent with "c".
 type signInThrottle struct {
 	book Attempts
 	// place is the address a request came from (see clientAddress).
 	place echo.IPExtractor
 }
 
-// full reports whether key had limit attempts in its window, and when the
-// window ends.
-func (t *signInThrottle) full(ctx context.Context, key string, limit int) (time.Time, bool) {
-	n, ends := t.book.Count(ctx, key)
-	return ends, n >= limit
-}
-
 // What a refused attempt is refused for.
 const (
-	throttledFailures = iota + 1
+	throttledFailures = iota + 1 // of a name from this place
+	throttledPlace               // of any name from this place
+	throttledName                // of a name from anywhere
 	throttledCodes
 )
 
-// check reports whether a sign-in of name from r may go on; if not, why
-// and until when. The count of codes sent bounds new sign-ins (each sends
-// one) but not the code step (the last code sent must stay usable).
-func (t *signInThrottle) check(r *http.Request, name string, codeStep bool) (why int, until time.Time) {
-	ctx, p := r.Context(), t.place(r)
-	if u, full := t.full(ctx, "f"+nameKey(name, p), failuresPerNameAndPlace); full {
-		return throttledFailures, u
+// reservation is one attempt counted before the service is asked; the
+// handler settles it by what the service answered.
+type reservation struct {
+	t      *signInThrottle
+	name   string
+	place  string
+	code   bool // a code slot is held too
+	failed bool
+}
+
+// failureKeys are the counts a failed attempt of name from place stays in.
+func failureKeys(name, place string) []string {
+	n := strings.ToLower(name)
+	return []string{"f" + n + "\x00" + place, "f@" + place, "fn" + n}
+}
+
+// reserve counts an attempt of name from r on every count before the
+// service is asked; code says the attempt may send a code (a sign-in, not
+// the code step). A refusal says why and until when.
+func (t *signInThrottle) reserve(r *http.Request, name string, code bool) (*reservation, int, time.Time) {
+	p := throttlePlace(t.place(r))
+	keys := failureKeys(name, p)
+	limits := []int{failuresPerNameAndPlace, failuresPerPlace, failuresPerName}
+	if code {
+		keys = append(keys, "c"+strings.ToLower(name))
+		limits = append(limits, codesPerName)
 	}
-	if u, full := t.full(ctx, "f@"+p, failuresPerPlace); full {
-		return throttledFailures, u
+	full, ends := t.book.Reserve(r.Context(), keys, limits, ThrottleWindow)
+	if full < 0 {
+		return &reservation{t: t, name: name, place: p, code: code}, 0, time.Time{}
 	}
-	if u, full := t.full(ctx, "c"+nameKey(name, ""), codesPerName); full && !codeStep {
-		return throttledCodes, u
+	// The keys' order above: name here, place, name anywhere, codes.
+	return nil, []int{throttledFailures, throttledPlace, throttledName, throttledCodes}[full], ends
+}
+
+// failure keeps the attempt counted as a failure (a wrong password or
+// code); the code slot goes back, as no code was sent.
+func (r *reservation) failure(ctx context.Context) {
+	r.failed = true
+	if r.code {
+		r.t.book.Release(ctx, []string{"c" + strings.ToLower(r.name)})
 	}
-	return 0, time.Time{}
 }
 
-// failed counts a wrong password or code.
-func (t *signInThrottle) failed(r *http.Request, name string) {
-	p := t.place(r)
-	t.book.Add(r.Context(), "f"+nameKey(name, p), ThrottleWindow)
-	t.book.Add(r.Context(), "f@"+p, ThrottleWindow)
+// codeSent turns the attempt into a code sent: the code slot stays, the
+// failure counts go back.
+func (r *reservation) codeSent(ctx context.Context) {
+	r.t.book.Release(ctx, failureKeys(r.name, r.place))
 }
 
-// succeeded forgets the name's failures from this place.
-func (t *signInThrottle) succeeded(r *http.Request, name string) {
-	t.book.Forget(r.Context(), "f"+nameKey(name, t.place(r)))
+// succeeded ends the attempt as a whole sign-in: the name's failures from
+// this place are forgotten, and the rest of the reservation goes back.
+func (r *reservation) succeeded(ctx context.Context) {
+	keys := failureKeys(r.name, r.place)
+	r.t.book.Forget(ctx, keys[0])
+	r.release(ctx, keys[1:])
 }
 
-// codeSent counts a code the service sent for name.
-func (t *signInThrottle) codeSent(r *http.Request, name string) {
-	t.book.Add(r.Context(), "c"+nameKey(name, ""), ThrottleWindow)
+// undone gives the whole attempt back: the service failed, so it says
+// nothing about the password.
+func (r *reservation) undone(ctx context.Context) {
+	r.release(ctx, failureKeys(r.name, r.place))
 }
 
-// nameKey is the book key of a user name from place, case folded so that
-// another spelling of a name buys no more tries. Names are bounded by the
-// form.
-func nameKey(name, place string) string {
-	return strings.ToLower(name) + "\x00" + place
+// release gives back the failure keys given and the code slot.
+func (r *reservation) release(ctx context.Context, keys []string) {
+	if r.code {
+		keys = append(keys, "c"+strings.ToLower(r.name))
+	}
+	r.t.book.Release(ctx, keys)
+}
+
+// codeResent counts a code the service sent again during the code step;
+// it was sent, so it is counted whatever the limit.
+func (t *signInThrottle) codeResent(r *http.Request, name string) {
+	t.book.Reserve(r.Context(), []string{"c" + strings.ToLower(name)}, []int{math.MaxInt}, ThrottleWindow)
+}
+
+// throttlePlace is the place counted for a client address: the address
+// itself for IPv4, its /64 for IPv6, where one machine commonly holds a
+// whole block and can pick a new address for each attempt.
+func throttlePlace(addr string) string {
+	a, err := netip.ParseAddr(addr)
+	if err != nil {
+		return addr
+	}
+	a = a.Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, err := a.WithZone("").Prefix(64)
+	if err != nil {
+		return addr
+	}
+	return p.String()
 }

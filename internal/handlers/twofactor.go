@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"net/http"
 
@@ -66,9 +67,11 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 		return h.render(c, http.StatusUnprocessableEntity, templates.LoginVerify(page))
 	}
 	rid := requestID(c.Request().Context())
-	if h.throttled(c, p.User, true, &page.Error) {
+	rsv := h.reserveAttempt(c, p.User, false, &page.Error)
+	if rsv == nil {
 		return h.render(c, http.StatusTooManyRequests, templates.LoginVerify(page))
 	}
+	settle := context.WithoutCancel(c.Request().Context())
 	res, err := h.svc.TwoFactorKey(c.Request().Context(), p.Key, form.Code)
 	var ue *upstream.Error
 	errors.As(err, &ue)
@@ -76,6 +79,8 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 	case err == nil && res.TwoFactorAuthenticationRequired:
 		// The service answered as Login does when it sends a code: the
 		// sign-in goes on with the key it gave, and a new code.
+		rsv.undone(settle)
+		h.throttle.codeResent(c.Request(), p.User)
 		p = pendingSignIn{Key: cmp.Or(res.SessionKey, p.Key), User: p.User, Next: p.Next, Since: h.now()}
 		if err := h.sessions.SavePending(c.Response(), p, h.now()); err != nil {
 			return err
@@ -85,7 +90,7 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 		return h.render(c, http.StatusUnprocessableEntity, templates.LoginVerify(page))
 	case err == nil:
 	case errors.Is(err, upstream.ErrTwoFactorCode):
-		h.throttle.failed(c.Request(), p.User)
+		rsv.failure(settle)
 		p.Wrong++
 		if err := h.sessions.SavePending(c.Response(), p, h.now()); err != nil {
 			return err
@@ -99,12 +104,14 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 		// The service will not take a code for this key any more: only a
 		// new sign-in helps, so the form would be a dead end.
 		reason := endedReason(err, ue)
+		rsv.undone(settle)
 		h.sessions.ClearPending(c.Response())
 		h.log.Info("two-factor sign-in ended", "request_id", rid, "user", loggedUser(p.User), "reason", reason)
 		return redirect(c, views.LoginAgainURL(shownUser(p.User), p.Next, reason))
 	default:
 		// The service failed: the pending sign-in may still be good, so the
 		// form stays.
+		rsv.undone(settle)
 		status, msg := h.signInFailure(c, err)
 		h.log.Info("two-factor sign-in failed", "request_id", rid, "user", loggedUser(p.User), "err", err)
 		page.Error = msg
@@ -116,6 +123,7 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 	}
 	sess := Session{Key: res.SessionKey, User: user, SignedInAt: h.signInTime(c.Request().Context(), user)}
 	if err := h.sessions.Save(c.Response(), c.Request(), sess); err != nil {
+		rsv.undone(settle)
 		if errors.Is(err, errCookieTooLong) {
 			page.Error = views.LoginKeyTooLong
 			return h.render(c, http.StatusBadGateway, templates.LoginVerify(page))
@@ -123,7 +131,7 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 		return err
 	}
 	h.sessions.ClearPending(c.Response())
-	h.throttle.succeeded(c.Request(), p.User)
+	rsv.succeeded(settle)
 	if form.Remember && res.BrowserKey != "" {
 		// Bound to the name as typed at sign-in, which is what the next
 		// sign-in compares it with.
@@ -167,12 +175,18 @@ func (h *Handler) verifyPage(c *echo.Context, p pendingSignIn, remember bool) vi
 	}
 }
 
-// loggedUser is name when it may be logged (see plausibleUser).
+// loggedUser is name when it may be logged (see plausibleUser), and a
+// redacted form of a name that looks like a password: people type their
+// password into the user-name field, and "P@ssw0rd2026" is a plausible
+// name by its characters.
 func loggedUser(name string) string {
-	if plausibleUser(name) {
-		return name
+	switch {
+	case !plausibleUser(name):
+		return "(not a plausible user name)"
+	case passwordLike(name):
+		return redactedName(name)
 	}
-	return "(not a plausible user name)"
+	return name
 }
 
 // shownUser is name when it may travel in a URL back to the sign-in form.

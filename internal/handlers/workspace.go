@@ -125,7 +125,7 @@ func (h *Handler) glance(c *echo.Context) store.Glance {
 	g, ok := h.wsBook.glance.GetIfPresent(a)
 	if !ok {
 		var err error
-		if g, err = h.ws.Glance(c.Request().Context(), a); err != nil {
+		if g, err = h.ws.Glance(h.wsCtx(c), a); err != nil {
 			h.logWorkspace(c, "glance", err)
 			g = store.Glance{}
 		} else {
@@ -241,7 +241,7 @@ func (h *Handler) watchState(c *echo.Context, ref upstream.BusinessRef, hd *head
 	if id == 0 {
 		return nil
 	}
-	watched, err := h.ws.IsWatched(c.Request().Context(), h.analyst(c), id)
+	watched, err := h.ws.IsWatched(h.wsCtx(c), h.analyst(c), id)
 	if err != nil {
 		h.logWorkspace(c, "is watched", err)
 		return nil
@@ -299,8 +299,7 @@ func (h *Handler) submitUnwatch(c *echo.Context) error {
 // scores from the portfolio histories the home page reads too (the same
 // copies), loaded within the hourly budget.
 func (h *Handler) showWatchlist(c *echo.Context) error {
-	ctx := c.Request().Context()
-	list, err := h.ws.WatchList(ctx, h.analyst(c))
+	list, err := h.ws.WatchList(h.wsCtx(c), h.analyst(c))
 	if err != nil {
 		return workspaceError(err)
 	}
@@ -336,45 +335,68 @@ func (h *Handler) exportWatchlist(c *echo.Context) error {
 	if err != nil {
 		return workspaceError(err)
 	}
-	records := make([][]string, 0, len(list))
-	for _, w := range list {
-		records = append(records, w.CSVRecord())
+	// The list is bounded (1,000 rows, read at once); its rows go out as
+	// they are written, never as a whole file.
+	h.csvHeaders(c, "watchlist")
+	c.Response().WriteHeader(http.StatusOK)
+	w := csv.NewWriter(c.Response())
+	_ = w.Write(store.WatchCSVHeader)
+	for _, item := range list {
+		_ = w.Write(item.CSVRecord())
 	}
-	return h.sendCSV(c, "watchlist", store.WatchCSVHeader, records)
+	w.Flush()
+	return nil
 }
 
-// exportNotes downloads every note as CSV.
+// exportNotes downloads every note as CSV, streamed from the database a
+// batch at a time: an analyst's notes may hold 20 MB, which is never
+// built in memory. A failure before the first row is a page; after it,
+// the download is cut, so a short file is never taken for a whole one.
 func (h *Handler) exportNotes(c *echo.Context) error {
-	notes, err := h.ws.AllNotes(c.Request().Context(), h.analyst(c))
-	if err != nil {
-		return workspaceError(err)
-	}
 	// Each row starts with the link to the note's own page, which a
 	// spreadsheet keeps as text and opens.
 	site := h.siteURL(c)
-	records := make([][]string, 0, len(notes))
-	for _, n := range notes {
-		records = append(records, append([]string{site + views.NoteEditPath(n.ID)}, n.CSVRecord()...))
+	var w *csv.Writer
+	start := func() {
+		h.csvHeaders(c, "notes")
+		c.Response().WriteHeader(http.StatusOK)
+		w = csv.NewWriter(c.Response())
+		_ = w.Write(append([]string{"note"}, store.NoteCSVHeader...))
 	}
-	return h.sendCSV(c, "notes", append([]string{"note"}, store.NoteCSVHeader...), records)
+	rows := 0
+	err := h.notes.EachNote(c.Request().Context(), h.analyst(c), func(n store.Note) error {
+		if w == nil {
+			start()
+		}
+		if err := w.Write(append([]string{site + views.NoteEditPath(n.ID)}, n.CSVRecord()...)); err != nil {
+			return err
+		}
+		if rows++; rows%store.NotesBatch == 0 {
+			w.Flush()
+			return w.Error()
+		}
+		return nil
+	})
+	switch {
+	case err != nil && w == nil:
+		return workspaceError(err)
+	case err != nil:
+		h.log.Warn("notes download cut", "request_id", requestID(c.Request().Context()), "rows", rows, "err", err)
+		panic(http.ErrAbortHandler)
+	case w == nil:
+		start()
+	}
+	w.Flush()
+	return nil
 }
 
-// sendCSV writes a small download whole: the workspace's lists are
-// bounded, so they are built in memory and a failure is still a page.
-func (h *Handler) sendCSV(c *echo.Context, name string, header []string, records [][]string) error {
-	var b strings.Builder
-	w := csv.NewWriter(&b)
-	_ = w.Write(header)
-	_ = w.WriteAll(records)
-	if err := w.Error(); err != nil {
-		return err
-	}
+// csvHeaders names a CSV download of the workspace's name.
+func (h *Handler) csvHeaders(c *echo.Context, name string) {
 	file := "creditdash-" + name + "-" + h.now().UTC().Format("2006-01-02") + ".csv"
 	hd := c.Response().Header()
 	hd.Set(echo.HeaderContentType, mime.FormatMediaType("text/csv", map[string]string{"charset": "utf-8"}))
 	hd.Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": file}))
 	hd.Set("Cache-Control", "no-store")
-	return c.Blob(http.StatusOK, hd.Get(echo.HeaderContentType), []byte(b.String()))
 }
 
 // showWorkspaceSettings offers the downloads and "Delete all my workspace
@@ -430,7 +452,7 @@ const ctxPageState = "workspace-page-state"
 // the analyst saw before and remembers the new values. known is false on
 // the first visit, when nothing was seen yet.
 func (h *Handler) changedSince(c *echo.Context, pay, z upstream.PortfolioScoreHistory) (changed []views.Changed, known bool) {
-	ctx := c.Request().Context()
+	ctx := h.wsCtx(c)
 	a := h.analyst(c)
 	seen, err := h.ws.LastSeen(ctx, a)
 	if err != nil {

@@ -81,7 +81,7 @@ func (h *Handler) evaluate(c *echo.Context, series []views.ScoreSeries, fromPort
 	if len(series) == 0 {
 		return true
 	}
-	ctx := c.Request().Context()
+	ctx := h.wsCtx(c)
 	a := h.analyst(c)
 	// Read before the rules: a rule added meanwhile is a later change, so
 	// the mark below would not match it.

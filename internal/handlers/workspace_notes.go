@@ -46,20 +46,54 @@ func noteLen(text string) int {
 	return n
 }
 
-// notesSection is the overview's notes, with a refused draft if any.
-func (h *Handler) notesSection(c *echo.Context, id int32) *views.NotesSection {
-	sec := &views.NotesSection{BusinessID: id}
+// startNotes begins reading the overview's page of notes beside the
+// page's other workspace reads (the watch state), within the same
+// deadline; the function it returns waits for it and builds the section,
+// with a refused draft if any. Only the read runs apart: the echo context
+// stays with the request's goroutine.
+func (h *Handler) startNotes(c *echo.Context, id int32) func() *views.NotesSection {
+	sec := &views.NotesSection{BusinessID: id, Page: notesPageParam(c.QueryParam(notesPageField))}
 	if d, ok := c.Get(ctxNoteDraft).(noteDraft); ok {
 		sec.Draft, sec.Error = d.text, d.message
 	}
-	notes, err := h.ws.Notes(c.Request().Context(), h.analyst(c), id)
-	if err != nil {
-		h.logWorkspace(c, "notes", err)
-		sec.Problem = &views.Problem{Title: "Notes unavailable", Message: "Your notes could not be read just now. Reload the page to try again."}
+	ctx, a := h.wsCtx(c), h.analyst(c)
+	var (
+		notes []store.Note
+		more  bool
+		err   error
+	)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		notes, more, err = h.notes.NotesPage(ctx, a, id, sec.Page, notesPerPage)
+	}()
+	return func() *views.NotesSection {
+		<-done
+		if err != nil {
+			h.logWorkspace(c, "notes", err)
+			sec.Problem = &views.Problem{Title: "Notes unavailable", Message: "Your notes could not be read just now. Reload the page to try again."}
+			return sec
+		}
+		sec.Notes, sec.More = views.NoteViews(notes, mustSession(c).User), more
 		return sec
 	}
-	sec.Notes = views.NoteViews(notes, mustSession(c).User)
-	return sec
+}
+
+// A report shows its newest notesPerPage notes; older ones are paged with
+// ?notes=N, so a business with thousands of notes is still a small page.
+const (
+	notesPerPage   = 20
+	notesPageField = "notes"
+)
+
+// notesPageParam reads the notes' page number; anything but a page within
+// the most notes an analyst can hold is the first page.
+func notesPageParam(v string) int {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > store.MaxNotes/notesPerPage+1 {
+		return 1
+	}
+	return n
 }
 
 // submitNote writes a note on a business. A refused note re-renders the

@@ -48,7 +48,7 @@ func (h *Handler) renderAlerts(c *echo.Context, status int, page views.AlertsPag
 	if err := expiredAmong(rf.err); err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
+	ctx := h.wsCtx(c)
 	a := h.analyst(c)
 	rules, err := h.ws.Rules(ctx, a)
 	if err != nil {
@@ -152,7 +152,7 @@ func folderTarget(rf ruleFolders, id int) (name, msg string) {
 // watchedName names a business for a rule from the watch list, where the
 // report's name was kept, without a service call.
 func (h *Handler) watchedName(c *echo.Context, id int32) string {
-	list, err := h.ws.WatchList(c.Request().Context(), h.analyst(c))
+	list, err := h.ws.WatchList(h.wsCtx(c), h.analyst(c))
 	if err == nil {
 		for _, w := range list {
 			if w.BusinessID == id {

@@ -140,7 +140,7 @@ func (h *Handler) submitSnapshot(c *echo.Context) error {
 
 // showSnapshots lists the analyst's snapshots, newest first.
 func (h *Handler) showSnapshots(c *echo.Context) error {
-	list, err := h.ws.Snapshots(c.Request().Context(), h.analyst(c))
+	list, err := h.ws.Snapshots(h.wsCtx(c), h.analyst(c))
 	if err != nil {
 		return workspaceError(err)
 	}
@@ -155,7 +155,7 @@ func (h *Handler) snapshot(c *echo.Context) (store.Snapshot, views.BusinessTab, 
 	if err != nil {
 		return store.Snapshot{}, "", nil, err
 	}
-	s, err := h.ws.Snapshot(c.Request().Context(), h.analyst(c), id)
+	s, err := h.ws.Snapshot(h.wsCtx(c), h.analyst(c), id)
 	if err != nil {
 		return s, "", nil, workspaceError(err)
 	}

@@ -2,6 +2,8 @@ package shared
 
 import (
 	"context"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -10,16 +12,17 @@ import (
 // Counter is the shape of handlers.Attempts; handlers does not import this
 // package, nor this package handlers.
 type Counter interface {
-	Add(ctx context.Context, key string, window time.Duration)
-	Count(ctx context.Context, key string) (n int, ends time.Time)
+	Reserve(ctx context.Context, keys []string, limits []int, window time.Duration) (full int, ends time.Time)
+	Release(ctx context.Context, keys []string)
 	Forget(ctx context.Context, key string)
 }
 
 // Attempts counts sign-in attempts in the store, so that the sign-in
 // throttle holds across replicas: a script cycling through them gets no
-// more tries than against one. Each count is a key that expires with its
-// window. Every attempt is also counted in local, which answers while the
-// store does not.
+// more tries than against one. Each count is a hash (count, end of its
+// window on the server's clock) that expires with its window. Every
+// attempt is also counted in local, which answers while the store does
+// not.
 type Attempts struct {
 	s     *Store
 	local Counter
@@ -29,41 +32,78 @@ type Attempts struct {
 // replica's own count.
 func NewAttempts(s *Store, local Counter) *Attempts { return &Attempts{s: s, local: local} }
 
-// addAttempt counts one attempt; the first of a window starts its expiry.
-var addAttempt = rueidis.NewLuaScript(`
-local n = redis.call('INCR', KEYS[1])
-if n == 1 or redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n`)
+// reserveAttempt checks every key against its limit and, only when none
+// is full, counts one attempt on each: one step on the server, so
+// parallel attempts on several replicas cannot pass a limit together.
+// Windows are timed by the server's clock. KEYS are the counts, ARGV[1]
+// the window in milliseconds and ARGV[i+1] the limit of KEYS[i]. It
+// answers {0, 0} when counted, or {i, ms left} for the full KEYS[i].
+var reserveAttempt = rueidis.NewLuaScript(`
+if redis.replicate_commands then redis.replicate_commands() end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local counts, ends = {}, {}
+for i, k in ipairs(KEYS) do
+  local v = redis.call('HMGET', k, 'n', 'e')
+  local n, e = tonumber(v[1]) or 0, tonumber(v[2]) or 0
+  if e <= now then n = 0; e = now + tonumber(ARGV[1]) end
+  if n >= tonumber(ARGV[i + 1]) then return {i, e - now} end
+  counts[i], ends[i] = n, e
+end
+for i, k in ipairs(KEYS) do
+  redis.call('HSET', k, 'n', counts[i] + 1, 'e', ends[i])
+  redis.call('PEXPIREAT', k, ends[i])
+end
+return {0, 0}`)
 
-// Add counts one attempt for key in a window of the given length.
-func (a *Attempts) Add(ctx context.Context, key string, window time.Duration) {
-	a.local.Add(ctx, key, window)
-	_ = a.s.call(ctx, func(ctx context.Context, c rueidis.Client) error {
-		return addAttempt.Exec(ctx, c, []string{a.s.key(nsAttempt, key)}, []string{ms(window)}).Error()
-	})
-}
+// releaseAttempt gives back one attempt of each key still in its window.
+var releaseAttempt = rueidis.NewLuaScript(`
+for _, k in ipairs(KEYS) do
+  local n = tonumber(redis.call('HGET', k, 'n') or '0')
+  if n and n > 0 then redis.call('HINCRBY', k, 'n', -1) end
+end
+return 0`)
 
-// Count is key's attempts in its window and when the window ends: the
-// store's, or this replica's own when the store does not answer or
-// counts fewer.
-func (a *Attempts) Count(ctx context.Context, key string) (int, time.Time) {
-	var n, left int64
+// Reserve counts one attempt on every key when each is below its limit,
+// on the store; this replica's own count follows it. With the store down,
+// the replica's own count decides.
+func (a *Attempts) Reserve(ctx context.Context, keys []string, limits []int, window time.Duration) (int, time.Time) {
+	if len(keys) == 0 {
+		return -1, time.Time{}
+	}
+	args := make([]string, 0, len(keys)+1)
+	args = append(args, ms(window))
+	for _, l := range limits {
+		args = append(args, strconv.Itoa(min(l, math.MaxInt32)))
+	}
+	var res []int64
 	err := a.s.call(ctx, func(ctx context.Context, c rueidis.Client) error {
-		k := a.s.key(nsAttempt, key)
-		res := c.DoMulti(ctx, c.B().Get().Key(k).Build(), c.B().Pttl().Key(k).Build())
 		var err error
-		if n, err = res[0].AsInt64(); err != nil && !rueidis.IsRedisNil(err) {
-			return err
-		}
-		left, err = res[1].AsInt64()
+		res, err = reserveAttempt.Exec(ctx, c, a.keys(keys), args).AsIntSlice()
 		return err
 	})
-	ln, lends := a.local.Count(ctx, key)
-	if err != nil || n <= 0 || left <= 0 || int(n) < ln {
-		// Down, or it missed attempts this replica counted while down.
-		return ln, lends
+	if err != nil || len(res) != 2 {
+		return a.local.Reserve(ctx, keys, limits, window)
 	}
-	return int(n), time.Now().Add(time.Duration(left) * time.Millisecond)
+	if res[0] > 0 {
+		return int(res[0]) - 1, time.Now().Add(time.Duration(res[1]) * time.Millisecond)
+	}
+	// Counted in the store: this replica's own count follows whatever its
+	// limit, so that it holds what it saw should the store go down.
+	unbounded := make([]int, len(keys))
+	for i := range unbounded {
+		unbounded[i] = math.MaxInt
+	}
+	a.local.Reserve(ctx, keys, unbounded, window)
+	return -1, time.Time{}
+}
+
+// Release gives back one attempt of each key, here and in the store.
+func (a *Attempts) Release(ctx context.Context, keys []string) {
+	a.local.Release(ctx, keys)
+	_ = a.s.call(ctx, func(ctx context.Context, c rueidis.Client) error {
+		return releaseAttempt.Exec(ctx, c, a.keys(keys), nil).Error()
+	})
 }
 
 // Forget drops key's count, here and in the store.
@@ -72,4 +112,13 @@ func (a *Attempts) Forget(ctx context.Context, key string) {
 	_ = a.s.call(ctx, func(ctx context.Context, c rueidis.Client) error {
 		return c.Do(ctx, c.B().Del().Key(a.s.key(nsAttempt, key)).Build()).Error()
 	})
+}
+
+// keys are the store's names of the counts.
+func (a *Attempts) keys(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = a.s.key(nsAttempt, n)
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package shared_test
 
 import (
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -9,38 +11,75 @@ import (
 	"creditdash/internal/shared/redistest"
 )
 
-// Attempts counted on one replica hold on the other, for their window;
-// a forgotten count is gone on both.
-func TestAttemptsAreShared(t *testing.T) {
+// openAttempts opens n replicas' attempt books on one store.
+func openAttempts(t *testing.T, n int) []*shared.Attempts {
+	t.Helper()
 	url, prefix := redistest.URL(t), redistest.Prefix(t)
-	open := func() *shared.Attempts {
-		st, err := shared.Open(url, shared.Options{Prefix: prefix})
+	var out []*shared.Attempts
+	for range n {
+		st, err := shared.Open(url, shared.Options{Prefix: prefix, Timeout: time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(st.Close)
-		return shared.NewAttempts(st, handlers.NewMemoryAttempts(nil, time.Hour))
+		out = append(out, shared.NewAttempts(st, handlers.NewMemoryAttempts(nil, time.Hour)))
 	}
-	a, b := open(), open()
+	return out
+}
+
+// Attempts reserved on one replica hold on the other, for their window;
+// a released attempt and a forgotten count are given back on both.
+func TestAttemptsAreShared(t *testing.T) {
+	r := openAttempts(t, 2)
+	a, b := r[0], r[1]
 	ctx := t.Context()
+	key := []string{"fdemo\x00127.0.0.1"}
 	for range 3 {
-		a.Add(ctx, "fdemo\x00127.0.0.1", time.Hour)
-	}
-	b.Add(ctx, "fdemo\x00127.0.0.1", time.Hour)
-	for name, r := range map[string]*shared.Attempts{"A": a, "B": b} {
-		n, ends := r.Count(ctx, "fdemo\x00127.0.0.1")
-		if n != 4 || ends.Before(time.Now().Add(59*time.Minute)) || ends.After(time.Now().Add(time.Hour+time.Second)) {
-			t.Errorf("on %s: %d attempts ending %v, want 4 within the hour's window", name, n, ends)
+		if full, _ := a.Reserve(ctx, key, []int{4}, time.Hour); full != -1 {
+			t.Fatalf("reserve on A: full %d, want -1", full)
 		}
 	}
-	b.Forget(ctx, "fdemo\x00127.0.0.1")
-	if n, _ := b.Count(ctx, "fdemo\x00127.0.0.1"); n != 0 {
-		t.Errorf("after Forget: %d attempts on B, want 0", n)
+	if full, _ := b.Reserve(ctx, key, []int{4}, time.Hour); full != -1 {
+		t.Fatalf("the fourth on B: full %d, want -1", full)
 	}
-	if n, _ := a.Count(ctx, "fdemo\x00127.0.0.1"); n != 3 {
-		// A still counts its own three in memory: a store that lost
-		// them must not give them back, and the local count says so.
-		t.Errorf("after Forget on B: %d attempts on A, want its own 3", n)
+	for name, rep := range map[string]*shared.Attempts{"A": a, "B": b} {
+		full, ends := rep.Reserve(ctx, key, []int{4}, time.Hour)
+		if full != 0 || ends.Before(time.Now().Add(59*time.Minute)) || ends.After(time.Now().Add(time.Hour+time.Second)) {
+			t.Errorf("a fifth on %s: full %d ending %v, want 0 within the hour's window", name, full, ends)
+		}
+	}
+	b.Release(ctx, key)
+	if full, _ := a.Reserve(ctx, key, []int{4}, time.Hour); full != -1 {
+		t.Errorf("after B released one: full %d on A, want -1", full)
+	}
+	a.Forget(ctx, key[0])
+	for range 4 {
+		if full, _ := b.Reserve(ctx, key, []int{4}, time.Hour); full != -1 {
+			t.Errorf("after Forget: full %d on B, want -1", full)
+		}
+	}
+}
+
+// Parallel reservations on two replicas, each of several keys, never pass
+// a limit: a key is counted only when all of them are below theirs.
+func TestAttemptsReserveInParallel(t *testing.T) {
+	r := openAttempts(t, 2)
+	ctx := t.Context()
+	var ok atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 60 {
+		wg.Go(func() {
+			if full, _ := r[i%2].Reserve(ctx, []string{"name", "place"}, []int{10, 7}, time.Hour); full == -1 {
+				ok.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if ok.Load() != 7 {
+		t.Errorf("%d of 60 parallel attempts reserved, want the smaller limit, 7", ok.Load())
+	}
+	if full, _ := r[0].Reserve(ctx, []string{"name"}, []int{7}, time.Hour); full != 0 {
+		t.Errorf("name alone with limit 7: full %d, want 0 (a refused attempt counts on no key)", full)
 	}
 }
 
@@ -53,9 +92,11 @@ func TestAttemptsWhileTheStoreIsDown(t *testing.T) {
 	t.Cleanup(st.Close)
 	a := shared.NewAttempts(st, handlers.NewMemoryAttempts(nil, time.Hour))
 	for range 2 {
-		a.Add(t.Context(), "k", time.Hour)
+		if full, _ := a.Reserve(t.Context(), []string{"k"}, []int{2}, time.Hour); full != -1 {
+			t.Fatalf("store down: full %d, want -1", full)
+		}
 	}
-	if n, _ := a.Count(t.Context(), "k"); n != 2 {
-		t.Errorf("store down: %d attempts, want this replica's 2", n)
+	if full, _ := a.Reserve(t.Context(), []string{"k"}, []int{2}, time.Hour); full != 0 {
+		t.Errorf("store down, a third with limit 2: full %d, want 0", full)
 	}
 }

@@ -145,7 +145,7 @@ const (
 	nsLock    = "l:"  // short claims: one fetch, one first call
 	nsQuota   = "q:"  // hourly budgets
 	nsSignOut = "so:" // sign-out marks
-	nsAttempt = "a:"  // sign-in attempts, for the throttle
+	nsAttempt = "at:" // sign-in attempts, for the throttle (hashes; "a:" held counters)
 )
 
 func (s *Store) key(ns, name string) string { return s.prefix + ns + name }

@@ -41,7 +41,12 @@ func (a Alert) Unread() bool { return a.Read.IsZero() }
 // RecordAlerts stores each firing once per rule, business and month; a
 // firing already stored is ignored, so rules can be re-evaluated every
 // time data arrives. Firings of rules the analyst does not have (deleted
-// meanwhile, or someone else's) are skipped. It returns how many were new.
+// meanwhile, or someone else's) are skipped, and so are those of a month
+// no later than the newest one pruned from their rule (see prune): an
+// alert lost to the bound is never raised again. It returns how many were
+// new. When none is, nothing is written: an evaluation that finds nothing
+// new leaves the workspace unchanged, and other replicas' kept pages with
+// it.
 func (s *Store) RecordAlerts(ctx context.Context, a Analyst, fired []Triggered) (int, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -53,9 +58,13 @@ func (s *Store) RecordAlerts(ctx context.Context, a Analyst, fired []Triggered) 
 			return 0, invalid("month", "not a month")
 		}
 	}
+	fresh, err := s.newFirings(ctx, a, fired)
+	if err != nil || len(fresh) == 0 {
+		return 0, err
+	}
 	added := 0
-	err := s.write(ctx, a, "record alerts", func(tx *sql.Tx, id int64) error {
-		owned, err := ruleIDs(ctx, tx, id)
+	err = s.write(ctx, a, "record alerts", func(tx *sql.Tx, id int64) error {
+		owned, err := ruleFloors(ctx, tx, "SELECT id, pruned_month FROM rules WHERE analyst_id = $1", id)
 		if err != nil {
 			return err
 		}
@@ -68,12 +77,13 @@ func (s *Store) RecordAlerts(ctx context.Context, a Analyst, fired []Triggered) 
 		}
 		defer insert.Close()
 		now := s.stamp()
-		for _, f := range fired {
-			if !owned[f.RuleID] {
+		for _, f := range fresh {
+			floor, ok := owned[f.RuleID]
+			if !ok || monthOf(f) <= floor {
 				continue
 			}
 			name := tidyName(f.BusinessName)
-			res, err := insert.ExecContext(ctx, newID(), id, f.RuleID, f.BusinessID, name, f.Year*100+int(f.Month), f.Old, f.New, now)
+			res, err := insert.ExecContext(ctx, newID(), id, f.RuleID, f.BusinessID, name, monthOf(f), f.Old, f.New, now)
 			if err != nil {
 				return err
 			}
@@ -86,7 +96,7 @@ func (s *Store) RecordAlerts(ctx context.Context, a Analyst, fired []Triggered) 
 		if added == 0 {
 			return nil
 		}
-		return prune(ctx, tx, "alerts", "id", "created_at DESC, id DESC", id, MaxAlerts)
+		return pruneAlerts(ctx, tx, id)
 	})
 	if err != nil {
 		return 0, err
@@ -94,22 +104,134 @@ func (s *Store) RecordAlerts(ctx context.Context, a Analyst, fired []Triggered) 
 	return added, nil
 }
 
-// ruleIDs is the set of the analyst's rule ids.
-func ruleIDs(ctx context.Context, tx *sql.Tx, analyst int64) (map[int64]bool, error) {
-	rows, err := tx.QueryContext(ctx, "SELECT id FROM rules WHERE analyst_id = $1", analyst)
+// monthOf is the month column's value of a firing.
+func monthOf(f Triggered) int { return f.Year*100 + int(f.Month) }
+
+// newFirings reads, without taking the writer, which firings are neither
+// stored nor settled: of the analyst's rules, past their pruned month, and
+// not among the alerts held of their months. The read is bounded by the
+// alerts held (MaxAlerts), whatever the number of firings.
+func (s *Store) newFirings(ctx context.Context, a Analyst, fired []Triggered) ([]Triggered, error) {
+	if len(fired) == 0 {
+		return nil, nil
+	}
+	a, err := a.key()
+	if err != nil {
+		return nil, err
+	}
+	floors, err := ruleFloors(ctx, s.r, "SELECT id, pruned_month FROM rules WHERE analyst_id = "+analystID, a.Service, a.User)
+	if err != nil {
+		return nil, wrap("record alerts", err)
+	}
+	type key struct {
+		rule     int64
+		business int32
+		month    int
+	}
+	var candidates []Triggered
+	oldest := 0
+	for _, f := range fired {
+		if floor, ok := floors[f.RuleID]; ok && monthOf(f) > floor {
+			candidates = append(candidates, f)
+			if oldest == 0 || monthOf(f) < oldest {
+				oldest = monthOf(f)
+			}
+		}
+	}
+	if len(candidates) == 0 {
+		return nil, nil
+	}
+	rows, err := s.r.QueryContext(ctx, "SELECT rule_id, business_id, month FROM alerts WHERE analyst_id = "+analystID+" AND month >= $3",
+		a.Service, a.User, oldest)
+	if err != nil {
+		return nil, wrap("record alerts", err)
+	}
+	defer rows.Close()
+	held := map[key]bool{}
+	for rows.Next() {
+		var k key
+		if err := rows.Scan(&k.rule, &k.business, &k.month); err != nil {
+			return nil, wrap("record alerts", err)
+		}
+		held[k] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap("record alerts", err)
+	}
+	fresh := candidates[:0]
+	for _, f := range candidates {
+		k := key{f.RuleID, f.BusinessID, monthOf(f)}
+		if !held[k] {
+			held[k] = true // a firing given twice is one
+			fresh = append(fresh, f)
+		}
+	}
+	return fresh, nil
+}
+
+// ruleFloors maps each of the analyst's rules, read by query, to its
+// pruned month.
+func ruleFloors(ctx context.Context, q rowsQuerier, query string, args ...any) (map[int64]int, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	ids := map[int64]bool{}
+	floors := map[int64]int{}
 	for rows.Next() {
 		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var month int
+		if err := rows.Scan(&id, &month); err != nil {
 			return nil, err
 		}
-		ids[id] = true
+		floors[id] = month
 	}
-	return ids, rows.Err()
+	return floors, rows.Err()
+}
+
+// rowsQuerier is what the reads and a transaction both offer for queries.
+type rowsQuerier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// alertsOrder is the order alerts are kept in: newest first, and of one
+// evaluation the latest months first.
+const alertsOrder = "created_at DESC, month DESC, id DESC"
+
+// pruneAlerts keeps the analyst's MaxAlerts newest alerts. Each rule that
+// loses some first remembers the newest month lost, which RecordAlerts
+// then never raises again.
+func pruneAlerts(ctx context.Context, tx *sql.Tx, analyst int64) error {
+	rows, err := tx.QueryContext(ctx, `SELECT rule_id, MAX(month) FROM alerts WHERE analyst_id = $1 AND id IN (
+		SELECT id FROM alerts WHERE analyst_id = $1 ORDER BY `+alertsOrder+` LIMIT $2 OFFSET $3) GROUP BY rule_id`,
+		analyst, int64(1)<<62, MaxAlerts)
+	if err != nil {
+		return err
+	}
+	lost := map[int64]int{}
+	for rows.Next() {
+		var rule int64
+		var month int
+		if err := rows.Scan(&rule, &month); err != nil {
+			rows.Close()
+			return err
+		}
+		lost[rule] = month
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(lost) == 0 {
+		return nil
+	}
+	for rule, month := range lost {
+		if _, err := tx.ExecContext(ctx, "UPDATE rules SET pruned_month = $1 WHERE id = $2 AND analyst_id = $3 AND pruned_month < $1",
+			month, rule, analyst); err != nil {
+			return err
+		}
+	}
+	return prune(ctx, tx, "alerts", "id", alertsOrder, analyst, MaxAlerts)
 }
 
 // prune keeps the analyst's first keep rows of table in order and deletes

@@ -56,6 +56,15 @@ type querier interface {
 // serialised and the count checks inside fn stay true. SQLite's single
 // writer serialises everything anyway. Any error rolls everything back.
 func (s *Store) write(ctx context.Context, a Analyst, op string, fn func(tx *sql.Tx, id int64) error) error {
+	if strings.HasPrefix(op, "delete") || op == "unwatch" {
+		// A delete may take back the room kept for it (see reserve.go).
+		return s.freeing(op, func() error { return s.writeOnce(ctx, a, op, fn) })
+	}
+	return s.writeOnce(ctx, a, op, fn)
+}
+
+// writeOnce is write, one try.
+func (s *Store) writeOnce(ctx context.Context, a Analyst, op string, fn func(tx *sql.Tx, id int64) error) error {
 	a, err := a.key()
 	if err != nil {
 		return err

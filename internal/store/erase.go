@@ -18,6 +18,12 @@ var teamTables = []string{"audit_entries", "audit_heads"}
 // transaction: afterwards no table holds a row of theirs. Deleting an
 // analyst with nothing stored is not an error.
 func (s *Store) DeleteAnalyst(ctx context.Context, a Analyst) error {
+	// A full disk must not keep the analyst's data (see reserve.go).
+	return s.freeing("delete analyst", func() error { return s.deleteAnalyst(ctx, a) })
+}
+
+// deleteAnalyst is DeleteAnalyst, one try.
+func (s *Store) deleteAnalyst(ctx context.Context, a Analyst) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	a, err := a.key()

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // The handlers write the CSV rows with encoding/csv, which does the quoting.
@@ -31,8 +32,22 @@ func (n Note) CSVRecord() []string {
 // from the service and notes from people, and "=HYPERLINK(...)" in a cell
 // would run when the file is opened. A leading apostrophe is what
 // spreadsheets themselves use to mark text.
+//
+// Spreadsheets skip blanks before the sign, and some read the fullwidth
+// ＝＋－＠ as the signs they look like, so those are looked past and at.
 func cell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	if s == "" {
+		return s
+	}
+	if strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	lead := strings.TrimLeft(s, " \u00a0\n\r")
+	if lead == "" {
+		return s
+	}
+	first, _ := utf8.DecodeRuneInString(lead)
+	if strings.ContainsRune("=+-@\t＝＋－＠", first) {
 		return "'" + s
 	}
 	return s

@@ -25,4 +25,15 @@ func TestCSVRecords(t *testing.T) {
 	if got := cell("Harbor Freight"); got != "Harbor Freight" {
 		t.Errorf("cell(plain) = %q", got)
 	}
+	// Blanks before the sign, and fullwidth signs, are looked past and at.
+	for _, f := range []string{" =1+1", "\u00a0=HYPERLINK(1)", "\n\n@SUM(A1)", "＝1+1", " ＋cmd", "－2", "＠x", "\r\n=1"} {
+		if got := cell(f); got != "'"+f {
+			t.Errorf("cell(%q) = %q, want it marked", f, got)
+		}
+	}
+	for _, f := range []string{" plain", "\u00a0", "a=b", "© 2026"} {
+		if got := cell(f); got != f {
+			t.Errorf("cell(%q) = %q, want it as it is", f, got)
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"time"
 
 	"modernc.org/sqlite" // the pure Go driver keeps the static scratch image working
@@ -76,6 +77,10 @@ func (s *Store) openSQLite(ctx context.Context, cfg Config) error {
 	r.SetMaxOpenConns(cfg.MaxConns)
 	r.SetMaxIdleConns(cfg.MaxConns)
 	s.w, s.r = w, newReads(r, true)
+	s.reserve = filepath.Join(filepath.Dir(path), ReserveName)
+	if err := keepReserve(s.reserve); err != nil {
+		s.log.Warn("store: no room kept for deletes on a full disk", "err", err)
+	}
 	s.log.Info("store: sqlite", "path", path)
 	return nil
 }

@@ -66,6 +66,9 @@ type Store struct {
 	unavailable atomic.Pointer[error]
 	closed      chan struct{}
 	closeOnce   sync.Once
+	// reserve is the file of room kept for deletes on SQLite (see
+	// reserve.go); "" on PostgreSQL.
+	reserve string
 }
 
 // Open connects to the engine the config selects, runs pending migrations

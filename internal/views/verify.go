@@ -90,8 +90,21 @@ const (
 	NoticeTwoFactorGone    = "That sign-in no longer waits for a code: it was finished already, or the credit-risk service ended it. Sign in again if you are not signed in."
 )
 
+// SignInThrottledPlace is said when this address (or IPv6 /64) failed too
+// often, whatever the names.
+func SignInThrottledPlace(until time.Time) string {
+	return "Too many failed sign-ins from here. Try again after " + Clock(until) + "."
+}
+
+// SignInThrottledName is said when a user name failed too often from
+// several places at once.
+func SignInThrottledName(until time.Time) string {
+	return "Too many failed sign-ins for this user name. Try again after " + Clock(until) + "."
+}
+
 // SignInThrottled says that sign-ins of this name are held until until:
-// after too many codes sent, or too many failed attempts.
+// after too many codes sent (or sign-ins that may send one in flight), or
+// too many failed attempts from here.
 func SignInThrottled(codes bool, until time.Time) string {
 	if codes {
 		return "We sent several codes for this user name in the last few minutes. Use the latest one, or sign in again after " + Clock(until) + "."

@@ -123,10 +123,15 @@ func scoreCell(kind PortfolioScore, m map[int32]Latest, id int32, missing string
 	return ScoreCell{Value: kind.Format(l.Value), Zone: kind.Zone(l.Value), Month: Month(l.Year, l.Month)}
 }
 
-// NotesSection is the notes part of a report overview.
+// NotesSection is the notes part of a report overview: one page of
+// them, newest first.
 type NotesSection struct {
 	BusinessID int32
 	Notes      []NoteView
+	// Page is the page shown (1 is the newest notes); More says older
+	// notes follow.
+	Page int
+	More bool
 	// Draft is what the analyst typed into the new-note form when it was
 	// refused, with Error saying why.
 	Draft string
@@ -140,6 +145,26 @@ func (n NotesSection) Action() string { return reportURL(n.BusinessID) + "/notes
 
 // MaxNoteLen is the form's maxlength.
 func (NotesSection) MaxNoteLen() string { return strconv.Itoa(store.MaxNoteLen) }
+
+// NewerURL and OlderURL are the links to the neighbouring pages of notes,
+// "" when there is none.
+func (n NotesSection) NewerURL() string {
+	switch {
+	case n.Page <= 1:
+		return ""
+	case n.Page == 2:
+		return reportURL(n.BusinessID) + "#notes"
+	}
+	return reportURL(n.BusinessID) + "?notes=" + strconv.Itoa(n.Page-1) + "#notes"
+}
+
+// OlderURL: see NewerURL.
+func (n NotesSection) OlderURL() string {
+	if !n.More {
+		return ""
+	}
+	return reportURL(n.BusinessID) + "?notes=" + strconv.Itoa(max(n.Page, 1)+1) + "#notes"
+}
 
 // NoteView is one note as the overview shows it.
 type NoteView struct {

@@ -1,0 +1,122 @@
+package handlers
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+)
+
+// CSRF tokens are bound to the session: a signed-in page's token is an
+// HMAC of a random secret kept inside the encrypted session cookie, made
+// anew at each sign-in, so a token read from another session, or from
+// before a sign-in, is refused. Before sign-in (the sign-in and code
+// forms) the token is derived the same way from a random value in the
+// sign-in cookie, set only when those forms are shown and taken only by
+// /login paths. Tokens travel in the form field or the X-CSRF-Token
+// header, never in the query string, where they would leak into logs and
+// Referer headers. No cookie is written on other pages.
+const (
+	// csrfField is the name of the hidden form field carrying the token.
+	csrfField = "_csrf"
+	// csrfHeader carries the token for scripts that post.
+	csrfHeader = "X-CSRF-Token"
+	// loginCookie holds the random value of the sign-in forms' token.
+	loginCookie = "creditdash_login"
+)
+
+// csrfTokenOf derives the token of forms from secret.
+func csrfTokenOf(secret string) string {
+	if secret == "" {
+		return ""
+	}
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte("creditdash csrf token"))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// csrf checks every state-changing request for a token bound to its
+// session (or, on /login paths, to its sign-in cookie), and refuses any
+// that a browser says came from another site, token or not. Safe
+// requests get the token their forms carry.
+func (h *Handler) csrf() echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c *echo.Context) error {
+			r := c.Request()
+			s, signedIn := sessionOf(c)
+			loginPath := r.URL.Path == twoFactorPath || strings.HasPrefix(r.URL.Path, twoFactorPath+"/")
+			var loginSecret string
+			if ck, err := r.Cookie(h.loginCookieName()); err == nil && len(ck.Value) >= 20 {
+				loginSecret = ck.Value
+			}
+			switch r.Method {
+			case http.MethodGet, http.MethodHead, http.MethodOptions:
+				tok := csrfTokenOf(s.CSRF)
+				if !signedIn && loginPath {
+					if loginSecret == "" {
+						loginSecret = h.setLoginCookie(c)
+					}
+					tok = csrfTokenOf(loginSecret)
+				}
+				c.Set(ctxCSRF, tok)
+				return next(c)
+			}
+			if !signedIn && !loginPath {
+				// No session to act for: the sign-in guard sends the form
+				// to the sign-in page (back to the page it came from), and
+				// /logout has nothing to end.
+				return next(c)
+			}
+			if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
+				return errCSRF
+			}
+			sent := r.Header.Get(csrfHeader)
+			if sent == "" {
+				// The body only: FormValue would read the query string too.
+				sent = r.PostFormValue(csrfField)
+			}
+			ok := signedIn && tokenEqual(sent, csrfTokenOf(s.CSRF)) ||
+				loginPath && loginSecret != "" && tokenEqual(sent, csrfTokenOf(loginSecret))
+			if !ok {
+				return errCSRF
+			}
+			if signedIn {
+				c.Set(ctxCSRF, csrfTokenOf(s.CSRF))
+			} else {
+				c.Set(ctxCSRF, csrfTokenOf(loginSecret))
+			}
+			return next(c)
+		}
+	}
+}
+
+// errCSRF is the refusal of a form without a valid token.
+var errCSRF = echo.NewHTTPError(http.StatusForbidden, "invalid or missing CSRF token")
+
+// tokenEqual compares a sent token with the expected one in constant time.
+func tokenEqual(sent, want string) bool {
+	return sent != "" && want != "" && hmac.Equal([]byte(sent), []byte(want))
+}
+
+// loginCookieName is the sign-in cookie's name, __Host- prefixed over TLS.
+func (h *Handler) loginCookieName() string { return cookieName(loginCookie, h.secure) }
+
+// setLoginCookie gives a browser without one the sign-in cookie, for the
+// session lifetime of a sign-in form; it returns its value.
+func (h *Handler) setLoginCookie(c *echo.Context) string {
+	v := rand.Text()
+	http.SetCookie(c.Response(), &http.Cookie{
+		Name:     h.loginCookieName(),
+		Value:    v,
+		Path:     "/",
+		MaxAge:   int(pendingKept.Seconds()) * 12,
+		HttpOnly: true,
+		Secure:   h.secure,
+		SameSite: http.SameSiteLaxMode,
+	})
+	return v
+}
