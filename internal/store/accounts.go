@@ -321,7 +321,7 @@ func dropOldLedgers(ctx context.Context, tx *sql.Tx, service string) ([]string, 
 		return nil, err
 	}
 	// Scores are kept only for linked businesses.
-	for _, t := range []string{"team_scores", "team_risk_months"} {
+	for _, t := range []string{"team_scores", "team_risk_months", "team_businesses"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE service = $1 AND NOT EXISTS (SELECT 1 FROM team_accounts a WHERE a.service = $1 AND a.business_id = "+t+".business_id)", service); err != nil {
 			return nil, err
 		}

@@ -25,6 +25,9 @@ type LimitInputs struct {
 	MonthlySales  float64
 	MonthsAllowed float64
 	LossBudget    float64
+	// SheetCap is the balance-sheet cap when the inputs were saved, nil
+	// when the statements did not give one.
+	SheetCap *float64
 	SavedAt       time.Time
 	SavedBy       string
 }
@@ -32,7 +35,7 @@ type LimitInputs struct {
 // accountColumns are what scanAccount reads, in its order.
 const accountColumns = `t.id, t.account, t.name, t.business_id, t.customer_id, t.supplier_id, t.owner, g.as_of,
 	l.balance, l.current_due, l.days_1_30, l.days_31_60, l.days_61_90, l.days_over_90, l.credit_limit, l.terms_days,
-	i.monthly_sales, i.months_allowed, i.loss_budget, i.saved_at, i.saved_by
+	i.monthly_sales, i.months_allowed, i.loss_budget, i.sheet_cap, i.saved_at, i.saved_by
 	FROM ledgers g JOIN ledger_lines l ON l.ledger_id = g.id JOIN team_accounts t ON t.id = l.account_id
 	LEFT JOIN limit_inputs i ON i.account_id = t.id`
 
@@ -42,12 +45,12 @@ const ledgerDate = "g.service = $1 AND g.as_of = COALESCE(NULLIF(CAST($2 AS TEXT
 func scanAccount(rows *sql.Rows) (Account, error) {
 	var a Account
 	var business int64
-	var limit, sales, months, budget sql.NullFloat64
+	var limit, sales, months, budget, sheet sql.NullFloat64
 	var terms, saved sql.NullInt64
 	var by sql.NullString
 	err := rows.Scan(&a.ID, &a.Account, &a.Name, &business, &a.CustomerID, &a.SupplierID, &a.Owner, &a.AsOf,
 		&a.Balance, &a.Current, &a.Days1to30, &a.Days31to60, &a.Days61to90, &a.DaysOver90, &limit, &terms,
-		&sales, &months, &budget, &saved, &by)
+		&sales, &months, &budget, &sheet, &saved, &by)
 	if err != nil {
 		return a, err
 	}
@@ -62,6 +65,9 @@ func scanAccount(rows *sql.Rows) (Account, error) {
 	if sales.Valid {
 		a.Inputs = &LimitInputs{MonthlySales: sales.Float64, MonthsAllowed: months.Float64, LossBudget: budget.Float64,
 			SavedAt: fromStamp(saved.Int64), SavedBy: by.String}
+		if sheet.Valid {
+			a.Inputs.SheetCap = &sheet.Float64
+		}
 	}
 	return a, nil
 }
@@ -160,6 +166,13 @@ func (s *Store) SaveLimitInputs(ctx context.Context, a Analyst, account string, 
 			return invalid(f.name, "%s", err.Error())
 		}
 	}
+	var sheet any
+	if in.SheetCap != nil {
+		if err := CheckAmount(*in.SheetCap, true); err != nil {
+			return invalid("sheet_cap", "%s", err.Error())
+		}
+		sheet = *in.SheetCap
+	}
 	return s.teamWrite(ctx, "save limit inputs", func(tx *sql.Tx) error {
 		var id int64
 		err := tx.QueryRowContext(ctx, "SELECT id FROM team_accounts WHERE service = $1 AND account = $2",
@@ -170,11 +183,11 @@ func (s *Store) SaveLimitInputs(ctx context.Context, a Analyst, account string, 
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO limit_inputs (account_id, monthly_sales, months_allowed, loss_budget, saved_at, saved_by)
-			VALUES ($1, $2, $3, $4, $5, $6)
+		_, err = tx.ExecContext(ctx, `INSERT INTO limit_inputs (account_id, monthly_sales, months_allowed, loss_budget, sheet_cap, saved_at, saved_by)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)
 			ON CONFLICT (account_id) DO UPDATE SET monthly_sales = excluded.monthly_sales, months_allowed = excluded.months_allowed,
-				loss_budget = excluded.loss_budget, saved_at = excluded.saved_at, saved_by = excluded.saved_by`,
-			id, in.MonthlySales, in.MonthsAllowed, in.LossBudget, s.stamp(), a.User)
+				loss_budget = excluded.loss_budget, sheet_cap = excluded.sheet_cap, saved_at = excluded.saved_at, saved_by = excluded.saved_by`,
+			id, in.MonthlySales, in.MonthsAllowed, in.LossBudget, sheet, s.stamp(), a.User)
 		return err
 	})
 }

@@ -167,7 +167,7 @@ func TestLimitInputsAndLinks(t *testing.T) {
 		cust.CustomerID = "C1-1002"
 		_, err := s.ImportLedger(ctx, alice, ImportSpec{AsOf: date("2026-09-30"), Lines: []LedgerLine{line("A-1", 1001, 1000), cust}})
 		must(t, err)
-		must(t, s.SaveLimitInputs(ctx, bob, "A-1", LimitInputs{MonthlySales: 5000, MonthsAllowed: 2, LossBudget: 100}))
+		must(t, s.SaveLimitInputs(ctx, bob, "A-1", LimitInputs{MonthlySales: 5000, MonthsAllowed: 2, LossBudget: 100, SheetCap: ptr(-3.0)}))
 		wantErr(t, "unknown account", s.SaveLimitInputs(ctx, bob, "nope", LimitInputs{}), ErrNotFound)
 		wantErr(t, "another team", s.SaveLimitInputs(ctx, aliceElse, "A-1", LimitInputs{}), ErrNotFound)
 		wantInvalid(t, "negative", s.SaveLimitInputs(ctx, bob, "A-1", LimitInputs{LossBudget: -1}), "loss_budget")
@@ -182,7 +182,7 @@ func TestLimitInputsAndLinks(t *testing.T) {
 		must(t, err)
 		list, err := s.Accounts(ctx, alice, "")
 		must(t, err)
-		if list[0].BusinessID != 1001 || list[0].Inputs == nil || list[0].Inputs.MonthlySales != 5000 || list[0].Inputs.SavedBy != "bob" {
+		if list[0].BusinessID != 1001 || list[0].Inputs == nil || list[0].Inputs.MonthlySales != 5000 || list[0].Inputs.SavedBy != "bob" || *list[0].Inputs.SheetCap != -3 {
 			t.Errorf("A-1 = %+v (inputs %+v)", list[0], list[0].Inputs)
 		}
 		if list[1].BusinessID != 1002 {
@@ -203,16 +203,16 @@ func TestTeamScores(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		ctx := t.Context()
 		at := time.Date(2026, 10, 5, 0, 0, 0, 0, time.UTC)
-		must(t, s.RecordScores(ctx, alice, 1001, map[Score]KnownScore{ScoreRisk: {Value: 3, Month: 202610, Fetched: at}}, nil))
+		must(t, s.RecordScores(ctx, alice, Observation{BusinessID: 1001, Latest: map[Score]KnownScore{ScoreRisk: {Value: 3, Month: 202610, Fetched: at}}}))
 		if n := countWhere(t, s, "team_scores", "1 = 1"); n != 0 {
 			t.Fatalf("%d scores kept for a business no account links to", n)
 		}
 		_, err := s.ImportLedger(ctx, alice, ImportSpec{AsOf: date("2026-10-31"), Lines: []LedgerLine{line("A-1", 1001, 1000)}})
 		must(t, err)
 		risk := []ScoreMonth{{202607, 6}, {202608, 5}, {202610, 3}}
-		must(t, s.RecordScores(ctx, bob, 1001, map[Score]KnownScore{ScoreRisk: {Value: 3, Month: 202610, Fetched: at},
-			ScoreZ: {Value: -0.5, Month: 202609, Fetched: at}}, risk))
-		must(t, s.RecordScores(ctx, bob, 1001, map[Score]KnownScore{ScoreRisk: {Value: 9, Month: 202609, Fetched: at.Add(time.Hour)}}, nil))
+		must(t, s.RecordScores(ctx, bob, Observation{BusinessID: 1001, Latest: map[Score]KnownScore{ScoreRisk: {Value: 3, Month: 202610, Fetched: at},
+			ScoreZ: {Value: -0.5, Month: 202609, Fetched: at}}, Risk: risk, Name: "Harbor", NAICS: "445110", NAICSTitle: "Supermarkets", Fetched: at}))
+		must(t, s.RecordScores(ctx, bob, Observation{BusinessID: 1001, Latest: map[Score]KnownScore{ScoreRisk: {Value: 9, Month: 202609, Fetched: at.Add(time.Hour)}}}))
 		known, err := s.KnownScores(ctx, alice)
 		must(t, err)
 		if k := known[1001][ScoreRisk]; k.Value != 3 || k.Month != 202610 || !k.Fetched.Equal(at) {
@@ -226,11 +226,21 @@ func TestTeamScores(t *testing.T) {
 		if asOf[1001] != 5 {
 			t.Errorf("Risk as of 202609 = %v, want 5 (August's)", asOf[1001])
 		}
+		months, err := s.RiskMonths(ctx, alice, 1001)
+		must(t, err)
+		if len(months) != 3 || months[0].Month != 202607 {
+			t.Errorf("RiskMonths = %+v", months)
+		}
+		tb, err := s.TeamBusinesses(ctx, bob)
+		must(t, err)
+		if tb[1001].NAICS != "445110" || tb[1001].Name != "Harbor" {
+			t.Errorf("TeamBusinesses = %+v", tb)
+		}
 		other, err := s.KnownScores(ctx, aliceElse)
 		must(t, err)
 		if len(other) != 0 {
 			t.Errorf("another service sees %d businesses' scores", len(other))
 		}
-		wantInvalid(t, "bad month", s.RecordScores(ctx, alice, 1001, map[Score]KnownScore{ScoreRisk: {Value: 3, Month: 202613}}, nil), "score")
+		wantInvalid(t, "bad month", s.RecordScores(ctx, alice, Observation{BusinessID: 1001, Latest: map[Score]KnownScore{ScoreRisk: {Value: 3, Month: 202613}}}), "score")
 	})
 }

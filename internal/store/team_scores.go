@@ -25,6 +25,23 @@ type KnownScore struct {
 	Fetched time.Time
 }
 
+// Observation is what a page received of one business: its latest
+// scores, its Risk by month and, when the header loaded, its name and main
+// industry.
+type Observation struct {
+	BusinessID int32
+	Latest     map[Score]KnownScore
+	Risk       []ScoreMonth
+	// Name, NAICS and NAICSTitle are kept when NAICS is not empty.
+	Name, NAICS, NAICSTitle string
+	Fetched                 time.Time
+}
+
+// TeamBusiness is a linked business's name and main industry.
+type TeamBusiness struct {
+	Name, NAICS, NAICSTitle string
+}
+
 // ScoreMonth is one month's (YYYYMM) value of a score.
 type ScoreMonth struct {
 	Month int
@@ -38,7 +55,8 @@ func checkMonth(m int) bool { return m >= 190001 && m <= 999912 && m%100 >= 1 &&
 // when an account of the team is linked to it (otherwise it does
 // nothing). It is idempotent: a value already known, from a copy fetched
 // no later, writes nothing.
-func (s *Store) RecordScores(ctx context.Context, a Analyst, business int32, latest map[Score]KnownScore, risk []ScoreMonth) error {
+func (s *Store) RecordScores(ctx context.Context, a Analyst, o Observation) error {
+	business, latest, risk := o.BusinessID, o.Latest, o.Risk
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	a, err := team(a)
@@ -58,7 +76,7 @@ func (s *Store) RecordScores(ctx context.Context, a Analyst, business int32, lat
 			return invalid("score", "not a score of a month")
 		}
 	}
-	if len(latest) == 0 && len(risk) == 0 {
+	if len(latest) == 0 && len(risk) == 0 && o.NAICS == "" {
 		return nil
 	}
 	var linked int
@@ -78,6 +96,15 @@ func (s *Store) RecordScores(ctx context.Context, a Analyst, business int32, lat
 				ON CONFLICT (service, business_id, score) DO UPDATE SET month = excluded.month, value = excluded.value, fetched_at = excluded.fetched_at
 				WHERE excluded.month > team_scores.month OR (excluded.month = team_scores.month AND excluded.fetched_at > team_scores.fetched_at)`,
 				a.Service, int64(business), string(sc), k.Month, k.Value, k.Fetched.UnixMicro()); err != nil {
+				return err
+			}
+		}
+		if o.NAICS != "" {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO team_businesses (service, business_id, name, naics, naics_title, fetched_at)
+				VALUES ($1, $2, $3, $4, $5, $6)
+				ON CONFLICT (service, business_id) DO UPDATE SET name = excluded.name, naics = excluded.naics, naics_title = excluded.naics_title, fetched_at = excluded.fetched_at
+				WHERE team_businesses.naics <> excluded.naics OR team_businesses.name <> excluded.name OR team_businesses.naics_title <> excluded.naics_title`,
+				a.Service, int64(business), tidyName(o.Name), tidyName(o.NAICS), tidyName(o.NAICSTitle), o.Fetched.UnixMicro()); err != nil {
 				return err
 			}
 		}
@@ -162,4 +189,54 @@ func (s *Store) RiskAsOf(ctx context.Context, a Analyst, month int) (map[int32]f
 		out[int32(b)] = v
 	}
 	return out, wrap("risk as of", rows.Err())
+}
+
+// TeamBusinesses are the names and industries known of linked businesses.
+func (s *Store) TeamBusinesses(ctx context.Context, a Analyst) (map[int32]TeamBusiness, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	a, err := team(a)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.r.QueryContext(ctx, "SELECT business_id, name, naics, naics_title FROM team_businesses WHERE service = $1", a.Service)
+	if err != nil {
+		return nil, wrap("team businesses", err)
+	}
+	defer rows.Close()
+	out := map[int32]TeamBusiness{}
+	for rows.Next() {
+		var b int64
+		var tb TeamBusiness
+		if err := rows.Scan(&b, &tb.Name, &tb.NAICS, &tb.NAICSTitle); err != nil {
+			return nil, wrap("team businesses", err)
+		}
+		out[int32(b)] = tb
+	}
+	return out, wrap("team businesses", rows.Err())
+}
+
+// RiskMonths are the known months of Risk of one business, oldest first.
+func (s *Store) RiskMonths(ctx context.Context, a Analyst, business int32) ([]ScoreMonth, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	a, err := team(a)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.r.QueryContext(ctx, "SELECT month, value FROM team_risk_months WHERE service = $1 AND business_id = $2 ORDER BY month",
+		a.Service, int64(business))
+	if err != nil {
+		return nil, wrap("risk months", err)
+	}
+	defer rows.Close()
+	var out []ScoreMonth
+	for rows.Next() {
+		var m ScoreMonth
+		if err := rows.Scan(&m.Month, &m.Value); err != nil {
+			return nil, wrap("risk months", err)
+		}
+		out = append(out, m)
+	}
+	return out, wrap("risk months", rows.Err())
 }

@@ -71,6 +71,9 @@ CREATE TABLE limit_inputs (
     monthly_sales  DOUBLE PRECISION NOT NULL,
     months_allowed DOUBLE PRECISION NOT NULL,
     loss_budget    DOUBLE PRECISION NOT NULL,
+    -- The balance-sheet cap worked out from the statements when saved (NULL:
+    -- none), so the implied limit needs no request.
+    sheet_cap      DOUBLE PRECISION,
     saved_at       BIGINT           NOT NULL,
     saved_by       TEXT             NOT NULL
 );
@@ -87,6 +90,18 @@ CREATE TABLE team_scores (
 );
 CREATE INDEX team_scores_by_time ON team_scores (service, fetched_at);
 
+-- What the team knows of a linked business beyond its scores: its name and
+-- main industry (NAICS), for the exposure by industry.
+CREATE TABLE team_businesses (
+    service     TEXT   NOT NULL,
+    business_id BIGINT NOT NULL,
+    name        TEXT   NOT NULL,
+    naics       TEXT   NOT NULL,
+    naics_title TEXT   NOT NULL,
+    fetched_at  BIGINT NOT NULL,
+    PRIMARY KEY (service, business_id)
+);
+
 -- Risk month by month, so the expected-loss bridge knows each account's
 -- band as of each ledger date.
 CREATE TABLE team_risk_months (
@@ -99,6 +114,7 @@ CREATE TABLE team_risk_months (
 
 -- +goose Down
 DROP TABLE team_risk_months;
+DROP TABLE team_businesses;
 DROP TABLE team_scores;
 DROP TABLE limit_inputs;
 DROP TABLE ledger_imports;
