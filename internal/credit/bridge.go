@@ -96,7 +96,9 @@ func NewBridge(old, cur []BridgeLine) Bridge {
 			movers = append(movers, m)
 		}
 	}
-	slices.SortStableFunc(movers, func(x, y Mover) int { return cmp.Or(cmp.Compare(abs(y.Change), abs(x.Change)), cmp.Compare(x.Account, y.Account)) })
+	slices.SortStableFunc(movers, func(x, y Mover) int {
+		return cmp.Or(cmp.Compare(abs(y.Change), abs(x.Change)), cmp.Compare(x.Account, y.Account))
+	})
 	for _, m := range movers {
 		if len(b.Movers) == 5 || m.Change == 0 {
 			break

@@ -28,8 +28,8 @@ type LimitInputs struct {
 	// SheetCap is the balance-sheet cap when the inputs were saved, nil
 	// when the statements did not give one.
 	SheetCap *float64
-	SavedAt       time.Time
-	SavedBy       string
+	SavedAt  time.Time
+	SavedBy  string
 }
 
 // accountColumns are what scanAccount reads, in its order.
