@@ -163,6 +163,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	}()
 	h, err := handlers.New(handlers.Config{
 		Workspace:       ws,
+		Accounts:        ws,
+		SampleLedgers:   cfg.demo(),
 		ServiceURL:      workspaceService(cfg, serviceURL),
 		Service:         client,
 		Cache:           store,

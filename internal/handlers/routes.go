@@ -93,6 +93,22 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/settings/workspace", h.showWorkspaceSettings)
 	app.POST("/settings/workspace", h.submitDeleteWorkspace)
 
+	// The team's accounts, limits and exposure (issue 26): shared by every
+	// analyst of the deployment; every change a CSRF-checked POST. A ledger
+	// file may be posted to /accounts/import only (see limitRequests).
+	app.GET("/accounts", h.showAccounts)
+	app.GET(importPath, h.showAccountsImport)
+	app.POST(importPath, h.submitAccountsImport)
+	app.POST("/accounts/import/confirm", h.submitAccountsImportConfirm)
+	app.GET("/accounts/import/confirm", goTo(importPath))
+	app.POST("/accounts/scores", h.submitAccountScores)
+	app.GET("/accounts/scores", goTo("/accounts"))
+	app.POST("/accounts/link", h.submitAccountLinks)
+	app.GET("/accounts/link", goTo("/accounts"))
+	accountFiles := pages.Group("", h.requireSignIn)
+	accountFiles.GET("/accounts.csv", h.exportAccountsCSV)
+	accountFiles.GET("/accounts.xlsx", h.exportAccountsXLSX)
+
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.
 	pages.GET("/logout", h.showSignOut)
