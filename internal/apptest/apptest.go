@@ -5,6 +5,7 @@ package apptest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
@@ -91,6 +92,10 @@ type Options struct {
 	// busy machines, where slow answers would mark the store down and
 	// each replica would book budgets alone.
 	RedisTimeout time.Duration
+	// WorkspaceService names the service in workspace and team keys;
+	// empty means the WorkspaceService constant. Another name is another
+	// deployment's team, on the same database.
+	WorkspaceService string
 	// SameService, when set, makes this app a second replica of that
 	// one's stand-in service instead of starting its own.
 	SameService *App
@@ -234,7 +239,7 @@ func Start(t testing.TB, opts Options) *App {
 		// its sample ledgers.
 		Accounts:      ws,
 		SampleLedgers: opts.Data == nil,
-		ServiceURL:    WorkspaceService,
+		ServiceURL:    cmp.Or(opts.WorkspaceService, WorkspaceService),
 		Service:       svc,
 		Cache:         store,
 		Sessions:      sessions,

@@ -178,8 +178,12 @@ func Amount(v float64) string {
 // Fraction formats a fraction as a percentage with one decimal.
 func Fraction(f float64) string { return Percent(f * 100) }
 
-// PDText formats a PD with two decimals of a percent: "1.14 %".
-func PDText(pd float64) string { return strconv.FormatFloat(pd*100, 'f', 2, 64) + "%" }
+// PDText formats a PD as a percent with up to three decimals, as the band
+// midpoints have them: "1.135%", "6.995%", "0.06%".
+func PDText(pd float64) string {
+	s := strings.TrimRight(strconv.FormatFloat(pd*100, 'f', 3, 64), "0")
+	return strings.TrimSuffix(s, ".") + "%"
+}
 
 // KnownMonth writes a YYYYMM month as "2026-10".
 func KnownMonth(m int) string {
