@@ -47,7 +47,9 @@ func (h *Handler) submitAccountScores(c *echo.Context) error {
 	for _, t := range todo {
 		ref := upstream.ByID(t.id)
 		secs = append(secs, section{name: "b" + strconv.Itoa(int(t.id)), calls: []func(context.Context, Source){
-			func(ctx context.Context, src Source) { t.hist, t.histErr = src.CreditScoreHistory(ctx, ref, time.Time{}, time.Time{}) },
+			func(ctx context.Context, src Source) {
+				t.hist, t.histErr = src.CreditScoreHistory(ctx, ref, time.Time{}, time.Time{})
+			},
 			func(ctx context.Context, src Source) { t.naics, t.naicErr = src.NAICSCodes(ctx, ref) },
 		}})
 	}
