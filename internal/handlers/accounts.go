@@ -119,3 +119,28 @@ func monthOf(date string) int {
 	}
 	return y*100 + m
 }
+
+// accountPanel is the overview's account tile, from the team's accounts of
+// the business and the scores the page received; nil without an account.
+// Its state joins the kept page's key.
+func (h *Handler) accountPanel(c *echo.Context, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow, histErr error) *views.AccountPanel {
+	id, _ := reportBusiness(ref, hd)
+	if h.accts == nil || id == 0 {
+		return nil
+	}
+	accts, err := h.accts.AccountsOfBusiness(c.Request().Context(), h.analyst(c), id)
+	if err != nil {
+		h.logWorkspace(c, "accounts of business", err)
+		return nil
+	}
+	var known map[store.Score]store.KnownScore
+	if histErr == nil {
+		known = views.TeamObservation(id, "", hist, nil, h.now()).Latest
+	}
+	p := views.NewAccountPanel(id, accts, known)
+	if p != nil {
+		state, _ := c.Get(ctxPageState).(string)
+		c.Set(ctxPageState, state+"\naccount:"+p.State())
+	}
+	return p
+}
