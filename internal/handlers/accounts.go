@@ -30,7 +30,7 @@ type Accounts interface {
 	Unlinked(ctx context.Context, a store.Analyst, limit int) ([]store.Account, error)
 	LinkAccount(ctx context.Context, a store.Analyst, account string, business int32) error
 	SaveLimitInputs(ctx context.Context, a store.Analyst, account string, in store.LimitInputs) error
-	RecordScores(ctx context.Context, a store.Analyst, o store.Observation) error
+	RecordScores(ctx context.Context, a store.Analyst, o store.Observation) (bool, error)
 	KnownScores(ctx context.Context, a store.Analyst) (map[int32]map[store.Score]store.KnownScore, error)
 	TeamBusinesses(ctx context.Context, a store.Analyst) (map[int32]store.TeamBusiness, error)
 	RiskAsOf(ctx context.Context, a store.Analyst, month int) (map[int32]float64, error)
@@ -80,11 +80,14 @@ func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ref upstream.Bus
 		naics = hd.naics
 	}
 	o := views.TeamObservation(id, name, hist, naics, fetched)
-	if err := h.accts.RecordScores(c.Request().Context(), h.analyst(c), o); err != nil {
+	kept, err := h.accts.RecordScores(c.Request().Context(), h.analyst(c), o)
+	if err != nil {
 		h.logWorkspace(c, "record team scores", err)
 		return
 	}
-	if rep.Fingerprint != 0 && rep.Failed == 0 {
+	// A business no account links to is asked about again next time: an
+	// import may link it meanwhile.
+	if kept && rep.Fingerprint != 0 && rep.Failed == 0 {
 		h.teamMarks.Set(mark, struct{}{})
 	}
 }

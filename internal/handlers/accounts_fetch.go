@@ -70,7 +70,7 @@ func (h *Handler) submitAccountScores(c *echo.Context) error {
 		if t.naicErr == nil {
 			naics = t.naics
 		}
-		if err := h.accts.RecordScores(c.Request().Context(), a, views.TeamObservation(t.id, "", t.hist, naics, fetched)); err != nil {
+		if _, err := h.accts.RecordScores(c.Request().Context(), a, views.TeamObservation(t.id, "", t.hist, naics, fetched)); err != nil {
 			return accountsError(err)
 		}
 		n++

@@ -105,6 +105,8 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/accounts/scores", goTo("/accounts"))
 	app.POST("/accounts/link", h.submitAccountLinks)
 	app.GET("/accounts/link", goTo("/accounts"))
+	app.GET("/businesses/:id/limit", byID(h.showLimit))
+	app.POST("/businesses/:id/limit", byID(h.submitLimit))
 	accountFiles := pages.Group("", h.requireSignIn)
 	accountFiles.GET("/accounts.csv", h.exportAccountsCSV)
 	accountFiles.GET("/accounts.xlsx", h.exportAccountsXLSX)

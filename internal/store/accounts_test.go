@@ -203,16 +203,23 @@ func TestTeamScores(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		ctx := t.Context()
 		at := time.Date(2026, 10, 5, 0, 0, 0, 0, time.UTC)
-		must(t, s.RecordScores(ctx, alice, Observation{BusinessID: 1001, Latest: map[Score]KnownScore{ScoreRisk: {Value: 3, Month: 202610, Fetched: at}}}))
+		kept, err := s.RecordScores(ctx, alice, Observation{BusinessID: 1001, Latest: map[Score]KnownScore{ScoreRisk: {Value: 3, Month: 202610, Fetched: at}}})
+		must(t, err)
+		if kept {
+			t.Error("RecordScores says it kept scores of a business no account links to")
+		}
 		if n := countWhere(t, s, "team_scores", "1 = 1"); n != 0 {
 			t.Fatalf("%d scores kept for a business no account links to", n)
 		}
-		_, err := s.ImportLedger(ctx, alice, ImportSpec{AsOf: date("2026-10-31"), Lines: []LedgerLine{line("A-1", 1001, 1000)}})
+		_, err = s.ImportLedger(ctx, alice, ImportSpec{AsOf: date("2026-10-31"), Lines: []LedgerLine{line("A-1", 1001, 1000)}})
 		must(t, err)
 		risk := []ScoreMonth{{202607, 6}, {202608, 5}, {202610, 3}}
-		must(t, s.RecordScores(ctx, bob, Observation{BusinessID: 1001, Latest: map[Score]KnownScore{ScoreRisk: {Value: 3, Month: 202610, Fetched: at},
-			ScoreZ: {Value: -0.5, Month: 202609, Fetched: at}}, Risk: risk, Name: "Harbor", NAICS: "445110", NAICSTitle: "Supermarkets", Fetched: at}))
-		must(t, s.RecordScores(ctx, bob, Observation{BusinessID: 1001, Latest: map[Score]KnownScore{ScoreRisk: {Value: 9, Month: 202609, Fetched: at.Add(time.Hour)}}}))
+		if kept, err := s.RecordScores(ctx, bob, Observation{BusinessID: 1001, Latest: map[Score]KnownScore{ScoreRisk: {Value: 3, Month: 202610, Fetched: at},
+			ScoreZ: {Value: -0.5, Month: 202609, Fetched: at}}, Risk: risk, Name: "Harbor", NAICS: "445110", NAICSTitle: "Supermarkets", Fetched: at}); !kept || err != nil {
+			t.Fatalf("RecordScores of a linked business: kept %v, err %v", kept, err)
+		}
+		_, err = s.RecordScores(ctx, bob, Observation{BusinessID: 1001, Latest: map[Score]KnownScore{ScoreRisk: {Value: 9, Month: 202609, Fetched: at.Add(time.Hour)}}})
+		must(t, err)
 		known, err := s.KnownScores(ctx, alice)
 		must(t, err)
 		if k := known[1001][ScoreRisk]; k.Value != 3 || k.Month != 202610 || !k.Fetched.Equal(at) {
@@ -241,6 +248,7 @@ func TestTeamScores(t *testing.T) {
 		if len(other) != 0 {
 			t.Errorf("another service sees %d businesses' scores", len(other))
 		}
-		wantInvalid(t, "bad month", s.RecordScores(ctx, alice, Observation{BusinessID: 1001, Latest: map[Score]KnownScore{ScoreRisk: {Value: 3, Month: 202613}}}), "score")
+		_, err = s.RecordScores(ctx, alice, Observation{BusinessID: 1001, Latest: map[Score]KnownScore{ScoreRisk: {Value: 3, Month: 202613}}})
+		wantInvalid(t, "bad month", err, "score")
 	})
 }

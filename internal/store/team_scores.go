@@ -52,42 +52,42 @@ type ScoreMonth struct {
 func checkMonth(m int) bool { return m >= 190001 && m <= 999912 && m%100 >= 1 && m%100 <= 12 }
 
 // RecordScores keeps a business's latest scores and its Risk by month,
-// when an account of the team is linked to it (otherwise it does
-// nothing). It is idempotent: a value already known, from a copy fetched
-// no later, writes nothing.
-func (s *Store) RecordScores(ctx context.Context, a Analyst, o Observation) error {
+// when an account of the team is linked to it; kept is false when none is
+// (nothing is written). It is idempotent: a value already known, from a
+// copy fetched no later, writes nothing.
+func (s *Store) RecordScores(ctx context.Context, a Analyst, o Observation) (kept bool, err error) {
 	business, latest, risk := o.BusinessID, o.Latest, o.Risk
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	a, err := team(a)
+	a, err = team(a)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if err := checkBusiness(business); err != nil {
-		return err
+		return false, err
 	}
 	for sc, k := range latest {
 		if !sc.Valid() || !checkMonth(k.Month) || math.IsNaN(k.Value) || math.IsInf(k.Value, 0) {
-			return invalid("score", "not a score of a month")
+			return false, invalid("score", "not a score of a month")
 		}
 	}
 	for _, r := range risk {
 		if !checkMonth(r.Month) || math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
-			return invalid("score", "not a score of a month")
+			return false, invalid("score", "not a score of a month")
 		}
 	}
 	if len(latest) == 0 && len(risk) == 0 && o.NAICS == "" {
-		return nil
+		return false, nil
 	}
 	var linked int
 	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM team_accounts WHERE service = $1 AND business_id = $2",
 		a.Service, int64(business)).Scan(&linked); err != nil {
-		return wrap("record scores", err)
+		return false, wrap("record scores", err)
 	}
 	if linked == 0 {
-		return nil
+		return false, nil
 	}
-	return s.teamWrite(ctx, "record scores", func(tx *sql.Tx) error {
+	err = s.teamWrite(ctx, "record scores", func(tx *sql.Tx) error {
 		for sc, k := range latest {
 			// A newer month, or a later copy, replaces; the same copy again
 			// writes nothing.
@@ -125,6 +125,7 @@ func (s *Store) RecordScores(ctx context.Context, a Analyst, o Observation) erro
 		}
 		return nil
 	})
+	return err == nil, err
 }
 
 // monthIndex counts months from year 0: YYYYMM to a number months can be
