@@ -107,9 +107,11 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/accounts/link", goTo("/accounts"))
 	app.GET("/businesses/:id/limit", byID(h.showLimit))
 	app.POST("/businesses/:id/limit", byID(h.submitLimit))
+	app.GET("/portfolio/exposure", h.showExposure)
 	accountFiles := pages.Group("", h.requireSignIn)
 	accountFiles.GET("/accounts.csv", h.exportAccountsCSV)
 	accountFiles.GET("/accounts.xlsx", h.exportAccountsXLSX)
+	accountFiles.GET("/portfolio/exposure.csv", h.exportExposureCSV)
 
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.
