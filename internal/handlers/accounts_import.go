@@ -180,18 +180,19 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 	if err := m.Check(t.Header); err != nil {
 		mapErr = ledgerMessage(err)
 	}
-	preview := views.NewImportPreview(up.token, up.name, t, m, mapErr)
+	// The preview is built again only to answer a refusal: a 50,000-row
+	// file is read through once on the way in.
 	again := func(fileMsg string) error {
-		page.Preview, page.AsOfError, page.FileError = preview, asOfMsg, fileMsg
+		page.Preview, page.AsOfError, page.FileError = views.NewImportPreview(up.token, up.name, t, m, mapErr), asOfMsg, fileMsg
 		return h.render(c, http.StatusUnprocessableEntity, templates.AccountsImport(page))
 	}
-	switch {
-	case asOfMsg != "" || mapErr != "":
+	if asOfMsg != "" || mapErr != "" {
 		return again("")
-	case !preview.CanImport:
-		return again("No row of the file can be imported; see the reasons below. Nothing was imported.")
 	}
 	res := ledger.Parse(t, m)
+	if len(res.Lines) == 0 {
+		return again("No row of the file can be imported; see the reasons below. Nothing was imported.")
+	}
 	rec, err := h.accts.ImportLedger(c.Request().Context(), a, store.ImportSpec{AsOf: asOf, File: up.name, Lines: res.Lines, Skipped: len(res.Bad)})
 	if err != nil {
 		var ve *store.ValidationError
