@@ -2,6 +2,8 @@ package store
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -16,6 +18,13 @@ func date(s string) time.Time {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// sortedAccounts orders Accounts' answer by account number, as the
+// handlers do.
+func sortedAccounts(list []Account, err error) ([]Account, error) {
+	slices.SortFunc(list, func(a, b Account) int { return strings.Compare(a.Account, b.Account) })
+	return list, err
+}
 
 // line is a ledger line with its balance all current.
 func line(account string, business int32, balance float64) LedgerLine {
@@ -36,7 +45,7 @@ func TestAccountsAreTheTeams(t *testing.T) {
 			t.Errorf("import record = %+v", rec)
 		}
 		for _, a := range []Analyst{alice, bob} {
-			list, err := s.Accounts(ctx, a, "")
+			list, err := sortedAccounts(s.Accounts(ctx, a, ""))
 			must(t, err)
 			if len(list) != 2 || list[0].Account != "A-1" || list[0].BusinessID != 1001 || *list[0].Limit != 2000 || list[0].AsOf != "2026-10-31" {
 				t.Fatalf("%s: Accounts = %+v", a.User, list)
@@ -47,7 +56,7 @@ func TestAccountsAreTheTeams(t *testing.T) {
 				t.Errorf("%s: Import = %+v", a.User, got)
 			}
 		}
-		list, err := s.Accounts(ctx, aliceElse, "")
+		list, err := sortedAccounts(s.Accounts(ctx, aliceElse, ""))
 		must(t, err)
 		if len(list) != 0 {
 			t.Errorf("another service's analyst sees %d accounts", len(list))
@@ -76,12 +85,12 @@ func TestLedgerDates(t *testing.T) {
 		older.Name = "Old name"
 		_, err = s.ImportLedger(ctx, alice, ImportSpec{AsOf: date("2026-07-31"), Lines: []LedgerLine{older, line("A-9", 1009, 5)}})
 		must(t, err)
-		list, err := s.Accounts(ctx, alice, "")
+		list, err := sortedAccounts(s.Accounts(ctx, alice, ""))
 		must(t, err)
 		if len(list) != 2 || list[0].Balance != 700 || list[0].Name != "Renamed" {
 			t.Fatalf("newest ledger = %+v, want A-1 at 700 named Renamed, and A-3", list)
 		}
-		old, err := s.Accounts(ctx, alice, "2026-07-31")
+		old, err := sortedAccounts(s.Accounts(ctx, alice, "2026-07-31"))
 		must(t, err)
 		if len(old) != 2 || old[0].Balance != 300 || old[0].Name != "Renamed" {
 			t.Fatalf("July ledger = %+v, want A-1 at 300 (names are the newest)", old)
@@ -180,7 +189,7 @@ func TestLimitInputsAndLinks(t *testing.T) {
 		must(t, s.LinkAccount(ctx, alice, "A-1", 1999)) // already linked: kept
 		_, err = s.ImportLedger(ctx, alice, ImportSpec{AsOf: date("2026-10-31"), Lines: []LedgerLine{line("A-1", 1001, 900), cust}})
 		must(t, err)
-		list, err := s.Accounts(ctx, alice, "")
+		list, err := sortedAccounts(s.Accounts(ctx, alice, ""))
 		must(t, err)
 		if list[0].BusinessID != 1001 || list[0].Inputs == nil || list[0].Inputs.MonthlySales != 5000 || list[0].Inputs.SavedBy != "bob" || *list[0].Inputs.SheetCap != -3 {
 			t.Errorf("A-1 = %+v (inputs %+v)", list[0], list[0].Inputs)
