@@ -59,6 +59,9 @@ func importLedger(t *testing.T, u *wsUser, name string, data []byte, asOf string
 // analyst of another service sees none.
 func TestImportPreviewWritesNothingThenImports(t *testing.T) {
 	workspaceEngines(t, func(t *testing.T, opts apptest.Options) {
+		if opts.DatabaseURL == "" {
+			opts.DataDir = t.TempDir() // the other service's app shares the file
+		}
 		app := apptest.Start(t, opts)
 		u := signInAccounts(t, app, "demo")
 		p := u.upload("aging.csv", []byte(ledgerCSV), "2026-09-30")
@@ -89,9 +92,6 @@ func TestImportPreviewWritesNothingThenImports(t *testing.T) {
 		}
 		elseOpts := opts
 		elseOpts.WorkspaceService, elseOpts.SameService = "https://another.example", app
-		if opts.DatabaseURL == "" {
-			elseOpts.DataDir = "" // SQLite: its own file; the store test covers one file
-		}
 		elsewhere := apptest.Start(t, elseOpts)
 		if got := signInAccounts(t, elsewhere, "demo").Get("/accounts"); strings.Contains(got.Body, "A-1") {
 			t.Error("an analyst of another service sees the team's accounts")

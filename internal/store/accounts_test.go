@@ -61,6 +61,11 @@ func TestAccountsAreTheTeams(t *testing.T) {
 		if len(list) != 0 {
 			t.Errorf("another service's analyst sees %d accounts", len(list))
 		}
+		// The team's data outlives the workspace of the analyst who imported.
+		must(t, s.DeleteAnalyst(ctx, alice))
+		if list, _ := s.Accounts(ctx, bob, ""); len(list) != 2 {
+			t.Errorf("after alice deleted her workspace bob sees %d accounts, want 2", len(list))
+		}
 		_, err = s.Import(ctx, aliceElse, rec.ID)
 		wantErr(t, "another team's import", err, ErrNotFound)
 	})

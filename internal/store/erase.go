@@ -10,6 +10,12 @@ import (
 // delete in an order every foreign key accepts.
 var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snapshots"}
 
+// teamTables are the team's (issue 26): they belong to everyone of the
+// service, not to one analyst, so DeleteAnalyst leaves them; who changed
+// what stays in them as a user name.
+var teamTables = []string{"team_accounts", "ledgers", "ledger_lines", "ledger_imports", "limit_inputs", "team_scores",
+	"team_businesses", "team_risk_months"}
+
 // DeleteAnalyst deletes everything the analyst has stored, in one
 // transaction: afterwards no table holds a row of theirs. Deleting an
 // analyst with nothing stored is not an error.
