@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/credit"
+	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
 	"creditdash/templates"
@@ -107,7 +108,7 @@ func (h *Handler) showExposure(c *echo.Context) error {
 		return err
 	}
 	status := http.StatusOK
-	if err := h.fillBridge(c, &page); err != nil {
+	if err := h.fillBridge(c, &page, d.figs); err != nil {
 		return err
 	}
 	if page.BridgeNote != "" && c.QueryParam("from") != "" {
@@ -126,8 +127,9 @@ func (h *Handler) showExposure(c *echo.Context) error {
 }
 
 // fillBridge compares two ledger dates (from and to of the query, the two
-// newest by default), each account at its Risk band as of its date.
-func (h *Handler) fillBridge(c *echo.Context, page *views.ExposurePage) error {
+// newest by default), each account at its Risk band as of its date. newest
+// are the newest ledger's accounts, already read for the page.
+func (h *Handler) fillBridge(c *echo.Context, page *views.ExposurePage, newest []views.Figures) error {
 	dates := page.Dates
 	if len(dates) < 2 {
 		page.BridgeNote = "The bridge compares two ledger dates: import a second ledger to see it."
@@ -148,9 +150,17 @@ func (h *Handler) fillBridge(c *echo.Context, page *views.ExposurePage) error {
 	ctx := c.Request().Context()
 	a := h.analyst(c)
 	lines := func(date string) ([]credit.BridgeLine, map[string]string, error) {
-		accts, err := h.accts.Accounts(ctx, a, date)
-		if err != nil {
-			return nil, nil, err
+		var accts []store.Account
+		if date == dates[0] {
+			accts = make([]store.Account, len(newest))
+			for i, f := range newest {
+				accts[i] = f.Account
+			}
+		} else {
+			var err error
+			if accts, err = h.accts.Accounts(ctx, a, date); err != nil {
+				return nil, nil, err
+			}
 		}
 		risk, err := h.accts.RiskAsOf(ctx, a, monthOf(date))
 		if err != nil {
