@@ -46,11 +46,12 @@ test: tools
 tools:
 	@scripts/ensure-tools.sh
 
-## bench: the speed table (stand-in and dashboard as their own processes), then the view benchmarks, the warm report with the workspace shown and the workspace store's write latency and the time to verify a 100,000-entry audit trail (SQLite, and PostgreSQL when Debian's postgresql is installed), the report on a second replica (with redis-server); BENCH_FLAGS="-rows 20000 -samples 2" for a quick run
+## bench: the speed table (stand-in and dashboard as their own processes), then the view benchmarks, the warm report with the workspace shown, the team's accounts at 50,000 (import seconds and peak heap growth, /accounts and /portfolio/exposure p50), the workspace store's write latency and the time to verify a 100,000-entry audit trail (SQLite, and PostgreSQL when Debian's postgresql is installed), the report on a second replica (with redis-server); BENCH_FLAGS="-rows 20000 -samples 2" for a quick run
 bench: build
 	$(GO) run ./cmd/bench $(BENCH_FLAGS)
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./internal/views/
 	$(GO) test -run '^$$' -bench 'WarmReport|StaticFile' -benchtime 5000x ./internal/handlers/
+	$(GO) test -run '^$$' -bench 'AccountsImport50k|AccountsPage50k|Exposure50k' -benchtime 1x ./internal/handlers/
 	if compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then run=scripts/test-postgres.sh; else echo "PostgreSQL is not installed: the store's write latency on SQLite only"; run=; fi; \
 	$$run $(GO) test -run '^$$' -bench Write -benchtime 3000x ./internal/store/; \
 	$$run $(GO) test -run '^$$' -bench VerifyAudit -benchtime 3x ./internal/store/

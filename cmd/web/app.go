@@ -167,6 +167,8 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 		Workspace:       ws,
 		Audit:           ws,
 		Notes:           ws,
+		Accounts:        ws,
+		SampleLedgers:   cfg.demo(),
 		Roles:           cfg.Roles,
 		ServiceURL:      workspaceService(cfg, serviceURL),
 		Service:         client,

@@ -284,8 +284,12 @@ func Start(t testing.TB, opts Options) *App {
 	t.Cleanup(stopHealth)
 	app.Health.Start(hctx)
 	h, err := handlers.New(handlers.Config{
-		Workspace:        ws,
-		Notes:            ws,
+		Workspace: ws,
+		Notes:     ws,
+		// The team's accounts live in the same store; the demo data offers
+		// its sample ledgers.
+		Accounts:         ws,
+		SampleLedgers:    opts.Data == nil,
 		Audit:            ws,
 		Roles:            teamRoles,
 		ServiceURL:       app.service,

@@ -15,18 +15,18 @@ import (
 func TestSessionCookieOfAnotherServiceIsRefused(t *testing.T) {
 	a := apptest.Start(t, apptest.Options{})
 	b := apptest.Start(t, apptest.Options{ServiceName: "another-service"})
-	owner := b.SignIn(t, "trade")
-	if p := owner.PostForm("/businesses/1001/notes", url.Values{"_csrf": {owner.Token("/businesses/1001")}, "text": {"trade's own note"}}); p.Status != http.StatusSeeOther {
+	owner := b.SignIn(t, "developer")
+	if p := owner.PostForm("/businesses/1001/notes", url.Values{"_csrf": {owner.Token("/businesses/1001")}, "text": {"developer's own note"}}); p.Status != http.StatusSeeOther {
 		t.Fatalf("a note on b: status %d, want 303", p.Status)
 	}
-	replay := a.SignIn(t, "trade").On(b)
+	replay := a.SignIn(t, "developer").On(b)
 	if p := replay.Get("/notes.csv"); p.Status != http.StatusSeeOther || !strings.HasPrefix(p.Location(), "/login") {
 		t.Errorf("a's cookie on b's /notes.csv: status %d to %q, want 303 to /login", p.Status, p.Location())
 	}
 	if p := replay.Get("/"); p.Status != http.StatusSeeOther || !strings.HasPrefix(p.Location(), "/login") {
 		t.Errorf("a's cookie on b's home page: status %d to %q, want 303 to /login", p.Status, p.Location())
 	}
-	if p := owner.Get("/notes.csv"); !strings.Contains(p.Body, "trade's own note") {
+	if p := owner.Get("/notes.csv"); !strings.Contains(p.Body, "developer's own note") {
 		t.Errorf("b's own session lost its note: %q", p.Body)
 	}
 }

@@ -167,6 +167,12 @@ type Config struct {
 	PageTurnWait time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Accounts keeps the team's accounts, ledgers and known scores (issue
+	// 26); nil uses Workspace when it keeps them too (internal/store does).
+	Accounts Accounts
+	// SampleLedgers makes the import page offer the demo portfolio's sample
+	// ledgers (demo mode).
+	SampleLedgers bool
 	// TrustedProxies are the reverse proxies in front of the dashboard:
 	// from a connection of theirs, the client's address is the nearest one
 	// in X-Forwarded-For that is not theirs. Empty believes no header.
@@ -225,6 +231,12 @@ type Handler struct {
 	// trusted are TrustedProxies; publicURL is PublicURL.
 	trusted   []netip.Prefix
 	publicURL string
+	// accts is the team's data; teamMarks the score copies recorded for
+	// it; uploads each analyst's ledger file awaiting import.
+	accts         Accounts
+	teamMarks     *otter.Cache[teamMark, struct{}]
+	uploads       *uploads
+	sampleLedgers bool
 }
 
 // New checks the configuration and builds the handlers.
@@ -276,35 +288,46 @@ func New(cfg Config) (*Handler, error) {
 	// Cookies are bound to the service they were made for.
 	cfg.Sessions.BindService(cfg.ServiceURL)
 	h := &Handler{
-		svc:          cfg.Service,
-		cache:        cfg.Cache,
-		sessions:     cfg.Sessions,
-		assets:       cfg.Assets,
-		log:          slog.New(clipHandler{cfg.Logger.Handler()}),
-		health:       cfg.Health,
-		secure:       cfg.CookieSecure,
-		writeTimeout: cfg.PageWriteTimeout,
-		now:          cfg.Now,
-		features:     newFeatureBook(),
-		signOuts:     cfg.SignOuts,
-		throttle:     &signInThrottle{book: cfg.Attempts, place: clientAddr},
-		calls:        newUserSlots(callsPerUser),
-		exports:      newUserSlots(exportsPerUser),
-		turns:        newTurns(pageTurns, pageTurnsPerUser, cfg.PageTurnWait),
-		exportStall:  cfg.ExportStall,
-		meter:        cfg.Meter,
-		ws:           cfg.Workspace,
-		notes:        cfg.Notes,
-		wsDeadline:   cfg.WorkspaceDeadline,
-		service:      cfg.ServiceURL,
-		clientAddr:   clientAddr,
-		roles:        cfg.Roles,
-		audit:        cfg.Audit,
-		trusted:      cfg.TrustedProxies,
-		publicURL:    strings.TrimSuffix(cfg.PublicURL, "/"),
+		svc:           cfg.Service,
+		cache:         cfg.Cache,
+		sessions:      cfg.Sessions,
+		assets:        cfg.Assets,
+		log:           slog.New(clipHandler{cfg.Logger.Handler()}),
+		health:        cfg.Health,
+		secure:        cfg.CookieSecure,
+		writeTimeout:  cfg.PageWriteTimeout,
+		now:           cfg.Now,
+		features:      newFeatureBook(),
+		signOuts:      cfg.SignOuts,
+		throttle:      &signInThrottle{book: cfg.Attempts, place: clientAddr},
+		calls:         newUserSlots(callsPerUser),
+		exports:       newUserSlots(exportsPerUser),
+		turns:         newTurns(pageTurns, pageTurnsPerUser, cfg.PageTurnWait),
+		exportStall:   cfg.ExportStall,
+		meter:         cfg.Meter,
+		ws:            cfg.Workspace,
+		notes:         cfg.Notes,
+		wsDeadline:    cfg.WorkspaceDeadline,
+		service:       cfg.ServiceURL,
+		clientAddr:    clientAddr,
+		roles:         cfg.Roles,
+		audit:         cfg.Audit,
+		trusted:       cfg.TrustedProxies,
+		publicURL:     strings.TrimSuffix(cfg.PublicURL, "/"),
+		accts:         cfg.Accounts,
+		sampleLedgers: cfg.SampleLedgers,
+	}
+	if h.accts == nil {
+		h.accts, _ = cfg.Workspace.(Accounts)
 	}
 	var err error
 	if h.wsBook, err = newWorkspaceBook(); err != nil {
+		return nil, err
+	}
+	if h.teamMarks, err = newTeamMarks(); err != nil {
+		return nil, err
+	}
+	if h.uploads, err = newUploads(); err != nil {
 		return nil, err
 	}
 	if cfg.PageCacheBytes == 0 {

@@ -494,3 +494,20 @@ func (h *Handler) changedSince(c *echo.Context, pay, z upstream.PortfolioScoreHi
 	c.Set(ctxPageState, strconv.FormatBool(len(seen) > 0)+"\n"+state.String())
 	return changed, len(seen) > 0
 }
+
+// sendCSV writes a download whose rows are already in hand (bounded by
+// their own page: the team's accounts, the exposure table) straight to the
+// response, row by row, never as a second whole copy.
+func (h *Handler) sendCSV(c *echo.Context, name string, header []string, records [][]string) error {
+	h.csvHeaders(c, name)
+	c.Response().WriteHeader(http.StatusOK)
+	w := csv.NewWriter(c.Response())
+	_ = w.Write(header)
+	for _, r := range records {
+		if err := w.Write(r); err != nil {
+			return err
+		}
+	}
+	w.Flush()
+	return w.Error()
+}

@@ -15,9 +15,9 @@ func BenchmarkVerifyAudit(b *testing.B) {
 	for _, e := range engines {
 		b.Run(string(e), func(b *testing.B) {
 			s := openTest(b, e, Config{Now: time.Now})
-			fillAudit(b, s, team, n)
+			fillAudit(b, s, aliceTeam, n)
 			for b.Loop() {
-				v, err := s.VerifyAudit(b.Context(), team)
+				v, err := s.VerifyAudit(b.Context(), aliceTeam)
 				if err != nil || !v.Intact || v.Entries != n {
 					b.Fatalf("verdict %+v, %v", v, err)
 				}

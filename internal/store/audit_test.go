@@ -15,8 +15,8 @@ import (
 	"creditdash/internal/store/storetest"
 )
 
-// team is the team of the audit tests: alice's and bob's service.
-var team = alice.Service
+// aliceTeam is the team of the audit tests: alice's and bob's service.
+var aliceTeam = alice.Service
 
 // appendN appends n entries by actor with reasons "r1", "r2"...
 func appendN(t testing.TB, s *Store, team, actor string, n int) []AuditEntry {
@@ -34,8 +34,8 @@ func appendN(t testing.TB, s *Store, team, actor string, n int) []AuditEntry {
 func TestAuditAppendAndRead(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		ctx := t.Context()
-		got := appendN(t, s, team, "alice", 5)
-		appendN(t, s, team+"/", "bob", 2) // the same team: trailing slashes cut
+		got := appendN(t, s, aliceTeam, "alice", 5)
+		appendN(t, s, aliceTeam+"/", "bob", 2) // the same team: trailing slashes cut
 		appendN(t, s, "https://other.example", "alice", 3)
 		prev := GenesisHash
 		for i, e := range got {
@@ -48,7 +48,7 @@ func TestAuditAppendAndRead(t *testing.T) {
 			prev = e.Hash
 		}
 
-		all, more, err := s.AuditEntries(ctx, team, AuditFilter{}, AuditPage{})
+		all, more, err := s.AuditEntries(ctx, aliceTeam, AuditFilter{}, AuditPage{})
 		must(t, err)
 		if len(all) != 7 || more || all[0].Seq != 7 || all[6].Seq != 1 || all[0].Actor != "bob" {
 			t.Fatalf("all entries: %d, more %v, first %+v", len(all), more, all[0])
@@ -56,17 +56,17 @@ func TestAuditAppendAndRead(t *testing.T) {
 		if all[6] != got[0] {
 			t.Errorf("read back %+v, want %+v", all[6], got[0])
 		}
-		page, more, err := s.AuditEntries(ctx, team, AuditFilter{}, AuditPage{Size: 3})
+		page, more, err := s.AuditEntries(ctx, aliceTeam, AuditFilter{}, AuditPage{Size: 3})
 		must(t, err)
 		if len(page) != 3 || !more || page[2].Seq != 5 {
 			t.Fatalf("first page of 3: %d entries, more %v", len(page), more)
 		}
-		page, more, err = s.AuditEntries(ctx, team, AuditFilter{}, AuditPage{Before: 5, Size: 3})
+		page, more, err = s.AuditEntries(ctx, aliceTeam, AuditFilter{}, AuditPage{Before: 5, Size: 3})
 		must(t, err)
 		if len(page) != 3 || !more || page[0].Seq != 4 || page[2].Seq != 2 {
 			t.Fatalf("second page of 3: %v, more %v", seqs(page), more)
 		}
-		page, more, _ = s.AuditEntries(ctx, team, AuditFilter{}, AuditPage{Before: 2, Size: 3})
+		page, more, _ = s.AuditEntries(ctx, aliceTeam, AuditFilter{}, AuditPage{Before: 2, Size: 3})
 		if len(page) != 1 || more {
 			t.Fatalf("last page: %v, more %v", seqs(page), more)
 		}
@@ -82,7 +82,7 @@ func TestAuditAppendAndRead(t *testing.T) {
 			{AuditFilter{From: got[1].At, To: got[3].At}, "[3 2]"},
 			{AuditFilter{From: got[4].At}, "[7 6 5]"},
 		} {
-			es, _, err := s.AuditEntries(ctx, team, c.f, AuditPage{})
+			es, _, err := s.AuditEntries(ctx, aliceTeam, c.f, AuditPage{})
 			must(t, err)
 			if fmt.Sprint(seqs(es)) != c.want {
 				t.Errorf("filter %+v: %v, want %s", c.f, seqs(es), c.want)
@@ -90,7 +90,7 @@ func TestAuditAppendAndRead(t *testing.T) {
 		}
 
 		var log []int64
-		for e, err := range s.AuditLog(ctx, team, AuditFilter{Actor: "alice"}) {
+		for e, err := range s.AuditLog(ctx, aliceTeam, AuditFilter{Actor: "alice"}) {
 			must(t, err)
 			log = append(log, e.Seq)
 		}
@@ -127,14 +127,14 @@ func TestAuditRefusesBadEntries(t *testing.T) {
 			field string
 		}{
 			{"", func(c AuditChange) AuditChange { return c }, "team"},
-			{team, func(c AuditChange) AuditChange { c.Actor = ""; return c }, "actor"},
-			{team, func(c AuditChange) AuditChange { c.Action = "Limit Change"; return c }, "action"},
-			{team, func(c AuditChange) AuditChange { c.Action = ""; return c }, "action"},
-			{team, func(c AuditChange) AuditChange { c.Account = strings.Repeat("a", 257); return c }, "account"},
-			{team, func(c AuditChange) AuditChange { c.BusinessID = -1; return c }, "business"},
-			{team, func(c AuditChange) AuditChange { c.NewValue = strings.Repeat("é", MaxAuditValueLen+1); return c }, "value"},
-			{team, func(c AuditChange) AuditChange { c.Reason = strings.Repeat("x", MaxAuditReasonLen+1); return c }, "reason"},
-			{team, func(c AuditChange) AuditChange { c.Reason = "a\x00b"; return c }, "text"},
+			{aliceTeam, func(c AuditChange) AuditChange { c.Actor = ""; return c }, "actor"},
+			{aliceTeam, func(c AuditChange) AuditChange { c.Action = "Limit Change"; return c }, "action"},
+			{aliceTeam, func(c AuditChange) AuditChange { c.Action = ""; return c }, "action"},
+			{aliceTeam, func(c AuditChange) AuditChange { c.Account = strings.Repeat("a", 257); return c }, "account"},
+			{aliceTeam, func(c AuditChange) AuditChange { c.BusinessID = -1; return c }, "business"},
+			{aliceTeam, func(c AuditChange) AuditChange { c.NewValue = strings.Repeat("é", MaxAuditValueLen+1); return c }, "value"},
+			{aliceTeam, func(c AuditChange) AuditChange { c.Reason = strings.Repeat("x", MaxAuditReasonLen+1); return c }, "reason"},
+			{aliceTeam, func(c AuditChange) AuditChange { c.Reason = "a\x00b"; return c }, "text"},
 		} {
 			_, err := s.AppendAudit(t.Context(), c.team, c.c(ok))
 			wantInvalid(t, c.field, err, c.field)
@@ -142,9 +142,9 @@ func TestAuditRefusesBadEntries(t *testing.T) {
 		// At the bounds it is kept.
 		c := ok
 		c.Reason, c.NewValue = strings.Repeat("é", MaxAuditReasonLen), strings.Repeat("x", MaxAuditValueLen)
-		_, err := s.AppendAudit(t.Context(), team, c)
+		_, err := s.AppendAudit(t.Context(), aliceTeam, c)
 		must(t, err)
-		if v, _ := s.VerifyAudit(t.Context(), team); !v.Intact || v.Entries != 1 {
+		if v, _ := s.VerifyAudit(t.Context(), aliceTeam); !v.Intact || v.Entries != 1 {
 			t.Errorf("after refusals: %+v, want one intact entry", v)
 		}
 	})
@@ -155,9 +155,9 @@ func TestAuditSurvivesWorkspaceDeletion(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		_, err := s.AddNote(t.Context(), alice, 1001, "note")
 		must(t, err)
-		appendN(t, s, team, alice.User, 3)
+		appendN(t, s, aliceTeam, alice.User, 3)
 		must(t, s.DeleteAnalyst(t.Context(), alice))
-		v, err := s.VerifyAudit(t.Context(), team)
+		v, err := s.VerifyAudit(t.Context(), aliceTeam)
 		must(t, err)
 		if !v.Intact || v.Entries != 3 {
 			t.Errorf("after deleting alice's workspace: %+v, want 3 intact entries", v)
@@ -178,38 +178,38 @@ func TestAuditVerifyFindsTampering(t *testing.T) {
 		}
 		check := func(what string, wantBroken int64, wantProblem string) {
 			t.Helper()
-			v, err := s.VerifyAudit(ctx, team)
+			v, err := s.VerifyAudit(ctx, aliceTeam)
 			must(t, err)
 			if v.Intact || v.Broken != wantBroken || !strings.Contains(v.Problem, wantProblem) {
 				t.Errorf("%s: verdict %+v, want entry %d named: %q", what, v, wantBroken, wantProblem)
 			}
 		}
-		es := appendN(t, s, team, "alice", 6)
-		if v, _ := s.VerifyAudit(ctx, team); !v.Intact || v.Entries != 6 {
+		es := appendN(t, s, aliceTeam, "alice", 6)
+		if v, _ := s.VerifyAudit(ctx, aliceTeam); !v.Intact || v.Entries != 6 {
 			t.Fatalf("untouched: %+v", v)
 		}
 
-		exec("UPDATE audit_entries SET new_value = '9000000' WHERE team = $1 AND seq = 3", team)
+		exec("UPDATE audit_entries SET new_value = '9000000' WHERE team = $1 AND seq = 3", aliceTeam)
 		check("a value changed", 3, "entry 3 does not match its hash")
 		// The forger recomputes entry 3's hash: entry 4 no longer follows.
 		e3 := es[2]
 		e3.NewValue = "9000000"
-		exec("UPDATE audit_entries SET hash = $2 WHERE team = $1 AND seq = 3", team, AuditHash(e3.PrevHash, e3))
+		exec("UPDATE audit_entries SET hash = $2 WHERE team = $1 AND seq = 3", aliceTeam, AuditHash(e3.PrevHash, e3))
 		check("a forged hash", 4, "entry 4 does not follow entry 3")
-		exec("UPDATE audit_entries SET new_value = $2, hash = $3 WHERE team = $1 AND seq = 3", team, es[2].NewValue, es[2].Hash)
-		if v, _ := s.VerifyAudit(ctx, team); !v.Intact {
+		exec("UPDATE audit_entries SET new_value = $2, hash = $3 WHERE team = $1 AND seq = 3", aliceTeam, es[2].NewValue, es[2].Hash)
+		if v, _ := s.VerifyAudit(ctx, aliceTeam); !v.Intact {
 			t.Fatalf("restored: %+v", v)
 		}
 
-		exec("UPDATE audit_entries SET at = at + 1 WHERE team = $1 AND seq = 1", team)
+		exec("UPDATE audit_entries SET at = at + 1 WHERE team = $1 AND seq = 1", aliceTeam)
 		check("a time moved", 1, "entry 1 does not match")
-		exec("UPDATE audit_entries SET at = at - 1 WHERE team = $1 AND seq = 1", team)
+		exec("UPDATE audit_entries SET at = at - 1 WHERE team = $1 AND seq = 1", aliceTeam)
 
-		exec("DELETE FROM audit_entries WHERE team = $1 AND seq = 2", team)
+		exec("DELETE FROM audit_entries WHERE team = $1 AND seq = 2", aliceTeam)
 		check("an entry removed", 2, "entry 2 is missing")
-		insertEntry(t, s, team, es[1])
+		insertEntry(t, s, aliceTeam, es[1])
 
-		exec("DELETE FROM audit_entries WHERE team = $1 AND seq >= 5", team)
+		exec("DELETE FROM audit_entries WHERE team = $1 AND seq >= 5", aliceTeam)
 		check("the newest removed", 5, "entries 5 to 6 are missing")
 	})
 }
@@ -237,7 +237,7 @@ func TestAuditConcurrentAppends(t *testing.T) {
 				st := stores[w%len(stores)]
 				wg.Go(func() {
 					for i := range each {
-						_, err := st.AppendAudit(context.Background(), team, AuditChange{Actor: fmt.Sprintf("w%d", w), Action: "limit", Reason: fmt.Sprint(i)})
+						_, err := st.AppendAudit(context.Background(), aliceTeam, AuditChange{Actor: fmt.Sprintf("w%d", w), Action: "limit", Reason: fmt.Sprint(i)})
 						if err != nil {
 							errs <- err
 						}
@@ -249,7 +249,7 @@ func TestAuditConcurrentAppends(t *testing.T) {
 			for err := range errs {
 				t.Fatal(err)
 			}
-			v, err := stores[0].VerifyAudit(t.Context(), team)
+			v, err := stores[0].VerifyAudit(t.Context(), aliceTeam)
 			must(t, err)
 			if !v.Intact || v.Entries != writers*each {
 				t.Errorf("after %d racing appends: %+v", writers*each, v)
@@ -346,23 +346,23 @@ func countInSources(t *testing.T, text string) int {
 func TestAuditLogAcrossBatches(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		const n = 2*auditBatch + 7
-		fillAudit(t, s, team, n)
+		fillAudit(t, s, aliceTeam, n)
 		var count int64
 		appended := false
-		for e, err := range s.AuditLog(t.Context(), team, AuditFilter{}) {
+		for e, err := range s.AuditLog(t.Context(), aliceTeam, AuditFilter{}) {
 			must(t, err)
 			if count++; e.Seq != count {
 				t.Fatalf("entry %d read as number %d", e.Seq, count)
 			}
 			if !appended {
-				appendN(t, s, team, "late", 1)
+				appendN(t, s, aliceTeam, "late", 1)
 				appended = true
 			}
 		}
 		if count != n {
 			t.Errorf("AuditLog read %d entries, want %d", count, n)
 		}
-		v, err := s.VerifyAudit(t.Context(), team)
+		v, err := s.VerifyAudit(t.Context(), aliceTeam)
 		must(t, err)
 		if !v.Intact || v.Entries != n+1 {
 			t.Errorf("verdict %+v, want %d intact entries", v, n+1)
