@@ -27,6 +27,7 @@ import (
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
+	"creditdash/internal/views"
 	"creditdash/static"
 )
 
@@ -71,6 +72,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	defer stop()
 
 	serviceURL := cfg.UpstreamURL
+	var demo *handlers.Demo // first-run help, in demo mode only
 	if cfg.demo() {
 		// The stand-in logs a line per request; quieter than the
 		// dashboard unless debugging.
@@ -79,10 +81,11 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 			simLevel = cfg.LogLevel
 		}
 		simLog := newLogger(config{LogFormat: cfg.LogFormat, LogLevel: simLevel}, stderr).With("component", "stand-in")
-		stopSim, addr, err := startStandIn(cfg, simLog)
+		stopSim, addr, sim, data, err := startStandIn(cfg, simLog)
 		if err != nil {
 			return err
 		}
+		demo = demoHelp(data, sim)
 		defer stopSim()
 		serviceURL = "http://" + addr
 		if len(cfg.SessionSecrets) == 0 {
@@ -178,6 +181,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		Degraded:        degraded,
 		Meter:           meter,
 		TrustedProxies:  cfg.TrustedProxies,
+		Demo:            demo,
 	})
 	if err != nil {
 		return err
@@ -227,20 +231,30 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 }
 
 // startStandIn serves the stand-in service with demo data on a loopback port.
-func startStandIn(cfg config, log *slog.Logger) (stop func(), addr string, err error) {
+func startStandIn(cfg config, log *slog.Logger) (stop func(), addr string, sim *simulator.Server, data *simulator.Dataset, err error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, "", fmt.Errorf("starting the stand-in service: %w", err)
+		return nil, "", nil, nil, fmt.Errorf("starting the stand-in service: %w", err)
 	}
-	data := simulator.Generate(simulator.GenerateOptions{Seed: cfg.DemoSeed})
-	sim := simulator.New(data, simulator.Options{Logger: log})
+	data = simulator.Generate(simulator.GenerateOptions{Seed: cfg.DemoSeed})
+	sim = simulator.New(data, simulator.Options{Logger: log})
 	srv := &http.Server{Handler: sim, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error("stand-in service stopped", "err", err)
 		}
 	}()
-	return func() { _ = srv.Close() }, ln.Addr().String(), nil
+	return func() { _ = srv.Close() }, ln.Addr().String(), sim, data, nil
+}
+
+// demoHelp is what the sign-in pages tell a first visitor in demo mode:
+// the stand-in's accounts and, on the code form, the code it "sent".
+func demoHelp(data *simulator.Dataset, sim *simulator.Server) *handlers.Demo {
+	d := &handlers.Demo{Password: simulator.DemoPassword, Code: sim.LastCode}
+	for _, u := range data.Users {
+		d.Accounts = append(d.Accounts, views.DemoAccount{Name: u.Username, About: u.Describe()})
+	}
+	return d
 }
 
 func newLogger(cfg config, w io.Writer) *slog.Logger {
@@ -263,7 +277,7 @@ func announce(w io.Writer, cfg config, addr string) {
 	fmt.Fprintf(w, "\nCreditDash is running at http://%s\n", addr)
 	if cfg.demo() {
 		fmt.Fprintln(w, "Demo mode: the built-in stand-in service answers with generated data.")
-		fmt.Fprintln(w, "Sign in as demo / demo (also: ordinary, developer, trade, and secure with a two-factor code that is printed here; the password is always demo).")
+		fmt.Fprintln(w, "Sign in as demo / demo (also: ordinary, developer, trade, and secure, whose two-factor code the code page shows; the password is always demo).")
 	}
 	fmt.Fprintln(w, "Stop with Ctrl+C.")
 }

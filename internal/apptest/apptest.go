@@ -24,6 +24,7 @@ import (
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
+	"creditdash/internal/views"
 	"creditdash/static"
 )
 
@@ -91,6 +92,9 @@ type Options struct {
 	// busy machines, where slow answers would mark the store down and
 	// each replica would book budgets alone.
 	RedisTimeout time.Duration
+	// Demo runs the dashboard as demo mode does: the sign-in page lists
+	// the stand-in's accounts and the code form shows its code.
+	Demo bool
 	// SameService, when set, makes this app a second replica of that
 	// one's stand-in service instead of starting its own.
 	SameService *App
@@ -247,6 +251,7 @@ func Start(t testing.TB, opts Options) *App {
 		Now:              opts.Now,
 		SignOuts:         signOuts,
 		TrustedProxies:   opts.TrustedProxies,
+		Demo:             demoHelp(opts.Demo, data, sim),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -260,6 +265,18 @@ func Start(t testing.TB, opts Options) *App {
 	app.URL, app.SimURL, app.Sim, app.Client, app.Logs, app.simSrv = srv.URL, simSrv.URL, sim, client, logs, simSrv
 	app.Handler = e
 	return app
+}
+
+// demoHelp is cmd/web's demo-mode help, when on.
+func demoHelp(on bool, data *simulator.Dataset, sim *simulator.Server) *handlers.Demo {
+	if !on {
+		return nil
+	}
+	d := &handlers.Demo{Password: simulator.DemoPassword, Code: sim.LastCode}
+	for _, u := range data.Users {
+		d.Accounts = append(d.Accounts, views.DemoAccount{Name: u.Username, About: u.Describe()})
+	}
+	return d
 }
 
 // On is the same browser (cookies and headers) talking to another

@@ -157,6 +157,9 @@ type Config struct {
 	// from a connection of theirs, the client's address is the nearest one
 	// in X-Forwarded-For that is not theirs. Empty believes no header.
 	TrustedProxies []netip.Prefix
+	// Demo, set only in demo mode, lists the stand-in's accounts on the
+	// sign-in page and shows its two-factor code; nil shows neither.
+	Demo *Demo
 }
 
 // Handler serves every page of the dashboard.
@@ -192,6 +195,9 @@ type Handler struct {
 	service string
 	// clientAddr is the address a request came from (see TrustedProxies).
 	clientAddr echo.IPExtractor
+	// demo is the stand-in's first-run help (see demo.go); nil outside
+	// demo mode.
+	demo *Demo
 }
 
 // New checks the configuration and builds the handlers.
@@ -252,6 +258,7 @@ func New(cfg Config) (*Handler, error) {
 		ws:           cfg.Workspace,
 		service:      cfg.ServiceURL,
 		clientAddr:   clientAddr,
+		demo:         cfg.Demo,
 	}
 	h.readiness = &readiness{now: cfg.Now, log: func(what string, err error) { h.log.Warn("not ready", "what", what, "err", err) }}
 	var err error

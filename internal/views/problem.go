@@ -44,6 +44,22 @@ type LoginPage struct {
 	Notice string
 	// Error is the service's answer to a failed sign-in.
 	Error string
+	// Demo lists the stand-in's accounts in demo mode; nil otherwise.
+	Demo *DemoSignIn
+}
+
+// DemoSignIn is the demo accounts' list on the sign-in page.
+type DemoSignIn struct {
+	Accounts []DemoAccount
+	Password string
+}
+
+// DemoAccount is one account of the built-in stand-in.
+type DemoAccount struct {
+	Name string
+	// About says what signing in as it shows ("Ordinary, 10 requests an
+	// hour").
+	About string
 }
 
 // LoginFault is why the sign-in form was refused before the service was
