@@ -141,6 +141,7 @@ func (h *Handler) handleError(c *echo.Context, err error) {
 		return
 	}
 	p := classify(err, h.now())
+	h.inTradeTerms(c, &p, err)
 	h.logProblem(c, p, err)
 	if p.SignIn {
 		h.sessions.Clear(c.Response(), c.Request())
@@ -207,6 +208,7 @@ func (h *Handler) sectionProblem(c *echo.Context, err error) *views.Problem {
 		return &p
 	}
 	p := classify(err, h.now())
+	h.inTradeTerms(c, &p, err)
 	h.logProblem(c, p, err)
 	p.RetryURL = pageURL(c).RequestURI()
 	return &p

@@ -179,6 +179,8 @@ type Handler struct {
 	pages *otter.Cache[pageKey, *keptPage]
 	// features remembers the optional operations the service lacks.
 	features *featureBook
+	// providers remembers the accounts' trade providers (trade_book.go).
+	providers *providerBook
 	signOuts SignOuts
 	// throttle bounds sign-in attempts and codes (see throttle.go).
 	throttle *signInThrottle
@@ -247,6 +249,7 @@ func New(cfg Config) (*Handler, error) {
 		writeTimeout: cfg.PageWriteTimeout,
 		now:          cfg.Now,
 		features:     newFeatureBook(),
+		providers:    newProviderBook(),
 		signOuts:     cfg.SignOuts,
 		throttle:     &signInThrottle{book: cfg.Attempts, place: clientAddr},
 		calls:        newUserSlots(callsPerUser),

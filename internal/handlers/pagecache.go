@@ -106,6 +106,9 @@ func (h *Handler) pageKey(c *echo.Context, ld *loaded) (key pageKey, keep bool) 
 	if !h.features.offered(s.User, featureSearch) {
 		field("no-search")
 	}
+	if m, _ := h.providers.mark(s.User); m.has {
+		field("trade-providers") // the navigation shows their page
+	}
 	if q, ok := h.cache.Quota(s.User); ok {
 		num(int64(q.Limit))
 		num(int64(q.Remaining))

@@ -85,6 +85,9 @@ func (h *Handler) base(c *echo.Context, ld *loaded, title string, nav views.Nav)
 	}
 	b.User = s.User
 	b.Workspace.Unread = h.unreadAlerts(c)
+	if m, ok := h.providers.mark(s.User); ok {
+		b.TradeProviders = m.has
+	}
 	if q, ok := h.cache.Quota(s.User); ok {
 		b.Quota = &views.Quota{Limit: q.Limit, Remaining: q.Remaining, RenewsAt: q.RenewsAt(), Now: now}
 	}

@@ -47,6 +47,9 @@ type Base struct {
 	// Workspace is the analyst's workspace in the header: unread alerts
 	// and, on a report, the watch button.
 	Workspace WorkspaceBar
+	// TradeProviders puts the trade-provider page in the navigation: the
+	// account is known to have providers.
+	TradeProviders bool
 }
 
 // Assets are the URLs of the files every page may load.

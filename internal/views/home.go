@@ -37,7 +37,7 @@ const HomeHeadlines = 5
 
 // LookupForm is the "open a business" form with what the user typed.
 type LookupForm struct {
-	By    string // id, customer or supplier
+	By    string // auto, id, customer or supplier
 	Value string
 	Error string
 }
@@ -96,6 +96,7 @@ const (
 	LookupBadID               // not a business id
 	LookupBadKind             // neither id, customer nor supplier
 	LookupBadCode             // not a customer or supplier id
+	LookupUnknownKind         // "detect" could not tell the kind
 )
 
 // Message says what to correct.
@@ -107,6 +108,8 @@ func (f LookupFault) Message() string {
 		return "A business id is a whole number without a sign or leading zeros, such as 1001."
 	case LookupBadKind:
 		return "Choose whether you typed a business id, customer id or supplier id."
+	case LookupUnknownKind:
+		return "That is not a kind of id the dashboard can tell: business ids are digits (1001), supplier ids start with S- (S-1001), customer ids with C and a provider number (C1-1001). Choose the identifier type, or search by name."
 	case LookupBadCode:
 		return "Customer and supplier ids are codes of up to 64 characters without spaces, such as S-1001."
 	}
