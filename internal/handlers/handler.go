@@ -181,7 +181,7 @@ type Handler struct {
 	features *featureBook
 	// providers remembers the accounts' trade providers (trade_book.go).
 	providers *providerBook
-	signOuts SignOuts
+	signOuts  SignOuts
 	// throttle bounds sign-in attempts and codes (see throttle.go).
 	throttle *signInThrottle
 	// calls and exports bound what each user runs against the service.

@@ -91,12 +91,12 @@ type LookupFault int
 
 // The lookup form's faults.
 const (
-	LookupOK      LookupFault = iota
-	LookupEmpty               // nothing typed
-	LookupBadID               // not a business id
-	LookupBadKind             // neither id, customer nor supplier
-	LookupBadCode             // not a customer or supplier id
-	LookupUnknownKind         // "detect" could not tell the kind
+	LookupOK          LookupFault = iota
+	LookupEmpty                   // nothing typed
+	LookupBadID                   // not a business id
+	LookupBadKind                 // neither id, customer nor supplier
+	LookupBadCode                 // not a customer or supplier id
+	LookupUnknownKind             // "detect" could not tell the kind
 )
 
 // Message says what to correct.
