@@ -60,6 +60,9 @@ type plan struct {
 type loaded struct {
 	rd     *cache.Reader
 	offers []*deferredError
+	// also fingerprints copies the page showed from the cache alone
+	// (see reportNews): they are part of the page's key.
+	also uint64
 }
 
 // allOffered is every section the page left unloaded offered as one, for

@@ -20,6 +20,7 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 	if err := l.hd.pageError(l.errs()...); err != nil {
 		return err
 	}
+	l.hd.news = h.reportNews(c, ld, &l.hd)
 	if l.histErr == nil && win.reachesLatest() {
 		// Before the page key: a new alert changes the header's count.
 		// A frame that ends in the past is history: its last month is not
@@ -46,6 +47,9 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 		if err := h.fillOverview(c, &page, l, l.hd.public()); err != nil {
 			return 0, nil, err
 		}
+		if page.Header.News != nil {
+			views.WithEvent(page.Cards, page.Header.News.Event)
+		}
 		if f := page.Workspace.SaveSnapshot; f != nil {
 			// The frame drawn, so the copy keeps the months shown.
 			f.Fields = []views.HiddenField{{Name: "from", Value: page.Window.From}, {Name: "to", Value: page.Window.To}}
@@ -61,6 +65,7 @@ func (h *Handler) showBusinessPayments(c *echo.Context, ref upstream.BusinessRef
 	if err := l.hd.pageError(l.errs()...); err != nil {
 		return err
 	}
+	l.hd.news = h.reportNews(c, ld, &l.hd)
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessPaymentsPage{}
 		page.Base, page.Header = h.businessBase(c, ld, ref, &l.hd, views.TabPayments)
@@ -87,6 +92,7 @@ func (h *Handler) showBusinessFinancials(c *echo.Context, ref upstream.BusinessR
 	if err := l.hd.pageError(l.errs()...); err != nil {
 		return err
 	}
+	l.hd.news = h.reportNews(c, ld, &l.hd)
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessFinancialsPage{}
 		page.Base, page.Header = h.businessBase(c, ld, ref, &l.hd, views.TabFinancials)
@@ -117,6 +123,7 @@ func (h *Handler) showBusinessOfficers(c *echo.Context, ref upstream.BusinessRef
 	if err := l.hd.pageError(l.errs()...); err != nil {
 		return err
 	}
+	l.hd.news = h.reportNews(c, ld, &l.hd)
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessOfficersPage{}
 		page.Base, page.Header = h.businessBase(c, ld, ref, &l.hd, views.TabOfficers)

@@ -102,6 +102,7 @@ func (h *Handler) pageKey(c *echo.Context, ld *loaded) (key pageKey, keep bool) 
 	field(r.URL.RequestURI())
 	num(h.now().Truncate(time.Minute).Unix())
 	num(int64(rep.Fingerprint))
+	num(int64(ld.also))
 	field(h.workspaceKey(c)) // notes, watch state and unread alerts are shown too
 	if !h.features.offered(s.User, featureSearch) {
 		field("no-search")
