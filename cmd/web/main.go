@@ -182,6 +182,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		Meter:           meter,
 		TrustedProxies:  cfg.TrustedProxies,
 		Demo:            demo,
+		Rules:           ws,
 	})
 	if err != nil {
 		return err

@@ -252,6 +252,7 @@ func Start(t testing.TB, opts Options) *App {
 		SignOuts:         signOuts,
 		TrustedProxies:   opts.TrustedProxies,
 		Demo:             demoHelp(opts.Demo, data, sim),
+		Rules:            ws,
 	})
 	if err != nil {
 		t.Fatal(err)

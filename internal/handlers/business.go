@@ -186,6 +186,7 @@ func (h *Handler) businessBase(c *echo.Context, ld *loaded, ref upstream.Busines
 	b.Workspace.Watch = h.watchState(c, ref, hd)
 	if id, _ := reportBusiness(ref, hd); id != 0 {
 		b.Workspace.SaveSnapshot = views.NewSnapshotForm(id, tab)
+		header.AlertURL = views.AlertMeURL(id)
 	}
 	return b, header
 }

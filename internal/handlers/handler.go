@@ -157,6 +157,8 @@ type Config struct {
 	// from a connection of theirs, the client's address is the nearest one
 	// in X-Forwarded-For that is not theirs. Empty believes no header.
 	TrustedProxies []netip.Prefix
+	// Rules changes alert rules in place; nil uses Workspace when it can.
+	Rules RuleEditor
 	// Demo, set only in demo mode, lists the stand-in's accounts on the
 	// sign-in page and shows its two-factor code; nil shows neither.
 	Demo *Demo
@@ -197,6 +199,8 @@ type Handler struct {
 	service string
 	// clientAddr is the address a request came from (see TrustedProxies).
 	clientAddr echo.IPExtractor
+	// ruleEditor changes rules in place; nil offers no change.
+	ruleEditor RuleEditor
 	// demo is the stand-in's first-run help (see demo.go); nil outside
 	// demo mode.
 	demo *Demo
@@ -262,6 +266,10 @@ func New(cfg Config) (*Handler, error) {
 		service:      cfg.ServiceURL,
 		clientAddr:   clientAddr,
 		demo:         cfg.Demo,
+		ruleEditor:   cfg.Rules,
+	}
+	if h.ruleEditor == nil {
+		h.ruleEditor, _ = cfg.Workspace.(RuleEditor)
 	}
 	h.readiness = &readiness{now: cfg.Now, log: func(what string, err error) { h.log.Warn("not ready", "what", what, "err", err) }}
 	var err error

@@ -93,6 +93,10 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/settings/workspace", h.showWorkspaceSettings)
 	app.POST("/settings/workspace", h.submitDeleteWorkspace)
 
+	// An analyst's day (issue 31): rules changed in place.
+	app.GET("/alerts/rules/:id/edit", h.showRuleEdit)
+	app.POST("/alerts/rules/:id/edit", h.submitRuleEdit)
+
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.
 	pages.GET("/logout", h.showSignOut)
