@@ -26,6 +26,7 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 		// A frame that ends in the past is history: its last month is not
 		// the business's score now, and no rule may fire on it.
 		h.evaluateReport(c, ld, ref, &l.hd, l.d.History)
+		h.noteReportScores(c, ld, ref, &l.hd, l.d.History)
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessOverviewPage{}

@@ -183,7 +183,9 @@ type Handler struct {
 	features *featureBook
 	// providers remembers the accounts' trade providers (trade_book.go).
 	providers *providerBook
-	signOuts  SignOuts
+	// reportMarks remembers the reports whose scores were noted (triage.go).
+	reportMarks *reportMarks
+	signOuts    SignOuts
 	// throttle bounds sign-in attempts and codes (see throttle.go).
 	throttle *signInThrottle
 	// calls and exports bound what each user runs against the service.
@@ -254,6 +256,7 @@ func New(cfg Config) (*Handler, error) {
 		now:          cfg.Now,
 		features:     newFeatureBook(),
 		providers:    newProviderBook(),
+		reportMarks:  newReportMarks(),
 		signOuts:     cfg.SignOuts,
 		throttle:     &signInThrottle{book: cfg.Attempts, place: clientAddr},
 		calls:        newUserSlots(callsPerUser),

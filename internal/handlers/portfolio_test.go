@@ -196,7 +196,7 @@ func checkFolderTable(t *testing.T, p *apptest.Page, acct simulator.User) {
 func checkFolderBusinesses(t *testing.T, p *apptest.Page, f simulator.Folder) {
 	t.Helper()
 	var got []string
-	p.Doc.Find("ul.businesses a").Each(func(_ int, a *goquery.Selection) {
+	p.Doc.Find("table.triage tbody th a").Each(func(_ int, a *goquery.Selection) {
 		href, _ := a.Attr("href")
 		got = append(got, href)
 	})
