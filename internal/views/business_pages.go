@@ -16,10 +16,12 @@ type BusinessOverviewPage struct {
 	SummaryProblem *Problem
 	Window         TimeWindow
 	Cards          []ScoreCard
-	ScoreCharts    []ChartPanel
-	ScoresProblem  *Problem
-	RiskHistory    ChartPanel
-	RiskProblem    *Problem
+	// ZSource names the Z″ card's period and source (see ZSource).
+	ZSource       string
+	ScoreCharts   []ChartPanel
+	ScoresProblem *Problem
+	RiskHistory   ChartPanel
+	RiskProblem   *Problem
 	// RiskCoverage is the risk history's coverage badge; a zero value
 	// (no Score) shows none.
 	RiskCoverage CoverageBadge
