@@ -19,6 +19,9 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+	// The analysts' time zones (renewal times) in a binary built without
+	// the system's zone files, as the container image is.
+	_ "time/tzdata"
 
 	"creditdash/internal/handlers"
 	"creditdash/internal/metrics"

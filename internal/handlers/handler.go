@@ -289,6 +289,7 @@ func New(cfg Config) (*Handler, error) {
 		CSS:    cfg.Assets.URL("css/app.css"),
 		Icon:   cfg.Assets.URL("img/favicon.svg"),
 		Charts: cfg.Assets.URL("js/charts.js"),
+		TZ:     cfg.Assets.URL("js/tz.js"),
 	}
 	if cfg.Assets.Has(echartsAsset) {
 		h.urls.ECharts = cfg.Assets.URL(echartsAsset)

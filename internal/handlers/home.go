@@ -23,6 +23,9 @@ const (
 	searchResults = 20
 )
 
+// homeSpend is the most the home page spends of a short budget.
+const homeSpend = 2
+
 // homeMoveRows is how many businesses the home page compares for moves.
 const homeMoveRows = views.MovesCompared
 
@@ -66,7 +69,10 @@ func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) err
 		}},
 		one("headlines", func(ctx context.Context, src Source) { news, nerr = src.IndustryNews(ctx) }),
 	)
-	ld := h.load(c, secs...)
+	// A short budget (an Ordinary account's) goes on two requests at
+	// most here: the home page is opened most, and the reports it leads
+	// to need the rest.
+	ld := h.loadWithin(c, homeSpend, secs...)
 	if err := expiredAmong(serr, ferr, perr, zerr, nerr); err != nil {
 		return err
 	}

@@ -107,6 +107,9 @@ func (h *Handler) pageKey(c *echo.Context, ld *loaded) (key pageKey, keep bool) 
 	if !h.features.offered(s.User, featureSearch) {
 		field("no-search")
 	}
+	if ck, err := c.Cookie(tzCookie); err == nil {
+		field("tz:" + ck.Value) // renewal times are shown in it
+	}
 	if m, _ := h.providers.mark(s.User); m.has {
 		field("trade-providers") // the navigation shows their page
 	}

@@ -50,6 +50,9 @@ type Base struct {
 	// TradeProviders puts the trade-provider page in the navigation: the
 	// account is known to have providers.
 	TradeProviders bool
+	// Budget is the page's one notice that sections wait for the hourly
+	// limit to renew; nil when none does.
+	Budget *BudgetNotice
 }
 
 // Assets are the URLs of the files every page may load.
@@ -57,6 +60,7 @@ type Assets struct {
 	CSS     string
 	Icon    string
 	Charts  string // the chart bootstrap script
+	TZ      string // js/tz.js: the browser's time zone, for renewal times
 	ECharts string // "" when the build has not fetched ECharts
 }
 

@@ -26,6 +26,13 @@ type Problem struct {
 	// (choosing a trade provider, say); empty when there is nothing to do.
 	ActionURL  string
 	ActionText string
+	// Renews is RenewsAt in the analyst's time zone and UTC
+	// (RenewalText); "" shows RenewsAt's clock alone.
+	Renews string
+	// Waiting marks a section left unloaded that cannot be loaded before
+	// the limit renews: the page's one notice says when, so the box is
+	// one line without a Load link that could not work.
+	Waiting bool
 }
 
 // ErrorPage is a page that only tells of a problem.
