@@ -105,17 +105,19 @@ func (h *Handler) loadWithin(c *echo.Context, spend int, secs ...section) *loade
 	rd := h.cache.Reader(cache.Who{User: s.User, Key: s.Key})
 	gate := h.features.gate(s.User)
 	q, known := h.cache.Quota(s.User)
-	spent := 0
+	spent, full := 0, countCalls(secs)
 	if spend > 0 && !known && len(secs) > 1 {
+		// The first section is read once, here; the plan is for the rest.
 		probe := rd.Probe(nil)
 		for _, call := range secs[0].calls {
 			call(ctx, gate(probe))
 		}
 		spent = probe.Misses()
 		h.runAll(ctx, rd, gate, secs[:1])
+		secs = secs[1:]
 		q, known = h.cache.Quota(s.User)
 	}
-	short := spend > 0 && known && q.Limit > 0 && q.Remaining < shortBudget*countCalls(secs)
+	short := spend > 0 && known && q.Limit > 0 && q.Remaining < shortBudget*full
 	if !known || (!short && q.Remaining >= countCalls(secs)) {
 		h.runAll(ctx, rd, gate, secs)
 		return &loaded{rd: rd}
