@@ -110,7 +110,7 @@ func TestWatchlistShowsRiskAndDBT(t *testing.T) {
 	p := u.Get("/watchlist")
 	var heads []string
 	p.Doc.Find("table.watchlist thead th").Each(func(_ int, th *goquery.Selection) { heads = append(heads, th.Text()) })
-	if got := strings.Join(heads[:5], "|"); got != "Business|Risk score|Pay score|DBT|Z″-Score" {
+	if got := strings.Join(heads[1:6], "|"); got != "Business|Risk score|Pay score|DBT|Z″-Score" {
 		t.Errorf("watch list columns = %q", got)
 	}
 	row := strings.Join(strings.Fields(p.Text("table.watchlist tbody tr")), " ")

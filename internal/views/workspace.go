@@ -291,3 +291,6 @@ type WorkspaceBar struct {
 	Changed      []Changed
 	ChangedKnown bool
 }
+
+// IDText is the row's business id as text, for forms and links.
+func (r WatchRow) IDText() string { return strconv.FormatInt(int64(r.ID), 10) }
