@@ -102,6 +102,16 @@ func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) err
 					found, page.MoreResults = found[:searchResults], true
 				}
 				page.Results = views.SearchRows(found)
+				// The scores the analyst already has: Pay and Z″ from the
+				// portfolio histories this page read, Risk and DBT as last
+				// seen on a report; none is asked for.
+				var payL, zL map[int32]views.Latest
+				if perr == nil && zerr == nil {
+					payL, zL = views.PortfolioLatest(pay), views.PortfolioLatest(z)
+				}
+				if seen, err := h.ws.LastSeen(c.Request().Context(), h.analyst(c)); err == nil {
+					views.WithKnownScores(page.Results, payL, zL, seen)
+				}
 			} else {
 				page.SearchProblem = views.SearchTooLong()
 				code = http.StatusBadRequest

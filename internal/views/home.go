@@ -48,6 +48,16 @@ type SearchRow struct {
 	Location string
 	URL      string
 	ID       string
+	// Known are the scores the analyst already has for it ("Risk 9 · low
+	// risk"), none asked for; empty when none is known.
+	Known []KnownScore
+	id    int32
+}
+
+// KnownScore is one known score of a search result.
+type KnownScore struct {
+	Label string
+	Cell  ScoreCell
 }
 
 // SearchRows turns search results into rows linking to each report.
@@ -60,6 +70,7 @@ func SearchRows(found []upstream.SearchResult) []SearchRow {
 			Location: Location(f.City, f.State, ""),
 			URL:      "/businesses/" + id,
 			ID:       id,
+			id:       f.BusinessID,
 		})
 	}
 	return rows

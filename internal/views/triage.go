@@ -287,3 +287,25 @@ func ReportReadings(id int32, hist []upstream.CreditScoreHistoryRow) []store.Rea
 	}
 	return out
 }
+
+// WithKnownScores adds to search results the scores the analyst already
+// has: Pay and Z″ from the portfolio histories (nil when not loaded), Risk
+// and DBT as last seen on a report.
+func WithKnownScores(rows []SearchRow, pay, z map[int32]Latest, seen map[store.SeenKey]store.Seen) {
+	for i := range rows {
+		id := rows[i].id
+		for _, k := range []struct {
+			label string
+			cell  func() (ScoreCell, *float64)
+		}{
+			{"Risk", func() (ScoreCell, *float64) { return seenCell(ScoreRisk, seen, id) }},
+			{"Pay", func() (ScoreCell, *float64) { return historyCell(ScorePay, pay, seen, id, "") }},
+			{"DBT", func() (ScoreCell, *float64) { return seenCell(ScoreDBT, seen, id) }},
+			{"Z″", func() (ScoreCell, *float64) { return historyCell(ScoreZ, z, seen, id, "") }},
+		} {
+			if c, v := k.cell(); v != nil {
+				rows[i].Known = append(rows[i].Known, KnownScore{Label: k.label, Cell: c})
+			}
+		}
+	}
+}
