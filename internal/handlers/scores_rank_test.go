@@ -23,6 +23,11 @@ func TestScoreMapByFolderWorstFirst(t *testing.T) {
 			folder104 = f.BusinessIDs
 		}
 	}
+	fp := u.Get("/portfolio/folders/104")
+	link, _ := fp.Doc.Find("a.folder-score-map").Attr("href")
+	if link != "/portfolio/scores?folder=104&order=worst" {
+		t.Errorf("the folder page's score-map link = %q", link)
+	}
 	p := u.Get("/portfolio/scores?score=pay&folder=104&order=worst&size=25")
 	mustStatus(t, "score map for folder 104", p, http.StatusOK)
 	in := map[string]bool{}
