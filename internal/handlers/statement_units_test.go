@@ -40,13 +40,13 @@ func TestStatementsInThousandsOrMillions(t *testing.T) {
 	if len(cells) < 2 {
 		t.Fatalf("Sales cells in millions = %q", cells)
 	}
-	inM := regexp.MustCompile(`^\$[\d,]+\.\dM [+-]?[\d,]+\.\d % on the year$`)
+	inM := regexp.MustCompile(`^\$[\d,]+\.\dM [+-]?[\d,]+\.\d %$`)
 	for _, c := range cells[:len(cells)-1] { // newest first: the oldest year has no year before
 		if !inM.MatchString(c) {
 			t.Errorf("Sales cell %q, want millions with the change on the year", c)
 		}
 	}
-	if last := cells[len(cells)-1]; strings.Contains(last, "on the year") {
+	if last := cells[len(cells)-1]; strings.Contains(last, "%") {
 		t.Errorf("the oldest year's Sales %q has a change with no year before", last)
 	}
 	if k := sales(u.Get("/businesses/1001/financials?units=k")); !regexp.MustCompile(`^\$[\d,]+k `).MatchString(k[0]) {

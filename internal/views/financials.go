@@ -61,7 +61,7 @@ type StatementRow struct {
 	// key is the data point's name.
 	key string
 	// Changes are, beside Cells, each amount's change from the fiscal
-	// year before ("+5.2 % on the year"); empty without them.
+	// year before ("+5.2 %"); empty without them.
 	Changes []string
 	// Withheld, when not "", replaces every cell: the point is withheld in
 	// every year.

@@ -105,7 +105,7 @@ func yearOnYear(stmts []upstream.AnnualFinancials, i int, key string, v float64)
 	if !ok || dp.Value == nil || *dp.Value == 0 || math.IsNaN(*dp.Value) || math.IsInf(*dp.Value, 0) {
 		return ""
 	}
-	return Signed((v-*dp.Value)/math.Abs(*dp.Value)*100, 1) + " % on the year"
+	return Signed((v-*dp.Value)/math.Abs(*dp.Value)*100, 1) + " %"
 }
 
 // NewStatementGridIn is NewStatementGrid with amounts in units and each
