@@ -13,8 +13,8 @@ BROWSER_TESTS ?= require
 
 ## build: browser assets, templ code, bin/web and bin/simulator
 build: assets generate
-	$(GO) build -trimpath -o $(BIN)/web ./cmd/web
-	$(GO) build -trimpath -o $(BIN)/simulator ./cmd/simulator
+	@$(GO) build -trimpath -o $(BIN)/web ./cmd/web
+	@$(GO) build -trimpath -o $(BIN)/simulator ./cmd/simulator
 
 ## assets: a custom ECharts build (static/src/echarts.js) from npm into static/vendor (git-ignored)
 assets: $(ECHARTS)
@@ -22,13 +22,13 @@ assets: $(ECHARTS)
 $(ECHARTS): package.json package-lock.json scripts/build-assets.sh static/src/echarts.js
 	scripts/build-assets.sh
 
-## generate: templ components into Go (committed; CI checks they are fresh)
+## generate: templ components into Go (committed; CI checks they are fresh); warnings only, so make run prints the dashboard's own lines (templ's "needsRestart=true" is its watch mode's news, not an error)
 generate:
-	$(GO) tool templ generate
+	@$(GO) tool templ generate -log-level warn
 
 ## run: start the dashboard with the built-in stand-in service and demo data
 run: build
-	COOKIE_SECURE=$${COOKIE_SECURE:-false} ./$(BIN)/web
+	@COOKIE_SECURE=$${COOKIE_SECURE:-false} ./$(BIN)/web
 
 ## simulator: run the stand-in service on its own (127.0.0.1:8081)
 simulator: build

@@ -51,3 +51,12 @@ func problemRole(p *views.Problem) string {
 	}
 	return "alert"
 }
+
+// sortState is a column heading's aria-sort: the sorted column is in the
+// table's own order (worst first), the others none.
+func sortState(sorted bool) string {
+	if sorted {
+		return "other"
+	}
+	return "none"
+}

@@ -56,6 +56,7 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 		}
 	}()
 	serviceURL := cfg.UpstreamURL
+	var demo *handlers.Demo // first-run help, in demo mode only
 	if cfg.demo() {
 		// The stand-in logs a line per request; quieter than the
 		// dashboard unless debugging.
@@ -64,11 +65,12 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 		if cfg.LogLevel <= slog.LevelDebug {
 			simCfg.LogLevel = cfg.LogLevel
 		}
-		stopSim, addr, err := startStandIn(cfg, newLogger(simCfg, logOutput(log)).With("component", "stand-in"))
+		stopSim, addr, help, err := startStandIn(cfg, newLogger(simCfg, logOutput(log)).With("component", "stand-in"))
 		if err != nil {
 			return nil, err
 		}
 		a.closers = append(a.closers, stopSim)
+		demo = help
 		serviceURL = "http://" + addr
 		if len(cfg.SessionSecrets) == 0 {
 			cfg.SessionSecrets = []string{demoSecret()}
@@ -169,6 +171,8 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 		Notes:           ws,
 		Accounts:        ws,
 		SampleLedgers:   cfg.demo(),
+		Demo:            demo,
+		Rules:           ws,
 		Roles:           cfg.Roles,
 		ServiceURL:      workspaceService(cfg, serviceURL),
 		Service:         client,

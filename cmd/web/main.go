@@ -3,6 +3,10 @@
 package main
 
 import (
+	// The analysts' time zones (renewal times) in a binary built without
+	// the system's zone files, as the container image is.
+	_ "time/tzdata"
+
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -19,7 +23,9 @@ import (
 	"syscall"
 	"time"
 
+	"creditdash/internal/handlers"
 	"creditdash/internal/upstream/simulator"
+	"creditdash/internal/views"
 )
 
 func main() {
@@ -129,11 +135,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return 0
 }
 
-// startStandIn serves the stand-in service with demo data on a loopback port.
-func startStandIn(cfg config, log *slog.Logger) (stop func(), addr string, err error) {
+// startStandIn serves the stand-in service with demo data on a loopback
+// port; its data and server also give the sign-in pages their demo help.
+func startStandIn(cfg config, log *slog.Logger) (stop func(), addr string, demo *handlers.Demo, err error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, "", fmt.Errorf("starting the stand-in service: %w", err)
+		return nil, "", nil, fmt.Errorf("starting the stand-in service: %w", err)
 	}
 	data := simulator.Generate(simulator.GenerateOptions{Seed: cfg.DemoSeed})
 	sim := simulator.New(data, simulator.Options{Logger: log})
@@ -143,7 +150,17 @@ func startStandIn(cfg config, log *slog.Logger) (stop func(), addr string, err e
 			log.Error("stand-in service stopped", "err", err)
 		}
 	}()
-	return func() { _ = srv.Close() }, ln.Addr().String(), nil
+	return func() { _ = srv.Close() }, ln.Addr().String(), demoHelp(data, sim), nil
+}
+
+// demoHelp is what the sign-in pages tell a first visitor in demo mode:
+// the stand-in's accounts and, on the code form, the code it "sent".
+func demoHelp(data *simulator.Dataset, sim *simulator.Server) *handlers.Demo {
+	d := &handlers.Demo{Password: simulator.DemoPassword, Code: sim.LastCode}
+	for _, u := range data.Users {
+		d.Accounts = append(d.Accounts, views.DemoAccount{Name: u.Username, About: u.Describe()})
+	}
+	return d
 }
 
 // describeService names the service for the log, its password redacted.
@@ -176,7 +193,7 @@ func announce(w io.Writer, cfg config, addr string) {
 	fmt.Fprintf(w, "\nCreditDash is running at http://%s\n", addr)
 	if cfg.demo() {
 		fmt.Fprintln(w, "Demo mode: the built-in stand-in service answers with generated data.")
-		fmt.Fprintln(w, "Sign in as demo / demo (also: ordinary, developer, trade, and secure with a two-factor code that is printed here; the password is always demo).")
+		fmt.Fprintln(w, "Sign in as demo / demo (also: ordinary, developer, trade, and secure, whose two-factor code the code page shows; the password is always demo).")
 	}
 	fmt.Fprintln(w, "Stop with Ctrl+C.")
 }

@@ -26,6 +26,7 @@ import (
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
+	"creditdash/internal/views"
 	"creditdash/static"
 )
 
@@ -106,6 +107,9 @@ type Options struct {
 	// cookies instead of WorkspaceService: another name is a deployment
 	// on another service.
 	ServiceName string
+	// Demo runs the dashboard as demo mode does: the sign-in page lists
+	// the stand-in's accounts and the code form shows its code.
+	Demo bool
 	// SameService, when set, makes this app a second replica of that
 	// one's stand-in service instead of starting its own.
 	SameService *App
@@ -309,6 +313,8 @@ func Start(t testing.TB, opts Options) *App {
 		TrustedProxies:   opts.TrustedProxies,
 		PublicURL:        opts.PublicURL,
 		Meter:            opts.Meter,
+		Demo:             demoHelp(opts.Demo, data, sim),
+		Rules:            ws,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -323,6 +329,18 @@ func Start(t testing.TB, opts Options) *App {
 	app.Handler = e
 	app.Stats = h.Stats
 	return app
+}
+
+// demoHelp is cmd/web's demo-mode help, when on.
+func demoHelp(on bool, data *simulator.Dataset, sim *simulator.Server) *handlers.Demo {
+	if !on {
+		return nil
+	}
+	d := &handlers.Demo{Password: simulator.DemoPassword, Code: sim.LastCode}
+	for _, u := range data.Users {
+		d.Accounts = append(d.Accounts, views.DemoAccount{Name: u.Username, About: u.Describe()})
+	}
+	return d
 }
 
 // On is the same browser (cookies and headers) talking to another

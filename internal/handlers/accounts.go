@@ -80,7 +80,7 @@ func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ref upstream.Bus
 		naics = hd.naics
 	}
 	o := views.TeamObservation(id, name, hist, naics, fetched)
-	kept, err := h.accts.RecordScores(c.Request().Context(), h.analyst(c), o)
+	kept, err := h.accts.RecordScores(h.wsCtx(c), h.analyst(c), o)
 	if err != nil {
 		h.logWorkspace(c, "record team scores", err)
 		return
@@ -131,7 +131,7 @@ func (h *Handler) accountPanel(c *echo.Context, ref upstream.BusinessRef, hd *he
 	if h.accts == nil || id == 0 {
 		return nil
 	}
-	accts, err := h.accts.AccountsOfBusiness(c.Request().Context(), h.analyst(c), id)
+	accts, err := h.accts.AccountsOfBusiness(h.wsCtx(c), h.analyst(c), id)
 	if err != nil {
 		h.logWorkspace(c, "accounts of business", err)
 		return nil

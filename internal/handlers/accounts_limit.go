@@ -118,7 +118,7 @@ func (h *Handler) limitPage(c *echo.Context, ref upstream.BusinessRef, get func(
 	var accts []store.Account
 	if id != 0 {
 		var err error
-		if accts, err = h.accts.AccountsOfBusiness(c.Request().Context(), a, id); err != nil {
+		if accts, err = h.accts.AccountsOfBusiness(h.wsCtx(c), a, id); err != nil {
 			return accountsError(err)
 		}
 	}

@@ -32,7 +32,7 @@ func (h *Handler) showLogin(c *echo.Context) error {
 	if _, ok := sessionOf(c); ok {
 		return redirect(c, next)
 	}
-	page := views.LoginPage{Base: h.base(c, nil, "Sign in", views.NavNone), Next: next}
+	page := views.LoginPage{Base: h.base(c, nil, "Sign in", views.NavNone), Next: next, Demo: h.demoSignIn()}
 	// "Send a new code" and a failed second step come back with the user
 	// name, so only the password is to be typed again.
 	if u := strings.TrimSpace(c.QueryParam("username")); plausibleUser(u) && len(u) <= maxUsernameLen {
@@ -60,7 +60,7 @@ func (h *Handler) showLogin(c *echo.Context) error {
 // shows the form again with the user name as typed.
 func (h *Handler) submitLogin(c *echo.Context) error {
 	form := readLoginForm(c)
-	page := views.LoginPage{Base: h.base(c, nil, "Sign in", views.NavNone), Username: form.Username, Next: form.Next}
+	page := views.LoginPage{Base: h.base(c, nil, "Sign in", views.NavNone), Username: form.Username, Next: form.Next, Demo: h.demoSignIn()}
 	if fault := form.validate(); fault != views.LoginOK {
 		if len(form.Username) > maxUsernameLen {
 			// Only a name no account can have is cleared; a name kept

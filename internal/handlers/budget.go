@@ -60,6 +60,9 @@ type plan struct {
 type loaded struct {
 	rd     *cache.Reader
 	offers []*deferredError
+	// also fingerprints copies the page showed from the cache alone
+	// (see reportNews): they are part of the page's key.
+	also uint64
 }
 
 // allOffered is every section the page left unloaded offered as one, for
@@ -83,16 +86,54 @@ func (ld *loaded) allOffered(c *echo.Context) (all deferredError, ok bool) {
 // the plan loads. Sections left out hold a *deferredError in their results.
 // It never writes the response: the handler renders what it returns.
 func (h *Handler) load(c *echo.Context, secs ...section) *loaded {
+	return h.loadWithin(c, 0, secs...)
+}
+
+// shortBudget is how many times a page's full cost an account must have
+// left for its budget not to count as short (see loadWithin).
+const shortBudget = 4
+
+// loadWithin is load spending at most spend requests when the budget is
+// short: fewer left than shortBudget times the page's full cost (an
+// Ordinary account's ten an hour always are). The rest is offered with
+// Load links. spend 0 is no cap. When the budget is not known yet (the
+// first page after sign-in), the first section is loaded alone to learn
+// it, so the cap holds from the first page on.
+func (h *Handler) loadWithin(c *echo.Context, spend int, secs ...section) *loaded {
 	ctx := c.Request().Context()
 	s := mustSession(c)
 	rd := h.cache.Reader(cache.Who{User: s.User, Key: s.Key})
 	gate := h.features.gate(s.User)
 	q, known := h.cache.Quota(s.User)
-	if !known || q.Remaining >= countCalls(secs) {
+	spent, full := 0, countCalls(secs)
+	if spend > 0 && !known && len(secs) > 1 {
+		// The first section is read once, here; the plan is for the rest.
+		probe := rd.Probe(nil)
+		for _, call := range secs[0].calls {
+			call(ctx, gate(probe))
+		}
+		spent = probe.Misses()
+		h.runAll(ctx, rd, gate, secs[:1])
+		secs = secs[1:]
+		q, known = h.cache.Quota(s.User)
+	}
+	short := spend > 0 && known && q.Limit > 0 && q.Remaining < shortBudget*full
+	if !known || (!short && q.Remaining >= countCalls(secs)) {
 		h.runAll(ctx, rd, gate, secs)
 		return &loaded{rd: rd}
 	}
+	real := q.Remaining
+	if short {
+		q.Remaining = min(q.Remaining, max(spend-spent, 0))
+	}
 	p := planWithin(ctx, rd, gate, q, requestedSections(c), secs)
+	for _, o := range p.offers {
+		if o != nil {
+			// The cap is the page's choice, not the account's limit: an
+			// offer names what is really left, and can be taken.
+			o.left += real - q.Remaining
+		}
+	}
 	var run []section
 	for i, sec := range secs {
 		if p.load[i] {
@@ -229,6 +270,14 @@ func withLoad(u *url.URL, name string) string {
 func (e *deferredError) problem() *views.Problem {
 	p := &views.Problem{Status: http.StatusOK, Title: "Not loaded, to save requests", Deferred: true, RenewsAt: e.renewsAt}
 	uses := views.Plural(e.cost, "request")
+	if e.left < e.cost {
+		// A Load link would be refused: the page's one notice says when
+		// the limit renews, and the box stays a line.
+		p.Waiting = true
+		p.Message = "Your account has " + views.Plural(e.left, "request") + " left this hour; loading this section uses " + uses +
+			", so it can be loaded once the limit renews."
+		return p
+	}
 	if e.left == 0 {
 		p.Message = "Your account has no requests left this hour; loading this section uses " + uses +
 			", so it is best loaded once the limit renews."

@@ -176,9 +176,13 @@ func TestOrdinaryUserSpendsTheBudgetOnWhatMattersFirst(t *testing.T) {
 	if deferred.Length() != 2 {
 		t.Fatalf("%d sections offered to load later, want 2 (summary and risk history)", deferred.Length())
 	}
-	link := deferred.First().Find("a")
-	if !strings.Contains(link.Text(), "Load (uses 1 request)") || !strings.Contains(deferred.First().Text(), "renews at") {
-		t.Errorf("deferred section says %q", deferred.First().Text())
+	// Nothing is left: no Load link that could not work, and one notice
+	// at the top says when the limit renews (issue 31).
+	if n := deferred.Find("a").Length(); n != 0 {
+		t.Errorf("%d Load links with no request left", n)
+	}
+	if n := p.Doc.Find("#budget-notice").Length(); n != 1 || !strings.Contains(p.Text("#budget-notice"), "renews at") {
+		t.Errorf("%d budget notices: %q, want one saying when the limit renews", n, p.Text("#budget-notice"))
 	}
 	if got := p.Text(".quota"); !strings.Contains(got, "0 of 10 requests left") {
 		t.Errorf("quota meter: %q", got)
@@ -196,9 +200,9 @@ func TestOrdinaryUserSpendsTheBudgetOnWhatMattersFirst(t *testing.T) {
 		t.Error("a report was loaded beyond the hourly budget without being asked")
 	}
 
-	// Asking anyway tells the limit inside the section, never a 429 page.
-	href, _ := link.Attr("href")
-	asked := u.Get(href)
+	// Asking anyway (a kept link) tells the limit inside the section,
+	// never a 429 page.
+	asked := u.Get("/businesses/1002?load=all")
 	if asked.Status != http.StatusOK || !strings.Contains(asked.Text(".problem"), "Hourly request limit reached") {
 		t.Errorf("loading a section past the limit: status %d, %q", asked.Status, asked.Text(".problem"))
 	}
@@ -222,9 +226,9 @@ func TestLoadLinkSpendsOnTheAskedSection(t *testing.T) {
 	if p.Doc.Find("#aging .problem.deferred").Length() != 1 {
 		t.Fatalf("the aging section should wait: %q", p.Text("#aging"))
 	}
-	href, _ := p.Doc.Find("#aging .problem.deferred a").Attr("href")
-	if !strings.Contains(href, "load=sic%2Cmonthly") {
-		t.Errorf("aging load link = %q, want it to keep sic and add aging", href)
+	// Nothing is left for it: a line and the page's notice, no Load link.
+	if n := p.Doc.Find("#aging .problem.deferred a").Length(); n != 0 || p.Doc.Find("#budget-notice").Length() != 1 {
+		t.Errorf("aging: %d Load links, %d notices; want none and one", n, p.Doc.Find("#budget-notice").Length())
 	}
 	if n := total(app, "ordinary"); n != 10 {
 		t.Errorf("%d requests spent, want 10", n)

@@ -91,6 +91,9 @@ type headerData struct {
 	identErr error
 	naics    []upstream.NAICSCode
 	naicsErr error
+	// news is the stories naming the business among the news already
+	// fetched (report_news.go); nil on a dated copy.
+	news *views.ReportNews
 }
 
 // section is the header's service calls: the first section of every tab.
@@ -171,6 +174,7 @@ func (h *Handler) businessBase(c *echo.Context, ld *loaded, ref upstream.Busines
 	}
 	share := h.siteURL(c) + pageURL(c).RequestURI()
 	header := views.NewBusinessHeader(ref, hd.identification(), hd.naics, tab, share)
+	header.News = hd.news
 	switch {
 	case hd.naicsErr != nil:
 		header.NAICSProblem = h.sectionProblem(c, hd.naicsErr)
@@ -182,6 +186,7 @@ func (h *Handler) businessBase(c *echo.Context, ld *loaded, ref upstream.Busines
 	b.Workspace.Watch = h.watchState(c, ref, hd)
 	if id, _ := reportBusiness(ref, hd); id != 0 {
 		b.Workspace.SaveSnapshot = views.NewSnapshotForm(id, tab)
+		header.AlertURL = views.AlertMeURL(id)
 	}
 	return b, header
 }

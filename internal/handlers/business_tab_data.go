@@ -89,6 +89,7 @@ func (h *Handler) fillOverview(c *echo.Context, page *views.BusinessOverviewPage
 	if page.ScoresProblem = h.sectionProblem(c, l.histErr); page.ScoresProblem == nil {
 		page.Window.FillFromHistory(l.d.History)
 		page.Cards = views.ScoreCards(l.d.History, public)
+		page.ZSource = views.ZSource(l.d.History)
 		charts, err := views.ScoreCharts(l.d.History)
 		if err != nil {
 			return err
@@ -251,9 +252,13 @@ func (h *Handler) fillFinancials(c *echo.Context, page *views.BusinessFinancials
 		Count: l.form.count, StatementYear: l.form.year, Sort: l.form.sort, Action: action}
 	if page.StatementsProblem = h.sectionProblem(c, l.stmtsErr); page.StatementsProblem == nil {
 		stmts := views.InOrder(l.d.Statements, l.form.sort == "A")
-		page.Statements = views.NewStatementGrid(stmts)
+		units := views.ReadUnits(c.QueryParam("units"))
+		page.Statements = views.NewStatementGridIn(stmts, units)
+		page.UnitLinks = views.UnitLinks(pageURL(c), units)
+		page.Controls.Units = string(units)
 		if page.ZExplainProblem = h.sectionProblem(c, l.zHistErr); page.ZExplainProblem == nil {
 			page.ZExplain = views.ExplainZ(stmts, l.d.ZHistory)
+			page.ZExplain.Overview = page.ZExplain.Reconcile(l.d.ZHistory, stmts)
 		}
 	}
 	if page.CommentsProblem = h.sectionProblem(c, l.commentsErr); page.CommentsProblem == nil {

@@ -20,6 +20,7 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 	if err := l.hd.pageError(l.errs()...); err != nil {
 		return err
 	}
+	l.hd.news = h.reportNews(c, ld, &l.hd)
 	if l.histErr == nil && win.reachesLatest() {
 		// Before the page key: a new alert changes the header's count.
 		// A frame that ends in the past is history: its last month is not
@@ -27,6 +28,7 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 		h.evaluateReport(c, ld, ref, &l.hd, l.d.History)
 		// The team's latest known scores arrive here too (issue 26).
 		h.recordTeamScores(c, ld, ref, &l.hd, l.d.History)
+		h.noteReportScores(c, ld, ref, &l.hd, l.d.History)
 	}
 	// Read before the page key, which must change with the team's data.
 	account := h.accountPanel(c, ref, &l.hd, l.d.History, l.histErr)
@@ -55,6 +57,9 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 		if err := h.fillOverview(c, &page, l, l.hd.public()); err != nil {
 			return 0, nil, err
 		}
+		if page.Header.News != nil {
+			views.WithEvent(page.Cards, page.Header.News.Event)
+		}
 		if f := page.Workspace.SaveSnapshot; f != nil {
 			// The frame drawn, so the copy keeps the months shown.
 			f.Fields = []views.HiddenField{{Name: "from", Value: page.Window.From}, {Name: "to", Value: page.Window.To}}
@@ -70,6 +75,7 @@ func (h *Handler) showBusinessPayments(c *echo.Context, ref upstream.BusinessRef
 	if err := l.hd.pageError(l.errs()...); err != nil {
 		return err
 	}
+	l.hd.news = h.reportNews(c, ld, &l.hd)
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessPaymentsPage{}
 		page.Base, page.Header = h.businessBase(c, ld, ref, &l.hd, views.TabPayments)
@@ -96,6 +102,7 @@ func (h *Handler) showBusinessFinancials(c *echo.Context, ref upstream.BusinessR
 	if err := l.hd.pageError(l.errs()...); err != nil {
 		return err
 	}
+	l.hd.news = h.reportNews(c, ld, &l.hd)
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessFinancialsPage{}
 		page.Base, page.Header = h.businessBase(c, ld, ref, &l.hd, views.TabFinancials)
@@ -126,6 +133,7 @@ func (h *Handler) showBusinessOfficers(c *echo.Context, ref upstream.BusinessRef
 	if err := l.hd.pageError(l.errs()...); err != nil {
 		return err
 	}
+	l.hd.news = h.reportNews(c, ld, &l.hd)
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessOfficersPage{}
 		page.Base, page.Header = h.businessBase(c, ld, ref, &l.hd, views.TabOfficers)

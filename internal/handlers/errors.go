@@ -145,6 +145,7 @@ func (h *Handler) handleError(c *echo.Context, err error) {
 		return
 	}
 	p := classify(err, h.now())
+	h.inTradeTerms(c, &p, err)
 	h.logProblem(c, p, err)
 	if p.SignIn {
 		h.sessions.Clear(c.Response(), c.Request())
@@ -160,6 +161,7 @@ func (h *Handler) handleError(c *echo.Context, err error) {
 	if p.Retry && c.Request().Method == http.MethodGet {
 		p.RetryURL = c.Request().URL.RequestURI()
 	}
+	p.Renews = renewsText(c, p.RenewsAt)
 	page := views.ErrorPage{Base: h.base(c, nil, p.Title, views.NavNone), Problem: p, Now: h.now()}
 	if rerr := h.render(c, p.Status, templates.ErrorPage(page)); rerr != nil {
 		h.log.Error("rendering the error page failed", "request_id", requestID(c.Request().Context()), "err", rerr)
@@ -200,7 +202,9 @@ func (h *Handler) sectionProblem(c *echo.Context, err error) *views.Problem {
 	}
 	var de *deferredError
 	if errors.As(err, &de) {
-		return de.problem()
+		p := de.problem()
+		p.Renews = renewsText(c, p.RenewsAt)
+		return p
 	}
 	if errors.Is(err, cache.ErrBudgetSpent) {
 		h.meter.BudgetRefused()
@@ -208,10 +212,22 @@ func (h *Handler) sectionProblem(c *echo.Context, err error) *views.Problem {
 		// section waits for the renewal the box names.
 		p := classify(err, h.now())
 		p.Status = http.StatusOK
+		p.Renews = renewsText(c, p.RenewsAt)
 		return &p
 	}
 	p := classify(err, h.now())
+	h.inTradeTerms(c, &p, err)
 	h.logProblem(c, p, err)
 	p.RetryURL = pageURL(c).RequestURI()
+	p.Renews = renewsText(c, p.RenewsAt)
 	return &p
+}
+
+// renewsText is the renewal time in the analyst's zone and UTC, "" for
+// none.
+func renewsText(c *echo.Context, at time.Time) string {
+	if at.IsZero() {
+		return ""
+	}
+	return views.RenewalText(at, analystZone(c))
 }

@@ -118,8 +118,11 @@ func readRefreshForm(c *echo.Context) refreshForm {
 // tradeProviderForm is the trade-provider choice.
 type tradeProviderForm struct {
 	Provider string
+	// Next is the page that asked for a provider, to return to; "" stays
+	// on the settings page.
+	Next string
 }
 
 func readTradeProviderForm(c *echo.Context) tradeProviderForm {
-	return tradeProviderForm{Provider: strings.TrimSpace(c.FormValue("provider"))}
+	return tradeProviderForm{Provider: strings.TrimSpace(c.FormValue("provider")), Next: nextPage(c.FormValue("next"))}
 }

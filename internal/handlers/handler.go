@@ -186,6 +186,11 @@ type Config struct {
 	// and port, no trailing slash), for every absolute link handed out;
 	// empty builds them from each request's scheme and Host.
 	PublicURL string
+	// Rules changes alert rules in place; nil uses Workspace when it can.
+	Rules RuleEditor
+	// Demo, set only in demo mode, lists the stand-in's accounts on the
+	// sign-in page and shows its two-factor code; nil shows neither.
+	Demo *Demo
 }
 
 // Handler serves every page of the dashboard.
@@ -204,7 +209,11 @@ type Handler struct {
 	pages *otter.Cache[pageKey, *keptPage]
 	// features remembers the optional operations the service lacks.
 	features *featureBook
-	signOuts SignOuts
+	// providers remembers the accounts' trade providers (trade_book.go).
+	providers *providerBook
+	// reportMarks remembers the reports whose scores were noted (triage.go).
+	reportMarks *reportMarks
+	signOuts    SignOuts
 	// throttle bounds sign-in attempts and codes (see throttle.go).
 	throttle *signInThrottle
 	// calls and exports bound what each user runs against the service.
@@ -237,6 +246,11 @@ type Handler struct {
 	teamMarks     *otter.Cache[teamMark, struct{}]
 	uploads       *uploads
 	sampleLedgers bool
+	// ruleEditor changes rules in place; nil offers no change.
+	ruleEditor RuleEditor
+	// demo is the stand-in's first-run help (see demo.go); nil outside
+	// demo mode.
+	demo *Demo
 }
 
 // New checks the configuration and builds the handlers.
@@ -298,6 +312,8 @@ func New(cfg Config) (*Handler, error) {
 		writeTimeout:  cfg.PageWriteTimeout,
 		now:           cfg.Now,
 		features:      newFeatureBook(),
+		providers:     newProviderBook(),
+		reportMarks:   newReportMarks(),
 		signOuts:      cfg.SignOuts,
 		throttle:      &signInThrottle{book: cfg.Attempts, place: clientAddr},
 		calls:         newUserSlots(callsPerUser),
@@ -316,6 +332,11 @@ func New(cfg Config) (*Handler, error) {
 		publicURL:     strings.TrimSuffix(cfg.PublicURL, "/"),
 		accts:         cfg.Accounts,
 		sampleLedgers: cfg.SampleLedgers,
+		demo:          cfg.Demo,
+		ruleEditor:    cfg.Rules,
+	}
+	if h.ruleEditor == nil {
+		h.ruleEditor, _ = cfg.Workspace.(RuleEditor)
 	}
 	if h.accts == nil {
 		h.accts, _ = cfg.Workspace.(Accounts)
@@ -340,6 +361,7 @@ func New(cfg Config) (*Handler, error) {
 		CSS:    cfg.Assets.URL("css/app.css"),
 		Icon:   cfg.Assets.URL("img/favicon.svg"),
 		Charts: cfg.Assets.URL("js/charts.js"),
+		TZ:     cfg.Assets.URL("js/tz.js"),
 	}
 	if cfg.Assets.Has(echartsAsset) {
 		h.urls.ECharts = cfg.Assets.URL(echartsAsset)

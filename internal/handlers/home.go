@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -22,6 +23,9 @@ const (
 	searchResults = 20
 )
 
+// homeSpend is the most the home page spends of a short budget.
+const homeSpend = 2
+
 // homeMoveRows is how many businesses the home page compares for moves.
 const homeMoveRows = views.MovesCompared
 
@@ -29,7 +33,7 @@ const homeMoveRows = views.MovesCompared
 // industry headlines), the business lookup and, with ?q=, businesses found
 // by name. Every section's call runs at once and fails on its own.
 func (h *Handler) showHome(c *echo.Context) error {
-	return h.home(c, views.LookupForm{By: "id"}, http.StatusOK)
+	return h.home(c, views.LookupForm{By: "auto"}, http.StatusOK)
 }
 
 // home builds the home page with the lookup form as given: empty, or
@@ -65,7 +69,10 @@ func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) err
 		}},
 		one("headlines", func(ctx context.Context, src Source) { news, nerr = src.IndustryNews(ctx) }),
 	)
-	ld := h.load(c, secs...)
+	// A short budget (an Ordinary account's) goes on two requests at
+	// most here: the home page is opened most, and the reports it leads
+	// to need the rest.
+	ld := h.loadWithin(c, homeSpend, secs...)
 	if err := expiredAmong(serr, ferr, perr, zerr, nerr); err != nil {
 		return err
 	}
@@ -95,6 +102,16 @@ func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) err
 					found, page.MoreResults = found[:searchResults], true
 				}
 				page.Results = views.SearchRows(found)
+				// The scores the analyst already has: Pay and Z″ from the
+				// portfolio histories this page read, Risk and DBT as last
+				// seen on a report; none is asked for.
+				var payL, zL map[int32]views.Latest
+				if perr == nil && zerr == nil {
+					payL, zL = views.PortfolioLatest(pay), views.PortfolioLatest(z)
+				}
+				if seen, err := h.ws.LastSeen(h.wsCtx(c), h.analyst(c)); err == nil {
+					views.WithKnownScores(page.Results, payL, zL, seen)
+				}
 			} else {
 				page.SearchProblem = views.SearchTooLong()
 				code = http.StatusBadRequest
@@ -122,27 +139,42 @@ func (h *Handler) openBusiness(c *echo.Context) error {
 		return redirect(c, target)
 	}
 	lookup := views.LookupForm{By: form.By, Value: views.Clip(form.Value, 200), Error: fault.Message()}
-	if form.By != "customer" && form.By != "supplier" {
-		lookup.By = "id"
+	switch form.By {
+	case "id", "customer", "supplier":
+	default:
+		lookup.By = "auto"
 	}
 	return h.home(c, lookup, http.StatusBadRequest)
 }
 
 // lookupForm is the home page's "open a business" form.
 type lookupForm struct {
-	By    string // id, customer or supplier
+	By    string // auto (or empty), id, customer or supplier
 	Value string
 }
 
-// target validates the form and builds the page's URL.
+// target validates the form and builds the page's URL. "auto", the form's
+// default, tells the kind from what was typed; so does "id" when what was
+// typed is plainly a supplier or customer id (S-1001 typed with the id
+// type used to fail).
 func (f lookupForm) target() (string, views.LookupFault) {
 	if f.Value == "" {
 		return "", views.LookupEmpty
 	}
+	switch f.By {
+	case "", "auto":
+		if f.By = detectKind(f.Value); f.By == "" {
+			return "", views.LookupUnknownKind
+		}
+	case "id":
+		if k := detectKind(f.Value); k == "customer" || k == "supplier" {
+			f.By = k
+		}
+	}
 	var ref upstream.BusinessRef
 	var prefix string
 	switch f.By {
-	case "", "id":
+	case "id":
 		r, err := upstream.ParseID(f.Value)
 		if err != nil {
 			return "", views.LookupBadID
@@ -162,4 +194,23 @@ func (f lookupForm) target() (string, views.LookupFault) {
 		return prefix + f.Value, views.LookupOK
 	}
 	return prefix + url.PathEscape(f.Value), views.LookupOK
+}
+
+// customerPattern is a trade provider's customer id as the service hands
+// them out: C, the provider's number, a dash (C1-1001).
+var customerPattern = regexp.MustCompile(`^[Cc][0-9]*-\S+$`)
+
+// detectKind tells from what was typed which kind of id it is: digits are
+// a business id, S-… a supplier id, C…-… a customer id; "" when it is
+// none of these.
+func detectKind(v string) string {
+	switch {
+	case v != "" && strings.Trim(v, "0123456789") == "":
+		return "id"
+	case len(v) > 2 && strings.EqualFold(v[:2], "S-"):
+		return "supplier"
+	case customerPattern.MatchString(v):
+		return "customer"
+	}
+	return ""
 }

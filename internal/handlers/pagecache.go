@@ -105,9 +105,16 @@ func (h *Handler) pageKey(c *echo.Context, ld *loaded) (key pageKey, keep bool) 
 	field(r.URL.RequestURI())
 	num(h.now().Truncate(time.Minute).Unix())
 	num(int64(rep.Fingerprint))
+	num(int64(ld.also))
 	field(h.workspaceKey(c)) // notes, watch state and unread alerts are shown too
 	if !h.features.offered(s.User, featureSearch) {
 		field("no-search")
+	}
+	if ck, err := c.Cookie(tzCookie); err == nil {
+		field("tz:" + ck.Value) // renewal times are shown in it
+	}
+	if m, _ := h.providers.mark(s.User); m.has {
+		field("trade-providers") // the navigation shows their page
 	}
 	if q, ok := h.cache.Quota(s.User); ok {
 		num(int64(q.Limit))

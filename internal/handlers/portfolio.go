@@ -59,17 +59,29 @@ func (h *Handler) showFolder(c *echo.Context) error {
 	}
 	showWithout(c, "export")
 	var (
-		folders          []upstream.Folder
-		news             []upstream.NewsItem
-		members          []upstream.PortfolioBusiness
-		ferr, nerr, merr error
+		folders                      []upstream.Folder
+		news                         []upstream.NewsItem
+		members                      []upstream.PortfolioBusiness
+		pay, z                       upstream.PortfolioScoreHistory
+		ferr, nerr, merr, perr, zerr error
 	)
+	// The scores are the portfolio histories the home page and the watch
+	// list read (the same copy), within the budget like any section.
+	rows := upstream.PortfolioQuery{StartRow: 1, EndRow: homeMoveRows}
 	ld := h.load(c,
 		one("news", func(ctx context.Context, src Source) { news, nerr = src.FolderNews(ctx, id) }),
 		one("businesses", func(ctx context.Context, src Source) { members, merr = src.PortfolioBusinesses(ctx, id) }),
 		one("folders", func(ctx context.Context, src Source) { folders, ferr = src.Folders(ctx) }),
+		section{name: "scores", calls: []func(context.Context, Source){
+			func(ctx context.Context, src Source) { pay, perr = src.PayScoreHistory(ctx, rows) },
+			func(ctx context.Context, src Source) { z, zerr = src.ZScoreHistory(ctx, rows) },
+		}},
 	)
-	if err := expiredAmong(ferr, nerr, merr); err != nil {
+	if err := expiredAmong(ferr, nerr, merr, perr, zerr); err != nil {
+		return err
+	}
+	tri, err := h.folderTriage(c, ld, pay, z, errors.Join(perr, zerr))
+	if err != nil {
 		return err
 	}
 	name, known := views.FolderName(folders, id)
@@ -92,6 +104,8 @@ func (h *Handler) showFolder(c *echo.Context) error {
 		} else {
 			page.BusinessesProblem = h.membersProblem(c, merr)
 			page.Businesses, page.MoreBusinesses = views.FolderBusinesses(members, views.MaxFolderBusinesses)
+			page.Triage = tri.page(views.MembersOf(members), "/portfolio/folders/"+strconv.Itoa(id)+"#folder-businesses-title")
+			page.Triage.ScoresProblem = h.sectionProblem(c, tri.err)
 		}
 		return http.StatusOK, templates.Folder(page), nil
 	})

@@ -93,7 +93,15 @@ func TestPortfolioPagesForEveryUser(t *testing.T) {
 
 			home := user().Get("/")
 			mustStatus(t, "/", home, http.StatusOK)
-			noProblems(t, "/", home)
+			if name == "ordinary" {
+				// A short budget: the home page spends two requests and
+				// offers the rest (issue 31).
+				if n := home.Doc.Find(".problem:not(.deferred)").Length(); n != 0 {
+					t.Errorf("GET / as ordinary: %d problems besides sections offered", n)
+				}
+			} else {
+				noProblems(t, "/", home)
+			}
 			if n := home.Doc.Find(`#home-folders-title ~ .table-wrap tbody tr`).Length(); n != len(acct.Folders) {
 				t.Errorf("home lists %d folders, want %d", n, len(acct.Folders))
 			}
@@ -196,7 +204,7 @@ func checkFolderTable(t *testing.T, p *apptest.Page, acct simulator.User) {
 func checkFolderBusinesses(t *testing.T, p *apptest.Page, f simulator.Folder) {
 	t.Helper()
 	var got []string
-	p.Doc.Find("ul.businesses a").Each(func(_ int, a *goquery.Selection) {
+	p.Doc.Find("table.triage tbody th a").Each(func(_ int, a *goquery.Selection) {
 		href, _ := a.Attr("href")
 		got = append(got, href)
 	})

@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"time"
+
 	"bytes"
 	"net/http"
 	"strconv"
@@ -86,12 +88,16 @@ func (h *Handler) base(c *echo.Context, ld *loaded, title string, nav views.Nav)
 	b.User = s.User
 	b.Role = string(h.roles.Of(s.User).Role)
 	b.Workspace.Unread = h.unreadAlerts(c)
+	if m, ok := h.providers.mark(s.User); ok {
+		b.TradeProviders = m.has
+	}
 	if q, ok := h.cache.Quota(s.User); ok {
 		b.Quota = &views.Quota{Limit: q.Limit, Remaining: q.Remaining, RenewsAt: q.RenewsAt(), Now: now}
 	}
 	if ld == nil {
 		return b
 	}
+	b.Budget = budgetNotice(c, ld, now)
 	if rep := ld.rd.Report(); !rep.FetchedAt.IsZero() {
 		b.Freshness = &views.Freshness{FetchedAt: rep.FetchedAt, StaleSince: rep.StaleSince, StaleReason: rep.StaleReason,
 			Now: now, Copies: rep.Copies, Page: b.URL}
@@ -108,4 +114,20 @@ func csrfToken(c *echo.Context) string {
 // redirect answers a form post with 303 so a reload does not resubmit it.
 func redirect(c *echo.Context, to string) error {
 	return c.Redirect(http.StatusSeeOther, to)
+}
+
+// budgetNotice is the page's one notice when sections wait for the limit
+// to renew (they cost more than is left): their boxes then stay a line.
+func budgetNotice(c *echo.Context, ld *loaded, now time.Time) *views.BudgetNotice {
+	var n *views.BudgetNotice
+	for _, o := range ld.offers {
+		if o.left >= o.cost {
+			continue
+		}
+		if n == nil {
+			n = &views.BudgetNotice{RenewsAt: o.renewsAt, Renews: renewsText(c, o.renewsAt), Now: now}
+		}
+		n.Sections++
+	}
+	return n
 }

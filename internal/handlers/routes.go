@@ -123,6 +123,9 @@ func (h *Handler) Routes() *echo.Echo {
 	accountFiles.GET("/accounts.csv", h.exportAccountsCSV)
 	accountFiles.GET("/accounts.xlsx", h.exportAccountsXLSX)
 	accountFiles.GET("/portfolio/exposure.csv", h.exportExposureCSV)
+	// An analyst's day (issue 31): rules changed in place.
+	app.GET("/alerts/rules/:id/edit", h.showRuleEdit)
+	app.POST("/alerts/rules/:id/edit", h.submitRuleEdit)
 
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.

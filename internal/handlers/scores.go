@@ -32,7 +32,16 @@ type scoresQuery struct {
 	from, to time.Time // zero: the service's default range
 	page     int
 	size     int
+	// folder narrows the map to one folder's businesses (0: all); worst
+	// orders them by their latest score, worst first (see ranked).
+	folder int
+	worst  bool
 }
+
+// ranked reports a view the dashboard orders and pages itself: a folder's
+// businesses, or worst first, over the first homeMoveRows of the
+// portfolio (the copy the home page reads).
+func (sq scoresQuery) ranked() bool { return sq.folder > 0 || sq.worst }
 
 // showScores shows one page of the portfolio's monthly Pay or Z″ scores.
 // Refused input gets a message and a default, with status 400; a page past
@@ -40,23 +49,45 @@ type scoresQuery struct {
 func (h *Handler) showScores(c *echo.Context) error {
 	sq, notices := parseScoresQuery(c.Request().URL.Query(), h.now())
 	pq := upstream.PortfolioQuery{From: sq.from, To: sq.to, StartRow: (sq.page-1)*sq.size + 1, EndRow: sq.page * sq.size}
+	if sq.ranked() {
+		pq.StartRow, pq.EndRow = 1, homeMoveRows
+	}
 	var hist upstream.PortfolioScoreHistory
-	var err error
-	ld := h.load(c, one("scores", func(ctx context.Context, src Source) {
+	var members []upstream.PortfolioBusiness
+	var err, merr error
+	secs := []section{one("scores", func(ctx context.Context, src Source) {
 		if sq.score == views.PortfolioZ {
 			hist, err = src.ZScoreHistory(ctx, pq)
 		} else {
 			hist, err = src.PayScoreHistory(ctx, pq)
 		}
-	}))
-	if errors.Is(err, upstream.ErrSessionExpired) {
+	})}
+	if sq.folder > 0 {
+		secs = append(secs, one("members", func(ctx context.Context, src Source) {
+			members, merr = src.PortfolioBusinesses(ctx, sq.folder)
+		}))
+	}
+	ld := h.load(c, secs...)
+	if errors.Is(err, upstream.ErrSessionExpired) || errors.Is(merr, upstream.ErrSessionExpired) {
 		return err
+	}
+	if err == nil && merr != nil {
+		err = merr
+	}
+	capped := false
+	if err == nil && sq.ranked() {
+		capped = hist.TotalResults > homeMoveRows
+		hist = views.RankScores(hist, views.MembersOf(members), sq.folder > 0, sq.worst, (sq.page-1)*sq.size, sq.size)
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.ScoresPage{
 			Base:    h.base(c, ld, "Portfolio scores", views.NavScores),
 			Form:    views.NewScoresForm(sq.score, monthParam(sq.from), monthParam(sq.to), sq.size),
 			Notices: notices,
+		}
+		page.Form.Folder, page.Form.Worst = folderParam(sq.folder), sq.worst
+		if capped {
+			page.Notices = append(page.Notices, "Only the first "+views.Int(homeMoveRows)+" businesses of the portfolio are ordered here.")
 		}
 		status := http.StatusOK
 		if len(notices) > 0 {
@@ -155,7 +186,29 @@ func parseScoresQuery(q url.Values, now time.Time) (scoresQuery, []string) {
 		from = to.AddDate(0, -(maxScoreMonths - 1), 0)
 	}
 	sq.from, sq.to = from, to
+	if raw := strings.TrimSpace(q.Get("folder")); raw != "" {
+		if id, err := parseFolderID(raw); err != nil {
+			notices = append(notices, fmt.Sprintf("The folder %q is not a folder id such as 101; showing every business.", views.Clip(raw, 20)))
+		} else {
+			sq.folder = id
+		}
+	}
+	switch raw := strings.ToLower(strings.TrimSpace(q.Get("order"))); raw {
+	case "", "name":
+	case "worst":
+		sq.worst = true
+	default:
+		notices = append(notices, fmt.Sprintf("The order %q is not worst or name; showing them by name.", views.Clip(raw, 20)))
+	}
 	return sq, notices
+}
+
+// folderParam is a folder id for the form, "" for none.
+func folderParam(id int) string {
+	if id == 0 {
+		return ""
+	}
+	return strconv.Itoa(id)
 }
 
 // scoresURL links to another page of the same view.
@@ -168,5 +221,11 @@ func scoresURL(sq scoresQuery, page int) string {
 	}
 	q.Set("size", strconv.Itoa(sq.size))
 	q.Set("page", strconv.Itoa(page))
+	if sq.folder > 0 {
+		q.Set("folder", strconv.Itoa(sq.folder))
+	}
+	if sq.worst {
+		q.Set("order", "worst")
+	}
 	return "/portfolio/scores?" + q.Encode()
 }

@@ -30,8 +30,13 @@ func (h *Handler) showTradeProvider(c *echo.Context) error {
 	if errors.Is(err, upstream.ErrSessionExpired) {
 		return err
 	}
+	next := nextPage(c.QueryParam("next"))
+	if err == nil {
+		h.providers.learn(mustSession(c).User, tp)
+	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.NewTradePage(h.base(c, ld, "Trade provider", views.NavSettings), tp, "")
+		page.Next = next
 		status := http.StatusOK
 		if page.Problem = h.sectionProblem(c, err); page.Problem != nil {
 			status = page.Problem.Status
@@ -50,8 +55,12 @@ func (h *Handler) submitTradeProvider(c *echo.Context) error {
 	s := mustSession(c)
 	form := readTradeProviderForm(c)
 	tp, err := tradeProviders(c.Request().Context(), h.cache.Reader(cache.Who{User: s.User, Key: s.Key}))
+	if err == nil {
+		h.providers.learn(s.User, tp)
+	}
 	refuse := func(msg string) error {
 		page := views.NewTradePage(h.base(c, nil, "Trade provider", views.NavSettings), tp, form.Provider)
+		page.Next = form.Next
 		page.Error = msg
 		return h.render(c, http.StatusBadRequest, templates.Trade(page))
 	}
@@ -62,6 +71,7 @@ func (h *Handler) submitTradeProvider(c *echo.Context) error {
 			return err
 		}
 		page := views.NewTradePage(h.base(c, nil, "Trade provider", views.NavSettings), tp, form.Provider)
+		page.Next = form.Next
 		page.Problem = h.sectionProblem(c, err)
 		p := *page.Problem
 		if p.Status < http.StatusBadRequest { // the budget refused it: nothing was chosen
@@ -84,7 +94,33 @@ func (h *Handler) submitTradeProvider(c *echo.Context) error {
 		return failed(err)
 	}
 	h.cache.ForgetUser(s.User)
+	tp.Current = form.Provider
+	h.providers.learn(s.User, tp)
+	if form.Next != "" {
+		// Back to the page that asked for a provider, which now opens.
+		return redirect(c, form.Next)
+	}
 	return redirect(c, tradeProviderPath+"?chosen="+url.QueryEscape(form.Provider))
+}
+
+// nextPage is a page to return to after choosing a provider: a local path
+// only, and "" when there is none (or it would lead back to sign-in).
+func nextPage(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	if p := safePath(raw); p != "/" || raw == "/" {
+		return p
+	}
+	return ""
+}
+
+// withNext is the trade-provider page that returns to page afterwards.
+func withNext(page string) string {
+	if page == "" {
+		return tradeProviderPath
+	}
+	return tradeProviderPath + "?next=" + url.QueryEscape(page)
 }
 
 // tradeProviders asks the service; a service without the operation (404)

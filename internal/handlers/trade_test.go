@@ -41,8 +41,8 @@ func TestTradeProviderFlowEndToEnd(t *testing.T) {
 		if customer.Status != http.StatusConflict {
 			t.Errorf("GET /customers/C1-1001 before choosing: status %d, want 409", customer.Status)
 		}
-		if href, _ := customer.Doc.Find(`main a[href="` + tradePath + `"]`).Attr("href"); href != tradePath {
-			t.Errorf("the 409 page does not link to %s: %q", tradePath, customer.Text("main"))
+		if href, _ := customer.Doc.Find(`main a[href^="` + tradePath + `"]`).Attr("href"); href != tradePath+"?next=%2Fcustomers%2FC1-1001" {
+			t.Errorf("the 409 page does not link to %s, returning to the customer: %q", tradePath, href)
 		}
 	}
 

@@ -172,6 +172,7 @@ func (h *Handler) verifyPage(c *echo.Context, p pendingSignIn, remember bool) vi
 		Until:     p.Since.Add(upstream.TwoFactorPendingLifetime),
 		Remember:  remember,
 		ResendURL: views.LoginAgainURL(shownUser(p.User), p.Next, ""),
+		DemoCode:  h.demoCode(p.User),
 	}
 }
 

@@ -323,7 +323,13 @@ func (h *Handler) showWatchlist(c *echo.Context) error {
 			payLatest, zLatest = views.PortfolioLatest(pay), views.PortfolioLatest(z)
 			h.evaluatePortfolio(c, ld, pay, z)
 		}
-		page.Rows = views.WatchRows(list, payLatest, zLatest, "not loaded")
+		// Risk and DBT come only with a report: the values last seen on
+		// one, from the workspace, without a request.
+		seen, err := h.ws.LastSeen(h.wsCtx(c), h.analyst(c))
+		if err != nil {
+			return workspaceError(err)
+		}
+		page.Rows = views.WatchRows(list, payLatest, zLatest, seen, "not loaded")
 	}
 	page.Base = h.base(c, ld, "Watch list", views.NavWorkspace)
 	return h.render(c, http.StatusOK, templates.Watchlist(page))

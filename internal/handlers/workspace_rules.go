@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v5"
 
@@ -40,6 +39,13 @@ func (h *Handler) showAlerts(c *echo.Context) error {
 	page := views.AlertsPage{Form: views.RuleForm{Scope: string(store.ScopeBusiness), Score: string(store.ScoreRisk),
 		Condition: string(store.Below), Business: views.Clip(c.QueryParam("business"), 40),
 		Folder: views.Clip(c.QueryParam("folder"), 40)}}
+	if ref, err := upstream.ParseID(c.QueryParam("business")); err == nil {
+		// "Alert me" from a report: the legend names the business, from
+		// the watch list or the report's copy, never a call.
+		if page.Form.For = h.watchedName(c, ref.ID()); page.Form.For == "" {
+			page.Form.For = "business " + ref.String()
+		}
+	}
 	return h.renderAlerts(c, http.StatusOK, page, h.loadRuleFolders(c))
 }
 
@@ -85,29 +91,13 @@ const maxThresholdLen = 20
 // submitRule adds a rule; a refused one comes back in the form with what
 // was chosen and the reason, status 422.
 func (h *Handler) submitRule(c *echo.Context) error {
-	form := views.RuleForm{
-		Scope: c.FormValue("scope"), Business: strings.TrimSpace(c.FormValue("business")),
-		Folder: strings.TrimSpace(c.FormValue("folder")),
-		Score:  c.FormValue("score"), Condition: c.FormValue("condition"),
-		Threshold: strings.TrimSpace(c.FormValue("threshold")),
-	}
-	spec, msg := readRule(form)
-	// The folder list is read only for a folder rule, which needs it to be
-	// checked; a refused form of another scope lists the folders again.
-	var rf ruleFolders
-	loaded := false
-	if msg == "" && spec.Scope == store.ScopeFolder {
-		rf, loaded = h.loadRuleFolders(c), true
-		if err := expiredAmong(rf.err); err != nil {
-			return err
-		}
-		spec.TargetName, msg = folderTarget(rf, spec.FolderID)
+	form := readRuleForm(c)
+	spec, msg, rf, loaded, err := h.checkRuleForm(c, form)
+	if err != nil {
+		return err
 	}
 	a := h.analyst(c)
 	if msg == "" {
-		if spec.Scope == store.ScopeBusiness {
-			spec.TargetName = h.watchedName(c, spec.BusinessID)
-		}
 		_, err := h.ws.AddRule(c.Request().Context(), a, spec)
 		switch {
 		case err == nil:
@@ -122,8 +112,7 @@ func (h *Handler) submitRule(c *echo.Context) error {
 	if !loaded {
 		rf = h.loadRuleFolders(c)
 	}
-	form.Business, form.Folder = views.Clip(form.Business, 40), views.Clip(form.Folder, 40)
-	form.Threshold = views.Clip(form.Threshold, maxThresholdLen)
+	form = keptRuleForm(form)
 	form.Error = msg
 	showAt(c, "/alerts")
 	return h.renderAlerts(c, http.StatusUnprocessableEntity, views.AlertsPage{Form: form}, rf)

@@ -40,9 +40,10 @@ func TestWorkspaceWatchList(t *testing.T) {
 		if !strings.Contains(row, "Westbridge") {
 			t.Errorf("watch list row = %q, want the business's name", row)
 		}
-		// Pay and Z″ come from the portfolio histories, with zone words.
-		if list.Doc.Find("table.watchlist tbody tr .badge").Length() != 2 {
-			t.Errorf("watch list row = %q, want Pay and Z″ badges", row)
+		// Pay and Z″ come from the portfolio histories, Risk and DBT as
+		// seen on the report opened above, each with zone words.
+		if list.Doc.Find("table.watchlist tbody tr .badge").Length() != 4 {
+			t.Errorf("watch list row = %q, want Risk, Pay, DBT and Z″ badges", row)
 		}
 		if href, _ := list.Doc.Find("table.watchlist tbody th a").Attr("href"); href != "/businesses/1001" {
 			t.Errorf("watch list links to %q", href)

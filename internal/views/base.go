@@ -52,6 +52,12 @@ type Base struct {
 	// Workspace is the analyst's workspace in the header: unread alerts
 	// and, on a report, the watch button.
 	Workspace WorkspaceBar
+	// TradeProviders puts the trade-provider page in the navigation: the
+	// account is known to have providers.
+	TradeProviders bool
+	// Budget is the page's one notice that sections wait for the hourly
+	// limit to renew; nil when none does.
+	Budget *BudgetNotice
 }
 
 // Assets are the URLs of the files every page may load.
@@ -59,6 +65,7 @@ type Assets struct {
 	CSS     string
 	Icon    string
 	Charts  string // the chart bootstrap script
+	TZ      string // js/tz.js: the browser's time zone, for renewal times
 	ECharts string // "" when the build has not fetched ECharts
 }
 

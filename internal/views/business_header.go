@@ -108,6 +108,12 @@ type BusinessHeader struct {
 	Tabs         []TabLink
 	// ShareURL is this page's absolute address, to paste into an e-mail.
 	ShareURL string
+	// AlertURL opens the rule form for this business ("Alert me"); ""
+	// when the business's id is not known.
+	AlertURL string
+	// News is the stories naming the business among the news already
+	// fetched, with its credit event; nil on a dated copy.
+	News *ReportNews
 }
 
 // NAICSItem is an industry code and its title.

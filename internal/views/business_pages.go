@@ -16,10 +16,12 @@ type BusinessOverviewPage struct {
 	SummaryProblem *Problem
 	Window         TimeWindow
 	Cards          []ScoreCard
-	ScoreCharts    []ChartPanel
-	ScoresProblem  *Problem
-	RiskHistory    ChartPanel
-	RiskProblem    *Problem
+	// ZSource names the Z″ card's period and source (see ZSource).
+	ZSource       string
+	ScoreCharts   []ChartPanel
+	ScoresProblem *Problem
+	RiskHistory   ChartPanel
+	RiskProblem   *Problem
 	// RiskCoverage is the risk history's coverage badge; a zero value
 	// (no Score) shows none.
 	RiskCoverage CoverageBadge
@@ -104,6 +106,9 @@ type BusinessFinancialsPage struct {
 	// service's; ZExplainProblem is its own score-history section's.
 	ZExplain        ZExplanation
 	ZExplainProblem *Problem
+	// UnitLinks switch the statements between dollars, thousands and
+	// millions (?units=).
+	UnitLinks []UnitLink
 }
 
 // PeerControls is the form that chooses the period and the peers.
@@ -143,6 +148,8 @@ type StatementControls struct {
 	// Count is the number of years ("5"); Year one fiscal year or "";
 	// Sort "D" (newest first) or "A".
 	Count, Year, Sort string
+	// Units keeps the statements' units ("", "k" or "m") across the form.
+	Units string
 	// Error tells why the user's values were refused (defaults shown).
 	Error  string
 	Action string

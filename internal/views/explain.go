@@ -29,6 +29,8 @@ const zTolerance = 0.0051
 // statements, beside the Z″ the service reports for the year-end month.
 type ZExplanation struct {
 	Years []ZYear
+	// Overview is one line on the overview's Z″ (see Reconcile).
+	Overview string
 }
 
 // ZYear is one fiscal year's Z″ worked out.

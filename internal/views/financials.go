@@ -51,11 +51,18 @@ type StatementGrid struct {
 	// Limited is true when standard data points are absent from every year
 	// (an API-Only account's, or a business without them).
 	Limited bool
+	// Units are the amounts' units (NewStatementGridIn).
+	Units Units
 }
 
 // StatementRow is one data point across the years.
 type StatementRow struct {
 	Label string
+	// key is the data point's name.
+	key string
+	// Changes are, beside Cells, each amount's change from the fiscal
+	// year before ("+5.2 %"); empty without them.
+	Changes []string
 	// Withheld, when not "", replaces every cell: the point is withheld in
 	// every year.
 	Withheld string
@@ -121,7 +128,7 @@ func NewStatementGrid(stmts []upstream.AnnualFinancials) StatementGrid {
 }
 
 func statementRow(stmts []upstream.AnnualFinancials, key, fallback string, limited *bool) StatementRow {
-	row := StatementRow{Label: fallback}
+	row := StatementRow{Label: fallback, key: key}
 	present := 0
 	for _, s := range stmts {
 		if dp, ok := s.Values[key]; ok {

@@ -37,7 +37,7 @@ const HomeHeadlines = 5
 
 // LookupForm is the "open a business" form with what the user typed.
 type LookupForm struct {
-	By    string // id, customer or supplier
+	By    string // auto, id, customer or supplier
 	Value string
 	Error string
 }
@@ -48,6 +48,16 @@ type SearchRow struct {
 	Location string
 	URL      string
 	ID       string
+	// Known are the scores the analyst already has for it ("Risk 9 · low
+	// risk"), none asked for; empty when none is known.
+	Known []KnownScore
+	id    int32
+}
+
+// KnownScore is one known score of a search result.
+type KnownScore struct {
+	Label string
+	Cell  ScoreCell
 }
 
 // SearchRows turns search results into rows linking to each report.
@@ -60,6 +70,7 @@ func SearchRows(found []upstream.SearchResult) []SearchRow {
 			Location: Location(f.City, f.State, ""),
 			URL:      "/businesses/" + id,
 			ID:       id,
+			id:       f.BusinessID,
 		})
 	}
 	return rows
@@ -91,11 +102,12 @@ type LookupFault int
 
 // The lookup form's faults.
 const (
-	LookupOK      LookupFault = iota
-	LookupEmpty               // nothing typed
-	LookupBadID               // not a business id
-	LookupBadKind             // neither id, customer nor supplier
-	LookupBadCode             // not a customer or supplier id
+	LookupOK          LookupFault = iota
+	LookupEmpty                   // nothing typed
+	LookupBadID                   // not a business id
+	LookupBadKind                 // neither id, customer nor supplier
+	LookupBadCode                 // not a customer or supplier id
+	LookupUnknownKind             // "detect" could not tell the kind
 )
 
 // Message says what to correct.
@@ -107,6 +119,8 @@ func (f LookupFault) Message() string {
 		return "A business id is a whole number without a sign or leading zeros, such as 1001."
 	case LookupBadKind:
 		return "Choose whether you typed a business id, customer id or supplier id."
+	case LookupUnknownKind:
+		return "That is not a kind of id the dashboard can tell: business ids are digits (1001), supplier ids start with S- (S-1001), customer ids with C and a provider number (C1-1001). Choose the identifier type, or search by name."
 	case LookupBadCode:
 		return "Customer and supplier ids are codes of up to 64 characters without spaces, such as S-1001."
 	}

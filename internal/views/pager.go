@@ -87,6 +87,10 @@ type ScoresForm struct {
 	Size     int
 	Sizes    []int
 	Scores   []ExportOption
+	// Folder narrows the map to one folder ("" for all); Worst orders it
+	// by the latest score, worst first.
+	Folder string
+	Worst  bool
 }
 
 // NewScoresForm fills the form's choices.

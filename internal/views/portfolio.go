@@ -115,6 +115,8 @@ type FolderPage struct {
 	MoreBusinesses    int
 	BusinessesProblem *Problem
 	Export            ExportForm
+	// Triage is the businesses with their latest scores, sortable.
+	Triage Triage
 }
 
 // FolderBusiness is a business of a folder, linking to its report.

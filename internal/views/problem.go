@@ -26,6 +26,13 @@ type Problem struct {
 	// (choosing a trade provider, say); empty when there is nothing to do.
 	ActionURL  string
 	ActionText string
+	// Renews is RenewsAt in the analyst's time zone and UTC
+	// (RenewalText); "" shows RenewsAt's clock alone.
+	Renews string
+	// Waiting marks a section left unloaded that cannot be loaded before
+	// the limit renews: the page's one notice says when, so the box is
+	// one line without a Load link that could not work.
+	Waiting bool
 }
 
 // ErrorPage is a page that only tells of a problem.
@@ -44,6 +51,22 @@ type LoginPage struct {
 	Notice string
 	// Error is the service's answer to a failed sign-in.
 	Error string
+	// Demo lists the stand-in's accounts in demo mode; nil otherwise.
+	Demo *DemoSignIn
+}
+
+// DemoSignIn is the demo accounts' list on the sign-in page.
+type DemoSignIn struct {
+	Accounts []DemoAccount
+	Password string
+}
+
+// DemoAccount is one account of the built-in stand-in.
+type DemoAccount struct {
+	Name string
+	// About says what signing in as it shows ("Ordinary, 10 requests an
+	// hour").
+	About string
 }
 
 // LoginFault is why the sign-in form was refused before the service was

@@ -16,6 +16,8 @@ type TradePage struct {
 	// Error is the message of a refused choice, shown beside the form.
 	Error   string
 	Problem *Problem
+	// Next is the page that asked for a provider: the form returns there.
+	Next string
 }
 
 // TradeOption is one provider of the form.

@@ -22,6 +22,9 @@ type VerifyPage struct {
 	// ResendURL is the sign-in form again, with the user name and next
 	// page filled in: a new code needs a new sign-in.
 	ResendURL string
+	// DemoCode is the built-in stand-in's code in demo mode, shown as
+	// such; never set with a real service.
+	DemoCode string
 }
 
 // LoginAgainURL is the sign-in form with the user name (when it may be

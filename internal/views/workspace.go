@@ -45,6 +45,9 @@ type WatchRow struct {
 	Since string
 	Pay   ScoreCell
 	Z     ScoreCell
+	// Risk and DBT are the values last seen on the business's report:
+	// only a report carries them.
+	Risk, DBT ScoreCell
 }
 
 // ScoreCell is a latest score with its zone, or why there is none.
@@ -54,6 +57,17 @@ type ScoreCell struct {
 	Month string
 	// Missing is the reason when Value is empty.
 	Missing string
+	// Word is the zone in plain words ("low risk"); "" reads the zone's
+	// own label.
+	Word string
+}
+
+// ZoneWord is the zone in plain words beside the number.
+func (c ScoreCell) ZoneWord() string {
+	if c.Word != "" {
+		return c.Word
+	}
+	return c.Zone.Label
 }
 
 // Latest is a business's latest value of one portfolio score and the one
@@ -99,15 +113,19 @@ func latestOf(byMonth monthScores) (Latest, bool) {
 }
 
 // WatchRows builds the watch list's rows; pay and z are nil when the
-// histories were not loaded, and missing says why.
-func WatchRows(list []store.Watch, pay, z map[int32]Latest, missing string) []WatchRow {
+// histories were not loaded, and missing says why. Risk and DBT are the
+// values last seen on each report (seen; nil when unknown).
+func WatchRows(list []store.Watch, pay, z map[int32]Latest, seen map[store.SeenKey]store.Seen, missing string) []WatchRow {
 	rows := make([]WatchRow, 0, len(list))
 	for _, w := range list {
-		rows = append(rows, WatchRow{
+		r := WatchRow{
 			ID: w.BusinessID, Name: w.Name, URL: reportURL(w.BusinessID), Since: Date(w.Since),
 			Pay: scoreCell(PortfolioPay, pay, w.BusinessID, missing),
 			Z:   scoreCell(PortfolioZ, z, w.BusinessID, missing),
-		})
+		}
+		r.Risk, _ = seenCell(ScoreRisk, seen, w.BusinessID)
+		r.DBT, _ = seenCell(ScoreDBT, seen, w.BusinessID)
+		rows = append(rows, r)
 	}
 	return rows
 }
@@ -120,7 +138,8 @@ func scoreCell(kind PortfolioScore, m map[int32]Latest, id int32, missing string
 	if !ok {
 		return ScoreCell{Missing: "no score in the portfolio history"}
 	}
-	return ScoreCell{Value: kind.Format(l.Value), Zone: kind.Zone(l.Value), Month: Month(l.Year, l.Month)}
+	z := kind.Zone(l.Value)
+	return ScoreCell{Value: kind.Format(l.Value), Zone: z, Month: Month(l.Year, l.Month), Word: PlainPortfolioZone(kind, z)}
 }
 
 // NotesSection is the notes part of a report overview: one page of
@@ -297,3 +316,6 @@ type WorkspaceBar struct {
 	Changed      []Changed
 	ChangedKnown bool
 }
+
+// IDText is the row's business id as text, for forms and links.
+func (r WatchRow) IDText() string { return strconv.FormatInt(int64(r.ID), 10) }

@@ -149,6 +149,10 @@ type AlertsPage struct {
 type RuleForm struct {
 	Scope, Business, Folder, Score, Condition, Threshold string
 	Error                                                string
+	// Editing is the id of the rule being changed; "" for a new rule.
+	Editing string
+	// For names the business an "Alert me" came from, for the legend.
+	For string
 	// Folders are the analyst's folders to choose from; none when they
 	// are not loaded, and the form then takes a folder's id.
 	Folders []FolderOption

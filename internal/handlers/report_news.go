@@ -1,0 +1,54 @@
+package handlers
+
+import (
+	"strconv"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/views"
+)
+
+// maxNewsFolders bounds the folders whose news a report looks through.
+const maxNewsFolders = 50
+
+// reportNews finds the stories naming the business among the news the
+// analyst's pages have already fetched: every folder's news and the
+// industry news, read from the cache alone. It never asks the service (an
+// Ordinary account's budget is for the report itself), so a feed not
+// fetched lately is listed as one to open instead. What it read joins the
+// page's key, so the report changes once a feed arrives.
+func (h *Handler) reportNews(c *echo.Context, ld *loaded, hd *headerData) *views.ReportNews {
+	ctx := c.Request().Context()
+	pr := ld.rd.Probe(nil)
+	var (
+		feeds  []views.NewsFeed
+		unread []views.NavLink
+	)
+	if folders, err := pr.Folders(ctx); err == nil {
+		for _, f := range folders[:min(len(folders), maxNewsFolders)] {
+			link := views.NavLink{URL: "/portfolio/folders/" + strconv.Itoa(f.FolderID),
+				Label: "Folder “" + views.FolderLabel(f) + "”"}
+			items, err := pr.FolderNews(ctx, f.FolderID)
+			if err != nil {
+				unread = append(unread, link)
+				continue
+			}
+			feeds = append(feeds, views.NewsFeed{Label: link.Label, URL: link.URL, Items: items})
+		}
+	} else {
+		unread = append(unread, views.NavLink{URL: "/portfolio", Label: "Your folders"})
+	}
+	industry := views.NavLink{URL: "/news/industry", Label: "Industry news"}
+	if items, err := pr.IndustryNews(ctx); err == nil {
+		feeds = append(feeds, views.NewsFeed{Label: industry.Label, URL: industry.URL, Items: items})
+	} else {
+		unread = append(unread, industry)
+	}
+	ld.also = pr.Report().Fingerprint
+	name := ""
+	if hd.identErr == nil {
+		name = hd.ident.BusinessName
+	}
+	rn := views.NewReportNews(name, feeds, unread, h.now())
+	return &rn
+}
