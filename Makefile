@@ -45,9 +45,10 @@ test: assets browser
 browser:
 	@scripts/ensure-browser.sh
 
-## bench: the speed table (stand-in and dashboard as their own processes), then the view benchmarks, the warm report with the workspace shown and the workspace store's write latency (SQLite, and PostgreSQL when Debian's postgresql is installed), the report on a second replica (with redis-server); BENCH_FLAGS="-rows 20000 -samples 2" for a quick run
+## bench: the speed table (stand-in and dashboard as their own processes), then the alert back-test over 500 businesses x 36 months, the view benchmarks, the warm report with the workspace shown and the workspace store's write latency (SQLite, and PostgreSQL when Debian's postgresql is installed), the report on a second replica (with redis-server); BENCH_FLAGS="-rows 20000 -samples 2" for a quick run
 bench: build
 	$(GO) run ./cmd/bench $(BENCH_FLAGS)
+	$(GO) test -run '^$$' -bench Backtest -benchtime 20x ./internal/views/ # issue 28: a back-test over 500 businesses x 36 months, target <= 300 ms
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./internal/views/
 	$(GO) test -run '^$$' -bench 'WarmReport|StaticFile' -benchtime 5000x ./internal/handlers/
 	if compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then run=scripts/test-postgres.sh; else echo "PostgreSQL is not installed: the store's write latency on SQLite only"; run=; fi; \

@@ -181,6 +181,8 @@ type Handler struct {
 	throttle *signInThrottle
 	// calls and exports bound what each user runs against the service.
 	calls, exports *userSlots
+	// backtests bounds the back-tests each analyst runs at once.
+	backtests *userSlots
 	// turns bound the pages prepared at once (see admission.go).
 	turns       *turns
 	exportStall time.Duration
@@ -245,6 +247,7 @@ func New(cfg Config) (*Handler, error) {
 		throttle:     &signInThrottle{book: cfg.Attempts, place: clientAddr},
 		calls:        newUserSlots(callsPerUser),
 		exports:      newUserSlots(exportsPerUser),
+		backtests:    newUserSlots(backtestsPerAnalyst),
 		turns:        newTurns(pageTurns, pageTurnsPerUser, cfg.PageTurnWait),
 		exportStall:  cfg.ExportStall,
 		meter:        cfg.Meter,

@@ -93,6 +93,11 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/settings/workspace", h.showWorkspaceSettings)
 	app.POST("/settings/workspace", h.submitDeleteWorkspace)
 
+	// Early warning (issue 28): back-test a rule over the portfolio's
+	// histories before turning it on.
+	app.GET("/alerts/backtest", h.showBacktest)
+	app.GET("/alerts/backtest.csv", h.exportBacktest)
+
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.
 	pages.GET("/logout", h.showSignOut)

@@ -158,6 +158,10 @@ func (s *Store) DeleteRule(ctx context.Context, a Analyst, rule int64) error {
 	})
 }
 
+// CheckRule validates a rule as AddRule would, without storing it (a
+// back-test replays only what could be saved), and returns it tidied.
+func CheckRule(spec RuleSpec) (RuleSpec, error) { return checkRule(spec) }
+
 // checkRule refuses a rule that is incomplete or could never fire and
 // clears the fields its scope and condition do not use.
 func checkRule(r RuleSpec) (RuleSpec, error) {

@@ -61,12 +61,14 @@ type BacktestView struct {
 	Firings         []FiringRow
 	// MoreFirings counts the firings not listed.
 	MoreFirings int
+	// Capped says the history held more businesses than were read.
+	Capped bool
 }
 
 // FiringRow is one firing in the table.
 type FiringRow struct {
 	Business, URL, Month, Value, Prev, Worst, Lead, Outcome string
-	Deteriorated                                           bool
+	Deteriorated                                            bool
 }
 
 // NewBacktestView formats a replay of rule.
