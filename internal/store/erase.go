@@ -8,7 +8,7 @@ import (
 
 // tables are the analyst's tables, children first, so DeleteAnalyst can
 // delete in an order every foreign key accepts.
-var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snapshots"}
+var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snapshots", "supplier_categories"}
 
 // DeleteAnalyst deletes everything the analyst has stored, in one
 // transaction: afterwards no table holds a row of theirs. Deleting an
