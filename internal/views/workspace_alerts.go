@@ -231,6 +231,8 @@ func RuleText(r store.RuleSpec) string {
 		what = r.Score.Name() + " worsens by at least " + n + " " + unit + " in a month"
 	case store.WorseZone:
 		what = r.Score.Name() + " enters a worse zone"
+	case store.Divergence:
+		what = divergenceText(r)
 	}
 	switch r.Scope {
 	case store.ScopeBusiness:
