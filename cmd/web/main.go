@@ -162,22 +162,24 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		}
 	}()
 	h, err := handlers.New(handlers.Config{
-		Workspace:       ws,
-		ServiceURL:      workspaceService(cfg, serviceURL),
-		Service:         client,
-		Cache:           store,
-		Sessions:        sessions,
-		Assets:          assets,
-		Logger:          log,
-		Ready:           client.Ping,
-		CookieSecure:    cfg.CookieSecure,
-		PageCacheBytes:  pageBytes(cfg.CacheBytes),
-		SessionLifetime: cfg.SessionLifetime,
-		SignOuts:        signOuts,
-		Attempts:        attempts,
-		Degraded:        degraded,
-		Meter:           meter,
-		TrustedProxies:  cfg.TrustedProxies,
+		Workspace: ws,
+		// Each analyst's own supplier category, for divergence rules.
+		SupplierCategories: ws,
+		ServiceURL:         workspaceService(cfg, serviceURL),
+		Service:            client,
+		Cache:              store,
+		Sessions:           sessions,
+		Assets:             assets,
+		Logger:             log,
+		Ready:              client.Ping,
+		CookieSecure:       cfg.CookieSecure,
+		PageCacheBytes:     pageBytes(cfg.CacheBytes),
+		SessionLifetime:    cfg.SessionLifetime,
+		SignOuts:           signOuts,
+		Attempts:           attempts,
+		Degraded:           degraded,
+		Meter:              meter,
+		TrustedProxies:     cfg.TrustedProxies,
 	})
 	if err != nil {
 		return err

@@ -229,13 +229,14 @@ func Start(t testing.TB, opts Options) *App {
 	t.Cleanup(func() { _ = ws.Close() })
 	app.Store = ws
 	h, err := handlers.New(handlers.Config{
-		Workspace:  ws,
-		ServiceURL: WorkspaceService,
-		Service:    svc,
-		Cache:      store,
-		Sessions:   sessions,
-		Assets:     assets,
-		Logger:     slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Workspace:          ws,
+		SupplierCategories: ws,
+		ServiceURL:         WorkspaceService,
+		Service:            svc,
+		Cache:              store,
+		Sessions:           sessions,
+		Assets:             assets,
+		Logger:             slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Ready: func(ctx context.Context) error {
 			app.pings.Add(1)
 			return client.Ping(ctx)

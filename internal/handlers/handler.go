@@ -115,6 +115,9 @@ type Config struct {
 	// Workspace keeps each analyst's watch list, notes, alerts and
 	// snapshots.
 	Workspace Workspace
+	// SupplierCategories keeps each analyst's own supplier SIC category for
+	// divergence rules; nil takes it from Workspace when that keeps them.
+	SupplierCategories SupplierCategories
 	// ServiceURL is the service's base URL: with the user name, it names
 	// the analyst whose workspace a request uses.
 	ServiceURL string
@@ -183,6 +186,8 @@ type Handler struct {
 	calls, exports *userSlots
 	// backtests bounds the back-tests each analyst runs at once.
 	backtests *userSlots
+	// suppliers keeps the analysts' own supplier categories (nil: none).
+	suppliers SupplierCategories
 	// turns bound the pages prepared at once (see admission.go).
 	turns       *turns
 	exportStall time.Duration
@@ -255,6 +260,10 @@ func New(cfg Config) (*Handler, error) {
 		ws:           cfg.Workspace,
 		service:      cfg.ServiceURL,
 		clientAddr:   clientAddr,
+		suppliers:    cfg.SupplierCategories,
+	}
+	if sc, ok := cfg.Workspace.(SupplierCategories); ok && h.suppliers == nil {
+		h.suppliers = sc
 	}
 	h.readiness = &readiness{now: cfg.Now, log: func(what string, err error) { h.log.Warn("not ready", "what", what, "err", err) }}
 	var err error

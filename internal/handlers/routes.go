@@ -94,9 +94,12 @@ func (h *Handler) Routes() *echo.Echo {
 	app.POST("/settings/workspace", h.submitDeleteWorkspace)
 
 	// Early warning (issue 28): back-test a rule over the portfolio's
-	// histories before turning it on.
+	// histories before turning it on; the analyst's own supplier category
+	// for divergence rules ("paying suppliers like you last").
 	app.GET("/alerts/backtest", h.showBacktest)
 	app.GET("/alerts/backtest.csv", h.exportBacktest)
+	app.GET("/settings/supplier-category", h.showSupplierCategory)
+	app.POST("/settings/supplier-category", h.submitSupplierCategory)
 
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.

@@ -90,6 +90,7 @@ func (h *Handler) submitRule(c *echo.Context) error {
 		Folder: strings.TrimSpace(c.FormValue("folder")),
 		Score:  c.FormValue("score"), Condition: c.FormValue("condition"),
 		Threshold: strings.TrimSpace(c.FormValue("threshold")),
+		Category:  strings.TrimSpace(c.FormValue("category")), Steady: strings.TrimSpace(c.FormValue("steady")),
 	}
 	spec, msg := readRule(form)
 	// The folder list is read only for a folder rule, which needs it to be
@@ -124,6 +125,7 @@ func (h *Handler) submitRule(c *echo.Context) error {
 	}
 	form.Business, form.Folder = views.Clip(form.Business, 40), views.Clip(form.Folder, 40)
 	form.Threshold = views.Clip(form.Threshold, maxThresholdLen)
+	form.Category, form.Steady = views.Clip(form.Category, 20), views.Clip(form.Steady, maxThresholdLen)
 	form.Error = msg
 	showAt(c, "/alerts")
 	return h.renderAlerts(c, http.StatusUnprocessableEntity, views.AlertsPage{Form: form}, rf)
@@ -190,6 +192,9 @@ func readRule(f views.RuleForm) (store.RuleSpec, string) {
 	case store.ScopePortfolio:
 	default:
 		return spec, "Choose one business, a folder or the whole portfolio."
+	}
+	if spec.Condition == store.Divergence {
+		return spec, readDivergence(f, &spec)
 	}
 	if !spec.Score.Valid() {
 		return spec, "Choose a score: Risk, Pay, DBT or Z″."

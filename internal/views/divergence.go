@@ -241,3 +241,21 @@ func divergenceText(r store.RuleSpec) string {
 	return "DBT toward " + cat + " rises by at least " + formatScore(store.ScoreDBT, r.Threshold) +
 		" days over three months while the overall DBT moves less than " + formatScore(store.ScoreDBT, r.Steady)
 }
+
+// SupplierCategoryPage is the settings page of the analyst's own supplier
+// category: Code as typed, Saved as stored.
+type SupplierCategoryPage struct {
+	Base
+	Code, Saved, Error string
+}
+
+// DivergenceAction is where the tab's category choice goes: the tab itself,
+// addressed as the report is (by id, CustomerId or SupplierId).
+func (p BusinessPaymentsPage) DivergenceAction() string {
+	for _, t := range p.Header.Tabs {
+		if t.Current {
+			return p.Header.TabURL(t) + "#divergence"
+		}
+	}
+	return "#divergence"
+}

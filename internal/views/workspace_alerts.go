@@ -148,7 +148,10 @@ type AlertsPage struct {
 // RuleForm is the new-rule form with what the analyst chose.
 type RuleForm struct {
 	Scope, Business, Folder, Score, Condition, Threshold string
-	Error                                                string
+	// Category and Steady are a divergence rule's supplier SIC code (blank:
+	// the analyst's own) and the most the overall DBT may move.
+	Category, Steady string
+	Error            string
 	// Folders are the analyst's folders to choose from; none when they
 	// are not loaded, and the form then takes a folder's id.
 	Folders []FolderOption
