@@ -699,7 +699,7 @@ func backtestResult(v views.BacktestPage, r *views.BacktestView) templ.Component
 					}
 					return nil
 				})
-				templ_7745c5c3_Err = scrollRegion("Businesses it fired for", "").Render(templ.WithChildren(ctx, templ_7745c5c3_Var24), templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = scrollRegion("Every firing with what followed", "").Render(templ.WithChildren(ctx, templ_7745c5c3_Var24), templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

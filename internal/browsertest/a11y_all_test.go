@@ -54,6 +54,8 @@ func auditPages() []auditPage {
 		p("alerts", "/alerts"),
 		p("snapshots", "/snapshots"),
 		p("workspace", "/settings/workspace"),
+		p("backtest", "/alerts/backtest?scope=portfolio&score=pay&condition=below&threshold=6&months=24"),
+		p("supplier-category", "/settings/supplier-category"),
 		{Name: "sign-in", Path: "/login", Status: http.StatusOK},
 		{Name: "not-found", Path: "/no-such-page", Status: http.StatusNotFound, User: "demo"},
 	}

@@ -334,7 +334,7 @@ func TestWorkspaceWatchNoteAlertSnapshot(t *testing.T) {
 	if got := b.Text("table.aging"); got == "" || got != liveAging {
 		t.Errorf("the payments copy's aging table differs from the tab's: %.80q", got)
 	}
-	checkChartsDrawn(t, b, 3)
+	checkChartsDrawn(t, b, 4)
 	emulateMedia(b, "print")
 	pp := readPrintedCopy(b)
 	if !strings.Contains(pp.Banner, "Payments tab, as of") || pp.AsOf == "" {

@@ -204,5 +204,6 @@ func (h *Handler) renderBacktest(c *echo.Context, status int, b backtest, d *bac
 		}
 	}
 	page.Base = h.base(c, d.ld, "Back-test an alert rule", views.NavWorkspace)
+	page.Charts = v != nil && v.Window != ""
 	return h.render(c, status, templates.Backtest(page))
 }
