@@ -184,7 +184,7 @@ func TestWorkspaceWatchNoteAlertSnapshot(t *testing.T) {
 	for name, want := range map[string][]string{
 		"scope":     {"business", "folder", "portfolio"},
 		"score":     {"risk", "pay", "dbt", "z"},
-		"condition": {"below", "above", "fall", "worse_zone"},
+		"condition": {"below", "above", "fall", "worse_zone", "divergence"},
 	} {
 		if got := strings.Join(f.Options[name], ","); got != strings.Join(want, ",") {
 			t.Errorf("rule form %s options = %q, want %q", name, got, strings.Join(want, ","))

@@ -127,7 +127,7 @@ func (h *Handler) runBacktest(c *echo.Context) (b backtest, d *backtestData, r v
 	release, ok := h.backtests.tryAcquire(mustSession(c).User)
 	if !ok {
 		b.msg = "You have " + strconv.Itoa(backtestsPerAnalyst) + " back-tests running already; try again when one has finished."
-		return b, nil, r, true, h.renderBacktest(c, http.StatusTooManyRequests, b, &backtestData{}, nil)
+		return b, nil, r, true, h.renderBacktest(c, http.StatusTooManyRequests, b, h.loadBacktest(c, b, false), nil)
 	}
 	defer release()
 	d = h.loadBacktest(c, b, true)
