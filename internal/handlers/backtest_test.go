@@ -193,8 +193,10 @@ func TestBacktestFiveAtOnce(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no back-test reached the service")
 	}
-	// The other four share the held call; give them time to take their slots.
-	time.Sleep(500 * time.Millisecond)
+	// The other four share the held call; give them time to take their
+	// slots (generous: under the race detector on a busy machine a request
+	// takes a while to reach its handler).
+	time.Sleep(2500 * time.Millisecond)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, app.URL+backtestQuery, nil)
