@@ -57,6 +57,8 @@ func auditPages() []auditPage {
 		p("workspace", "/settings/workspace"),
 		p("audit-trail", "/audit"),
 		p("audit-verify", "/audit/verify"),
+		p("backtest", "/alerts/backtest?scope=portfolio&score=pay&condition=below&threshold=6&months=24"),
+		p("supplier-category", "/settings/supplier-category"),
 		{Name: "sign-in", Path: "/login", Status: http.StatusOK},
 		{Name: "not-found", Path: "/no-such-page", Status: http.StatusNotFound, User: "demo"},
 	}

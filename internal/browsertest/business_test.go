@@ -82,7 +82,7 @@ func TestBusinessChartsAreDrawn(t *testing.T) {
 	if status := b.ClickNavigate(`nav.tabs a[href="/businesses/1001/payments"]`); status != http.StatusOK {
 		t.Fatalf("payments tab: status %d", status)
 	}
-	checkChartsDrawn(t, b, 3)
+	checkChartsDrawn(t, b, 4)
 	b.NoConsoleErrors(t)
 	b.NoCSPViolations(t)
 }
@@ -124,7 +124,7 @@ func TestBusinessChartTooltipUnderCSP(t *testing.T) {
 
 	// The aging chart's axis tooltip lists the buckets of the month.
 	b.ClickNavigate(`nav.tabs a[href="/businesses/1001/payments"]`)
-	checkChartsDrawn(t, b, 3)
+	checkChartsDrawn(t, b, 4)
 	b.Hover("#chart-aging", 0.5, 0.5)
 	if tips := Eval[[]string](b, `new Promise((resolve) => setTimeout(() => resolve(`+tooltipTexts+`('chart-aging', '91+ days')), 400))`); len(tips) == 0 {
 		t.Error("hovering the aging chart shows no tooltip")
@@ -176,7 +176,7 @@ func TestBusinessSharedSupplierLinkLandsAfterSignIn(t *testing.T) {
 	if share := Eval[string](b, `document.getElementById('share-url').value`); share != app.URL+link {
 		t.Errorf("shareable URL = %q, want %q", share, app.URL+link)
 	}
-	checkChartsDrawn(t, b, 3)
+	checkChartsDrawn(t, b, 4)
 	b.NoConsoleErrors(t)
 	b.NoCSPViolations(t)
 }

@@ -208,7 +208,7 @@ func TestEchartsBuildHasEveryPartTheChartsAskFor(t *testing.T) {
 	if status := b.ClickNavigate(`nav.tabs a[href="/businesses/1001/payments"]`); status != http.StatusOK {
 		t.Fatalf("payments tab: status %d", status)
 	}
-	checked = append(checked, auditCharts(t, b, 3)...)
+	checked = append(checked, auditCharts(t, b, 4)...) // aging, DBT by category, heat map, toward a category
 
 	if status := b.Navigate(app.URL + "/portfolio/scores"); status != http.StatusOK {
 		t.Fatalf("GET /portfolio/scores: status %d", status)

@@ -17,7 +17,7 @@ func TestSICHeatMapDrawsOnAPhone(t *testing.T) {
 	b := Start(t)
 	setViewport(b, desktopWidth, desktopHeight, false)
 	openSignedIn(t, app, b, "/businesses/1001/payments")
-	checked := auditCharts(t, b, 3)
+	checked := auditCharts(t, b, 4)
 	heat := 0
 	for _, c := range checked {
 		if len(c) > len("chart-sic-heat") && c[:len("chart-sic-heat")] == "chart-sic-heat" {
@@ -30,7 +30,7 @@ func TestSICHeatMapDrawsOnAPhone(t *testing.T) {
 
 	setViewport(b, phoneWidth, phoneHeight, true)
 	b.Navigate(app.URL + "/businesses/1001/payments")
-	checkChartsDrawn(t, b, 3)
+	checkChartsDrawn(t, b, 4)
 	if w := Eval[float64](b, `document.getElementById('chart-sic-heat').getBoundingClientRect().width`); w < 300 || w > phoneWidth {
 		t.Errorf("heat map %v px wide on a %d px screen", w, phoneWidth)
 	}

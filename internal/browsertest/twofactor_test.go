@@ -94,7 +94,7 @@ func TestTwoFactorSharedLinkThenRememberedBrowser(t *testing.T) {
 	if got := b.Text(`nav.tabs a[aria-current="page"]`); got != "Payments" {
 		t.Errorf("current tab = %q, want Payments", got)
 	}
-	checkChartsDrawn(t, b, 3)
+	checkChartsDrawn(t, b, 4)
 	b.NoCSPViolations(t)
 	b.NoConsoleErrors(t)
 

@@ -184,7 +184,7 @@ func TestWorkspaceWatchNoteAlertSnapshot(t *testing.T) {
 	for name, want := range map[string][]string{
 		"scope":     {"business", "folder", "portfolio"},
 		"score":     {"risk", "pay", "dbt", "z"},
-		"condition": {"below", "above", "fall", "worse_zone"},
+		"condition": {"below", "above", "fall", "worse_zone", "divergence"},
 	} {
 		if got := strings.Join(f.Options[name], ","); got != strings.Join(want, ",") {
 			t.Errorf("rule form %s options = %q, want %q", name, got, strings.Join(want, ","))
@@ -334,7 +334,7 @@ func TestWorkspaceWatchNoteAlertSnapshot(t *testing.T) {
 	if got := b.Text("table.aging"); got == "" || got != liveAging {
 		t.Errorf("the payments copy's aging table differs from the tab's: %.80q", got)
 	}
-	checkChartsDrawn(t, b, 3)
+	checkChartsDrawn(t, b, 4)
 	emulateMedia(b, "print")
 	pp := readPrintedCopy(b)
 	if !strings.Contains(pp.Banner, "Payments tab, as of") || pp.AsOf == "" {

@@ -154,6 +154,9 @@ func (h *Handler) fillPayments(c *echo.Context, page *views.BusinessPaymentsPage
 		if page.SICHeat, err = views.NewSICHeatMap(l.d.SIC); err != nil {
 			return err
 		}
+		if page.MonthlyProblem == nil {
+			return h.fillDivergence(c, page, l.d.Monthly, l.d.SIC)
+		}
 	}
 	return nil
 }

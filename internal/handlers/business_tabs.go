@@ -75,6 +75,9 @@ func (h *Handler) showBusinessPayments(c *echo.Context, ref upstream.BusinessRef
 	if err := l.hd.pageError(l.errs()...); err != nil {
 		return err
 	}
+	if l.monthlyErr == nil && l.sicErr == nil {
+		h.evaluatePayments(c, ld, ref, &l.hd, l.d.Monthly, l.d.SIC)
+	}
 	l.hd.news = h.reportNews(c, ld, &l.hd)
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessPaymentsPage{}

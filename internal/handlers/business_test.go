@@ -21,7 +21,7 @@ var businessTabs = []struct {
 	charts                int
 }{
 	{"", "Overview", "#scores .score-card", 5},
-	{"/payments", "Payments", "table.aging", 3},
+	{"/payments", "Payments", "table.aging", 4}, // aging, DBT by category, heat map, toward a category beside overall
 	{"/financials", "Financials", "table.statements", 1},
 	{"/officers", "Officers", "table.officers", 0},
 }

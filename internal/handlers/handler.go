@@ -128,6 +128,9 @@ type Config struct {
 	// Notes reads notes a page or a batch at a time; nil uses Workspace
 	// when it can.
 	Notes NoteReader
+	// SupplierCategories keeps each analyst's own supplier SIC category for
+	// divergence rules; nil takes it from Workspace when that keeps them.
+	SupplierCategories SupplierCategories
 	// ServiceURL is the service's base URL: with the user name, it names
 	// the analyst whose workspace a request uses.
 	ServiceURL string
@@ -218,6 +221,10 @@ type Handler struct {
 	throttle *signInThrottle
 	// calls and exports bound what each user runs against the service.
 	calls, exports *userSlots
+	// backtests bounds the back-tests each analyst runs at once.
+	backtests *userSlots
+	// suppliers keeps the analysts' own supplier categories (nil: none).
+	suppliers SupplierCategories
 	// turns bound the pages prepared at once (see admission.go).
 	turns       *turns
 	exportStall time.Duration
@@ -318,6 +325,7 @@ func New(cfg Config) (*Handler, error) {
 		throttle:      &signInThrottle{book: cfg.Attempts, place: clientAddr},
 		calls:         newUserSlots(callsPerUser),
 		exports:       newUserSlots(exportsPerUser),
+		backtests:     newUserSlots(backtestsPerAnalyst),
 		turns:         newTurns(pageTurns, pageTurnsPerUser, cfg.PageTurnWait),
 		exportStall:   cfg.ExportStall,
 		meter:         cfg.Meter,
@@ -334,6 +342,10 @@ func New(cfg Config) (*Handler, error) {
 		sampleLedgers: cfg.SampleLedgers,
 		demo:          cfg.Demo,
 		ruleEditor:    cfg.Rules,
+		suppliers:     cfg.SupplierCategories,
+	}
+	if sc, ok := cfg.Workspace.(SupplierCategories); ok && h.suppliers == nil {
+		h.suppliers = sc
 	}
 	if h.ruleEditor == nil {
 		h.ruleEditor, _ = cfg.Workspace.(RuleEditor)

@@ -34,6 +34,7 @@ func TestNoPageHasInlineScriptStyleOrHandler(t *testing.T) {
 		{u, "/portfolio/quadrant"}, {u, "/portfolio/quadrant?folder=x"},
 		{u, "/portfolio/stress"},
 		{u, "/watchlist"}, {u, "/alerts"}, {u, "/snapshots"}, {u, "/settings/workspace"},
+		{u, "/alerts/backtest"}, {u, "/alerts/backtest?scope=portfolio&score=pay&condition=below&threshold=6&months=24"},
 		{u, "/settings/workspace?confirm=1"},
 	}
 	for _, pg := range pages {

@@ -126,6 +126,13 @@ func (h *Handler) Routes() *echo.Echo {
 	// An analyst's day (issue 31): rules changed in place.
 	app.GET("/alerts/rules/:id/edit", h.showRuleEdit)
 	app.POST("/alerts/rules/:id/edit", h.submitRuleEdit)
+	// Early warning (issue 28): back-test a rule over the portfolio's
+	// histories before turning it on; the analyst's own supplier category
+	// for divergence rules ("paying suppliers like you last").
+	app.GET("/alerts/backtest", h.showBacktest)
+	app.GET("/alerts/backtest.csv", h.exportBacktest)
+	app.GET("/settings/supplier-category", h.showSupplierCategory)
+	app.POST("/settings/supplier-category", h.submitSupplierCategory)
 
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.

@@ -101,6 +101,7 @@ func readRuleForm(c *echo.Context) views.RuleForm {
 		Folder: strings.TrimSpace(c.FormValue("folder")),
 		Score:  c.FormValue("score"), Condition: c.FormValue("condition"),
 		Threshold: strings.TrimSpace(c.FormValue("threshold")),
+		Category:  strings.TrimSpace(c.FormValue("category")), Steady: strings.TrimSpace(c.FormValue("steady")),
 	}
 }
 
@@ -108,6 +109,7 @@ func readRuleForm(c *echo.Context) views.RuleForm {
 func keptRuleForm(form views.RuleForm) views.RuleForm {
 	form.Business, form.Folder = views.Clip(form.Business, 40), views.Clip(form.Folder, 40)
 	form.Threshold = views.Clip(form.Threshold, maxThresholdLen)
+	form.Category, form.Steady = views.Clip(form.Category, 20), views.Clip(form.Steady, maxThresholdLen)
 	return form
 }
 

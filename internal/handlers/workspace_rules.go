@@ -180,6 +180,9 @@ func readRule(f views.RuleForm) (store.RuleSpec, string) {
 	default:
 		return spec, "Choose one business, a folder or the whole portfolio."
 	}
+	if spec.Condition == store.Divergence {
+		return spec, readDivergence(f, &spec)
+	}
 	if !spec.Score.Valid() {
 		return spec, "Choose a score: Risk, Pay, DBT or Z″."
 	}

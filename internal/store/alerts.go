@@ -256,7 +256,7 @@ func (s *Store) Alerts(ctx context.Context, a Analyst, limit int) ([]Alert, erro
 		limit = MaxAlerts
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT al.id, al.rule_id, al.business_id, al.business_name, al.month, al.old_value, al.new_value,
-			al.created_at, al.read_at, r.scope, r.business_id, r.folder_id, r.target_name, r.score, r.cond, r.threshold
+			al.created_at, al.read_at, r.scope, r.business_id, r.folder_id, r.target_name, r.score, r.cond, r.threshold, r.category, r.steady
 		FROM alerts al JOIN rules r ON r.id = al.rule_id
 		WHERE al.analyst_id = `+analystID+` ORDER BY al.created_at DESC, al.id DESC LIMIT $3`, a.Service, a.User, limit)
 	if err != nil {
@@ -272,7 +272,7 @@ func (s *Store) Alerts(ctx context.Context, a Analyst, limit int) ([]Alert, erro
 		var read sql.Null[int64]
 		r := &al.Rule
 		if err := rows.Scan(&al.ID, &al.RuleID, &al.BusinessID, &al.BusinessName, &month, &old, &al.New, &created, &read,
-			&r.Scope, &r.BusinessID, &r.FolderID, &r.TargetName, &r.Score, &r.Condition, &r.Threshold); err != nil {
+			&r.Scope, &r.BusinessID, &r.FolderID, &r.TargetName, &r.Score, &r.Condition, &r.Threshold, &r.Category, &r.Steady); err != nil {
 			return nil, wrap("alerts", err)
 		}
 		al.Year, al.Month = month/100, time.Month(month%100)

@@ -8,7 +8,7 @@ import (
 
 // tables are the analyst's tables, children first, so DeleteAnalyst can
 // delete in an order every foreign key accepts.
-var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snapshots"}
+var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snapshots", "supplier_categories"}
 
 // teamTables are the team's, not an analyst's: they belong to everyone of
 // the service, so DeleteAnalyst leaves them (the audit trail outlives any one

@@ -36,6 +36,19 @@ const (
 	// WorseZone fires when the score enters a worse zone; it has no
 	// threshold.
 	WorseZone Condition = "worse_zone"
+	// Divergence fires when the DBT toward one supplier category
+	// (RuleSpec.Category) rose by at least Threshold days over the last
+	// three reported months while the overall DBT moved by less than
+	// RuleSpec.Steady days: a buyer paying the suppliers it cannot do
+	// without and letting the others wait. Its score is always DBT.
+	Divergence Condition = "divergence"
+)
+
+// Divergence rules' defaults: a rise of 10 days toward the category while
+// the overall DBT moves less than 3.
+const (
+	DefaultDivergenceRise   = 10
+	DefaultDivergenceSteady = 3
 )
 
 // RuleSpec is a rule as the form describes it.
@@ -49,8 +62,15 @@ type RuleSpec struct {
 	Score      Score
 	Condition  Condition
 	// Threshold is the score value for Below and Above, the number of
-	// points for Fall, and zero for WorseZone.
+	// points for Fall, the days of rise for Divergence, and zero for
+	// WorseZone.
 	Threshold float64
+	// Category is a Divergence rule's supplier SIC code; "" means the
+	// analyst's own category, as set in settings when the rule is checked.
+	Category string
+	// Steady is how many days the overall DBT must move less than for a
+	// Divergence rule to fire; zero for the other conditions.
+	Steady float64
 }
 
 // Rule is a stored alert rule.
@@ -96,17 +116,18 @@ func (s *Store) AddRule(ctx context.Context, a Analyst, spec RuleSpec) (Rule, er
 		// alert twice.
 		var same int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM rules WHERE analyst_id = $1 AND scope = $2
-			AND business_id = $3 AND folder_id = $4 AND score = $5 AND cond = $6 AND threshold = $7`,
-			id, string(spec.Scope), spec.BusinessID, spec.FolderID, string(spec.Score), string(spec.Condition), spec.Threshold).Scan(&same); err != nil {
+			AND business_id = $3 AND folder_id = $4 AND score = $5 AND cond = $6 AND threshold = $7 AND category = $8 AND steady = $9`,
+			id, string(spec.Scope), spec.BusinessID, spec.FolderID, string(spec.Score), string(spec.Condition), spec.Threshold,
+			spec.Category, spec.Steady).Scan(&same); err != nil {
 			return err
 		}
 		if same > 0 {
 			return invalid("rule", "you already have this rule")
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO rules (id, analyst_id, scope, business_id, folder_id, target_name, score, cond, threshold, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		_, err = tx.ExecContext(ctx, `INSERT INTO rules (id, analyst_id, scope, business_id, folder_id, target_name, score, cond, threshold, created_at, category, steady)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 			r.ID, id, string(spec.Scope), spec.BusinessID, spec.FolderID, spec.TargetName,
-			string(spec.Score), string(spec.Condition), spec.Threshold, now)
+			string(spec.Score), string(spec.Condition), spec.Threshold, now, spec.Category, spec.Steady)
 		return err
 	})
 	if err != nil {
@@ -123,7 +144,7 @@ func (s *Store) Rules(ctx context.Context, a Analyst) ([]Rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT id, scope, business_id, folder_id, target_name, score, cond, threshold, created_at
+	rows, err := s.r.QueryContext(ctx, `SELECT id, scope, business_id, folder_id, target_name, score, cond, threshold, created_at, category, steady
 		FROM rules WHERE analyst_id = `+analystID+` ORDER BY created_at DESC, id DESC`, a.Service, a.User)
 	if err != nil {
 		return nil, wrap("rules", err)
@@ -134,7 +155,7 @@ func (s *Store) Rules(ctx context.Context, a Analyst) ([]Rule, error) {
 		var r Rule
 		var at int64
 		if err := rows.Scan(&r.ID, &r.Scope, &r.BusinessID, &r.FolderID, &r.TargetName,
-			&r.Score, &r.Condition, &r.Threshold, &at); err != nil {
+			&r.Score, &r.Condition, &r.Threshold, &at, &r.Category, &r.Steady); err != nil {
 			return nil, wrap("rules", err)
 		}
 		r.Created = fromStamp(at)
@@ -158,6 +179,10 @@ func (s *Store) DeleteRule(ctx context.Context, a Analyst, rule int64) error {
 	})
 }
 
+// CheckRule validates a rule as AddRule would, without storing it (a
+// back-test replays only what could be saved), and returns it tidied.
+func CheckRule(spec RuleSpec) (RuleSpec, error) { return checkRule(spec) }
+
 // checkRule refuses a rule that is incomplete or could never fire and
 // clears the fields its scope and condition do not use.
 func checkRule(r RuleSpec) (RuleSpec, error) {
@@ -178,6 +203,10 @@ func checkRule(r RuleSpec) (RuleSpec, error) {
 	default:
 		return r, invalid("scope", "choose a business, a folder or the whole portfolio")
 	}
+	if r.Condition == Divergence {
+		return checkDivergence(r)
+	}
+	r.Category, r.Steady = "", 0
 	if !r.Score.Valid() {
 		return r, invalid("score", "choose Risk, Pay, DBT or Z″")
 	}
@@ -217,4 +246,37 @@ func checkThreshold(r *RuleSpec) error {
 		return invalid("condition", "choose below, above, a fall or a worse zone")
 	}
 	return nil
+}
+
+// checkDivergence holds a divergence rule to whole days within DBT's range
+// and a supplier category that is a SIC code (or the analyst's own).
+func checkDivergence(r RuleSpec) (RuleSpec, error) {
+	r.Score = ScoreDBT
+	_, hi := r.Score.Range()
+	for _, f := range []struct {
+		v          float64
+		field, say string
+	}{{r.Threshold, "threshold", "the rise toward the category"}, {r.Steady, "steady", "the overall DBT's move"}} {
+		if math.IsNaN(f.v) || !isWhole(f.v) || f.v < 1 || f.v > hi {
+			return r, invalid(f.field, "%s is a whole number of days from 1 to %v", f.say, hi)
+		}
+	}
+	if r.Category != "" && !IsSICCode(r.Category) {
+		return r, invalid("category", "a supplier category is a SIC code of 2 to 4 digits, such as 36")
+	}
+	return r, nil
+}
+
+// IsSICCode reports a SIC code: 2 to 4 digits (a major group, an industry
+// group or an industry).
+func IsSICCode(s string) bool {
+	if len(s) < 2 || len(s) > 4 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -29,8 +29,9 @@ func (s *Store) EditRule(ctx context.Context, a Analyst, rule int64, spec RuleSp
 		}
 		var same int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM rules WHERE analyst_id = $1 AND id <> $2 AND scope = $3
-			AND business_id = $4 AND folder_id = $5 AND score = $6 AND cond = $7 AND threshold = $8`,
-			id, rule, string(spec.Scope), spec.BusinessID, spec.FolderID, string(spec.Score), string(spec.Condition), spec.Threshold).Scan(&same); err != nil {
+			AND business_id = $4 AND folder_id = $5 AND score = $6 AND cond = $7 AND threshold = $8 AND category = $9 AND steady = $10`,
+			id, rule, string(spec.Scope), spec.BusinessID, spec.FolderID, string(spec.Score), string(spec.Condition), spec.Threshold,
+			spec.Category, spec.Steady).Scan(&same); err != nil {
 			return err
 		}
 		if same > 0 {
@@ -39,10 +40,12 @@ func (s *Store) EditRule(ctx context.Context, a Analyst, rule int64, spec RuleSp
 		if _, err := tx.ExecContext(ctx, "DELETE FROM alerts WHERE rule_id = $1 AND analyst_id = $2", rule, id); err != nil {
 			return err
 		}
+		// Its alerts are gone with its old terms, and so is the memory of
+		// the ones pruned from it: the new terms start afresh.
 		if _, err := tx.ExecContext(ctx, `UPDATE rules SET scope = $1, business_id = $2, folder_id = $3, target_name = $4,
-			score = $5, cond = $6, threshold = $7 WHERE id = $8 AND analyst_id = $9`,
+			score = $5, cond = $6, threshold = $7, category = $8, steady = $9, pruned_month = 0 WHERE id = $10 AND analyst_id = $11`,
 			string(spec.Scope), spec.BusinessID, spec.FolderID, spec.TargetName,
-			string(spec.Score), string(spec.Condition), spec.Threshold, rule, id); err != nil {
+			string(spec.Score), string(spec.Condition), spec.Threshold, spec.Category, spec.Steady, rule, id); err != nil {
 			return err
 		}
 		r = Rule{ID: rule, RuleSpec: spec, Created: fromStamp(at)}

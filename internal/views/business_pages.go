@@ -87,6 +87,15 @@ type BusinessPaymentsPage struct {
 	DBTExplain DBTExplanation
 	// SICHeat is the supplier categories' DBT by month, worst first.
 	SICHeat SICHeatMap
+	// Divergence draws the DBT toward one supplier category
+	// (DivergenceCategory, chosen among DivergenceOptions) beside the
+	// overall DBT; DivergenceSummary says what the last three reported
+	// months did; OwnCategory is the analyst's own category ("" unset).
+	Divergence         ChartPanel
+	DivergenceSummary  string
+	DivergenceCategory string
+	DivergenceOptions  []FolderOption
+	OwnCategory        string
 }
 
 // BusinessFinancialsPage is the financials tab: statements and comments.

@@ -148,7 +148,10 @@ type AlertsPage struct {
 // RuleForm is the new-rule form with what the analyst chose.
 type RuleForm struct {
 	Scope, Business, Folder, Score, Condition, Threshold string
-	Error                                                string
+	// Category and Steady are a divergence rule's supplier SIC code (blank:
+	// the analyst's own) and the most the overall DBT may move.
+	Category, Steady string
+	Error            string
 	// Editing is the id of the rule being changed; "" for a new rule.
 	Editing string
 	// For names the business an "Alert me" came from, for the legend.
@@ -235,6 +238,8 @@ func RuleText(r store.RuleSpec) string {
 		what = r.Score.Name() + " worsens by at least " + n + " " + unit + " in a month"
 	case store.WorseZone:
 		what = r.Score.Name() + " enters a worse zone"
+	case store.Divergence:
+		what = divergenceText(r)
 	}
 	switch r.Scope {
 	case store.ScopeBusiness:

@@ -47,6 +47,9 @@ type genCore struct {
 	nFY      int
 	z        [genMaxMonths]float64
 	hasZ     [genMaxMonths]bool
+	// divergeBase is the diverging scenario category's DBT three months
+	// before the latest (see divergeMonth).
+	divergeBase float64
 }
 
 // start is the oldest month of the score history.

@@ -88,6 +88,10 @@ func (c *genCore) categories(r *genRand) []genCategory {
 	if c.thin {
 		k = 3
 	}
+	diverging := c.sc != nil && c.sc.divergeSIC != ""
+	if diverging {
+		k = max(k, 5) // others to pay sooner while one waits
+	}
 	prefer := genSectors[c.primary().sector()].suppliers
 	order := make([]int, 0, len(genSICs))
 	for _, code := range prefer {
@@ -102,6 +106,12 @@ func (c *genCore) categories(r *genRand) []genCategory {
 	}
 	r.shuffle(len(others), func(i, j int) { others[i], others[j] = others[j], others[i] })
 	order = append(order[:min(k, len(order), 4)], others...)[:k]
+	if diverging {
+		// The story needs the category it pays last among its suppliers.
+		if d := genSICIndex(c.sc.divergeSIC); !slices.Contains(order, d) {
+			order[k-1] = d
+		}
+	}
 	slices.Sort(order)
 	// Slowness is stratified (one category per band of the range, in a
 	// random order) so that the categories really differ in how late they
@@ -116,6 +126,10 @@ func (c *genCore) categories(r *genRand) []genCategory {
 		w := r.uniform(0.3, 1)
 		slow := 0.45 + 1.55*(float64(rank[i])+r.float())/float64(k)
 		cats[i] = genCategory{sic: &genSICs[idx], weight: w * w, slowness: slow}
+		if diverging && genSICs[idx].code == c.sc.divergeSIC {
+			// Paid as promptly as any until the last three months.
+			cats[i].slowness = 0.45
+		}
 	}
 	return cats
 }

@@ -15,11 +15,21 @@ func (c *genCore) splitMonth(r *genRand, mo genMonth, all PaymentRow, amt [6]int
 	}
 	var parts [6][8]int64
 	lateness := [6]float64{0, 1, 2, 3, 4, 0} // current and other are not late
-	for b := range amt {
-		for i := range cats {
-			tilted[i] = w[i] * math.Pow(cats[i].slowness, lateness[b])
+	split := func(slower int, by float64) {
+		for b := range amt {
+			for i := range cats {
+				s := cats[i].slowness
+				if i == slower {
+					s *= by
+				}
+				tilted[i] = w[i] * math.Pow(s, lateness[b])
+			}
+			genSplit(amt[b], tilted[:k], parts[b][:k])
 		}
-		genSplit(amt[b], tilted[:k], parts[b][:k])
+	}
+	split(-1, 1)
+	if i := c.divergingCategory(cats); i >= 0 {
+		c.divergeMonth(mo, i, &parts, split)
 	}
 	var accounts, credit [8]int64
 	genSplit(int64(all.Accounts-k), w[:k], accounts[:k])
@@ -70,5 +80,67 @@ func genSplit(total int64, weights []float64, out []int64) {
 			out[(best+i)%len(out)]++
 			left--
 		}
+	}
+}
+
+// genDivergeRamp is how many days the diverging category's DBT is above
+// its level of three months before, in the last three months (two months
+// ago, last month, this month): the 1008 story, a rise of 12-20 days while
+// the overall DBT stays put.
+var genDivergeRamp = [3]float64{5, 10, 16}
+
+// divergingCategory is the index in cats of the scenario's diverging
+// supplier category, -1 for none.
+func (c *genCore) divergingCategory(cats []genCategory) int {
+	if c.sc == nil || c.sc.divergeSIC == "" {
+		return -1
+	}
+	for i := range cats {
+		if cats[i].sic.code == c.sc.divergeSIC {
+			return i
+		}
+	}
+	return -1
+}
+
+// divergeMonth makes the diverging category's DBT follow genDivergeRamp:
+// three months before the latest it is noted as the level; in the three
+// months after it, that category is made slower (by a factor found by
+// bisection) until its DBT is the level plus the ramp. Every bucket is
+// still split exactly, so the month's overall figures do not move: the
+// other categories are paid sooner instead.
+func (c *genCore) divergeMonth(mo genMonth, i int, parts *[6][8]int64, split func(int, float64)) {
+	ago := int(c.asOf - mo)
+	dbt := func() float64 {
+		var a [6]float64
+		total := 0.0
+		for b := range a {
+			a[b] = float64(parts[b][i])
+			total += a[b]
+		}
+		if total == 0 {
+			return 0
+		}
+		for b := range a {
+			a[b] = a[b] / total * 100
+		}
+		return genDBT(a)
+	}
+	switch {
+	case ago == 3:
+		c.divergeBase = dbt()
+	case ago >= 0 && ago < 3:
+		target := c.divergeBase + genDivergeRamp[2-ago]
+		lo, hi := 1.0, 8.0
+		for range 40 {
+			mid := (lo + hi) / 2
+			split(i, mid)
+			if dbt() < target {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		split(i, hi)
 	}
 }

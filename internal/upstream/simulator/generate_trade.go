@@ -31,6 +31,11 @@ var genProfiles = [...]genProfile{
 	genDefaulted: {[4]float64{12, 8, 8, 40}, 45, 60, 35, 80},
 }
 
+// genScenarioMix is the scenario businesses' own mix of the past-due
+// buckets around their profile's middles. Within the month's tilt (±0.1) no
+// two of a profile's tied buckets can come out in the same proportion.
+var genScenarioMix = [4]float64{1, 1.06, 0.94, 1.1}
+
 // genProfileOdds is the chance of each profile (prompt, slow, stressed) by
 // band of latest Risk: strong credits mostly pay promptly, but not always (a
 // big company can be a slow payer on purpose), and weak ones mostly pay late.
@@ -82,6 +87,13 @@ func (c *genCore) tradeSeries() {
 		other := 1.2 * genU16(u, 3)
 		if c.sc != nil && c.sc.trade != genTradeGeneric {
 			d, w = c.scenarioTrade(m, &r)
+			// A profile's middles tie some buckets (prompt's 61-90 and 91+,
+			// the defaulted 31-60 and 61-90): a scenario takes its own mix
+			// and the month's tilt as every other business does, or those
+			// buckets come out equal to the cent month after month.
+			for b := range w {
+				w[b] *= genScenarioMix[b] * (1 + tilt*float64(b-1))
+			}
 		}
 		c.dbtExact[m] = genExactDBT(d, w, other)
 		c.weights[m], c.other[m] = w, other

@@ -40,7 +40,7 @@ func genUsers(seed int64, asOf genMonth, d *Dataset) []User {
 		{102, "Q4 renewals", every, 24, []int32{1002, 1005, 1007}},
 		{103, "Manufacturing suppliers", in("31", "32", "33"), 20, []int32{1002, 1006}},
 		{104, "High-risk review", risky, 16, []int32{1001, 1004}},
-		{105, "Distributors and carriers", in("42", "48", "49"), 14, []int32{1003}},
+		{105, "Distributors and carriers", in("42", "48", "49"), 14, []int32{1003, 1008}},
 	})
 	demo.Suppliers = map[string]int32{}
 	for _, id := range genPortfolio(demo.Folders) {

@@ -11,8 +11,11 @@ const (
 	StoryPayTurnaround       = "pay-turnaround"            // 1005: Pay 3 -> 7 over a year
 	StoryZScoreMissing       = "zscore-missing"            // 1006: no Z-Score for the latest quarters
 	StoryNoFinancials        = "no-statements-no-officers" // 1007: empty statements and officers
+	StorySuppliersLast       = "suppliers-last"            // 1008: DBT toward SIC 36 up 12-20 days in 3 months, overall steady
 	ScenarioFirstID    int32 = 1001                        // first scenario business
-	ScenarioLastID     int32 = 1007                        // last scenario business
+	ScenarioLastID     int32 = 1008                        // last scenario business
+	// ScenarioDivergeSIC is the supplier category 1008 pays last.
+	ScenarioDivergeSIC = "36"
 )
 
 // StoryNote is a sentence the dashboard can show for a story ("" for none).
@@ -32,6 +35,8 @@ func StoryNote(story string) string {
 		return "Strong credit that pays its suppliers slowly."
 	case StoryPayTurnaround:
 		return "Payment record has improved steadily over the last year."
+	case StorySuppliersLast:
+		return "Pays its electronic-parts suppliers later and later while its overall payments look steady."
 	}
 	return ""
 }
@@ -60,6 +65,9 @@ type genScenario struct {
 	steadyProfile           int
 	steadyDBT, steadySpread float64
 	hideZ                   bool
+	// divergeSIC is a supplier category the business pays later and
+	// later over the last three months (see divergeMonth).
+	divergeSIC string
 }
 
 // How a scenario's trade payments behave.
@@ -99,6 +107,9 @@ var genScenarios = [...]genScenario{
 		public: true, statements: true, finalRisk: 6, hideZ: true},
 	{story: StoryNoFinancials, name: "Hadley Workforce Inc", industry: "561320", city: "Omaha",
 		finalRisk: 7, noOfficers: true},
+	{story: StorySuppliersLast, name: "Brightline Systems Distribution Inc", industry: "423430", city: "Charlotte",
+		finalRisk: 5, riskTail: []int{6, 6, 6, 6, 6, 6, 5, 5, 5, 5, 5, 5},
+		trade: genTradeSteady, steadyProfile: genSlow, steadyDBT: 9, steadySpread: 0.3, divergeSIC: ScenarioDivergeSIC},
 }
 
 // scenarioRisk sets a Risk path that ends with the scenario's tail and

@@ -1,0 +1,217 @@
+package handlers_test
+
+import (
+	"context"
+	"encoding/csv"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"creditdash/internal/apptest"
+	"creditdash/internal/upstream"
+	"creditdash/internal/upstream/cache"
+)
+
+const backtestQuery = "/alerts/backtest?scope=portfolio&score=pay&condition=below&threshold=6&months=24"
+
+// historyCalls counts the user's portfolio history requests.
+func historyCalls(app *apptest.App, user string) int {
+	r := app.Sim.Requests()[user]
+	return r["/v1/Portfolio/PayScoreHistory"] + r["/v1/Portfolio/ZScoreHistory"]
+}
+
+// readCSV parses a download.
+func readCSV(t *testing.T, p *apptest.Page) [][]string {
+	t.Helper()
+	if p.Status != http.StatusOK || !strings.HasPrefix(p.Header.Get("Content-Type"), "text/csv") {
+		t.Fatalf("csv: status %d, type %q; body %.300s", p.Status, p.Header.Get("Content-Type"), p.Body)
+	}
+	rows, err := csv.NewReader(strings.NewReader(p.Body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// A back-test of "Pay below 6" over the demo portfolio: the summary, a
+// chart and a table of 24 months ending at the newest month held (the demo
+// data's October 2026), firings listed, one history request for the page
+// and none more for its CSV or another threshold; the CSV's counts are the
+// page's table's.
+func TestBacktestPortfolio(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	if p := u.Get("/alerts/backtest"); p.Status != http.StatusOK || p.Doc.Find("#backtest-form").Length() != 1 || p.Doc.Find("#backtest-summary").Length() != 0 {
+		t.Fatalf("GET /alerts/backtest: status %d; want the form alone", p.Status)
+	}
+	before := historyCalls(app, "demo")
+	p := u.Get(backtestQuery)
+	if p.Status != http.StatusOK {
+		t.Fatalf("GET %s: status = %d, want 200; %.500s", backtestQuery, p.Status, p.Body)
+	}
+	if n := historyCalls(app, "demo") - before; n != 1 {
+		t.Errorf("the back-test made %d history requests, want 1", n)
+	}
+	if got := p.Text("#backtest-summary h2"); got != "Pay below 6 anywhere in the portfolio" {
+		t.Errorf("summary names %q", got)
+	}
+	if !strings.Contains(p.Text("#backtest-summary"), "Nov 2024 – Oct 2026 (24 months)") {
+		t.Errorf("window: %q", p.Text("#backtest-summary"))
+	}
+	if p.Doc.Find("#chart-backtest").Length() != 1 {
+		t.Error("no alerts-per-month chart")
+	}
+	tableRows := p.Doc.Find(".chart-panel table tbody tr")
+	if tableRows.Length() != 24 {
+		t.Fatalf("alerts table has %d months, want 24", tableRows.Length())
+	}
+	firings := p.Doc.Find("table.backtest-firings tbody tr").Length()
+	if firings == 0 {
+		t.Error("Pay below 6 never fired over the demo portfolio in two years")
+	}
+	for _, want := range []string{"followed by deterioration", "no deterioration"} {
+		if !strings.Contains(p.Text("table.backtest-firings"), want) {
+			t.Errorf("no firing reads %q", want)
+		}
+	}
+	if v := p.Text("#backtest-lead"); strings.HasPrefix(v, "—") {
+		t.Errorf("median lead time: %q", v)
+	}
+
+	csvURL := strings.Replace(backtestQuery, "/alerts/backtest?", "/alerts/backtest.csv?", 1)
+	rows := readCSV(t, u.Get(csvURL))
+	if len(rows) != 25 || strings.Join(rows[0], ",") != "month,alerts" {
+		t.Fatalf("csv: %d rows, header %v; want month,alerts and 24 months", len(rows), rows[0])
+	}
+	if rows[1][0] != "2024-11" || rows[24][0] != "2026-10" {
+		t.Errorf("csv months %s .. %s, want 2024-11 .. 2026-10", rows[1][0], rows[24][0])
+	}
+	sum := 0
+	tableRows.Each(func(i int, s *goquery.Selection) {
+		n, _ := strconv.Atoi(strings.TrimSpace(s.Find("td").Text()))
+		if rows[i+1][1] != strconv.Itoa(n) {
+			t.Errorf("month %s: csv %s alerts, page %d", rows[i+1][0], rows[i+1][1], n)
+		}
+		sum += n
+	})
+	if sum < firings {
+		t.Errorf("the months count %d alerts, the page lists %d firings", sum, firings)
+	}
+	u.Get(strings.Replace(backtestQuery, "threshold=6", "threshold=4", 1))
+	if n := historyCalls(app, "demo") - before; n != 1 {
+		t.Errorf("page, csv and another threshold made %d history requests, want 1 (cached)", n)
+	}
+}
+
+// "Turn this rule on" posts the replayed rule to the rule form's route.
+func TestBacktestTurnsTheRuleOn(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	p := u.Get("/alerts/backtest?scope=folder&folder=104&score=z&condition=below&threshold=1.1&months=12")
+	if p.Status != http.StatusOK {
+		t.Fatalf("folder back-test: status %d; %.400s", p.Status, p.Body)
+	}
+	if got := p.Text("#backtest-summary h2"); !strings.HasPrefix(got, "Z″ below 1.10 in folder ") {
+		t.Errorf("summary names %q", got)
+	}
+	next := u.Submit(p, "#backtest-turn-on")
+	if next.Status != http.StatusSeeOther || next.Location() != "/alerts" {
+		t.Fatalf("turn on: status %d to %q, want 303 to /alerts", next.Status, next.Location())
+	}
+	if rules := u.Get("/alerts").Text("ul.rules"); !strings.Contains(rules, "Z″ below 1.10 in folder") {
+		t.Errorf("rules after turning on: %q", rules)
+	}
+}
+
+// Bad input comes back in the form with the reason and what was typed, 422.
+func TestBacktestRefusesBadInput(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	for _, tc := range []struct {
+		name, query, want, kept string
+	}{
+		{"window too short", "scope=portfolio&score=pay&condition=below&threshold=5&months=5", "6 to 36 months", "5"},
+		{"window not a number", "scope=portfolio&score=pay&condition=below&threshold=5&months=two", "6 to 36 months", "two"},
+		{"threshold out of range", "scope=portfolio&score=pay&condition=below&threshold=11&months=24", "Pay runs from 1 to 10", "11"},
+		{"threshold not a number", "scope=portfolio&score=pay&condition=below&threshold=abc&months=24", "must be a number", "abc"},
+		{"risk", "scope=portfolio&score=risk&condition=below&threshold=3&months=24", "Only Pay and Z″", ""},
+		{"one business", "scope=business&score=pay&condition=below&threshold=3&months=24", "choose a folder or the whole portfolio", ""},
+		{"unknown folder", "scope=folder&folder=999&score=pay&condition=below&threshold=3&months=24", "no folder 999", ""},
+	} {
+		for _, path := range []string{"/alerts/backtest?", "/alerts/backtest.csv?"} {
+			p := u.Get(path + tc.query)
+			if p.Status != http.StatusUnprocessableEntity || !strings.Contains(p.Text(".form-error"), tc.want) {
+				t.Errorf("%s (%s): status %d, error %q; want 422 saying %q", tc.name, path, p.Status, p.Text(".form-error"), tc.want)
+			}
+			if tc.kept != "" && !strings.Contains(p.Body, `value="`+tc.kept+`"`) {
+				t.Errorf("%s: the typed %q is not kept", tc.name, tc.kept)
+			}
+		}
+	}
+}
+
+// heldHistory is a service whose Pay history waits until released.
+type heldHistory struct {
+	*upstream.Client
+	release, started chan struct{}
+}
+
+func (h heldHistory) PayScoreHistory(ctx context.Context, key string, pq upstream.PortfolioQuery) (upstream.PortfolioScoreHistory, error) {
+	h.started <- struct{}{}
+	<-h.release
+	return h.Client.PayScoreHistory(ctx, key, pq)
+}
+
+// A sixth back-test of one analyst while five run is turned back, 429.
+func TestBacktestFiveAtOnce(t *testing.T) {
+	held := heldHistory{release: make(chan struct{}), started: make(chan struct{}, 8)}
+	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream { held.Client = c; return held }})
+	var once sync.Once
+	release := func() { once.Do(func() { close(held.release) }) }
+	t.Cleanup(release)
+	u := signInWS(t, app, "demo")
+	var wg sync.WaitGroup
+	statuses := make([]int, 5)
+	for i := range statuses {
+		wg.Go(func() {
+			resp, err := u.Client().Get(app.URL + strings.Replace(backtestQuery, "threshold=6", "threshold="+strconv.Itoa(2+i), 1))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+			statuses[i] = resp.StatusCode
+		})
+	}
+	select {
+	case <-held.started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no back-test reached the service")
+	}
+	// The other four share the held call; give them time to take their
+	// slots (generous: under the race detector on a busy machine a request
+	// takes a while to reach its handler).
+	time.Sleep(2500 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, app.URL+backtestQuery, nil)
+	p := u.Do(req)
+	if p.Status != http.StatusTooManyRequests || !strings.Contains(p.Text(".form-error"), "5 back-tests running") {
+		t.Errorf("a sixth back-test at once: status %d, %q; want 429", p.Status, p.Text(".form-error"))
+	}
+	release()
+	wg.Wait()
+	for i, s := range statuses {
+		if s != http.StatusOK {
+			t.Errorf("back-test %d: status %d, want 200", i, s)
+		}
+	}
+	if p := u.Get(backtestQuery); p.Status != http.StatusOK {
+		t.Errorf("a back-test once the five finished: status %d", p.Status)
+	}
+}

@@ -1,0 +1,192 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/store"
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// "Paying suppliers like you last": divergence rules are checked where a
+// business's payments by supplier category arrive anyway, its payments
+// tab, at no extra request; a rule that follows the analyst's own supplier
+// category reads it from settings when it is checked.
+
+// SupplierCategories keeps each analyst's own supplier SIC category (the
+// workspace store does; per analyst until the team has a store of its own).
+type SupplierCategories interface {
+	SupplierCategory(ctx context.Context, a store.Analyst) (string, error)
+	SetSupplierCategory(ctx context.Context, a store.Analyst, code string) error
+}
+
+// supplierCategoryPath is the settings page of the analyst's category.
+const supplierCategoryPath = "/settings/supplier-category"
+
+// ownCategory is the analyst's own supplier category, "" when not set or
+// not to be had (a failing store only loses the default).
+func (h *Handler) ownCategory(c *echo.Context) string {
+	if h.suppliers == nil {
+		return ""
+	}
+	code, err := h.suppliers.SupplierCategory(c.Request().Context(), h.analyst(c))
+	if err != nil {
+		h.logWorkspace(c, "supplier category", err)
+		return ""
+	}
+	return code
+}
+
+// evaluatePayments checks the divergence rules against a payments tab's
+// monthly and SIC summaries.
+func (h *Handler) evaluatePayments(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, monthly, sic []upstream.PaymentSummaryRow) {
+	id, name := reportBusiness(ref, hd)
+	if id == 0 || len(sic) == 0 {
+		return
+	}
+	done, mark := h.evaluatedAlready(c, ld, id)
+	if done {
+		return
+	}
+	h.markEvaluated(mark, h.evaluateDivergence(c, id, name, monthly, sic))
+}
+
+// evaluateDivergence records what the divergence rules find and reports
+// whether it could check every one of them.
+func (h *Handler) evaluateDivergence(c *echo.Context, id int32, name string, monthly, sic []upstream.PaymentSummaryRow) bool {
+	ctx := c.Request().Context()
+	a := h.analyst(c)
+	rules, err := h.ws.Rules(ctx, a)
+	if err != nil {
+		h.logWorkspace(c, "rules", err)
+		return false
+	}
+	rules = slices.DeleteFunc(rules, func(r store.Rule) bool { return r.Condition != store.Divergence })
+	if len(rules) == 0 {
+		return true
+	}
+	own := ""
+	if slices.ContainsFunc(rules, func(r store.Rule) bool { return r.Category == "" }) {
+		own = h.ownCategory(c)
+	}
+	complete := true
+	var folders map[int32][]int
+	if needsMembers(rules, false) {
+		folders, complete = h.folderMembers(c)
+	}
+	applies := func(r store.RuleSpec, id int32) bool {
+		switch r.Scope {
+		case store.ScopeBusiness:
+			return r.BusinessID == id
+		case store.ScopeFolder:
+			return slices.Contains(folders[id], r.FolderID)
+		}
+		return len(folders[id]) > 0 // the portfolio: a folder holds it
+	}
+	fired := views.EvaluateDivergence(rules, id, name, own, monthly, sic, applies)
+	if len(fired) == 0 {
+		return complete
+	}
+	n, err := h.ws.RecordAlerts(ctx, a, fired)
+	if err != nil {
+		h.logWorkspace(c, "record alerts", err)
+		return false
+	}
+	if n > 0 {
+		h.touched(a)
+		c.Set(ctxGlance, nil)
+	}
+	return complete
+}
+
+// fillDivergence fills the payments tab's two DBT lines: the category the
+// query names, else the analyst's own when the business reports it, else
+// the one whose DBT rose most against the overall DBT.
+func (h *Handler) fillDivergence(c *echo.Context, page *views.BusinessPaymentsPage, monthly, sic []upstream.PaymentSummaryRow) error {
+	page.DivergenceOptions = views.DivergenceOptions(sic)
+	if len(page.DivergenceOptions) == 0 {
+		return nil
+	}
+	page.OwnCategory = h.ownCategory(c)
+	code := views.MatchCategory(sic, strings.TrimSpace(c.QueryParam("category")))
+	if code == "" {
+		code = views.MatchCategory(sic, page.OwnCategory)
+	}
+	if code == "" {
+		code = views.SteepestCategory(monthly, sic)
+	}
+	if code == "" {
+		code = page.DivergenceOptions[0].ID
+	}
+	page.DivergenceCategory = code
+	var err error
+	page.Divergence, page.DivergenceSummary, err = views.DivergencePanel(views.NewDivergence(monthly, sic, code))
+	return err
+}
+
+// showSupplierCategory shows the analyst's own supplier category.
+func (h *Handler) showSupplierCategory(c *echo.Context) error {
+	if h.suppliers == nil {
+		return echo.ErrNotFound
+	}
+	code, err := h.suppliers.SupplierCategory(c.Request().Context(), h.analyst(c))
+	if err != nil {
+		return workspaceError(err)
+	}
+	return h.renderSupplierCategory(c, http.StatusOK, views.SupplierCategoryPage{Code: code, Saved: code})
+}
+
+// submitSupplierCategory sets (or, empty, clears) the analyst's category.
+func (h *Handler) submitSupplierCategory(c *echo.Context) error {
+	if h.suppliers == nil {
+		return echo.ErrNotFound
+	}
+	code := strings.TrimSpace(c.FormValue("category"))
+	a := h.analyst(c)
+	err := h.suppliers.SetSupplierCategory(c.Request().Context(), a, code)
+	switch {
+	case err == nil:
+		h.touched(a)
+		return redirect(c, supplierCategoryPath)
+	case isValidation(err):
+		saved, _ := h.suppliers.SupplierCategory(c.Request().Context(), a)
+		showAt(c, supplierCategoryPath)
+		return h.renderSupplierCategory(c, http.StatusUnprocessableEntity,
+			views.SupplierCategoryPage{Code: views.Clip(code, 20), Saved: saved, Error: storeMessage(err)})
+	}
+	return workspaceError(err)
+}
+
+func (h *Handler) renderSupplierCategory(c *echo.Context, status int, page views.SupplierCategoryPage) error {
+	page.Base = h.base(c, nil, "Your supplier category", views.NavWorkspace)
+	return h.render(c, status, templates.SupplierCategory(page))
+}
+
+// readDivergence reads a divergence rule's days and category from the
+// rule form; blank days take the defaults (10 and 3).
+func readDivergence(f views.RuleForm, spec *store.RuleSpec) string {
+	spec.Score = store.ScoreDBT
+	spec.Threshold, spec.Steady = store.DefaultDivergenceRise, store.DefaultDivergenceSteady
+	if f.Threshold != "" {
+		v, ok := parseThreshold(f.Threshold)
+		if !ok {
+			return "The rise toward the category must be a whole number of days, such as 10."
+		}
+		spec.Threshold = v
+	}
+	if f.Steady != "" {
+		v, ok := parseThreshold(f.Steady)
+		if !ok {
+			return "The overall DBT's move must be a whole number of days, such as 3."
+		}
+		spec.Steady = v
+	}
+	spec.Category = strings.TrimSpace(f.Category)
+	return ""
+}

@@ -1,0 +1,117 @@
+package store
+
+import "testing"
+
+// A divergence rule keeps its category and steady days, is always about
+// DBT, and refuses days that are not whole or out of range and categories
+// that are not SIC codes; the same rule twice is refused.
+func TestDivergenceRules(t *testing.T) {
+	div := func(cat string, rise, steady float64) RuleSpec {
+		return RuleSpec{Scope: ScopeBusiness, BusinessID: 1008, Score: ScorePay, Condition: Divergence,
+			Threshold: rise, Steady: steady, Category: cat}
+	}
+	bad := []struct {
+		spec  RuleSpec
+		field string
+	}{
+		{div("36", 0, 3), "threshold"},
+		{div("36", 10.5, 3), "threshold"},
+		{div("36", 121, 3), "threshold"},
+		{div("36", 10, 0), "steady"},
+		{div("36", 10, 2.5), "steady"},
+		{div("3", 10, 3), "category"},
+		{div("36a", 10, 3), "category"},
+		{div("50650", 10, 3), "category"},
+	}
+	eachEngine(t, func(t *testing.T, s *Store) {
+		ctx := t.Context()
+		for _, b := range bad {
+			_, err := s.AddRule(ctx, alice, b.spec)
+			wantInvalid(t, "AddRule", err, b.field)
+		}
+		if _, err := s.AddRule(ctx, alice, div("36", 12, 2)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.AddRule(ctx, alice, div("", 10, 3)); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.AddRule(ctx, alice, div("36", 12, 2))
+		wantInvalid(t, "AddRule twice", err, "rule")
+		// A below rule with the same numbers is another rule; its
+		// divergence fields are cleared.
+		if _, err := s.AddRule(ctx, alice, RuleSpec{Scope: ScopeBusiness, BusinessID: 1008, Score: ScoreDBT, Condition: Above,
+			Threshold: 12, Steady: 2, Category: "36"}); err != nil {
+			t.Fatal(err)
+		}
+		rules, err := s.Rules(ctx, alice)
+		if err != nil || len(rules) != 3 {
+			t.Fatalf("Rules = %+v, %v; want 3", rules, err)
+		}
+		if r := rules[0].RuleSpec; r.Condition != Above || r.Category != "" || r.Steady != 0 {
+			t.Errorf("above rule kept divergence fields: %+v", r)
+		}
+		if r := rules[1].RuleSpec; r.Condition != Divergence || r.Score != ScoreDBT || r.Category != "" || r.Steady != 3 || r.Threshold != 10 {
+			t.Errorf("divergence rule on the analyst's category read back as %+v", r)
+		}
+		if r := rules[2].RuleSpec; r.Category != "36" || r.Steady != 2 || r.Threshold != 12 {
+			t.Errorf("divergence rule read back as %+v", r)
+		}
+		if _, err := s.RecordAlerts(ctx, alice, []Triggered{{RuleID: rules[2].ID, BusinessID: 1008, Year: 2026, Month: 10, New: 30}}); err != nil {
+			t.Fatal(err)
+		}
+		alerts, err := s.Alerts(ctx, alice, 0)
+		if err != nil || len(alerts) != 1 || alerts[0].Rule.Category != "36" || alerts[0].Rule.Steady != 2 {
+			t.Errorf("Alerts = %+v, %v; want the divergence rule with its category", alerts, err)
+		}
+	})
+}
+
+// The analyst's own supplier category: unset, set, changed, cleared, kept
+// apart from another analyst's, refused when not a SIC code, and gone with
+// the analyst's data.
+func TestSupplierCategory(t *testing.T) {
+	eachEngine(t, func(t *testing.T, s *Store) {
+		ctx := t.Context()
+		get := func(a Analyst) string {
+			t.Helper()
+			code, err := s.SupplierCategory(ctx, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return code
+		}
+		if c := get(alice); c != "" {
+			t.Errorf("unset category = %q", c)
+		}
+		for _, code := range []string{"36", "5065"} {
+			if err := s.SetSupplierCategory(ctx, alice, code); err != nil {
+				t.Fatal(err)
+			}
+			if c := get(alice); c != code {
+				t.Errorf("category = %q, want %q", c, code)
+			}
+		}
+		if c := get(bob); c != "" {
+			t.Errorf("bob sees alice's category %q", c)
+		}
+		wantInvalid(t, "SetSupplierCategory", s.SetSupplierCategory(ctx, alice, "electronics"), "category")
+		if c := get(alice); c != "5065" {
+			t.Errorf("a refused code changed the category to %q", c)
+		}
+		if err := s.SetSupplierCategory(ctx, alice, ""); err != nil {
+			t.Fatal(err)
+		}
+		if c := get(alice); c != "" {
+			t.Errorf("cleared category = %q", c)
+		}
+		if err := s.SetSupplierCategory(ctx, alice, "36"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.DeleteAnalyst(ctx, alice); err != nil {
+			t.Fatal(err)
+		}
+		if c := get(alice); c != "" {
+			t.Errorf("category after deleting the workspace = %q", c)
+		}
+	})
+}

@@ -1,0 +1,176 @@
+package views
+
+import (
+	"net/url"
+	"strconv"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"creditdash/internal/store"
+)
+
+// BacktestFiringsShown bounds the firings listed on the page; a loose rule
+// over a large portfolio can fire thousands of times.
+const BacktestFiringsShown = 200
+
+// BacktestPage is /alerts/backtest: the rule form with a window, and the
+// replay once the form is complete.
+type BacktestPage struct {
+	Base
+	Form BacktestForm
+	// Problem is why the histories could not be read (nil otherwise).
+	Problem *Problem
+	// Result is set once a valid rule was replayed.
+	Result *BacktestView
+}
+
+// BacktestForm is the rule form's fields and the window, as typed.
+type BacktestForm struct {
+	RuleForm
+	Months string
+}
+
+// CSVURL is the CSV of alerts per month for the same query.
+func (f BacktestForm) CSVURL() string { return "/alerts/backtest.csv?" + f.query().Encode() }
+
+func (f BacktestForm) query() url.Values {
+	q := url.Values{"scope": {f.Scope}, "score": {f.Score}, "condition": {f.Condition}, "threshold": {f.Threshold}, "months": {f.Months}}
+	if f.Scope == string(store.ScopeFolder) {
+		q.Set("folder", f.Folder)
+	}
+	return q
+}
+
+// BacktestView is a replay as the page shows it.
+type BacktestView struct {
+	Rule string
+	// Window is "Apr 2024 – Mar 2026 (24 months)".
+	Window     string
+	PerMonth   string
+	MedianLead string
+	// NoDeterioration is the share of firings with an outcome that were
+	// not followed by the red zone, "—" when none has an outcome yet.
+	NoDeterioration string
+	Total           int
+	Businesses      int
+	Fired           int
+	Recent          int
+	RedZone         string
+	Chart           ChartPanel
+	Firings         []FiringRow
+	// MoreFirings counts the firings not listed.
+	MoreFirings int
+	// Capped says the history held more businesses than were read.
+	Capped bool
+}
+
+// FiringRow is one firing in the table.
+type FiringRow struct {
+	Business, URL, Month, Value, Prev, Worst, Lead, Outcome string
+	Deteriorated                                            bool
+}
+
+// NewBacktestView formats a replay of rule.
+func NewBacktestView(rule store.RuleSpec, r Replay) (BacktestView, error) {
+	v := BacktestView{Rule: RuleText(rule), Total: len(r.Firings), Businesses: r.Businesses, Fired: r.Fired,
+		PerMonth: Decimal(r.PerMonth(), 1), MedianLead: Dash, NoDeterioration: Dash, RedZone: redZoneText(rule.Score)}
+	if n := len(r.Months); n > 0 {
+		v.Window = r.Months[0].String() + " – " + r.Months[n-1].String() + " (" + Plural(n, "month") + ")"
+	}
+	if m, ok := r.MedianLead(); ok {
+		v.MedianLead = leadText(m)
+	}
+	det, none, recent := r.Outcomes()
+	v.Recent = recent
+	if det+none > 0 {
+		v.NoDeterioration = Percent(float64(none)/float64(det+none)*100) + " (" + Int(int64(none)) + " of " + Int(int64(det+none)) + ")"
+	}
+	for i, f := range r.Firings {
+		if i == BacktestFiringsShown {
+			v.MoreFirings = len(r.Firings) - i
+			break
+		}
+		v.Firings = append(v.Firings, firingRow(rule.Score, f))
+	}
+	c, err := backtestChart(r)
+	v.Chart = c
+	return v, err
+}
+
+func firingRow(score store.Score, f Firing) FiringRow {
+	row := FiringRow{Business: businessLabel(f.BusinessName, f.BusinessID), URL: reportURL(f.BusinessID), Month: f.Month.String(),
+		Value: formatScore(score, f.Value), Prev: "none", Worst: Dash, Lead: Dash}
+	if f.Prev != nil {
+		row.Prev = formatScore(score, *f.Prev)
+	}
+	switch f.Outcome {
+	case Deterioration:
+		row.Outcome, row.Deteriorated = "followed by deterioration", true
+	case NoDeterioration:
+		row.Outcome = "no deterioration"
+	default:
+		row.Outcome = "too recent to tell"
+		return row
+	}
+	row.Worst = formatScore(score, f.Worst) + " in " + (f.Month + monthIndex(f.Lead)).String()
+	row.Lead = leadText(float64(f.Lead))
+	return row
+}
+
+// leadText is "3 months", "2.5 months", "0 months".
+func leadText(m float64) string {
+	if m == float64(int(m)) {
+		return Plural(int(m), "month")
+	}
+	return strconv.FormatFloat(m, 'f', 1, 64) + " months"
+}
+
+// redZoneText says what counts as the red zone for the score.
+func redZoneText(s store.Score) string {
+	if s == store.ScoreZ {
+		return "Z″ below 1.10 (distress)"
+	}
+	return s.Name() + " 1–5"
+}
+
+// backtestChart draws the alerts of each month as bars, with the table.
+func backtestChart(r Replay) (ChartPanel, error) {
+	p := ChartPanel{Title: "Alerts per month", Note: "How many businesses the rule would have alerted on each month, had it been on"}
+	if len(r.Months) == 0 {
+		p.Empty = "The portfolio's history holds no month with this score."
+		return p, nil
+	}
+	p.Table = DataTable{Caption: "Alerts per month", Head: []string{"Month", "Alerts"}}
+	data := make([]opts.BarData, len(r.Months))
+	labels := make([]string, len(r.Months))
+	for i, m := range r.Months {
+		labels[i] = m.param()
+		data[i] = opts.BarData{Name: labels[i], Value: r.Alerts[i]}
+		p.Table.Rows = append(p.Table.Rows, DataRow{Cells: []DataCell{{Text: m.String()}, numCell(Int(int64(r.Alerts[i])))}})
+	}
+	bar := charts.NewBar()
+	bar.SetGlobalOptions(
+		charts.WithAnimation(false),
+		charts.WithTitleOpts(opts.Title{Title: "Alerts per month", Left: "left", TitleStyle: &opts.TextStyle{FontSize: 14}}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithGridOpts(opts.Grid{Top: "48", Bottom: "32", Left: "40", Right: "16", ContainLabel: opts.Bool(true)}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "category"}),
+		charts.WithYAxisOpts(opts.YAxis{Name: "alerts", Type: "value", Min: 0, MinInterval: 1}),
+	)
+	bar.SetXAxis(labels)
+	bar.AddSeries("Alerts", data, charts.WithItemStyleOpts(opts.ItemStyle{Color: "#1f5fbf"}))
+	c, err := NewChart("chart-backtest", "Alerts the rule would have raised each month; the table lists every value", bar)
+	p.Chart = c
+	return p, err
+}
+
+// BacktestCSV is the CSV's rows after its header "month,alerts": each
+// month of the window, oldest first, as YYYY-MM.
+func BacktestCSV(r Replay) [][2]string {
+	out := make([][2]string, len(r.Months))
+	for i, m := range r.Months {
+		out[i] = [2]string{m.param(), strconv.Itoa(r.Alerts[i])}
+	}
+	return out
+}
