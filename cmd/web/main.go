@@ -172,6 +172,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		Workspace:       ws,
 		Audit:           ws,
 		Roles:           cfg.Roles,
+		Accounts:        ws,
+		SampleLedgers:   cfg.demo(),
 		ServiceURL:      workspaceService(cfg, serviceURL),
 		Service:         client,
 		Cache:           store,

@@ -5,6 +5,7 @@ package apptest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
@@ -95,6 +96,10 @@ type Options struct {
 	// Roles are the team's roles; nil gives the demo users the roles demo
 	// mode gives them (demo a manager, trade an auditor...).
 	Roles *roles.Table
+	// WorkspaceService names the service in workspace and team keys;
+	// empty means the WorkspaceService constant. Another name is another
+	// deployment's team, on the same database.
+	WorkspaceService string
 	// SameService, when set, makes this app a second replica of that
 	// one's stand-in service instead of starting its own.
 	SameService *App
@@ -232,23 +237,28 @@ func Start(t testing.TB, opts Options) *App {
 	}
 	t.Cleanup(func() { _ = ws.Close() })
 	app.Store = ws
+	team := cmp.Or(opts.WorkspaceService, WorkspaceService)
 	teamRoles := opts.Roles
 	if teamRoles == nil {
 		teamRoles = roles.Demo(0)
 	}
-	if _, err := ws.RecordRoles(context.Background(), WorkspaceService, teamRoles.InForce()); err != nil {
+	if _, err := ws.RecordRoles(context.Background(), team, teamRoles.InForce()); err != nil {
 		t.Fatal(err)
 	}
 	h, err := handlers.New(handlers.Config{
-		Workspace:  ws,
-		Audit:      ws,
-		Roles:      teamRoles,
-		ServiceURL: WorkspaceService,
-		Service:    svc,
-		Cache:      store,
-		Sessions:   sessions,
-		Assets:     assets,
-		Logger:     slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Workspace: ws,
+		Audit:     ws,
+		Roles:     teamRoles,
+		// The team's accounts live in the same store; the demo data offers
+		// its sample ledgers.
+		Accounts:      ws,
+		SampleLedgers: opts.Data == nil,
+		ServiceURL:    team,
+		Service:       svc,
+		Cache:         store,
+		Sessions:      sessions,
+		Assets:        assets,
+		Logger:        slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Ready: func(ctx context.Context) error {
 			app.pings.Add(1)
 			return client.Ping(ctx)

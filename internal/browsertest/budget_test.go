@@ -35,8 +35,8 @@ func TestOrdinaryUserSeesQuotaAndLoadButtons(t *testing.T) {
 		t.Errorf("Load button reads %q", got)
 	}
 	// Charts draw when they come into view.
-	Eval[bool](b, `(document.querySelector("#scores [data-chart]").scrollIntoView({block: "center"}), true)`)
-	b.WaitVisible(`#scores [data-chart][data-drawn="true"]`)
+	Eval[bool](b, `(document.querySelector("#score-history [data-chart]").scrollIntoView({block: "center"}), true)`)
+	b.WaitVisible(`#score-history [data-chart][data-drawn="true"]`)
 	b.NoConsoleErrors(t)
 	b.NoCSPViolations(t)
 	b.Screenshot("budget")

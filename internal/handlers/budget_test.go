@@ -169,7 +169,7 @@ func TestOrdinaryUserSpendsTheBudgetOnWhatMattersFirst(t *testing.T) {
 	if p.Status != http.StatusOK {
 		t.Fatalf("status %d, want 200", p.Status)
 	}
-	if p.Doc.Find("#scores .problem").Length() != 0 || p.Doc.Find("#scores [data-chart]").Length() == 0 {
+	if p.Doc.Find("#scores .problem").Length() != 0 || p.Doc.Find("#score-history [data-chart]").Length() == 0 {
 		t.Errorf("the first section (scores) was not loaded with the last request: %q", p.Text("#scores"))
 	}
 	deferred := p.Doc.Find(".problem.deferred")

@@ -46,8 +46,8 @@ func TestBusinessBadControlsKeepDefaults(t *testing.T) {
 		// After this month, or over ten years to it from From alone.
 		"from=" + next, "to=" + next, "from=2030-01&to=2030-06", "from=1990-01"} {
 		p := u.Get("/businesses/1001?" + q)
-		if p.Status != http.StatusBadRequest || p.Text("#scores .form-error") == "" {
-			t.Errorf("?%s: status %d, message %q; want 400 with a message", q, p.Status, p.Text("#scores .form-error"))
+		if p.Status != http.StatusBadRequest || p.Text("#score-history .form-error") == "" {
+			t.Errorf("?%s: status %d, message %q; want 400 with a message", q, p.Status, p.Text("#score-history .form-error"))
 			continue
 		}
 		if n := xAxisLen(t, p, "chart-risk"); n != 24 {

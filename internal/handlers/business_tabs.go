@@ -25,9 +25,13 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 		// A frame that ends in the past is history: its last month is not
 		// the business's score now, and no rule may fire on it.
 		h.evaluateReport(c, ld, ref, &l.hd, l.d.History)
+		// The team's latest known scores arrive here too (issue 26).
+		h.recordTeamScores(c, ld, ref, &l.hd, l.d.History)
 	}
+	// Read before the page key, which must change with the team's data.
+	account := h.accountPanel(c, ref, &l.hd, l.d.History, l.histErr)
 	return h.respond(c, ld, func() (int, templ.Component, error) {
-		page := views.BusinessOverviewPage{}
+		page := views.BusinessOverviewPage{Account: account}
 		page.Base, page.Header = h.businessBase(c, ld, ref, &l.hd, views.TabOverview)
 		if id, _ := reportBusiness(ref, &l.hd); id != 0 {
 			page.Workspace.Notes = h.notesSection(c, id)

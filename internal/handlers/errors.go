@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -115,8 +116,11 @@ func httpProblem(status int, detail string) views.Problem {
 	case http.StatusMethodNotAllowed:
 		return views.Problem{Status: status, Title: "Not allowed", Message: "This page does not accept that kind of request."}
 	case http.StatusRequestEntityTooLarge, http.StatusRequestHeaderFieldsTooLarge:
-		return views.Problem{Status: status, Title: "Request too large",
-			Message: "The request is larger than any page of the dashboard sends. Go back and try again with less."}
+		msg := "The request is larger than any page of the dashboard sends. Go back and try again with less."
+		if strings.HasPrefix(detail, "The file is over") {
+			msg = detail + " Go back and choose a smaller file, or split it." // a ledger import
+		}
+		return views.Problem{Status: status, Title: "Request too large", Message: msg}
 	case http.StatusForbidden:
 		return views.Problem{Status: status, Title: "The form expired",
 			Message: "The form was sent without a valid security token. Go back, reload the page and send it again."}

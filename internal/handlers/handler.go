@@ -154,6 +154,12 @@ type Config struct {
 	PageTurnWait time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Accounts keeps the team's accounts, ledgers and known scores (issue
+	// 26); nil uses Workspace when it keeps them too (internal/store does).
+	Accounts Accounts
+	// SampleLedgers makes the import page offer the demo portfolio's sample
+	// ledgers (demo mode).
+	SampleLedgers bool
 	// TrustedProxies are the reverse proxies in front of the dashboard:
 	// from a connection of theirs, the client's address is the nearest one
 	// in X-Forwarded-For that is not theirs. Empty believes no header.
@@ -201,6 +207,12 @@ type Handler struct {
 	// roles are the team's roles; audit its log (see audit.go).
 	roles *roles.Table
 	audit Audit
+	// accts is the team's data; teamMarks the score copies recorded for
+	// it; uploads each analyst's ledger file awaiting import.
+	accts         Accounts
+	teamMarks     *otter.Cache[teamMark, struct{}]
+	uploads       *uploads
+	sampleLedgers bool
 }
 
 // New checks the configuration and builds the handlers.
@@ -240,33 +252,44 @@ func New(cfg Config) (*Handler, error) {
 	}
 	clientAddr := clientAddress(cfg.TrustedProxies)
 	h := &Handler{
-		svc:          cfg.Service,
-		cache:        cfg.Cache,
-		sessions:     cfg.Sessions,
-		assets:       cfg.Assets,
-		log:          slog.New(clipHandler{cfg.Logger.Handler()}),
-		ready:        cfg.Ready,
-		secure:       cfg.CookieSecure,
-		writeTimeout: cfg.PageWriteTimeout,
-		now:          cfg.Now,
-		features:     newFeatureBook(),
-		signOuts:     cfg.SignOuts,
-		throttle:     &signInThrottle{book: cfg.Attempts, place: clientAddr},
-		calls:        newUserSlots(callsPerUser),
-		exports:      newUserSlots(exportsPerUser),
-		turns:        newTurns(pageTurns, pageTurnsPerUser, cfg.PageTurnWait),
-		exportStall:  cfg.ExportStall,
-		meter:        cfg.Meter,
-		degraded:     cfg.Degraded,
-		ws:           cfg.Workspace,
-		service:      cfg.ServiceURL,
-		clientAddr:   clientAddr,
-		roles:        cfg.Roles,
-		audit:        cfg.Audit,
+		roles:         cfg.Roles,
+		audit:         cfg.Audit,
+		svc:           cfg.Service,
+		cache:         cfg.Cache,
+		sessions:      cfg.Sessions,
+		assets:        cfg.Assets,
+		log:           slog.New(clipHandler{cfg.Logger.Handler()}),
+		ready:         cfg.Ready,
+		secure:        cfg.CookieSecure,
+		writeTimeout:  cfg.PageWriteTimeout,
+		now:           cfg.Now,
+		features:      newFeatureBook(),
+		signOuts:      cfg.SignOuts,
+		throttle:      &signInThrottle{book: cfg.Attempts, place: clientAddr},
+		calls:         newUserSlots(callsPerUser),
+		exports:       newUserSlots(exportsPerUser),
+		turns:         newTurns(pageTurns, pageTurnsPerUser, cfg.PageTurnWait),
+		exportStall:   cfg.ExportStall,
+		meter:         cfg.Meter,
+		degraded:      cfg.Degraded,
+		ws:            cfg.Workspace,
+		service:       cfg.ServiceURL,
+		clientAddr:    clientAddr,
+		accts:         cfg.Accounts,
+		sampleLedgers: cfg.SampleLedgers,
+	}
+	if h.accts == nil {
+		h.accts, _ = cfg.Workspace.(Accounts)
 	}
 	h.readiness = &readiness{now: cfg.Now, log: func(what string, err error) { h.log.Warn("not ready", "what", what, "err", err) }}
 	var err error
 	if h.wsBook, err = newWorkspaceBook(); err != nil {
+		return nil, err
+	}
+	if h.teamMarks, err = newTeamMarks(); err != nil {
+		return nil, err
+	}
+	if h.uploads, err = newUploads(); err != nil {
 		return nil, err
 	}
 	if cfg.PageCacheBytes == 0 {

@@ -99,10 +99,17 @@ func (h *Handler) limitRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		if size > maxHeaderBytes {
 			return echo.NewHTTPError(http.StatusRequestHeaderFieldsTooLarge, "request headers too large")
 		}
-		if r.ContentLength > maxBodyBytes {
+		limit := int64(maxBodyBytes)
+		if r.Method == http.MethodPost && r.URL.Path == importPath {
+			limit = maxUploadBodyBytes // a ledger file (accounts_import.go)
+		}
+		if r.ContentLength > limit {
+			if limit == maxUploadBodyBytes {
+				return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "The file is over 10 MB; nothing was imported.")
+			}
 			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
 		}
-		r.Body = http.MaxBytesReader(c.Response(), r.Body, maxBodyBytes)
+		r.Body = http.MaxBytesReader(c.Response(), r.Body, limit)
 		return next(c)
 	}
 }

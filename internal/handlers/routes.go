@@ -100,6 +100,29 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/audit/verify", h.showAuditVerify)
 	auditFiles := pages.Group("", h.requireSignIn, h.guardRoles)
 	auditFiles.GET("/audit.csv", h.exportAudit)
+	// The team's accounts, limits and exposure (issue 26): shared by every
+	// analyst of the deployment; every change a CSRF-checked POST. A ledger
+	// file may be posted to /accounts/import only (see limitRequests).
+	app.GET("/accounts", h.showAccounts)
+	app.GET(importPath, h.showAccountsImport)
+	app.POST(importPath, h.submitAccountsImport)
+	app.POST("/accounts/import/confirm", h.submitAccountsImportConfirm)
+	app.GET("/accounts/import/confirm", goTo(importPath))
+	app.POST("/accounts/scores", h.submitAccountScores)
+	app.GET("/accounts/scores", goTo("/accounts"))
+	app.POST("/accounts/link", h.submitAccountLinks)
+	app.GET("/accounts/link", goTo("/accounts"))
+	app.GET("/businesses/:id/limit", byID(h.showLimit))
+	app.POST("/businesses/:id/limit", byID(h.submitLimit))
+	app.GET("/customers/:customerId/limit", byCustomerID(h.showLimit))
+	app.POST("/customers/:customerId/limit", byCustomerID(h.submitLimit))
+	app.GET("/suppliers/:supplierId/limit", bySupplierID(h.showLimit))
+	app.POST("/suppliers/:supplierId/limit", bySupplierID(h.submitLimit))
+	app.GET("/portfolio/exposure", h.showExposure)
+	accountFiles := pages.Group("", h.requireSignIn)
+	accountFiles.GET("/accounts.csv", h.exportAccountsCSV)
+	accountFiles.GET("/accounts.xlsx", h.exportAccountsXLSX)
+	accountFiles.GET("/portfolio/exposure.csv", h.exportExposureCSV)
 
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.

@@ -20,8 +20,9 @@ func workspaceEngines(t *testing.T, fn func(t *testing.T, opts apptest.Options))
 // wsUser is a signed-in user with the CSRF token its forms carry.
 type wsUser struct {
 	*apptest.User
-	t     *testing.T
-	token string
+	t      *testing.T
+	token  string
+	appURL string
 }
 
 func signInWS(t *testing.T, app *apptest.App, name string) *wsUser {

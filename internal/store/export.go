@@ -37,3 +37,6 @@ func cell(s string) string {
 	}
 	return s
 }
+
+// CSVCell is cell for the team's downloads built outside the store.
+func CSVCell(s string) string { return cell(s) }

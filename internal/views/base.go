@@ -17,6 +17,8 @@ const (
 	NavScores    Nav = "scores"
 	NavNews      Nav = "news"
 	NavSettings  Nav = "settings"
+	// NavAccounts is the team's accounts, limits and exposure (issue 26).
+	NavAccounts Nav = "accounts"
 )
 
 // Base is what the layout of every page shows; each page's view model embeds it.

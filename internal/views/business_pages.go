@@ -23,6 +23,8 @@ type BusinessOverviewPage struct {
 	// RiskCoverage is the risk history's coverage badge; a zero value
 	// (no Score) shows none.
 	RiskCoverage CoverageBadge
+	// Account is the team's account of the business, nil when none.
+	Account *AccountPanel
 }
 
 // SummaryView is the business description and when it was filed.

@@ -1,0 +1,116 @@
+package credit
+
+import (
+	"cmp"
+	"slices"
+)
+
+// BridgeLine is one account in one ledger: its balance and its Risk band
+// as of the ledger's date (0: no score known then).
+type BridgeLine struct {
+	Account string
+	Name    string
+	Balance float64
+	Band    int
+}
+
+// Mover is one account's part in the change.
+type Mover struct {
+	Account string
+	Name    string
+	// Change is the account's change in expected loss, in cents; Cause
+	// names the part it went to.
+	Change int64
+	Cause  string
+}
+
+// Bridge splits the change in total expected loss between two ledgers.
+// Every figure is in cents, and each account's expected loss is rounded to
+// cents before it is added, so the parts add up to the change exactly.
+type Bridge struct {
+	Old, New int64
+	// Migration is band changes of accounts in both ledgers (at the new
+	// balance); Exposure is their balance changes at the old band;
+	// NewClosed is accounts only in one ledger; Coverage is accounts whose
+	// score appeared or vanished between the two.
+	Migration, Exposure, NewClosed, Coverage int64
+	// Movers are the five accounts that moved it most.
+	Movers []Mover
+}
+
+// Change is New − Old, which the four parts add up to.
+func (b Bridge) Change() int64 { return b.New - b.Old }
+
+// el is an account's expected loss in cents; no band counts as none.
+func el(balance float64, band int) int64 {
+	pd, ok := PD(band)
+	if !ok {
+		return 0
+	}
+	return Cents(ExpectedLoss(balance, pd))
+}
+
+// NewBridge compares the old ledger with the new one.
+func NewBridge(old, cur []BridgeLine) Bridge {
+	var b Bridge
+	before := make(map[string]BridgeLine, len(old))
+	for _, l := range old {
+		before[l.Account] = l
+		b.Old += el(l.Balance, l.Band)
+	}
+	var movers []Mover
+	seen := make(map[string]bool, len(cur))
+	for _, n := range cur {
+		seen[n.Account] = true
+		b.New += el(n.Balance, n.Band)
+		o, ok := before[n.Account]
+		m := Mover{Account: n.Account, Name: n.Name}
+		switch {
+		case !ok:
+			m.Change, m.Cause = el(n.Balance, n.Band), "new account"
+			b.NewClosed += m.Change
+		case (o.Band == 0) != (n.Band == 0):
+			m.Change = el(n.Balance, n.Band) - el(o.Balance, o.Band)
+			m.Cause = "score appeared"
+			if n.Band == 0 {
+				m.Cause = "score vanished"
+			}
+			b.Coverage += m.Change
+		default:
+			mig := el(n.Balance, n.Band) - el(n.Balance, o.Band)
+			exp := el(n.Balance, o.Band) - el(o.Balance, o.Band)
+			b.Migration += mig
+			b.Exposure += exp
+			m.Change = mig + exp
+			m.Cause = "balance"
+			if abs(mig) > abs(exp) {
+				m.Cause = "band"
+			}
+		}
+		movers = append(movers, m)
+	}
+	for _, o := range old {
+		if !seen[o.Account] {
+			m := Mover{Account: o.Account, Name: o.Name, Change: -el(o.Balance, o.Band), Cause: "closed account"}
+			b.NewClosed += m.Change
+			movers = append(movers, m)
+		}
+	}
+	slices.SortStableFunc(movers, func(x, y Mover) int {
+		return cmp.Or(cmp.Compare(abs(y.Change), abs(x.Change)), cmp.Compare(x.Account, y.Account))
+	})
+	for _, m := range movers {
+		if len(b.Movers) == 5 || m.Change == 0 {
+			break
+		}
+		b.Movers = append(b.Movers, m)
+	}
+	return b
+}
+
+func abs(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

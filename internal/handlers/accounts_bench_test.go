@@ -1,0 +1,170 @@
+package handlers_test
+
+import (
+	"bytes"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"creditdash/internal/apptest"
+	"creditdash/internal/store"
+)
+
+// benchAccounts is the team size the figures are for: the bound.
+const benchAccounts = store.MaxAccounts
+
+// ledgerOf writes a ledger of n accounts over the demo's businesses as an
+// ERP exports it, balances varying with seed.
+func ledgerOf(n, seed int) []byte {
+	var b bytes.Buffer
+	b.WriteString("Customer No.,Name,Business Id,Total Due,Current,1-30,31-60,61-90,Over 90,Credit Limit,Terms\n")
+	for i := range n {
+		bal := float64((i*7919+seed*104729)%2_000_000 + 5000)
+		cur := bal * 0.8
+		fmt.Fprintf(&b, "C%06d,Customer %d Inc,%d,\"%.2f\",\"%.2f\",%.2f,%.2f,%.2f,%.2f,\"%.2f\",Net 30\n",
+			i, i, 1001+i%520, bal, cur, bal*0.1, bal*0.05, bal*0.03, bal-cur-bal*0.18, bal*1.2)
+	}
+	return b.Bytes()
+}
+
+// peakHeap samples the heap in use every millisecond until stop, and
+// returns its highest value.
+func peakHeap() (stop func() uint64) {
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > peak.Load() {
+				peak.Store(m.HeapInuse)
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	})
+	return func() uint64 { close(done); wg.Wait(); return peak.Load() }
+}
+
+// BenchmarkAccountsImport50k imports a 50,000-row CSV through the router,
+// preview and import, and reports the seconds and the heap's peak growth
+// over the idle dashboard (make bench prints it; nothing is asserted).
+func BenchmarkAccountsImport50k(b *testing.B) {
+	app := apptest.Start(b, apptest.Options{})
+	u := app.SignIn(b, "demo")
+	tok := u.Token("/accounts/import")
+	data := ledgerOf(benchAccounts, 1)
+	for b.Loop() {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		base := m.HeapInuse
+		stop := peakHeap()
+		start := time.Now()
+		var body bytes.Buffer
+		w := multipart.NewWriter(&body)
+		_ = w.WriteField("_csrf", tok)
+		_ = w.WriteField("as_of", "2026-09-30")
+		fw, _ := w.CreateFormFile("file", "aging.csv")
+		_, _ = fw.Write(data)
+		_ = w.Close()
+		req, _ := http.NewRequest(http.MethodPost, app.URL+"/accounts/import", &body)
+		req.Header.Set("Content-Type", w.FormDataContentType())
+		p := u.Do(req)
+		if p.Status != http.StatusOK {
+			b.Fatalf("preview: %d %.300s", p.Status, p.Text("main"))
+		}
+		if r := u.Submit(p, "form.import-confirm"); r.Status != http.StatusSeeOther {
+			b.Fatalf("import: %d %.300s", r.Status, r.Text("main"))
+		}
+		secs := time.Since(start).Seconds()
+		peak := stop()
+		b.ReportMetric(secs, "s/import")
+		b.ReportMetric(float64(peak-min(peak, base))/(1<<20), "MB-peak-growth")
+	}
+}
+
+// seedTeam stores two ledgers of benchAccounts accounts and known scores
+// for every business, straight through the store.
+func seedTeam(b *testing.B, app *apptest.App) {
+	b.Helper()
+	ctx := b.Context()
+	a := store.Analyst{Service: apptest.WorkspaceService, User: "demo"}
+	for i, d := range []string{"2026-06-30", "2026-09-30"} {
+		lines := make([]store.LedgerLine, benchAccounts)
+		for j := range lines {
+			bal := float64((j*7919+i*104729)%2_000_000 + 5000)
+			limit := bal * 1.2
+			lines[j] = store.LedgerLine{Account: fmt.Sprintf("C%06d", j), Name: fmt.Sprintf("Customer %d Inc", j), BusinessID: int32(1001 + j%520),
+				Balance: bal, Current: bal, Limit: &limit}
+		}
+		asOf, _ := time.Parse(store.DateLayout, d)
+		if _, err := app.Store.ImportLedger(ctx, a, store.ImportSpec{AsOf: asOf, Lines: lines}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for id := int32(1001); id < 1521; id++ {
+		risk := []store.ScoreMonth{{Month: 202606, Value: float64(1 + id%10)}, {Month: 202609, Value: float64(1 + (id+1)%10)}}
+		o := store.Observation{BusinessID: id, Risk: risk, Fetched: time.Now(), NAICS: "445110", NAICSTitle: "Supermarkets",
+			Latest: map[store.Score]store.KnownScore{store.ScoreRisk: {Value: risk[1].Value, Month: 202609, Fetched: time.Now()},
+				store.ScoreZ: {Value: float64(id%7) - 1, Month: 202609, Fetched: time.Now()}}}
+		if _, err := app.Store.RecordScores(ctx, a, o); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// p50 serves path n times inside the server and reports the median.
+func p50(b *testing.B, app *apptest.App, cookies []*http.Cookie, path string, n int) {
+	b.Helper()
+	var times []time.Duration
+	for range n {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		for _, c := range cookies {
+			req.AddCookie(c)
+		}
+		rec := httptest.NewRecorder()
+		start := time.Now()
+		app.Handler.ServeHTTP(rec, req)
+		times = append(times, time.Since(start))
+		if rec.Code != http.StatusOK {
+			b.Fatalf("GET %s: status %d", path, rec.Code)
+		}
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-p50")
+}
+
+// BenchmarkAccountsPage50k is /accounts's first page with 50,000 accounts
+// (two ledgers, every business scored): the median of 20.
+func BenchmarkAccountsPage50k(b *testing.B) {
+	app := apptest.Start(b, apptest.Options{})
+	seedTeam(b, app)
+	u := app.SignIn(b, "demo")
+	for b.Loop() {
+		p50(b, app, u.Cookies(), "/accounts", 20)
+	}
+}
+
+// BenchmarkExposure50k is /portfolio/exposure on the same team, bridge
+// included: the median of 20.
+func BenchmarkExposure50k(b *testing.B) {
+	app := apptest.Start(b, apptest.Options{})
+	seedTeam(b, app)
+	u := app.SignIn(b, "demo")
+	for b.Loop() {
+		p50(b, app, u.Cookies(), "/portfolio/exposure", 20)
+	}
+}

@@ -1,0 +1,194 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/credit"
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// exposureData is what the exposure page and its download count.
+type exposureData struct {
+	figs    []views.Figures
+	summary credit.Summary
+	dates   []string
+	// folderNote says how accounts were put in folders.
+	folderNote string
+	ld         *loaded
+}
+
+// exposure reads the newest ledger and groups it. Folders are the
+// analyst's own portfolio's, read through the cache within the hourly
+// budget (two calls); an account whose business several folders hold
+// counts in the first of them by id, so shares still add up to one.
+func (h *Handler) exposure(c *echo.Context) (*exposureData, error) {
+	if err := h.noAccounts(); err != nil {
+		return nil, err
+	}
+	ctx := c.Request().Context()
+	a := h.analyst(c)
+	d := &exposureData{}
+	var err error
+	if d.dates, err = h.accts.LedgerDates(ctx, a); err != nil {
+		return nil, accountsError(err)
+	}
+	if len(d.dates) == 0 {
+		return d, nil
+	}
+	if d.figs, err = h.teamFigures(ctx, a, d.dates[0]); err != nil {
+		return nil, accountsError(err)
+	}
+	biz, err := h.accts.TeamBusinesses(ctx, a)
+	if err != nil {
+		return nil, accountsError(err)
+	}
+	var members []upstream.PortfolioBusiness
+	var folders []upstream.Folder
+	var mErr, fErr error
+	d.ld = h.load(c, section{name: "folders", calls: []func(context.Context, Source){
+		func(ctx context.Context, src Source) { members, mErr = src.PortfolioBusinesses(ctx, 0) },
+		func(ctx context.Context, src Source) { folders, fErr = src.Folders(ctx) },
+	}})
+	names := map[int]string{}
+	of := map[int32][]int{}
+	if mErr == nil && fErr == nil {
+		for _, f := range folders {
+			names[f.FolderID] = f.FolderName
+		}
+		of = views.FoldersOf(members)
+		d.folderNote = "Folders are those of your own portfolio; an account in several counts in the first of them."
+	} else {
+		d.folderNote = "Your portfolio's folders could not be read (requests spent this hour, or the service failed), so every account is under “not known”."
+	}
+	ps := make([]credit.Position, len(d.figs))
+	for i, f := range d.figs {
+		p := credit.Position{Account: f.Account.Account, Name: f.Name, Balance: f.Balance, Band: f.Band}
+		if f.Z != nil {
+			p.ZZone = views.ZScoreZone(f.Z.Value).Label
+		}
+		if b, ok := biz[f.BusinessID]; ok && b.NAICS != "" {
+			p.Industry = b.NAICS + " " + b.NAICSTitle
+		}
+		if ids := of[f.BusinessID]; len(ids) > 0 && f.Linked() {
+			first := slices.Min(ids)
+			p.Folder = views.Clip(names[first], 80)
+			if p.Folder == "" {
+				p.Folder = "Folder " + strconv.Itoa(first)
+			}
+		}
+		ps[i] = p
+	}
+	d.summary = credit.Summarise(ps)
+	return d, nil
+}
+
+// showExposure shows the exposure page.
+func (h *Handler) showExposure(c *echo.Context) error {
+	d, err := h.exposure(c)
+	if err != nil {
+		return err
+	}
+	page := views.ExposurePage{Dates: d.dates, PDNote: credit.PDAssumption, FoldersNote: d.folderNote}
+	page.Base = h.base(c, d.ld, "Exposure", views.NavAccounts)
+	if len(d.dates) == 0 {
+		return h.render(c, http.StatusOK, templates.Exposure(page))
+	}
+	page.Charts = true
+	page.AsOf = d.dates[0]
+	page.Summary, page.Breakdowns = views.NewExposureSummary(d.summary)
+	if page.BandChart, err = views.ExposureBandChart(d.summary); err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if err := h.fillBridge(c, &page); err != nil {
+		return err
+	}
+	if page.BridgeNote != "" && c.QueryParam("from") != "" {
+		status = http.StatusBadRequest
+	}
+	ctx := c.Request().Context()
+	a := h.analyst(c)
+	page.Drift, page.Headroom = views.NewDrift(d.figs, func(b int32) string {
+		months, err := h.accts.RiskMonths(ctx, a, b)
+		if err != nil {
+			return ""
+		}
+		return views.RiskFellIn(months)
+	})
+	return h.render(c, status, templates.Exposure(page))
+}
+
+// fillBridge compares two ledger dates (from and to of the query, the two
+// newest by default), each account at its Risk band as of its date.
+func (h *Handler) fillBridge(c *echo.Context, page *views.ExposurePage) error {
+	dates := page.Dates
+	if len(dates) < 2 {
+		page.BridgeNote = "The bridge compares two ledger dates: import a second ledger to see it."
+		return nil
+	}
+	page.To, page.From = dates[0], dates[1]
+	if q := c.QueryParam("to"); q != "" {
+		page.To = q
+	}
+	if q := c.QueryParam("from"); q != "" {
+		page.From = q
+	}
+	if !slices.Contains(dates, page.From) || !slices.Contains(dates, page.To) || page.From >= page.To {
+		page.BridgeNote = "Choose two of the team's ledger dates, the earlier first."
+		page.From, page.To = views.Clip(page.From, 20), views.Clip(page.To, 20)
+		return nil
+	}
+	ctx := c.Request().Context()
+	a := h.analyst(c)
+	lines := func(date string) ([]credit.BridgeLine, map[string]string, error) {
+		accts, err := h.accts.Accounts(ctx, a, date)
+		if err != nil {
+			return nil, nil, err
+		}
+		risk, err := h.accts.RiskAsOf(ctx, a, monthOf(date))
+		if err != nil {
+			return nil, nil, err
+		}
+		out := make([]credit.BridgeLine, len(accts))
+		names := make(map[string]string, len(accts))
+		for i, acc := range accts {
+			out[i] = credit.BridgeLine{Account: acc.Account, Name: acc.Name, Balance: acc.Balance}
+			if r, ok := risk[acc.BusinessID]; ok && acc.BusinessID != 0 {
+				out[i].Band = credit.Band(r)
+			}
+			names[acc.Account] = acc.Name
+		}
+		return out, names, nil
+	}
+	old, oldNames, err := lines(page.From)
+	if err != nil {
+		return accountsError(err)
+	}
+	cur, names, err := lines(page.To)
+	if err != nil {
+		return accountsError(err)
+	}
+	for k, v := range oldNames {
+		if _, ok := names[k]; !ok {
+			names[k] = v
+		}
+	}
+	page.Bridge = views.NewBridgeView(page.From, page.To, credit.NewBridge(old, cur), names)
+	return nil
+}
+
+// exportExposureCSV downloads the breakdowns.
+func (h *Handler) exportExposureCSV(c *echo.Context) error {
+	d, err := h.exposure(c)
+	if err != nil {
+		return err
+	}
+	return h.sendCSV(c, "exposure", views.ExposureCSVHeader, views.ExposureCSV(d.summary))
+}

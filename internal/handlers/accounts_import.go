@@ -1,0 +1,205 @@
+package handlers
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/ledger"
+	"creditdash/internal/store"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// importPath is the import page's address; its POST may carry a file.
+const importPath = "/accounts/import"
+
+// maxUploadBodyBytes bounds an import's request: the file's 10 MB and the
+// form around it.
+const maxUploadBodyBytes = ledger.MaxFileBytes + 512<<10
+
+// showAccountsImport shows the upload form (and, in demo mode, the sample
+// ledgers).
+func (h *Handler) showAccountsImport(c *echo.Context) error {
+	if err := h.noAccounts(); err != nil {
+		return err
+	}
+	page := h.importPage(c, h.now().UTC().Format(store.DateLayout))
+	return h.render(c, http.StatusOK, templates.AccountsImport(page))
+}
+
+// importPage is the import page's shared part.
+func (h *Handler) importPage(c *echo.Context, asOf string) views.AccountsImportPage {
+	page := views.AccountsImportPage{AsOf: views.Clip(asOf, 20)}
+	page.Base = h.base(c, nil, "Import a ledger", views.NavAccounts)
+	if h.sampleLedgers {
+		cur, old := h.sampleDates()
+		page.Samples = []views.SampleLedger{
+			{Name: ledger.SampleCurrent, Label: "Demo ledger, as of " + cur, AsOf: cur},
+			{Name: ledger.SampleOlder, Label: "Demo ledger three months earlier, as of " + old, AsOf: old},
+		}
+	}
+	return page
+}
+
+// sampleDates are the sample ledgers' dates: the end of last month, when
+// the demo's latest scores are, and three months before it.
+func (h *Handler) sampleDates() (cur, old string) {
+	first := time.Date(h.now().UTC().Year(), h.now().UTC().Month(), 1, 0, 0, 0, 0, time.UTC)
+	return first.AddDate(0, 0, -1).Format(store.DateLayout), first.AddDate(0, -3, -1).Format(store.DateLayout)
+}
+
+// submitAccountsImport previews a file, writing nothing: a new file, a
+// sample ledger, or the waiting upload read with another column mapping.
+func (h *Handler) submitAccountsImport(c *echo.Context) error {
+	if err := h.noAccounts(); err != nil {
+		return err
+	}
+	a := h.analyst(c)
+	page := h.importPage(c, strings.TrimSpace(c.FormValue("as_of")))
+	fail := func(status int, msg string) error {
+		page.FileError = msg
+		return h.render(c, status, templates.AccountsImport(page))
+	}
+	var up *upload
+	remap := false
+	switch sample := c.FormValue("sample"); {
+	case sample != "" && h.sampleLedgers:
+		data, err := ledger.Sample(sample)
+		if err != nil {
+			return fail(http.StatusUnprocessableEntity, "There is no such sample ledger.")
+		}
+		for _, s := range page.Samples {
+			if s.Name == sample {
+				page.AsOf = s.AsOf
+			}
+		}
+		up = h.uploads.keep(a, sample, data)
+	case c.FormValue("upload") != "":
+		var ok bool
+		if up, ok = h.uploads.get(a, c.FormValue("upload")); !ok {
+			return fail(http.StatusUnprocessableEntity, "That upload is no longer kept (a file waits 30 minutes for its import); choose the file again.")
+		}
+		remap = true
+	default:
+		fh, err := c.FormFile("file")
+		if err != nil {
+			return fail(http.StatusUnprocessableEntity, "Choose a CSV or XLSX file to import.")
+		}
+		if fh.Size > ledger.MaxFileBytes {
+			return fail(http.StatusRequestEntityTooLarge, "The file is over 10 MB; nothing was imported. Split it, or leave out columns the import does not read.")
+		}
+		f, err := fh.Open()
+		if err != nil {
+			return fail(http.StatusUnprocessableEntity, "The file could not be read; choose it again.")
+		}
+		data, err := io.ReadAll(io.LimitReader(f, ledger.MaxFileBytes+1))
+		f.Close()
+		if err != nil {
+			return fail(http.StatusUnprocessableEntity, "The file could not be read; choose it again.")
+		}
+		up = h.uploads.keep(a, fh.Filename, data)
+	}
+	if page.AsOf == "" {
+		page.AsOf = h.now().UTC().Format(store.DateLayout)
+	}
+	t, err := ledger.Read(up.data)
+	if err != nil {
+		h.uploads.drop(a)
+		status := http.StatusUnprocessableEntity
+		if errors.Is(err, ledger.ErrTooLarge) {
+			status = http.StatusRequestEntityTooLarge
+		}
+		return fail(status, ledgerMessage(err))
+	}
+	m := ledger.Recognise(t.Header)
+	if remap {
+		m = formMapping(c, len(t.Header))
+	}
+	mapErr := ""
+	status := http.StatusOK
+	if err := m.Check(t.Header); err != nil {
+		mapErr, status = ledgerMessage(err), http.StatusUnprocessableEntity
+	}
+	page.Preview = views.NewImportPreview(up.token, up.name, t, m, mapErr)
+	if _, msg := parseAsOf(page.AsOf, h.now()); msg != "" {
+		page.AsOfError = msg
+	}
+	return h.render(c, status, templates.AccountsImport(page))
+}
+
+// formMapping reads the preview's column choices (map_0, map_1, ...); an
+// unknown choice reads as "not imported".
+func formMapping(c *echo.Context, columns int) ledger.Mapping {
+	m := make(ledger.Mapping, columns)
+	for i := range m {
+		m[i], _ = ledger.ParseField(c.FormValue("map_" + strconv.Itoa(i)))
+	}
+	return m
+}
+
+// parseAsOf reads a ledger's date; msg says why it is refused.
+func parseAsOf(s string, now time.Time) (time.Time, string) {
+	d, err := time.Parse(store.DateLayout, s)
+	switch {
+	case err != nil:
+		return d, "Give the date the balances are as of, as YYYY-MM-DD (such as 2026-10-31)."
+	case d.After(now.UTC()):
+		return d, "The date is after today; balances are as of a day that has passed."
+	case d.Year() < 2000:
+		return d, "The date is before 2000."
+	}
+	return d, ""
+}
+
+// submitAccountsImportConfirm imports the waiting upload's valid rows in
+// one transaction and goes to the accounts with what it did.
+func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
+	if err := h.noAccounts(); err != nil {
+		return err
+	}
+	a := h.analyst(c)
+	page := h.importPage(c, strings.TrimSpace(c.FormValue("as_of")))
+	up, ok := h.uploads.get(a, c.FormValue("upload"))
+	if !ok {
+		page.FileError = "That upload is no longer kept (a file waits 30 minutes for its import); choose the file again. Nothing was imported."
+		return h.render(c, http.StatusUnprocessableEntity, templates.AccountsImport(page))
+	}
+	t, err := ledger.Read(up.data)
+	if err != nil { // it was read for the preview; only a bug lands here
+		return err
+	}
+	m := formMapping(c, len(t.Header))
+	asOf, asOfMsg := parseAsOf(page.AsOf, h.now())
+	mapErr := ""
+	if err := m.Check(t.Header); err != nil {
+		mapErr = ledgerMessage(err)
+	}
+	preview := views.NewImportPreview(up.token, up.name, t, m, mapErr)
+	again := func(fileMsg string) error {
+		page.Preview, page.AsOfError, page.FileError = preview, asOfMsg, fileMsg
+		return h.render(c, http.StatusUnprocessableEntity, templates.AccountsImport(page))
+	}
+	switch {
+	case asOfMsg != "" || mapErr != "":
+		return again("")
+	case !preview.CanImport:
+		return again("No row of the file can be imported; see the reasons below. Nothing was imported.")
+	}
+	res := ledger.Parse(t, m)
+	rec, err := h.accts.ImportLedger(c.Request().Context(), a, store.ImportSpec{AsOf: asOf, File: up.name, Lines: res.Lines, Skipped: len(res.Bad)})
+	if err != nil {
+		var ve *store.ValidationError
+		if errors.Is(err, store.ErrAccountsFull) || errors.As(err, &ve) {
+			return again(storeMessage(err))
+		}
+		return accountsError(err)
+	}
+	h.uploads.drop(a)
+	return redirect(c, "/accounts?import="+strconv.FormatInt(rec.ID, 10))
+}

@@ -1,0 +1,181 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/credit"
+	"creditdash/internal/store"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// accountsPageSize is how many accounts one page of /accounts lists.
+const accountsPageSize = 100
+
+// teamFigures reads a ledger's accounts (the newest when asOf is "") with
+// the team's known scores and works out their figures.
+func (h *Handler) teamFigures(ctx context.Context, a store.Analyst, asOf string) ([]views.Figures, error) {
+	accts, err := h.accts.Accounts(ctx, a, asOf)
+	if err != nil {
+		return nil, err
+	}
+	known, err := h.accts.KnownScores(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]views.Figures, len(accts))
+	for i, acc := range accts {
+		out[i] = views.NewFigures(acc, known[acc.BusinessID])
+	}
+	return out, nil
+}
+
+// parseAccountsFilter reads the page's query; unknown values are ignored.
+func parseAccountsFilter(q url.Values) views.AccountsFilter {
+	f := views.AccountsFilter{OverLimit: q.Get("over") != "", NotLinked: q.Get("unlinked") != "", NoScore: q.Get("noscore") != "",
+		Owner: views.Clip(strings.TrimSpace(q.Get("owner")), 256), Desc: q.Get("desc") != ""}
+	if b := q.Get("band"); b == "none" {
+		f.Band = b
+	} else if n, err := strconv.Atoi(b); err == nil && n >= 1 && n <= 10 {
+		f.Band = b
+	}
+	if s := q.Get("sort"); slices.Contains(views.AccountSorts, s) {
+		f.Sort = s
+	}
+	return f
+}
+
+// showAccounts lists the newest ledger's accounts, sorted and filtered.
+func (h *Handler) showAccounts(c *echo.Context) error {
+	if err := h.noAccounts(); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	a := h.analyst(c)
+	q := c.Request().URL.Query()
+	page := views.AccountsPage{Filter: parseAccountsFilter(q), PDNote: credit.PDAssumption}
+	page.Base = h.base(c, nil, "Accounts", views.NavAccounts)
+	dates, err := h.accts.LedgerDates(ctx, a)
+	if err != nil {
+		return accountsError(err)
+	}
+	page.Dates = dates
+	if id, err := strconv.ParseInt(q.Get("import"), 10, 64); err == nil {
+		if rec, err := h.accts.Import(ctx, a, id); err == nil {
+			page.Flash = importFlash(rec)
+		}
+	}
+	asked, _ := strconv.Atoi(q.Get("asked"))
+	if n, err := strconv.Atoi(q.Get("fetched")); err == nil && asked > 0 {
+		page.Flash = fmt.Sprintf("Scores fetched for %d of the %d businesses asked for.", n, asked)
+		if n < asked {
+			page.Flash += " The rest were left for want of requests this hour, or failed; try again later."
+		}
+	}
+	if n, err := strconv.Atoi(q.Get("linked")); err == nil && asked > 0 {
+		page.Flash = fmt.Sprintf("%d of %s linked to the service's business.", n, views.Plural(asked, "account"))
+		if n < asked {
+			page.Flash += " The rest stay “not linked yet”: the service did not know their identifier, or requests ran out this hour."
+		}
+	}
+	if len(dates) == 0 {
+		return h.render(c, http.StatusOK, templates.Accounts(page))
+	}
+	page.AsOf = dates[0]
+	all, err := h.teamFigures(ctx, a, "")
+	if err != nil {
+		return accountsError(err)
+	}
+	page.All = len(all)
+	owners := map[string]bool{}
+	kept := make([]views.Figures, 0, len(all))
+	for _, f := range all {
+		if f.Owner != "" {
+			owners[f.Owner] = true
+		}
+		switch {
+		case !f.Linked() && (f.CustomerID != "" || f.SupplierID != ""):
+			page.Unlinked++
+		case f.Linked() && f.Risk == nil:
+			page.Unscored++
+		}
+		if page.Filter.Keep(f) {
+			kept = append(kept, f)
+		}
+	}
+	for o := range owners {
+		page.Owners = append(page.Owners, o)
+	}
+	slices.Sort(page.Owners)
+	views.SortFigures(kept, page.Filter)
+	page.Matching, page.Totals = len(kept), views.NewAccountTotals(kept)
+	n, _ := strconv.Atoi(q.Get("page"))
+	base := pageURL(c)
+	page.Pager = views.NewPager(n, accountsPageSize, len(kept), func(p int) string {
+		v := base.Query()
+		v.Set("page", strconv.Itoa(p))
+		return base.Path + "?" + v.Encode()
+	})
+	if page.Pager.FirstRow > 0 {
+		for _, f := range kept[page.Pager.FirstRow-1 : page.Pager.LastRow] {
+			page.Rows = append(page.Rows, views.NewAccountRow(f))
+		}
+	}
+	return h.render(c, http.StatusOK, templates.Accounts(page))
+}
+
+// importFlash tells what an import did.
+func importFlash(rec store.ImportRecord) string {
+	msg := fmt.Sprintf("%s imported, %s skipped (ledger as of %s, from %s by %s).", views.Plural(rec.Imported, "account"),
+		views.Plural(rec.Skipped, "row"), rec.AsOf, views.Clip(rec.File, 80), rec.By)
+	if rec.Replaced {
+		msg += " It replaced the team's earlier ledger of that date."
+	}
+	if len(rec.Dropped) > 0 {
+		msg += " The team keeps 36 dates, so the ledger of " + strings.Join(rec.Dropped, ", ") + " was dropped."
+	}
+	return msg
+}
+
+// exportAccountsCSV downloads the newest ledger's accounts, filtered as
+// the page is.
+func (h *Handler) exportAccountsCSV(c *echo.Context) error {
+	kept, err := h.keptFigures(c)
+	if err != nil {
+		return err
+	}
+	records := make([][]string, 0, len(kept))
+	for _, f := range kept {
+		records = append(records, f.CSVRecord())
+	}
+	return h.sendCSV(c, "accounts", views.AccountsCSVHeader, records)
+}
+
+// keptFigures are the accounts a download holds: the page's filter and
+// sort, every page.
+func (h *Handler) keptFigures(c *echo.Context) ([]views.Figures, error) {
+	if err := h.noAccounts(); err != nil {
+		return nil, err
+	}
+	all, err := h.teamFigures(c.Request().Context(), h.analyst(c), "")
+	if err != nil {
+		return nil, accountsError(err)
+	}
+	flt := parseAccountsFilter(c.Request().URL.Query())
+	kept := all[:0]
+	for _, f := range all {
+		if flt.Keep(f) {
+			kept = append(kept, f)
+		}
+	}
+	views.SortFigures(kept, flt)
+	return kept, nil
+}

@@ -1,0 +1,389 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Team data (issue 26): the accounts, ledgers, calculator inputs and known
+// scores belong to everyone signed in against one service, so they are
+// keyed by the analyst's service alone; the user name is kept beside each
+// change as who made it.
+
+// Bounds of the team's data.
+const (
+	// MaxAccounts is how many accounts one team keeps.
+	MaxAccounts = 50000
+	// MaxLedgers is how many ledger dates one team keeps; past it the
+	// oldest go, and the import says so.
+	MaxLedgers = 36
+	// MaxAmount bounds every amount (balances, limits, inputs).
+	MaxAmount = 1e13
+	// MaxTermsDays bounds payment terms: ten years.
+	MaxTermsDays = 3650
+	// maxAccountLen bounds the team's own customer number.
+	maxAccountLen = 64
+	// maxOwnerLen bounds an owner's user name.
+	maxOwnerLen = 256
+	// maxFileNameLen bounds the imported file's name kept.
+	maxFileNameLen = 200
+)
+
+// ErrAccountsFull: the import would leave the team with more than
+// MaxAccounts accounts.
+var ErrAccountsFull = fmt.Errorf("store: a team keeps at most %s accounts; nothing was imported", grouped(MaxAccounts))
+
+// LedgerLine is one account's row of an imported ledger.
+type LedgerLine struct {
+	// Account is the team's own customer number, unique in the team.
+	Account    string
+	Name       string
+	BusinessID int32 // 0: not linked (yet)
+	CustomerID string
+	SupplierID string
+	Owner      string
+	// Balance is what the customer owes as of the ledger's date; the
+	// buckets are its aging.
+	Balance, Current, Days1to30, Days31to60, Days61to90, DaysOver90 float64
+	// Limit is the credit limit, nil when the ledger gives none.
+	Limit *float64
+	// Terms is the payment terms in days, nil when the ledger gives none.
+	Terms *int
+}
+
+// ImportSpec is one ledger to import.
+type ImportSpec struct {
+	AsOf  time.Time // its date; the time of day is ignored
+	File  string
+	Lines []LedgerLine
+	// Skipped is how many rows of the file were refused before the store.
+	Skipped int
+}
+
+// ImportRecord is one import as the team's log keeps it.
+type ImportRecord struct {
+	ID                int64
+	AsOf              string
+	File              string
+	At                time.Time
+	By                string
+	Imported, Skipped int
+	// Replaced says an earlier import of the same date was replaced.
+	Replaced bool
+	// Dropped are the dates dropped past MaxLedgers.
+	Dropped []string
+}
+
+// DateLayout is how ledger dates are written and stored.
+const DateLayout = "2006-01-02"
+
+// checkLine refuses what the store never keeps, naming the field.
+func checkLine(l *LedgerLine) error {
+	l.Account = strings.TrimSpace(l.Account)
+	l.Name = tidyName(l.Name)
+	l.Owner = strings.TrimSpace(l.Owner)
+	l.CustomerID = strings.TrimSpace(l.CustomerID)
+	l.SupplierID = strings.TrimSpace(l.SupplierID)
+	switch {
+	case l.Account == "":
+		return invalid("account", "an account number is required")
+	case utf8.RuneCountInString(l.Account) > maxAccountLen || !cleanText(l.Account):
+		return invalid("account", "%q is not an account number of up to %d characters", clip(l.Account), maxAccountLen)
+	case l.BusinessID < 0:
+		return invalid("business_id", "account %s: not a business id", l.Account)
+	case len(l.CustomerID) > 64 || len(l.SupplierID) > 64 || !cleanText(l.CustomerID) || !cleanText(l.SupplierID):
+		return invalid("customer_id", "account %s: customer and supplier ids are up to 64 characters", l.Account)
+	case len(l.Owner) > maxOwnerLen || !cleanText(l.Owner):
+		return invalid("owner", "account %s: not an owner's user name", l.Account)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"balance", l.Balance}, {"current", l.Current}, {"days_1_30", l.Days1to30}, {"days_31_60", l.Days31to60},
+		{"days_61_90", l.Days61to90}, {"days_over_90", l.DaysOver90}} {
+		if err := CheckAmount(f.v, true); err != nil {
+			return invalid(f.name, "account %s: %s", l.Account, err.Error())
+		}
+	}
+	if l.Limit != nil {
+		if err := CheckAmount(*l.Limit, false); err != nil {
+			return invalid("credit_limit", "account %s: %s", l.Account, err.Error())
+		}
+	}
+	if l.Terms != nil && (*l.Terms < 0 || *l.Terms > MaxTermsDays) {
+		return invalid("terms_days", "account %s: terms are 0 to %d days", l.Account, MaxTermsDays)
+	}
+	return nil
+}
+
+// CheckAmount refuses NaN, infinities, amounts past MaxAmount and, unless
+// negative is allowed (a credit balance), amounts below zero. Its message
+// reads after a field's name.
+func CheckAmount(v float64, negative bool) error {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return errors.New("not a number")
+	case math.Abs(v) > MaxAmount:
+		return errors.New("more than 10,000,000,000,000")
+	case v < 0 && !negative:
+		return errors.New("below zero")
+	}
+	return nil
+}
+
+// clip shortens text quoted in a message.
+func clip(s string) string {
+	if utf8.RuneCountInString(s) > 40 {
+		return string([]rune(s)[:39]) + "…"
+	}
+	return s
+}
+
+// team checks the analyst and returns it with the service as keys have it.
+func team(a Analyst) (Analyst, error) { return a.key() }
+
+// teamWrite runs fn in one transaction on the writer; any error rolls
+// everything back.
+func (s *Store) teamWrite(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap(op, err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		if isStoreError(err) || errors.Is(err, ErrAccountsFull) {
+			return err
+		}
+		return wrap(op, err)
+	}
+	return wrap(op, tx.Commit())
+}
+
+// ImportLedger stores a ledger for its date, in one transaction: it
+// replaces an earlier import of that date, creates or updates the
+// accounts (name, links and owner only from a ledger at least as new as
+// the one that set them), drops the oldest dates past MaxLedgers and the
+// accounts no ledger holds any more, and logs the import. Past
+// MaxAccounts nothing is written (ErrAccountsFull).
+func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (ImportRecord, error) {
+	a, err := team(a)
+	if err != nil {
+		return ImportRecord{}, err
+	}
+	if spec.AsOf.IsZero() {
+		return ImportRecord{}, invalid("as_of", "a date is required")
+	}
+	if len(spec.Lines) > MaxAccounts {
+		return ImportRecord{}, ErrAccountsFull
+	}
+	seen := make(map[string]bool, len(spec.Lines))
+	for i := range spec.Lines {
+		if err := checkLine(&spec.Lines[i]); err != nil {
+			return ImportRecord{}, err
+		}
+		if seen[spec.Lines[i].Account] {
+			return ImportRecord{}, invalid("account", "account %s is listed twice", spec.Lines[i].Account)
+		}
+		seen[spec.Lines[i].Account] = true
+	}
+	file := spec.File
+	if utf8.RuneCountInString(file) > maxFileNameLen {
+		file = string([]rune(file)[:maxFileNameLen])
+	}
+	file = strings.ToValidUTF8(strings.ReplaceAll(file, "\x00", ""), "\uFFFD")
+	rec := ImportRecord{ID: newID(), AsOf: spec.AsOf.Format(DateLayout), File: file, By: a.User,
+		Imported: len(spec.Lines), Skipped: spec.Skipped}
+	// Big imports get the store's timeout per 10,000 lines.
+	ctx, cancel := context.WithTimeout(ctx, s.timeout*time.Duration(1+len(spec.Lines)/10000))
+	defer cancel()
+	err = s.teamWrite(ctx, "import ledger", func(tx *sql.Tx) error {
+		now := s.stamp()
+		rec.At = fromStamp(now)
+		res, err := tx.ExecContext(ctx, "DELETE FROM ledgers WHERE service = $1 AND as_of = $2", a.Service, rec.AsOf)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			rec.Replaced = true
+		}
+		ledger := newID()
+		if _, err := tx.ExecContext(ctx, "INSERT INTO ledgers (id, service, as_of, imported_at, imported_by) VALUES ($1, $2, $3, $4, $5)",
+			ledger, a.Service, rec.AsOf, now, a.User); err != nil {
+			return err
+		}
+		if err := insertLines(ctx, tx, a, ledger, rec.AsOf, now, spec.Lines); err != nil {
+			return err
+		}
+		if rec.Dropped, err = dropOldLedgers(ctx, tx, a.Service); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM team_accounts WHERE service = $1", a.Service).Scan(&n); err != nil {
+			return err
+		}
+		if n > MaxAccounts {
+			return ErrAccountsFull
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO ledger_imports (id, service, as_of, file_name, imported_at, imported_by, imported, skipped, replaced, dropped)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, rec.ID, a.Service, rec.AsOf, rec.File, now, a.User,
+			rec.Imported, rec.Skipped, boolInt(rec.Replaced), strings.Join(rec.Dropped, ","))
+		return err
+	})
+	if err != nil {
+		return ImportRecord{}, err
+	}
+	return rec, nil
+}
+
+// insertLines upserts each line's account and writes its ledger line.
+func insertLines(ctx context.Context, tx *sql.Tx, a Analyst, ledger int64, asOf string, now int64, lines []LedgerLine) error {
+	upsert, err := tx.PrepareContext(ctx, `INSERT INTO team_accounts (id, service, account, name, business_id, customer_id, supplier_id, owner, as_of, created_at, created_by, updated_at, updated_by)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $10, $11)
+		ON CONFLICT (service, account) DO UPDATE SET
+			name = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.name ELSE team_accounts.name END,
+			business_id = CASE WHEN team_accounts.as_of > excluded.as_of THEN team_accounts.business_id
+				WHEN excluded.business_id <> 0 THEN excluded.business_id
+				WHEN team_accounts.customer_id = excluded.customer_id AND team_accounts.supplier_id = excluded.supplier_id THEN team_accounts.business_id
+				ELSE 0 END,
+			customer_id = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.customer_id ELSE team_accounts.customer_id END,
+			supplier_id = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.supplier_id ELSE team_accounts.supplier_id END,
+			owner = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.owner ELSE team_accounts.owner END,
+			as_of = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.as_of ELSE team_accounts.as_of END,
+			updated_at = excluded.updated_at, updated_by = excluded.updated_by
+		RETURNING id`)
+	if err != nil {
+		return err
+	}
+	defer upsert.Close()
+	line, err := tx.PrepareContext(ctx, `INSERT INTO ledger_lines (ledger_id, account_id, balance, current_due, days_1_30, days_31_60, days_61_90, days_over_90, credit_limit, terms_days)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`)
+	if err != nil {
+		return err
+	}
+	defer line.Close()
+	for _, l := range lines {
+		var id int64
+		if err := upsert.QueryRowContext(ctx, newID(), a.Service, l.Account, l.Name, int64(l.BusinessID), l.CustomerID, l.SupplierID,
+			l.Owner, asOf, now, a.User).Scan(&id); err != nil {
+			return err
+		}
+		var limit, terms any
+		if l.Limit != nil {
+			limit = *l.Limit
+		}
+		if l.Terms != nil {
+			terms = int64(*l.Terms)
+		}
+		if _, err := line.ExecContext(ctx, ledger, id, l.Balance, l.Current, l.Days1to30, l.Days31to60, l.Days61to90, l.DaysOver90,
+			limit, terms); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropOldLedgers keeps the newest MaxLedgers dates and the accounts they
+// hold, and returns the dates dropped, oldest first.
+func dropOldLedgers(ctx context.Context, tx *sql.Tx, service string) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT as_of FROM ledgers WHERE service = $1 ORDER BY as_of DESC LIMIT $2 OFFSET $3",
+		service, int64(1)<<62, MaxLedgers)
+	if err != nil {
+		return nil, err
+	}
+	var dropped []string
+	for rows.Next() {
+		var d string
+		if err := rows.Scan(&d); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		dropped = append([]string{d}, dropped...)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, d := range dropped {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM ledgers WHERE service = $1 AND as_of = $2", service, d); err != nil {
+			return nil, err
+		}
+	}
+	// Accounts no kept ledger lists are closed and gone with their inputs.
+	_, err = tx.ExecContext(ctx, `DELETE FROM team_accounts WHERE service = $1
+		AND NOT EXISTS (SELECT 1 FROM ledger_lines WHERE ledger_lines.account_id = team_accounts.id)`, service)
+	if err != nil {
+		return nil, err
+	}
+	// Scores are kept only for linked businesses.
+	for _, t := range []string{"team_scores", "team_risk_months", "team_businesses"} {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE service = $1 AND NOT EXISTS (SELECT 1 FROM team_accounts a WHERE a.service = $1 AND a.business_id = "+t+".business_id)", service); err != nil {
+			return nil, err
+		}
+	}
+	return dropped, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Import is one import of the team's log; ErrNotFound for another team's.
+func (s *Store) Import(ctx context.Context, a Analyst, id int64) (ImportRecord, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	a, err := team(a)
+	if err != nil {
+		return ImportRecord{}, err
+	}
+	var r ImportRecord
+	var at int64
+	var replaced int
+	var dropped string
+	err = s.r.QueryRowContext(ctx, `SELECT id, as_of, file_name, imported_at, imported_by, imported, skipped, replaced, dropped
+		FROM ledger_imports WHERE service = $1 AND id = $2`, a.Service, id).
+		Scan(&r.ID, &r.AsOf, &r.File, &at, &r.By, &r.Imported, &r.Skipped, &replaced, &dropped)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ImportRecord{}, ErrNotFound
+	}
+	if err != nil {
+		return ImportRecord{}, wrap("import", err)
+	}
+	r.At, r.Replaced = fromStamp(at), replaced == 1
+	if dropped != "" {
+		r.Dropped = strings.Split(dropped, ",")
+	}
+	return r, nil
+}
+
+// LedgerDates are the team's ledger dates, newest first.
+func (s *Store) LedgerDates(ctx context.Context, a Analyst) ([]string, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	a, err := team(a)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.r.QueryContext(ctx, "SELECT as_of FROM ledgers WHERE service = $1 ORDER BY as_of DESC", a.Service)
+	if err != nil {
+		return nil, wrap("ledger dates", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var d string
+		if err := rows.Scan(&d); err != nil {
+			return nil, wrap("ledger dates", err)
+		}
+		out = append(out, d)
+	}
+	return out, wrap("ledger dates", rows.Err())
+}

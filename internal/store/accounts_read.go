@@ -1,0 +1,193 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+)
+
+// Account is one account as a ledger lists it, with the team's calculator
+// inputs for it.
+type Account struct {
+	ID int64
+	LedgerLine
+	// AsOf is the date of the ledger the figures come from.
+	AsOf string
+	// Inputs are the calculator inputs last saved for the account, nil
+	// when none were.
+	Inputs *LimitInputs
+}
+
+// LimitInputs are the limit calculator's inputs saved for an account.
+type LimitInputs struct {
+	MonthlySales  float64
+	MonthsAllowed float64
+	LossBudget    float64
+	// SheetCap is the balance-sheet cap when the inputs were saved, nil
+	// when the statements did not give one.
+	SheetCap *float64
+	SavedAt  time.Time
+	SavedBy  string
+}
+
+// accountColumns are what scanAccount reads, in its order.
+const accountColumns = `t.id, t.account, t.name, t.business_id, t.customer_id, t.supplier_id, t.owner, g.as_of,
+	l.balance, l.current_due, l.days_1_30, l.days_31_60, l.days_61_90, l.days_over_90, l.credit_limit, l.terms_days,
+	i.monthly_sales, i.months_allowed, i.loss_budget, i.sheet_cap, i.saved_at, i.saved_by
+	FROM ledgers g JOIN ledger_lines l ON l.ledger_id = g.id JOIN team_accounts t ON t.id = l.account_id
+	LEFT JOIN limit_inputs i ON i.account_id = t.id`
+
+// ledgerDate picks the ledger: $2, or the team's newest when $2 is empty.
+const ledgerDate = "g.service = $1 AND g.as_of = COALESCE(NULLIF(CAST($2 AS TEXT), ''), (SELECT MAX(as_of) FROM ledgers WHERE service = $1))"
+
+func scanAccount(rows *sql.Rows) (Account, error) {
+	var a Account
+	var business int64
+	var limit, sales, months, budget, sheet sql.NullFloat64
+	var terms, saved sql.NullInt64
+	var by sql.NullString
+	err := rows.Scan(&a.ID, &a.Account, &a.Name, &business, &a.CustomerID, &a.SupplierID, &a.Owner, &a.AsOf,
+		&a.Balance, &a.Current, &a.Days1to30, &a.Days31to60, &a.Days61to90, &a.DaysOver90, &limit, &terms,
+		&sales, &months, &budget, &sheet, &saved, &by)
+	if err != nil {
+		return a, err
+	}
+	a.BusinessID = int32(business)
+	if limit.Valid {
+		a.Limit = &limit.Float64
+	}
+	if terms.Valid {
+		t := int(terms.Int64)
+		a.Terms = &t
+	}
+	if sales.Valid {
+		a.Inputs = &LimitInputs{MonthlySales: sales.Float64, MonthsAllowed: months.Float64, LossBudget: budget.Float64,
+			SavedAt: fromStamp(saved.Int64), SavedBy: by.String}
+		if sheet.Valid {
+			a.Inputs.SheetCap = &sheet.Float64
+		}
+	}
+	return a, nil
+}
+
+// queryAccounts runs an account query and reads every row.
+func (s *Store) queryAccounts(ctx context.Context, op, query string, args ...any) ([]Account, error) {
+	rows, err := s.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	defer rows.Close()
+	var out []Account
+	for rows.Next() {
+		a, err := scanAccount(rows)
+		if err != nil {
+			return nil, wrap(op, err)
+		}
+		out = append(out, a)
+	}
+	return out, wrap(op, rows.Err())
+}
+
+// Accounts are the accounts of the ledger of asOf (YYYY-MM-DD), or of the
+// newest ledger when asOf is empty, ordered by account number. No ledger:
+// none.
+func (s *Store) Accounts(ctx context.Context, a Analyst, asOf string) ([]Account, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	a, err := team(a)
+	if err != nil {
+		return nil, err
+	}
+	return s.queryAccounts(ctx, "accounts", "SELECT "+accountColumns+" WHERE "+ledgerDate+" ORDER BY t.account", a.Service, asOf)
+}
+
+// AccountsOfBusiness are the newest ledger's accounts linked to the
+// business: the report's account panel.
+func (s *Store) AccountsOfBusiness(ctx context.Context, a Analyst, business int32) ([]Account, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	a, err := team(a)
+	if err != nil {
+		return nil, err
+	}
+	return s.queryAccounts(ctx, "accounts of business", "SELECT "+accountColumns+" WHERE "+ledgerDate+
+		" AND t.business_id = $3 ORDER BY t.account", a.Service, "", int64(business))
+}
+
+// Unlinked are up to limit accounts of the newest ledger with a
+// CustomerId or SupplierId but no business yet, for resolution.
+func (s *Store) Unlinked(ctx context.Context, a Analyst, limit int) ([]Account, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	a, err := team(a)
+	if err != nil {
+		return nil, err
+	}
+	return s.queryAccounts(ctx, "unlinked accounts", "SELECT "+accountColumns+" WHERE "+ledgerDate+
+		" AND t.business_id = 0 AND (t.customer_id <> '' OR t.supplier_id <> '') ORDER BY t.account LIMIT $3", a.Service, "", limit)
+}
+
+// LinkAccount links an account to the business its CustomerId or
+// SupplierId resolved to. An account already linked keeps its link: the
+// ledger's own business id wins over a resolution.
+func (s *Store) LinkAccount(ctx context.Context, a Analyst, account string, business int32) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	a, err := team(a)
+	if err != nil {
+		return err
+	}
+	if err := checkBusiness(business); err != nil {
+		return err
+	}
+	return s.teamWrite(ctx, "link account", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE team_accounts SET business_id = $3, updated_at = $4, updated_by = $5
+			WHERE service = $1 AND account = $2 AND business_id = 0`, a.Service, account, int64(business), s.stamp(), a.User)
+		return err
+	})
+}
+
+// SaveLimitInputs keeps the calculator's inputs for the account, replacing
+// those saved before; ErrNotFound when the team has no such account.
+func (s *Store) SaveLimitInputs(ctx context.Context, a Analyst, account string, in LimitInputs) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	a, err := team(a)
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"monthly_sales", in.MonthlySales}, {"months_allowed", in.MonthsAllowed}, {"loss_budget", in.LossBudget}} {
+		if err := CheckAmount(f.v, false); err != nil {
+			return invalid(f.name, "%s", err.Error())
+		}
+	}
+	var sheet any
+	if in.SheetCap != nil {
+		if err := CheckAmount(*in.SheetCap, true); err != nil {
+			return invalid("sheet_cap", "%s", err.Error())
+		}
+		sheet = *in.SheetCap
+	}
+	return s.teamWrite(ctx, "save limit inputs", func(tx *sql.Tx) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, "SELECT id FROM team_accounts WHERE service = $1 AND account = $2",
+			a.Service, strings.TrimSpace(account)).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO limit_inputs (account_id, monthly_sales, months_allowed, loss_budget, sheet_cap, saved_at, saved_by)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)
+			ON CONFLICT (account_id) DO UPDATE SET monthly_sales = excluded.monthly_sales, months_allowed = excluded.months_allowed,
+				loss_budget = excluded.loss_budget, sheet_cap = excluded.sheet_cap, saved_at = excluded.saved_at, saved_by = excluded.saved_by`,
+			id, in.MonthlySales, in.MonthsAllowed, in.LossBudget, sheet, s.stamp(), a.User)
+		return err
+	})
+}

@@ -1,0 +1,204 @@
+package views
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"creditdash/internal/credit"
+	"creditdash/internal/store"
+)
+
+// ExposurePage is the team's exposure and expected loss: breakdowns, the
+// concentration, the expected-loss bridge between two ledger dates and
+// limit drift.
+type ExposurePage struct {
+	Base
+	AsOf    string
+	Summary ExposureSummary
+	// Breakdowns are by Risk band, Z″ zone, industry and folder.
+	Breakdowns []BreakdownView
+	BandChart  ChartPanel
+	// FoldersNote says how folders were assigned, or why they are unknown.
+	FoldersNote string
+	Dates       []string
+	From, To    string
+	Bridge      *BridgeView
+	// BridgeNote says why there is no bridge.
+	BridgeNote string
+	Drift      []DriftRow
+	Headroom   []DriftRow
+	PDNote     string
+}
+
+// ExposureSummary is the page's headline figures.
+type ExposureSummary struct {
+	Accounts, Exposure, EL, Unscored, UnscoredAccounts, Top10Share, Herfindahl string
+}
+
+// BreakdownView is one breakdown as a table.
+type BreakdownView struct {
+	Dimension, Title string
+	Rows             []GroupRow
+}
+
+// GroupRow is one group of a breakdown.
+type GroupRow struct {
+	Name, Accounts, Exposure, EL, Share string
+}
+
+// dimensionTitles name the breakdowns.
+var dimensionTitles = map[string]string{"risk_band": "By Risk band", "z_zone": "By Z″ zone", "industry": "By industry (NAICS of the linked business)", "folder": "By folder of your portfolio"}
+
+// NewExposureSummary formats the figures.
+func NewExposureSummary(s credit.Summary) (ExposureSummary, []BreakdownView) {
+	sum := ExposureSummary{Accounts: Int(int64(s.Accounts)), Exposure: Amount(s.Exposure), EL: Amount(s.ExpectedLoss),
+		Unscored: Amount(s.Unscored), UnscoredAccounts: Int(int64(s.UnscoredAccounts)), Top10Share: Fraction(s.Top10Share),
+		Herfindahl: strconv.FormatFloat(s.Herfindahl, 'f', 4, 64)}
+	var out []BreakdownView
+	for _, b := range s.Breakdowns {
+		v := BreakdownView{Dimension: b.Dimension, Title: dimensionTitles[b.Dimension]}
+		for _, g := range b.Groups {
+			el := Amount(g.ExpectedLoss)
+			if b.Dimension == "risk_band" && g.Name == credit.BandName(0) {
+				el = "unknown"
+			}
+			v.Rows = append(v.Rows, GroupRow{Name: g.Name, Accounts: Int(int64(g.Accounts)), Exposure: Amount(g.Exposure), EL: el, Share: Fraction(g.Share)})
+		}
+		out = append(out, v)
+	}
+	return sum, out
+}
+
+// ExposureCSVHeader is the header of exposure.csv, exactly as documented.
+var ExposureCSVHeader = []string{"dimension", "group", "accounts", "exposure", "expected_loss", "share"}
+
+// ExposureCSV is the breakdowns as rows of exposure.csv.
+func ExposureCSV(s credit.Summary) [][]string {
+	var out [][]string
+	for _, b := range s.Breakdowns {
+		for _, g := range b.Groups {
+			el := strconv.FormatFloat(float64(credit.Cents(g.ExpectedLoss))/100, 'f', 2, 64)
+			if b.Dimension == "risk_band" && g.Name == credit.BandName(0) {
+				el = ""
+			}
+			out = append(out, []string{b.Dimension, store.CSVCell(g.Name), strconv.Itoa(g.Accounts),
+				strconv.FormatFloat(g.Exposure, 'f', -1, 64), el, strconv.FormatFloat(g.Share, 'f', 6, 64)})
+		}
+	}
+	return out
+}
+
+// ExposureBandChart draws exposure and expected loss by Risk band.
+func ExposureBandChart(s credit.Summary) (ChartPanel, error) {
+	p := ChartPanel{Title: "Exposure and expected loss by Risk band", Note: "balances owed by band (worst first), and their expected loss at the band's midpoint PD; accounts without a score have no expected loss"}
+	if len(s.Breakdowns) == 0 || len(s.Breakdowns[0].Groups) == 0 {
+		p.Empty = "No accounts."
+		return p, nil
+	}
+	var names []string
+	var exp, el []opts.BarData
+	p.Table = DataTable{Caption: "Exposure and expected loss by Risk band", Head: []string{"Band", "Exposure", "Expected loss"}}
+	for _, g := range s.Breakdowns[0].Groups {
+		names = append(names, g.Name)
+		exp = append(exp, opts.BarData{Name: g.Name, Value: math.Round(g.Exposure)})
+		el = append(el, opts.BarData{Name: g.Name, Value: math.Round(g.ExpectedLoss)})
+		p.Table.Rows = append(p.Table.Rows, DataRow{Cells: []DataCell{{Text: g.Name}, {Text: Amount(g.Exposure), Class: "num"}, {Text: Amount(g.ExpectedLoss), Class: "num"}}})
+	}
+	bar := charts.NewBar()
+	bar.SetGlobalOptions(charts.WithAnimation(false),
+		charts.WithTitleOpts(opts.Title{Title: "By Risk band", TitleStyle: &opts.TextStyle{FontSize: 14}}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "24"}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithGridOpts(legendGrid),
+		charts.WithXAxisOpts(opts.XAxis{Type: "category"}),
+		charts.WithYAxisOpts(opts.YAxis{Name: "$", Type: "value", Min: 0}),
+		charts.WithAriaOpts(&opts.Aria{Enabled: opts.Bool(true), Label: &opts.AriaLabel{Enabled: opts.Bool(false)},
+			Decal: &opts.AriaDecal{Show: opts.Bool(true)}}),
+	)
+	bar.SetXAxis(names)
+	bar.AddSeries("Exposure", exp)
+	bar.AddSeries("Expected loss", el)
+	c, err := NewChart("chart-exposure-band", "Exposure and expected loss by Risk band; the table below lists every value", bar)
+	p.Chart = c
+	return p, err
+}
+
+// BridgeView is the expected-loss bridge as the page shows it.
+type BridgeView struct {
+	From, To                                        string
+	Old, New, Change                                string
+	Migration, Exposure, NewClosed, Coverage, Check string
+	Movers                                          []MoverRow
+}
+
+// MoverRow is one of the accounts that moved expected loss most.
+type MoverRow struct{ Account, Name, Change, Cause string }
+
+// NewBridgeView formats a bridge; Check restates the sum of the parts.
+func NewBridgeView(from, to string, b credit.Bridge, names map[string]string) *BridgeView {
+	cents := func(v int64) string { return Signed(float64(v)/100, 2) }
+	v := &BridgeView{From: from, To: to, Old: Decimal(float64(b.Old)/100, 2), New: Decimal(float64(b.New)/100, 2), Change: cents(b.Change()),
+		Migration: cents(b.Migration), Exposure: cents(b.Exposure), NewClosed: cents(b.NewClosed), Coverage: cents(b.Coverage),
+		Check: cents(b.Migration + b.Exposure + b.NewClosed + b.Coverage)}
+	for _, m := range b.Movers {
+		v.Movers = append(v.Movers, MoverRow{Account: m.Account, Name: names[m.Account], Change: cents(m.Change), Cause: m.Cause})
+	}
+	return v
+}
+
+// DriftRow is one account whose limit and implied limit part.
+type DriftRow struct {
+	Account, Name, URL, Limit, Implied, Gap, Since string
+	gap                                            float64
+}
+
+// NewDrift lists accounts whose limit exceeds their implied limit (limit
+// at risk) and those with the most unused implied headroom, 20 and 10 at
+// most, largest first. since names, per business, the month its Risk
+// last fell ("" unknown).
+func NewDrift(fs []Figures, since func(business int32) string) (atRisk, headroom []DriftRow) {
+	for _, f := range fs {
+		if !f.ImpliedOK || f.Account.Limit == nil {
+			continue
+		}
+		gap := *f.Account.Limit - f.Implied
+		r := DriftRow{Account: f.Account.Account, Name: f.Name, Limit: Amount(*f.Account.Limit), Implied: Amount(f.Implied), gap: gap}
+		if f.Linked() {
+			r.URL = reportURL(f.BusinessID)
+		}
+		switch {
+		case gap > 0:
+			r.Gap = Amount(gap)
+			atRisk = append(atRisk, r)
+		case gap < 0:
+			r.Gap = Amount(-gap)
+			headroom = append(headroom, r)
+		}
+	}
+	slices.SortFunc(atRisk, func(a, b DriftRow) int { return cmp.Compare(b.gap, a.gap) })
+	slices.SortFunc(headroom, func(a, b DriftRow) int { return cmp.Compare(a.gap, b.gap) })
+	atRisk, headroom = atRisk[:min(len(atRisk), 20)], headroom[:min(len(headroom), 10)]
+	for i, r := range atRisk {
+		if r.URL != "" {
+			id, _ := strconv.Atoi(r.URL[len("/businesses/"):])
+			atRisk[i].Since = since(int32(id))
+		}
+	}
+	return atRisk, headroom
+}
+
+// RiskFellIn is the month (YYYY-MM) of the latest fall of Risk in the
+// months, oldest first; "" when it never fell.
+func RiskFellIn(months []store.ScoreMonth) string {
+	for i := len(months) - 1; i > 0; i-- {
+		if months[i].Value < months[i-1].Value {
+			return KnownMonth(months[i].Month)
+		}
+	}
+	return ""
+}

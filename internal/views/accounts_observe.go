@@ -1,0 +1,49 @@
+package views
+
+import (
+	"math"
+	"time"
+
+	"creditdash/internal/store"
+	"creditdash/internal/upstream"
+)
+
+// TeamObservation is what a report's score history tells the team about a
+// business: each score's latest month with a value, Risk month by month,
+// and its name and main industry from the header. The four scores of
+// CreditScoreHistory are sent to every access model (API-Only withholds
+// statement data points, not scores), so every analyst may see them.
+func TeamObservation(id int32, name string, rows []upstream.CreditScoreHistoryRow, naics []upstream.NAICSCode, fetched time.Time) store.Observation {
+	o := store.Observation{BusinessID: id, Latest: map[store.Score]store.KnownScore{}, Fetched: fetched, Name: name}
+	put := func(s store.Score, month int, v float64) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return
+		}
+		if k, ok := o.Latest[s]; !ok || month > k.Month {
+			o.Latest[s] = store.KnownScore{Value: v, Month: month, Fetched: fetched}
+		}
+	}
+	for _, r := range rows {
+		if r.Month < 1 || r.Month > 12 || r.Year < 1900 || r.Year > 9999 {
+			continue
+		}
+		m := r.Year*100 + r.Month
+		if r.RiskScore != nil {
+			put(store.ScoreRisk, m, float64(*r.RiskScore))
+			o.Risk = append(o.Risk, store.ScoreMonth{Month: m, Value: float64(*r.RiskScore)})
+		}
+		if r.PayScore != nil {
+			put(store.ScorePay, m, float64(*r.PayScore))
+		}
+		if r.DBTScore != nil {
+			put(store.ScoreDBT, m, float64(*r.DBTScore))
+		}
+		if r.ZScore != nil {
+			put(store.ScoreZ, m, *r.ZScore)
+		}
+	}
+	if len(naics) > 0 {
+		o.NAICS, o.NAICSTitle = naics[0].Code, naics[0].Name
+	}
+	return o
+}

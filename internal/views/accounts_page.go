@@ -1,0 +1,180 @@
+package views
+
+import (
+	"net/url"
+	"strconv"
+
+	"creditdash/internal/credit"
+	"creditdash/internal/store"
+)
+
+// AccountsPage lists the team's accounts of one ledger.
+type AccountsPage struct {
+	Base
+	// AsOf is the ledger's date; Dates every date the team keeps.
+	AsOf  string
+	Dates []string
+	Rows  []AccountRow
+	Pager Pager
+	// Matching is how many accounts the filter keeps, All how many the
+	// ledger has.
+	Matching, All int
+	Filter        AccountsFilter
+	Owners        []string
+	Totals        AccountTotals
+	// Unscored counts linked accounts whose business has no known score;
+	// Unlinked those waiting for their CustomerId or SupplierId.
+	Unscored, Unlinked int
+	PDNote             string
+}
+
+// AccountTotals are the sums of the accounts the filter keeps.
+type AccountTotals struct {
+	Balance, Exposure, EL, Unscored string
+}
+
+// AccountRow is one account as the page shows it.
+type AccountRow struct {
+	Account, Name string
+	// URL is the business report's, "" when not linked; LinkNote then
+	// says so and names the identifier waiting.
+	URL, LinkNote                        string
+	Balance, Current, D1, D31, D61, Over string
+	Limit, Terms, Utilization, PD, EL    string
+	OverLimit                            bool
+	Risk                                 ScoreCell
+	Implied, CalcURL, Owner              string
+}
+
+// NewAccountRow formats one account's figures.
+func NewAccountRow(f Figures) AccountRow {
+	r := AccountRow{Account: f.Account.Account, Name: f.Name, Balance: Amount(f.Balance), Current: Amount(f.Current),
+		D1: Amount(f.Days1to30), D31: Amount(f.Days31to60), D61: Amount(f.Days61to90), Over: Amount(f.DaysOver90),
+		Limit: Dash, Terms: Dash, Utilization: Dash, PD: Dash, EL: Dash, Implied: Dash, Owner: f.Owner, OverLimit: f.OverLimit()}
+	if r.Name == "" {
+		r.Name = "Account " + r.Account
+	}
+	if f.Account.Limit != nil {
+		r.Limit = Amount(*f.Account.Limit)
+	}
+	if f.Terms != nil {
+		r.Terms = strconv.Itoa(*f.Terms) + " days"
+	}
+	if f.UtilOK {
+		r.Utilization = Fraction(f.Utilization)
+	}
+	switch {
+	case !f.Linked():
+		r.LinkNote = "not linked yet"
+		if f.CustomerID != "" {
+			r.LinkNote += " (CustomerId " + f.CustomerID + ")"
+		} else if f.SupplierID != "" {
+			r.LinkNote += " (SupplierId " + f.SupplierID + ")"
+		}
+		r.Risk.Missing = "not linked yet"
+	default:
+		r.URL = reportURL(f.BusinessID)
+		r.CalcURL = r.URL + "/limit"
+		if f.Risk == nil {
+			r.Risk.Missing = "no score known yet"
+		} else {
+			r.Risk = ScoreCell{Value: strconv.Itoa(f.Band), Zone: RiskZone(f.Band), Month: KnownMonth(f.Risk.Month)}
+		}
+	}
+	if f.ELOK {
+		r.PD, r.EL = PDText(f.PD), Amount(f.EL)
+	}
+	if f.ImpliedOK {
+		r.Implied = Amount(f.Implied)
+	}
+	return r
+}
+
+// NewAccountTotals sums the accounts kept.
+func NewAccountTotals(fs []Figures) AccountTotals {
+	var bal, exp, el, unscored float64
+	for _, f := range fs {
+		bal += f.Balance
+		e := credit.Exposure(f.Balance)
+		exp += e
+		if f.ELOK {
+			el += f.EL
+		} else {
+			unscored += e
+		}
+	}
+	return AccountTotals{Balance: Amount(bal), Exposure: Amount(exp), EL: Amount(el), Unscored: Amount(unscored)}
+}
+
+// AccountsCSVHeader is the header of accounts.csv, exactly as documented.
+var AccountsCSVHeader = []string{"account", "name", "business_id", "balance", "current", "days_1_30", "days_31_60", "days_61_90",
+	"days_over_90", "credit_limit", "terms_days", "utilization", "risk_score", "pd", "expected_loss", "implied_limit", "next_review", "owner"}
+
+// CSVRecord is the account as a row of accounts.csv: plain numbers,
+// fractions for utilization and PD, empty where unknown, text cells
+// defused against spreadsheet formulas. next_review is empty: reviews are
+// not kept yet.
+func (f Figures) CSVRecord() []string {
+	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	opt := func(v float64, ok bool) string {
+		if !ok {
+			return ""
+		}
+		return num(v)
+	}
+	rec := []string{store.CSVCell(f.Account.Account), store.CSVCell(f.Name), "", num(f.Balance), num(f.Current), num(f.Days1to30),
+		num(f.Days31to60), num(f.Days61to90), num(f.DaysOver90), "", "", opt(f.Utilization, f.UtilOK), "", "", "",
+		opt(f.Implied, f.ImpliedOK), "", store.CSVCell(f.Owner)}
+	if f.BusinessID != 0 {
+		rec[2] = strconv.Itoa(int(f.BusinessID))
+	}
+	if f.Account.Limit != nil {
+		rec[9] = num(*f.Account.Limit)
+	}
+	if f.Terms != nil {
+		rec[10] = strconv.Itoa(*f.Terms)
+	}
+	if f.Risk != nil {
+		rec[12] = num(f.Risk.Value)
+	}
+	if f.ELOK {
+		rec[13] = strconv.FormatFloat(f.PD, 'f', -1, 64)
+		rec[14] = strconv.FormatFloat(float64(credit.Cents(f.EL))/100, 'f', 2, 64)
+	}
+	return rec
+}
+
+// Choice is one option of a select.
+type Choice struct{ Value, Label string }
+
+// BandChoices are the Risk band filter's options.
+func BandChoices() []Choice {
+	out := []Choice{{"none", "no score"}}
+	for b := 1; b <= 10; b++ {
+		out = append(out, Choice{strconv.Itoa(b), strconv.Itoa(b) + " · " + RiskZone(b).Label})
+	}
+	return out
+}
+
+// AccountSortChoices are the sort select's options.
+func AccountSortChoices() []Choice {
+	return []Choice{{"account", "account number"}, {"name", "name"}, {"balance", "balance"}, {"limit", "limit"},
+		{"utilization", "utilization"}, {"risk", "Risk band"}, {"el", "expected loss"}, {"implied", "implied limit"}, {"owner", "owner"}}
+}
+
+// URLQuery is the filter as the downloads' query.
+func (p AccountsPage) URLQuery() string {
+	q := url.Values{}
+	f := p.Filter
+	for k, on := range map[string]bool{"over": f.OverLimit, "unlinked": f.NotLinked, "noscore": f.NoScore, "desc": f.Desc} {
+		if on {
+			q.Set(k, "1")
+		}
+	}
+	for k, v := range map[string]string{"owner": f.Owner, "band": f.Band, "sort": f.Sort} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	return q.Encode()
+}
