@@ -122,9 +122,9 @@ func TestAuditRefusesBadEntries(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		ok := AuditChange{Actor: "alice", Action: "limit"}
 		for _, c := range []struct {
-			auditTeam  string
-			c     func(AuditChange) AuditChange
-			field string
+			auditTeam string
+			c         func(AuditChange) AuditChange
+			field     string
 		}{
 			{"", func(c AuditChange) AuditChange { return c }, "team"},
 			{auditTeam, func(c AuditChange) AuditChange { c.Actor = ""; return c }, "actor"},
