@@ -171,6 +171,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	h, err := handlers.New(handlers.Config{
 		Workspace:       ws,
 		Audit:           ws,
+		Decisions:       ws,
 		Roles:           cfg.Roles,
 		Accounts:        ws,
 		SampleLedgers:   cfg.demo(),

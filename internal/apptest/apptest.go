@@ -248,6 +248,7 @@ func Start(t testing.TB, opts Options) *App {
 	h, err := handlers.New(handlers.Config{
 		Workspace: ws,
 		Audit:     ws,
+		Decisions: ws,
 		Roles:     teamRoles,
 		// The team's accounts live in the same store; the demo data offers
 		// its sample ledgers.

@@ -169,6 +169,9 @@ type Config struct {
 	Roles *roles.Table
 	// Audit is the team's audit trail; nil turns its pages off (404).
 	Audit Audit
+	// Decisions are the team's limit requests and their outcomes; nil
+	// turns their pages off (404).
+	Decisions Decisions
 }
 
 // Handler serves every page of the dashboard.
@@ -207,6 +210,8 @@ type Handler struct {
 	// roles are the team's roles; audit its log (see audit.go).
 	roles *roles.Table
 	audit Audit
+	// decisions are the team's limit requests (see decisions.go).
+	decisions Decisions
 	// accts is the team's data; teamMarks the score copies recorded for
 	// it; uploads each analyst's ledger file awaiting import.
 	accts         Accounts
@@ -254,6 +259,7 @@ func New(cfg Config) (*Handler, error) {
 	h := &Handler{
 		roles:         cfg.Roles,
 		audit:         cfg.Audit,
+		decisions:     cfg.Decisions,
 		svc:           cfg.Service,
 		cache:         cfg.Cache,
 		sessions:      cfg.Sessions,

@@ -1,0 +1,92 @@
+package views
+
+import (
+	"strconv"
+	"time"
+
+	"creditdash/internal/store"
+)
+
+// RequestForm is the limit request form as typed, with why each field is
+// refused ("" when it is not): on the calculator, the account panel and,
+// after a refusal, a page of its own.
+type RequestForm struct {
+	// Action is where the form posts: /businesses/{id}/limit-requests.
+	Action string
+	// Accounts are the team's accounts of the business.
+	Accounts []Choice
+	Account  string
+	Amount   string
+	Reason   string
+	// The calculator's inputs when the request comes from it.
+	MonthlySales, MonthsAllowed, LossBudget string
+	AmountError, ReasonError, AccountError  string
+	// Error is a refusal that concerns no one field.
+	Error string
+}
+
+// LimitRequestPage is the request form on a page of its own, shown again
+// with what was typed when it is refused.
+type LimitRequestPage struct {
+	Base
+	Name string
+	Form RequestForm
+}
+
+// DecisionStep is one step of a request: who did what and when.
+type DecisionStep struct {
+	What, Who, When, WhenISO, Note string
+}
+
+// EvidenceLink is a dated copy a request keeps.
+type EvidenceLink struct {
+	URL, Label, AsOf, AsOfISO string
+}
+
+// DecisionPage is /decisions/{id}: the request, its evidence, its steps
+// and, for who may act, the forms to act.
+type DecisionPage struct {
+	Base
+	ID, Account, AccountURL, BusinessURL, Status string
+	Amount, OldLimit, Reason                     string
+	Calculator                                   []string
+	Evidence                                     []EvidenceLink
+	Steps                                        []DecisionStep
+	// The forms the viewer may use; Decide is approve and decline.
+	Decide, Withdraw bool
+	// WhyNot says why the viewer cannot decide a pending request.
+	WhyNot string
+	// Note and NoteError are the decline form as typed.
+	Note, NoteError string
+	// Notice tells a decider who was too late what happened.
+	Notice string
+}
+
+// StatusLabel is a request's status in words.
+func StatusLabel(s string) string {
+	switch s {
+	case store.StatusPending:
+		return "Waiting for approval"
+	case store.StatusApproved:
+		return "Approved"
+	case store.StatusDeclined:
+		return "Declined"
+	case store.StatusWithdrawn:
+		return "Withdrawn"
+	}
+	return s
+}
+
+// NewDecisionSteps are a request's steps, oldest first.
+func NewDecisionSteps(r store.LimitRequest) []DecisionStep {
+	steps := []DecisionStep{{What: "Requested " + Amount(r.Amount), Who: r.RequestedBy, When: DateTime(r.RequestedAt),
+		WhenISO: r.RequestedAt.UTC().Format(time.RFC3339), Note: r.Reason}}
+	if r.Status != store.StatusPending {
+		steps = append(steps, DecisionStep{What: StatusLabel(r.Status), Who: r.DecidedBy, When: DateTime(r.DecidedAt),
+			WhenISO: r.DecidedAt.UTC().Format(time.RFC3339), Note: r.Note})
+	}
+	return steps
+}
+
+// DecisionPath is a request's page.
+func DecisionPath(id int64) string { return "/decisions/" + strconv.FormatInt(id, 10) }
