@@ -160,3 +160,45 @@ func TestLimitRequestRefusals(t *testing.T) {
 		}
 	})
 }
+
+// TestRequestFormsOnCalculatorAndPanel: the calculator offers the request
+// with its recommended limit and inputs; the account tile offers it too;
+// auditors are offered neither.
+func TestRequestFormsOnCalculatorAndPanel(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	dev := signInAccounts(t, app, "developer")
+	importLedger(t, dev, "aging.csv", []byte(ledgerCSV), "2026-09-30")
+	calc := dev.Get("/businesses/1001/limit?monthly_sales=60500&loss_budget=2000")
+	if v, _ := calc.Doc.Find("#request-form #amount").Attr("value"); v != "28,000" {
+		t.Fatalf("the calculator's request form asks for %q, want 28,000", v)
+	}
+	p := dev.Submit(calc, "#request-form")
+	if p.Status != http.StatusUnprocessableEntity || p.Text("#reason-error") == "" {
+		t.Fatalf("no reason: %d", p.Status)
+	}
+	if v, _ := p.Doc.Find(`#request-form input[name="loss_budget"]`).Attr("value"); v != "2000" {
+		t.Errorf("the calculator's inputs not kept on the refused form: %q", v)
+	}
+	action, fields, _ := p.Form("#request-form")
+	fields.Set("reason", "Seasonal peak")
+	to := mustRedirect(t, "request from the calculator", dev.PostForm(action, fields))
+	d := dev.Get(to)
+	if d.Text("#status") != "Waiting for approval" || !strings.Contains(d.Text(".calc-rationale"), "Recommended limit: $28,000") {
+		t.Errorf("the calculator's request: %q, %q", d.Text("#status"), d.Text(".calc-rationale"))
+	}
+	tile := dev.Get("/businesses/1001")
+	if tile.Doc.Find(".account-tile #request-form").Length() != 1 {
+		t.Fatal("no request form in the account tile")
+	}
+	action, fields, _ = tile.Form(".account-tile #request-form")
+	fields.Set("amount", "2,000")
+	fields.Set("reason", "Steady payer")
+	to = mustRedirect(t, "request from the tile", dev.PostForm(action, fields))
+	if s := dev.Get(to).Text("#status"); s != "Approved" {
+		t.Errorf("a request within authority from the tile: %q", s)
+	}
+	trade := app.SignIn(t, "trade")
+	if trade.Get("/businesses/1001").Doc.Find("#request-form").Length()+trade.Get("/businesses/1001/limit?monthly_sales=1&loss_budget=1").Doc.Find("#request-form").Length() != 0 {
+		t.Error("an auditor is offered the request form")
+	}
+}

@@ -2,6 +2,7 @@ package views
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"creditdash/internal/store"
@@ -90,3 +91,25 @@ func NewDecisionSteps(r store.LimitRequest) []DecisionStep {
 
 // DecisionPath is a request's page.
 func DecisionPath(id int64) string { return "/decisions/" + strconv.FormatInt(id, 10) }
+
+// CalcRequestForm is the request form under the calculator's result: for
+// the account chosen, the recommended limit as the amount, and the inputs
+// so the request keeps the calculator's rationale.
+func CalcRequestForm(v LimitPage) RequestForm {
+	f := RequestForm{Action: v.RequestAction, Accounts: v.Accounts, Account: v.Account,
+		MonthlySales: v.MonthlySales, MonthsAllowed: v.MonthsAllowed, LossBudget: v.LossBudget}
+	if v.Result != nil && v.Result.Available {
+		f.Amount = strings.TrimPrefix(v.Result.Recommended, "$")
+	}
+	return f
+}
+
+// RequestForm is the request form in the account tile: for the tile's
+// accounts, without calculator inputs.
+func (p *AccountPanel) RequestForm() RequestForm {
+	f := RequestForm{Action: strings.TrimSuffix(p.CalcURL, "/limit") + "/limit-requests"}
+	for _, r := range p.Rows {
+		f.Accounts = append(f.Accounts, Choice{Value: r.Account, Label: r.Account + " · " + r.Name})
+	}
+	return f
+}
