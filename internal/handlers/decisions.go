@@ -27,6 +27,8 @@ type Decisions interface {
 	Decide(ctx context.Context, a store.Analyst, id int64, o store.Outcome, note string) (store.LimitRequest, error)
 	Request(ctx context.Context, a store.Analyst, id int64) (store.LimitRequest, error)
 	RequestEvidence(ctx context.Context, a store.Analyst, id int64, tab string) (store.Evidence, error)
+	CountWaiting(ctx context.Context, a store.Analyst, authority float64) (int, error)
+	Requests(ctx context.Context, a store.Analyst, authority float64) (store.RequestLists, error)
 }
 
 // evidenceTabs are the report tabs a request keeps a dated copy of.

@@ -202,3 +202,37 @@ func TestRequestFormsOnCalculatorAndPanel(t *testing.T) {
 		t.Error("an auditor is offered the request form")
 	}
 }
+
+// TestDecisionsList: the header counts what waits for a manager; the
+// lists show waiting for me, mine and the team's recent decisions.
+func TestDecisionsList(t *testing.T) {
+	decisionApps(t, func(t *testing.T, app *apptest.App) {
+		dev := signInAccounts(t, app, "developer")
+		importLedger(t, dev, "aging.csv", []byte(ledgerCSV), "2026-09-30")
+		big := mustRedirect(t, "big", dev.post("/businesses/1001/limit-requests", "account", "A-1", "amount", "400000", "reason", "big"))
+		mustRedirect(t, "small", dev.post("/businesses/1001/limit-requests", "account", "A-1", "amount", "20000", "reason", "small"))
+		boss, demo := app.SignIn(t, "ordinary"), app.SignIn(t, "demo")
+		if got := boss.Get("/").Text(".decisions-link .unread-count"); got != "2" {
+			t.Errorf("the 1,000,000 manager's header: %q", got)
+		}
+		if got := demo.Get("/accounts").Text(".decisions-link .unread-count"); got != "1" {
+			t.Errorf("the 250,000 manager's header: %q", got)
+		}
+		if got := dev.Get("/").Text(".decisions-link"); got != "Decisions" {
+			t.Errorf("an analyst's header: %q", got)
+		}
+		p := boss.Get("/decisions")
+		if p.Status != http.StatusOK || p.Doc.Find("#waiting tbody tr").Length() != 2 || p.Doc.Find("#mine tbody tr").Length() != 0 {
+			t.Fatalf("/decisions for the manager: %d, %d waiting", p.Status, p.Doc.Find("#waiting tbody tr").Length())
+		}
+		mustRedirect(t, "approve", signInAccounts(t, app, "ordinary").post(big+"/approve"))
+		if got := boss.Get("/decisions").Doc.Find("#waiting tbody tr").Length(); got != 1 {
+			t.Errorf("after approving: %d waiting", got)
+		}
+		mine := dev.Get("/decisions")
+		if mine.Doc.Find("#mine tbody tr").Length() != 2 || !strings.Contains(mine.Text("#recent"), "Approved by ordinary") ||
+			!strings.Contains(mine.Text("#waiting"), "Only managers decide") {
+			t.Errorf("/decisions for the analyst: mine %d, recent %q", mine.Doc.Find("#mine tbody tr").Length(), mine.Text("#recent"))
+		}
+	})
+}

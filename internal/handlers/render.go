@@ -86,6 +86,7 @@ func (h *Handler) base(c *echo.Context, ld *loaded, title string, nav views.Nav)
 	b.User = s.User
 	b.Role = string(h.roles.Of(s.User).Role)
 	b.Workspace.Unread = h.unreadAlerts(c)
+	b.Decisions, b.Waiting = h.decisions != nil, h.waitingForMe(c)
 	if q, ok := h.cache.Quota(s.User); ok {
 		b.Quota = &views.Quota{Limit: q.Limit, Remaining: q.Remaining, RenewsAt: q.RenewsAt(), Now: now}
 	}

@@ -129,6 +129,7 @@ func (h *Handler) Routes() *echo.Echo {
 	// manager within theirs; every step a CSRF-checked POST, logged.
 	app.POST("/businesses/:id/limit-requests", h.submitLimitRequest)
 	app.GET("/businesses/:id/limit-requests", byID(toReport("/limit")))
+	app.GET("/decisions", h.showDecisions)
 	app.GET("/decisions/:id", h.showDecision)
 	app.GET("/decisions/:id/evidence/:tab", h.showEvidence)
 	app.POST("/decisions/:id/approve", h.submitApprove)

@@ -197,3 +197,34 @@ func TestDecideRace(t *testing.T) {
 		})
 	}
 }
+
+// TestRequestLists: waiting for a decider is others' pending requests
+// within their authority; mine are one's own; recent the decided ones.
+func TestRequestLists(t *testing.T) {
+	eachEngine(t, func(t *testing.T, s *Store) {
+		withAccounts(t, s)
+		ctx := t.Context()
+		small, err := s.RequestLimit(ctx, bob, RequestSpec{Account: "A-1", Amount: 5000, Reason: "a", Authority: 0})
+		must(t, err)
+		_, err = s.RequestLimit(ctx, bob, RequestSpec{Account: "A-2", Amount: 500000, Reason: "b", Authority: 0})
+		must(t, err)
+		_, err = s.RequestLimit(ctx, alice, RequestSpec{Account: "A-2", Amount: 10, Reason: "c", Authority: 0})
+		must(t, err)
+		n, err := s.CountWaiting(ctx, alice, 10000)
+		must(t, err)
+		if n != 1 {
+			t.Errorf("waiting for alice: %d, want bob's 5,000 only", n)
+		}
+		_, err = s.Decide(ctx, alice, small.ID, Approve, "")
+		must(t, err)
+		l, err := s.Requests(ctx, alice, 1e6)
+		must(t, err)
+		if len(l.Waiting) != 1 || l.Waiting[0].Amount != 500000 || len(l.Mine) != 1 || l.Mine[0].Reason != "c" ||
+			len(l.Recent) != 1 || l.Recent[0].ID != small.ID {
+			t.Errorf("lists = %+v", l)
+		}
+		if l, _ := s.Requests(ctx, aliceElse, 1e6); len(l.Waiting)+len(l.Mine)+len(l.Recent) != 0 {
+			t.Errorf("another team sees %+v", l)
+		}
+	})
+}

@@ -52,6 +52,10 @@ type Base struct {
 	// Workspace is the analyst's workspace in the header: unread alerts
 	// and, on a report, the watch button.
 	Workspace WorkspaceBar
+	// Decisions turns on the header's link to /decisions; Waiting is how
+	// many limit requests wait for this user's decision.
+	Decisions bool
+	Waiting   int
 }
 
 // Assets are the URLs of the files every page may load.

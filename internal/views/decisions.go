@@ -113,3 +113,30 @@ func (p *AccountPanel) RequestForm() RequestForm {
 	}
 	return f
 }
+
+// DecisionRow is a request in a list of /decisions.
+type DecisionRow struct {
+	URL, ID, Account, Amount, Status, By, When, WhenISO, DecidedBy string
+}
+
+// NewDecisionRows are the requests as list rows.
+func NewDecisionRows(rs []store.LimitRequest) []DecisionRow {
+	out := make([]DecisionRow, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, DecisionRow{URL: DecisionPath(r.ID), ID: strconv.FormatInt(r.ID, 10), Account: r.Account,
+			Amount: Amount(r.Amount), Status: StatusLabel(r.Status), By: r.RequestedBy, When: DateTime(r.RequestedAt),
+			WhenISO: r.RequestedAt.UTC().Format(time.RFC3339), DecidedBy: r.DecidedBy})
+	}
+	return out
+}
+
+// DecisionsPage is /decisions.
+type DecisionsPage struct {
+	Base
+	// Decider says the user decides others' requests, within Authority.
+	Decider               bool
+	Authority             string
+	Waiting, Mine, Recent []DecisionRow
+	// Max is how many rows a list shows at most.
+	Max int
+}
