@@ -41,6 +41,23 @@ CREATE TABLE request_evidence (
     PRIMARY KEY (request_id, tab)
 );
 
+-- Every review of an account, kept: the schedule reads the latest. band
+-- and over_90 are the Risk band (0 none) and the 91+ days share when
+-- reviewed, so only a change since then brings the next review forward.
+CREATE TABLE account_reviews (
+    id          BIGINT           NOT NULL PRIMARY KEY,
+    service     TEXT             NOT NULL,
+    account     TEXT             NOT NULL,
+    reviewed_at BIGINT           NOT NULL,
+    reviewed_by TEXT             NOT NULL,
+    outcome     TEXT             NOT NULL, -- keep, reduce, hold or increase
+    note        TEXT             NOT NULL,
+    band        INTEGER          NOT NULL,
+    over_90     DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX account_reviews_by_account ON account_reviews (service, account, reviewed_at);
+
 -- +goose Down
+DROP TABLE account_reviews;
 DROP TABLE request_evidence;
 DROP TABLE limit_requests;
