@@ -139,4 +139,3 @@ func (s *Store) LastLimitChanges(ctx context.Context, team string) (map[string]t
 	}
 	return out, wrap("limit changes", rows.Err())
 }
-
