@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v5"
@@ -29,6 +30,9 @@ type Decisions interface {
 	RequestEvidence(ctx context.Context, a store.Analyst, id int64, tab string) (store.Evidence, error)
 	CountWaiting(ctx context.Context, a store.Analyst, authority float64) (int, error)
 	Requests(ctx context.Context, a store.Analyst, authority float64) (store.RequestLists, error)
+	RecordReview(ctx context.Context, a store.Analyst, r store.Review) (store.Review, error)
+	LastReviews(ctx context.Context, a store.Analyst) (map[string]store.Review, error)
+	LastLimitChanges(ctx context.Context, team string) (map[string]time.Time, error)
 }
 
 // evidenceTabs are the report tabs a request keeps a dated copy of.

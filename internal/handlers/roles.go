@@ -31,6 +31,7 @@ var postActions = map[string]roles.Action{
 	"/decisions/:id/approve":         roles.Decide,
 	"/decisions/:id/decline":         roles.Decide,
 	"/decisions/:id/withdraw":        roles.RequestLimit,
+	"/accounts/:account/review":      roles.ChangeAccounts,
 }
 
 // actionOf is the action a request asks for: reading for GET and HEAD,

@@ -138,6 +138,9 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/decisions/:id/approve", toRow("/decisions/", ""))
 	app.GET("/decisions/:id/decline", toRow("/decisions/", ""))
 	app.GET("/decisions/:id/withdraw", toRow("/decisions/", ""))
+	app.GET("/reviews", h.showReviews)
+	app.GET("/accounts/:account/review", h.showReview)
+	app.POST("/accounts/:account/review", h.submitReview)
 
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.

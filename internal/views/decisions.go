@@ -140,3 +140,27 @@ type DecisionsPage struct {
 	// Max is how many rows a list shows at most.
 	Max int
 }
+
+// ReviewRow is an account on /reviews.
+type ReviewRow struct {
+	Account, Name, Band, Next, NextISO, Why, Last, URL string
+	// LimitChanged is when the limit last changed, "" when unknown.
+	LimitChanged string
+}
+
+// ReviewsPage is /reviews.
+type ReviewsPage struct {
+	Base
+	Overdue, Week, Upcoming, Unchanged []ReviewRow
+	// Max is how many upcoming rows are listed.
+	Max int
+}
+
+// ReviewPage is one account's review form.
+type ReviewPage struct {
+	Base
+	Row                     ReviewRow
+	Action, Outcome, Note   string
+	OutcomeError, NoteError string
+	Outcomes                []string
+}
