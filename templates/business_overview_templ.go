@@ -68,7 +68,7 @@ func BusinessOverview(v views.BusinessOverviewPage) templ.Component {
 					}
 				}
 				if v.Account != nil {
-					templ_7745c5c3_Err = accountTile(v.Account).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = accountTile(v.Account, v.CSRF, v.Role != "auditor").Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -115,7 +115,7 @@ func BusinessOverview(v views.BusinessOverviewPage) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = accountTile(v.Account).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = accountTile(v.Account, v.CSRF, v.Role != "auditor").Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -756,7 +756,7 @@ func coverageBadge(b views.CoverageBadge) templ.Component {
 }
 
 // accountTile is the team's account of the business, beside its scores.
-func accountTile(a *views.AccountPanel) templ.Component {
+func accountTile(a *views.AccountPanel, csrf string, mayRequest bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -985,7 +985,25 @@ func accountTile(a *views.AccountPanel) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 86, "\">Limit calculator</a></p></details></article>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 86, "\">Limit calculator</a></p></details> ")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		if mayRequest {
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 87, "<details class=\"explain account-request\"><summary>Request a limit</summary>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = requestForm(a.RequestForm(), csrf).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 88, "</details>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 89, "</article>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -295,6 +295,7 @@ func Start(t testing.TB, opts Options) *App {
 		Accounts:         ws,
 		SampleLedgers:    opts.Data == nil,
 		Audit:            ws,
+		Decisions:        ws,
 		Roles:            teamRoles,
 		ServiceURL:       app.service,
 		Service:          svc,

@@ -112,6 +112,9 @@ func (h *Handler) limitPage(c *echo.Context, ref upstream.BusinessRef, get func(
 	id, name := reportBusiness(ref, &l.hd)
 	page := views.LimitPage{Name: name, ReportURL: views.BusinessPath(ref, views.TabOverview), PDNote: credit.PDAssumption}
 	page.Action = page.ReportURL + "/limit"
+	if id != 0 {
+		page.RequestAction = views.BusinessPath(upstream.ByID(id), views.TabOverview) + "/limit-requests"
+	}
 	page.Base = h.base(c, ld, name+" · Limit calculator", views.NavAccounts)
 	f := readLimitForm(get, &page)
 	a := h.analyst(c)

@@ -152,9 +152,15 @@ func (h *Handler) exportAccountsCSV(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	next, err := h.nextReviews(c)
+	if err != nil {
+		return err
+	}
 	records := make([][]string, 0, len(kept))
 	for _, f := range kept {
-		records = append(records, f.CSVRecord())
+		rec := f.CSVRecord()
+		rec[16] = next[f.Account.Account] // next_review
+		records = append(records, rec)
 	}
 	return h.sendCSV(c, "accounts", views.AccountsCSVHeader, records)
 }

@@ -194,6 +194,9 @@ type Config struct {
 	// Demo, set only in demo mode, lists the stand-in's accounts on the
 	// sign-in page and shows its two-factor code; nil shows neither.
 	Demo *Demo
+	// Decisions are the team's limit requests and their outcomes; nil
+	// turns their pages off (404).
+	Decisions Decisions
 }
 
 // Handler serves every page of the dashboard.
@@ -247,6 +250,8 @@ type Handler struct {
 	// trusted are TrustedProxies; publicURL is PublicURL.
 	trusted   []netip.Prefix
 	publicURL string
+	// decisions are the team's limit requests (see decisions.go).
+	decisions Decisions
 	// accts is the team's data; teamMarks the score copies recorded for
 	// it; uploads each analyst's ledger file awaiting import.
 	accts         Accounts
@@ -309,6 +314,7 @@ func New(cfg Config) (*Handler, error) {
 	// Cookies are bound to the service they were made for.
 	cfg.Sessions.BindService(cfg.ServiceURL)
 	h := &Handler{
+		decisions:     cfg.Decisions,
 		svc:           cfg.Service,
 		cache:         cfg.Cache,
 		sessions:      cfg.Sessions,

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/roles"
+	"creditdash/internal/store"
 	"creditdash/internal/views"
 )
 
@@ -24,6 +25,13 @@ var postActions = map[string]roles.Action{
 	// service session reads: without it an auditor of a trade provider
 	// could not open a customer's report. It changes nothing of the team's.
 	tradeProviderPath: roles.Read,
+	// Limit requests and their decisions (decisions.go): the handlers add
+	// authority, four eyes and the requester's own withdrawal.
+	"/businesses/:id/limit-requests": roles.RequestLimit,
+	"/decisions/:id/approve":         roles.Decide,
+	"/decisions/:id/decline":         roles.Decide,
+	"/decisions/:id/withdraw":        roles.RequestLimit,
+	"/accounts/:account/review":      roles.ChangeAccounts,
 }
 
 // actionOf is the action a request asks for: reading for GET and HEAD,
@@ -66,6 +74,13 @@ func (h *Handler) may(c *echo.Context, act roles.Action) error {
 	}
 	h.log.Info("refused by role", "request_id", requestID(c.Request().Context()), "user", s.User,
 		"role", string(a.Role), "action", string(act), "method", c.Request().Method, "path", c.Request().URL.Path)
+	if h.audit != nil && act != roles.Read {
+		// The refusal is the team's record too: who tried what, and the rule.
+		if _, err := h.audit.AppendAudit(c.Request().Context(), h.service, store.AuditChange{Actor: s.User, Action: store.AuditActionRefused,
+			NewValue: string(act) + " " + views.Clip(c.Request().URL.Path, 200), Reason: a.Role.Rule(act)}); err != nil {
+			return auditError(err)
+		}
+	}
 	return &shownProblem{err: fmt.Errorf("%w: %s may not %s", errRefused, a.Role, act), problem: views.Problem{
 		Status: http.StatusForbidden,
 		Title:  "Not allowed for your role",

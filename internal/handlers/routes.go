@@ -134,6 +134,24 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/settings/supplier-category", h.showSupplierCategory)
 	app.POST("/settings/supplier-category", h.submitSupplierCategory)
 
+	// Credit decisions (issue 27): limit requests with their evidence,
+	// approved at once within the requester's authority or by another
+	// manager within theirs; every step a CSRF-checked POST, logged.
+	app.POST("/businesses/:id/limit-requests", h.submitLimitRequest)
+	app.GET("/businesses/:id/limit-requests", byID(toReport("/limit")))
+	app.GET("/decisions", h.showDecisions)
+	app.GET("/decisions/:id", h.showDecision)
+	app.GET("/decisions/:id/evidence/:tab", h.showEvidence)
+	app.POST("/decisions/:id/approve", h.submitApprove)
+	app.POST("/decisions/:id/decline", h.submitDecline)
+	app.POST("/decisions/:id/withdraw", h.submitWithdraw)
+	app.GET("/decisions/:id/approve", toRow("/decisions/", ""))
+	app.GET("/decisions/:id/decline", toRow("/decisions/", ""))
+	app.GET("/decisions/:id/withdraw", toRow("/decisions/", ""))
+	app.GET("/reviews", h.showReviews)
+	app.GET("/accounts/:account/review", h.showReview)
+	app.POST("/accounts/:account/review", h.submitReview)
+
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.
 	pages.GET("/logout", h.showSignOut)

@@ -206,6 +206,10 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 	err = s.teamWrite(ctx, "import ledger", func(tx *sql.Tx) error {
 		now := s.stamp()
 		rec.At = fromStamp(now)
+		newest, prior, err := newestLimits(ctx, tx, a.Service)
+		if err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, "DELETE FROM ledgers WHERE service = $1 AND as_of = $2", a.Service, rec.AsOf)
 		if err != nil {
 			return err
@@ -234,6 +238,10 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 		_, err = tx.ExecContext(ctx, `INSERT INTO ledger_imports (id, service, as_of, file_name, imported_at, imported_by, imported, skipped, replaced, dropped)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, rec.ID, a.Service, rec.AsOf, rec.File, now, a.User,
 			rec.Imported, rec.Skipped, boolInt(rec.Replaced), strings.Join(rec.Dropped, ","))
+		if err != nil {
+			return err
+		}
+		_, err = s.appendAuditTx(ctx, tx, a.Service, importChanges(rec, spec.Lines, newest, prior)...)
 		return err
 	})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -146,8 +147,16 @@ func (s *Store) LinkAccount(ctx context.Context, a Analyst, account string, busi
 		return err
 	}
 	return s.teamWrite(ctx, "link account", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE team_accounts SET business_id = $3, updated_at = $4, updated_by = $5
+		res, err := tx.ExecContext(ctx, `UPDATE team_accounts SET business_id = $3, updated_at = $4, updated_by = $5
 			WHERE service = $1 AND account = $2 AND business_id = 0`, a.Service, account, int64(business), s.stamp(), a.User)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil
+		}
+		_, err = s.appendAuditTx(ctx, tx, a.Service, AuditChange{Actor: a.User, Action: AuditActionLink, Account: account,
+			BusinessID: business, NewValue: strconv.FormatInt(int64(business), 10), Reason: "CustomerId or SupplierId resolved"})
 		return err
 	})
 }
@@ -177,12 +186,17 @@ func (s *Store) SaveLimitInputs(ctx context.Context, a Analyst, account string, 
 		sheet = *in.SheetCap
 	}
 	return s.teamWrite(ctx, "save limit inputs", func(tx *sql.Tx) error {
-		var id int64
-		err := tx.QueryRowContext(ctx, "SELECT id FROM team_accounts WHERE service = $1 AND account = $2",
-			a.Service, strings.TrimSpace(account)).Scan(&id)
+		var id, business int64
+		account = strings.TrimSpace(account)
+		err := tx.QueryRowContext(ctx, "SELECT id, business_id FROM team_accounts WHERE service = $1 AND account = $2",
+			a.Service, account).Scan(&id, &business)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
+		if err != nil {
+			return err
+		}
+		was, err := savedInputs(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -191,6 +205,11 @@ func (s *Store) SaveLimitInputs(ctx context.Context, a Analyst, account string, 
 			ON CONFLICT (account_id) DO UPDATE SET monthly_sales = excluded.monthly_sales, months_allowed = excluded.months_allowed,
 				loss_budget = excluded.loss_budget, sheet_cap = excluded.sheet_cap, saved_at = excluded.saved_at, saved_by = excluded.saved_by`,
 			id, in.MonthlySales, in.MonthsAllowed, in.LossBudget, sheet, s.stamp(), a.User)
+		if err != nil {
+			return err
+		}
+		_, err = s.appendAuditTx(ctx, tx, a.Service, AuditChange{Actor: a.User, Action: AuditActionLimitInputs, Account: account,
+			BusinessID: int32(business), OldValue: inputsText(was), NewValue: inputsText(&in), Reason: "limit calculator inputs saved"})
 		return err
 	})
 }

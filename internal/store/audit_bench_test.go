@@ -15,9 +15,9 @@ func BenchmarkVerifyAudit(b *testing.B) {
 	for _, e := range engines {
 		b.Run(string(e), func(b *testing.B) {
 			s := openTest(b, e, Config{Now: time.Now})
-			fillAudit(b, s, aliceTeam, n)
+			fillAudit(b, s, auditTeam, n)
 			for b.Loop() {
-				v, err := s.VerifyAudit(b.Context(), aliceTeam)
+				v, err := s.VerifyAudit(b.Context(), auditTeam)
 				if err != nil || !v.Intact || v.Entries != n {
 					b.Fatalf("verdict %+v, %v", v, err)
 				}
@@ -30,7 +30,7 @@ func BenchmarkVerifyAudit(b *testing.B) {
 // fillAudit writes n chained entries for team quickly: hashed here and
 // inserted many rows per statement, then the head set, as appends would
 // leave them.
-func fillAudit(tb testing.TB, s *Store, team string, n int) {
+func fillAudit(tb testing.TB, s *Store, auditTeam string, n int) {
 	tb.Helper()
 	const rows = 400 // 12 parameters each, within both engines' limits
 	ctx := tb.Context()
@@ -53,7 +53,7 @@ func fillAudit(tb testing.TB, s *Store, team string, n int) {
 			p := len(args)
 			fmt.Fprintf(&q, "($%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d)",
 				p+1, p+2, p+3, p+4, p+5, p+6, p+7, p+8, p+9, p+10, p+11, p+12)
-			args = append(args, team, e.Seq, e.At.UnixMicro(), e.Actor, e.Action, e.Account, int64(e.BusinessID),
+			args = append(args, auditTeam, e.Seq, e.At.UnixMicro(), e.Actor, e.Action, e.Account, int64(e.BusinessID),
 				e.OldValue, e.NewValue, e.Reason, e.PrevHash, e.Hash)
 		}
 		if _, err := s.w.ExecContext(ctx, q.String(), args...); err != nil {
@@ -61,7 +61,7 @@ func fillAudit(tb testing.TB, s *Store, team string, n int) {
 		}
 	}
 	_, err := s.w.ExecContext(ctx, "INSERT INTO audit_heads (team, seq, at, hash) VALUES ($1, $2, $3, $4)",
-		team, e.Seq, e.At.UnixMicro(), e.Hash)
+		auditTeam, e.Seq, e.At.UnixMicro(), e.Hash)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -12,7 +12,7 @@ func TestRecordRoles(t *testing.T) {
 		ctx := t.Context()
 		record := func(lines ...string) []string {
 			t.Helper()
-			es, err := s.RecordRoles(ctx, aliceTeam, lines)
+			es, err := s.RecordRoles(ctx, auditTeam, lines)
 			must(t, err)
 			var out []string
 			for _, e := range es {
@@ -31,7 +31,7 @@ func TestRecordRoles(t *testing.T) {
 			t.Errorf("the same roles again: %q, want nothing", again)
 		}
 		// Another kind of entry between starts changes nothing.
-		appendN(t, s, aliceTeam, "alice", 1)
+		appendN(t, s, auditTeam, "alice", 1)
 		changed := record("alice=manager:500000", "carol=auditor", "*=analyst:0")
 		if fmt.Sprint(changed) != "[alice=manager:250000>alice=manager:500000 >carol=auditor bob=analyst:10000>]" {
 			t.Errorf("changed roles: %q", changed)
@@ -40,7 +40,7 @@ func TestRecordRoles(t *testing.T) {
 		if back := record("alice=manager:500000", "carol=auditor", "*=analyst:0", "bob=manager:9"); fmt.Sprint(back) != "[>bob=manager:9]" {
 			t.Errorf("bob back: %q", back)
 		}
-		if v, _ := s.VerifyAudit(ctx, aliceTeam); !v.Intact || v.Entries != 8 {
+		if v, _ := s.VerifyAudit(ctx, auditTeam); !v.Intact || v.Entries != 8 {
 			t.Errorf("log after role changes: %+v, want 8 intact entries", v)
 		}
 		// Another team has its own roles.
@@ -48,7 +48,7 @@ func TestRecordRoles(t *testing.T) {
 			t.Errorf("another team's first start: %d entries, want 1", len(other))
 		}
 		for _, bad := range [][]string{{"no-equals"}, {"=x"}, {"a=1", "a=2"}} {
-			_, err := s.RecordRoles(ctx, aliceTeam, bad)
+			_, err := s.RecordRoles(ctx, auditTeam, bad)
 			wantInvalid(t, fmt.Sprint(bad), err, "roles")
 		}
 	})
@@ -63,14 +63,14 @@ func TestRecordRolesOnceAcrossReplicas(t *testing.T) {
 			var wg sync.WaitGroup
 			for i := range 6 {
 				wg.Go(func() {
-					_, err := stores[i%len(stores)].RecordRoles(context.Background(), aliceTeam, []string{"alice=manager:1", "carol=auditor", "*=analyst:0"})
+					_, err := stores[i%len(stores)].RecordRoles(context.Background(), auditTeam, []string{"alice=manager:1", "carol=auditor", "*=analyst:0"})
 					if err != nil {
 						t.Error(err)
 					}
 				})
 			}
 			wg.Wait()
-			v, err := stores[0].VerifyAudit(t.Context(), aliceTeam)
+			v, err := stores[0].VerifyAudit(t.Context(), auditTeam)
 			must(t, err)
 			if !v.Intact || v.Entries != 3 {
 				t.Errorf("six starts at once: %+v, want 3 intact entries", v)

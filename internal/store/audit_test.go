@@ -15,15 +15,15 @@ import (
 	"creditdash/internal/store/storetest"
 )
 
-// aliceTeam is the team of the audit tests: alice's and bob's service.
-var aliceTeam = alice.Service
+// team is the team of the audit tests: alice's and bob's service.
+var auditTeam = alice.Service
 
 // appendN appends n entries by actor with reasons "r1", "r2"...
-func appendN(t testing.TB, s *Store, team, actor string, n int) []AuditEntry {
+func appendN(t testing.TB, s *Store, auditTeam, actor string, n int) []AuditEntry {
 	t.Helper()
 	out := make([]AuditEntry, 0, n)
 	for i := range n {
-		e, err := s.AppendAudit(t.Context(), team, AuditChange{Actor: actor, Action: "limit", Account: fmt.Sprintf("ACC-%d", i%3),
+		e, err := s.AppendAudit(t.Context(), auditTeam, AuditChange{Actor: actor, Action: "limit", Account: fmt.Sprintf("ACC-%d", i%3),
 			BusinessID: int32(1001 + i%2), OldValue: "1000", NewValue: "2000", Reason: fmt.Sprintf("r%d", i+1)})
 		must(t, err)
 		out = append(out, e)
@@ -34,8 +34,8 @@ func appendN(t testing.TB, s *Store, team, actor string, n int) []AuditEntry {
 func TestAuditAppendAndRead(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		ctx := t.Context()
-		got := appendN(t, s, aliceTeam, "alice", 5)
-		appendN(t, s, aliceTeam+"/", "bob", 2) // the same team: trailing slashes cut
+		got := appendN(t, s, auditTeam, "alice", 5)
+		appendN(t, s, auditTeam+"/", "bob", 2) // the same team: trailing slashes cut
 		appendN(t, s, "https://other.example", "alice", 3)
 		prev := GenesisHash
 		for i, e := range got {
@@ -48,7 +48,7 @@ func TestAuditAppendAndRead(t *testing.T) {
 			prev = e.Hash
 		}
 
-		all, more, err := s.AuditEntries(ctx, aliceTeam, AuditFilter{}, AuditPage{})
+		all, more, err := s.AuditEntries(ctx, auditTeam, AuditFilter{}, AuditPage{})
 		must(t, err)
 		if len(all) != 7 || more || all[0].Seq != 7 || all[6].Seq != 1 || all[0].Actor != "bob" {
 			t.Fatalf("all entries: %d, more %v, first %+v", len(all), more, all[0])
@@ -56,17 +56,17 @@ func TestAuditAppendAndRead(t *testing.T) {
 		if all[6] != got[0] {
 			t.Errorf("read back %+v, want %+v", all[6], got[0])
 		}
-		page, more, err := s.AuditEntries(ctx, aliceTeam, AuditFilter{}, AuditPage{Size: 3})
+		page, more, err := s.AuditEntries(ctx, auditTeam, AuditFilter{}, AuditPage{Size: 3})
 		must(t, err)
 		if len(page) != 3 || !more || page[2].Seq != 5 {
 			t.Fatalf("first page of 3: %d entries, more %v", len(page), more)
 		}
-		page, more, err = s.AuditEntries(ctx, aliceTeam, AuditFilter{}, AuditPage{Before: 5, Size: 3})
+		page, more, err = s.AuditEntries(ctx, auditTeam, AuditFilter{}, AuditPage{Before: 5, Size: 3})
 		must(t, err)
 		if len(page) != 3 || !more || page[0].Seq != 4 || page[2].Seq != 2 {
 			t.Fatalf("second page of 3: %v, more %v", seqs(page), more)
 		}
-		page, more, _ = s.AuditEntries(ctx, aliceTeam, AuditFilter{}, AuditPage{Before: 2, Size: 3})
+		page, more, _ = s.AuditEntries(ctx, auditTeam, AuditFilter{}, AuditPage{Before: 2, Size: 3})
 		if len(page) != 1 || more {
 			t.Fatalf("last page: %v, more %v", seqs(page), more)
 		}
@@ -82,7 +82,7 @@ func TestAuditAppendAndRead(t *testing.T) {
 			{AuditFilter{From: got[1].At, To: got[3].At}, "[3 2]"},
 			{AuditFilter{From: got[4].At}, "[7 6 5]"},
 		} {
-			es, _, err := s.AuditEntries(ctx, aliceTeam, c.f, AuditPage{})
+			es, _, err := s.AuditEntries(ctx, auditTeam, c.f, AuditPage{})
 			must(t, err)
 			if fmt.Sprint(seqs(es)) != c.want {
 				t.Errorf("filter %+v: %v, want %s", c.f, seqs(es), c.want)
@@ -90,7 +90,7 @@ func TestAuditAppendAndRead(t *testing.T) {
 		}
 
 		var log []int64
-		for e, err := range s.AuditLog(ctx, aliceTeam, AuditFilter{Actor: "alice"}) {
+		for e, err := range s.AuditLog(ctx, auditTeam, AuditFilter{Actor: "alice"}) {
 			must(t, err)
 			log = append(log, e.Seq)
 		}
@@ -122,29 +122,29 @@ func TestAuditRefusesBadEntries(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		ok := AuditChange{Actor: "alice", Action: "limit"}
 		for _, c := range []struct {
-			team  string
-			c     func(AuditChange) AuditChange
-			field string
+			auditTeam string
+			c         func(AuditChange) AuditChange
+			field     string
 		}{
 			{"", func(c AuditChange) AuditChange { return c }, "team"},
-			{aliceTeam, func(c AuditChange) AuditChange { c.Actor = ""; return c }, "actor"},
-			{aliceTeam, func(c AuditChange) AuditChange { c.Action = "Limit Change"; return c }, "action"},
-			{aliceTeam, func(c AuditChange) AuditChange { c.Action = ""; return c }, "action"},
-			{aliceTeam, func(c AuditChange) AuditChange { c.Account = strings.Repeat("a", 257); return c }, "account"},
-			{aliceTeam, func(c AuditChange) AuditChange { c.BusinessID = -1; return c }, "business"},
-			{aliceTeam, func(c AuditChange) AuditChange { c.NewValue = strings.Repeat("é", MaxAuditValueLen+1); return c }, "value"},
-			{aliceTeam, func(c AuditChange) AuditChange { c.Reason = strings.Repeat("x", MaxAuditReasonLen+1); return c }, "reason"},
-			{aliceTeam, func(c AuditChange) AuditChange { c.Reason = "a\x00b"; return c }, "text"},
+			{auditTeam, func(c AuditChange) AuditChange { c.Actor = ""; return c }, "actor"},
+			{auditTeam, func(c AuditChange) AuditChange { c.Action = "Limit Change"; return c }, "action"},
+			{auditTeam, func(c AuditChange) AuditChange { c.Action = ""; return c }, "action"},
+			{auditTeam, func(c AuditChange) AuditChange { c.Account = strings.Repeat("a", 257); return c }, "account"},
+			{auditTeam, func(c AuditChange) AuditChange { c.BusinessID = -1; return c }, "business"},
+			{auditTeam, func(c AuditChange) AuditChange { c.NewValue = strings.Repeat("é", MaxAuditValueLen+1); return c }, "value"},
+			{auditTeam, func(c AuditChange) AuditChange { c.Reason = strings.Repeat("x", MaxAuditReasonLen+1); return c }, "reason"},
+			{auditTeam, func(c AuditChange) AuditChange { c.Reason = "a\x00b"; return c }, "text"},
 		} {
-			_, err := s.AppendAudit(t.Context(), c.team, c.c(ok))
+			_, err := s.AppendAudit(t.Context(), c.auditTeam, c.c(ok))
 			wantInvalid(t, c.field, err, c.field)
 		}
 		// At the bounds it is kept.
 		c := ok
 		c.Reason, c.NewValue = strings.Repeat("é", MaxAuditReasonLen), strings.Repeat("x", MaxAuditValueLen)
-		_, err := s.AppendAudit(t.Context(), aliceTeam, c)
+		_, err := s.AppendAudit(t.Context(), auditTeam, c)
 		must(t, err)
-		if v, _ := s.VerifyAudit(t.Context(), aliceTeam); !v.Intact || v.Entries != 1 {
+		if v, _ := s.VerifyAudit(t.Context(), auditTeam); !v.Intact || v.Entries != 1 {
 			t.Errorf("after refusals: %+v, want one intact entry", v)
 		}
 	})
@@ -155,9 +155,9 @@ func TestAuditSurvivesWorkspaceDeletion(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		_, err := s.AddNote(t.Context(), alice, 1001, "note")
 		must(t, err)
-		appendN(t, s, aliceTeam, alice.User, 3)
+		appendN(t, s, auditTeam, alice.User, 3)
 		must(t, s.DeleteAnalyst(t.Context(), alice))
-		v, err := s.VerifyAudit(t.Context(), aliceTeam)
+		v, err := s.VerifyAudit(t.Context(), auditTeam)
 		must(t, err)
 		if !v.Intact || v.Entries != 3 {
 			t.Errorf("after deleting alice's workspace: %+v, want 3 intact entries", v)
@@ -178,47 +178,47 @@ func TestAuditVerifyFindsTampering(t *testing.T) {
 		}
 		check := func(what string, wantBroken int64, wantProblem string) {
 			t.Helper()
-			v, err := s.VerifyAudit(ctx, aliceTeam)
+			v, err := s.VerifyAudit(ctx, auditTeam)
 			must(t, err)
 			if v.Intact || v.Broken != wantBroken || !strings.Contains(v.Problem, wantProblem) {
 				t.Errorf("%s: verdict %+v, want entry %d named: %q", what, v, wantBroken, wantProblem)
 			}
 		}
-		es := appendN(t, s, aliceTeam, "alice", 6)
-		if v, _ := s.VerifyAudit(ctx, aliceTeam); !v.Intact || v.Entries != 6 {
+		es := appendN(t, s, auditTeam, "alice", 6)
+		if v, _ := s.VerifyAudit(ctx, auditTeam); !v.Intact || v.Entries != 6 {
 			t.Fatalf("untouched: %+v", v)
 		}
 
-		exec("UPDATE audit_entries SET new_value = '9000000' WHERE team = $1 AND seq = 3", aliceTeam)
+		exec("UPDATE audit_entries SET new_value = '9000000' WHERE team = $1 AND seq = 3", auditTeam)
 		check("a value changed", 3, "entry 3 does not match its hash")
 		// The forger recomputes entry 3's hash: entry 4 no longer follows.
 		e3 := es[2]
 		e3.NewValue = "9000000"
-		exec("UPDATE audit_entries SET hash = $2 WHERE team = $1 AND seq = 3", aliceTeam, AuditHash(e3.PrevHash, e3))
+		exec("UPDATE audit_entries SET hash = $2 WHERE team = $1 AND seq = 3", auditTeam, AuditHash(e3.PrevHash, e3))
 		check("a forged hash", 4, "entry 4 does not follow entry 3")
-		exec("UPDATE audit_entries SET new_value = $2, hash = $3 WHERE team = $1 AND seq = 3", aliceTeam, es[2].NewValue, es[2].Hash)
-		if v, _ := s.VerifyAudit(ctx, aliceTeam); !v.Intact {
+		exec("UPDATE audit_entries SET new_value = $2, hash = $3 WHERE team = $1 AND seq = 3", auditTeam, es[2].NewValue, es[2].Hash)
+		if v, _ := s.VerifyAudit(ctx, auditTeam); !v.Intact {
 			t.Fatalf("restored: %+v", v)
 		}
 
-		exec("UPDATE audit_entries SET at = at + 1 WHERE team = $1 AND seq = 1", aliceTeam)
+		exec("UPDATE audit_entries SET at = at + 1 WHERE team = $1 AND seq = 1", auditTeam)
 		check("a time moved", 1, "entry 1 does not match")
-		exec("UPDATE audit_entries SET at = at - 1 WHERE team = $1 AND seq = 1", aliceTeam)
+		exec("UPDATE audit_entries SET at = at - 1 WHERE team = $1 AND seq = 1", auditTeam)
 
-		exec("DELETE FROM audit_entries WHERE team = $1 AND seq = 2", aliceTeam)
+		exec("DELETE FROM audit_entries WHERE team = $1 AND seq = 2", auditTeam)
 		check("an entry removed", 2, "entry 2 is missing")
-		insertEntry(t, s, aliceTeam, es[1])
+		insertEntry(t, s, auditTeam, es[1])
 
-		exec("DELETE FROM audit_entries WHERE team = $1 AND seq >= 5", aliceTeam)
+		exec("DELETE FROM audit_entries WHERE team = $1 AND seq >= 5", auditTeam)
 		check("the newest removed", 5, "entries 5 to 6 are missing")
 	})
 }
 
 // insertEntry writes e as it was, by hand.
-func insertEntry(t testing.TB, s *Store, team string, e AuditEntry) {
+func insertEntry(t testing.TB, s *Store, auditTeam string, e AuditEntry) {
 	t.Helper()
 	_, err := s.w.ExecContext(t.Context(), `INSERT INTO audit_entries (team, `+auditColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, team, e.Seq, e.At.UnixMicro(), e.Actor, e.Action,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, auditTeam, e.Seq, e.At.UnixMicro(), e.Actor, e.Action,
 		e.Account, int64(e.BusinessID), e.OldValue, e.NewValue, e.Reason, e.PrevHash, e.Hash)
 	must(t, err)
 }
@@ -237,7 +237,7 @@ func TestAuditConcurrentAppends(t *testing.T) {
 				st := stores[w%len(stores)]
 				wg.Go(func() {
 					for i := range each {
-						_, err := st.AppendAudit(context.Background(), aliceTeam, AuditChange{Actor: fmt.Sprintf("w%d", w), Action: "limit", Reason: fmt.Sprint(i)})
+						_, err := st.AppendAudit(context.Background(), auditTeam, AuditChange{Actor: fmt.Sprintf("w%d", w), Action: "limit", Reason: fmt.Sprint(i)})
 						if err != nil {
 							errs <- err
 						}
@@ -249,7 +249,7 @@ func TestAuditConcurrentAppends(t *testing.T) {
 			for err := range errs {
 				t.Fatal(err)
 			}
-			v, err := stores[0].VerifyAudit(t.Context(), aliceTeam)
+			v, err := stores[0].VerifyAudit(t.Context(), auditTeam)
 			must(t, err)
 			if !v.Intact || v.Entries != writers*each {
 				t.Errorf("after %d racing appends: %+v", writers*each, v)
@@ -346,23 +346,23 @@ func countInSources(t *testing.T, text string) int {
 func TestAuditLogAcrossBatches(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		const n = 2*auditBatch + 7
-		fillAudit(t, s, aliceTeam, n)
+		fillAudit(t, s, auditTeam, n)
 		var count int64
 		appended := false
-		for e, err := range s.AuditLog(t.Context(), aliceTeam, AuditFilter{}) {
+		for e, err := range s.AuditLog(t.Context(), auditTeam, AuditFilter{}) {
 			must(t, err)
 			if count++; e.Seq != count {
 				t.Fatalf("entry %d read as number %d", e.Seq, count)
 			}
 			if !appended {
-				appendN(t, s, aliceTeam, "late", 1)
+				appendN(t, s, auditTeam, "late", 1)
 				appended = true
 			}
 		}
 		if count != n {
 			t.Errorf("AuditLog read %d entries, want %d", count, n)
 		}
-		v, err := s.VerifyAudit(t.Context(), aliceTeam)
+		v, err := s.VerifyAudit(t.Context(), auditTeam)
 		must(t, err)
 		if !v.Intact || v.Entries != n+1 {
 			t.Errorf("verdict %+v, want %d intact entries", v, n+1)

@@ -10,11 +10,10 @@ import (
 // delete in an order every foreign key accepts.
 var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snapshots", "supplier_categories"}
 
-// teamTables are the team's, not an analyst's: they belong to everyone of
-// the service, so DeleteAnalyst leaves them (the audit trail outlives any one
-// member's workspace; who changed what stays in them as a user name).
-var teamTables = []string{"audit_entries", "audit_heads", "team_accounts", "ledgers", "ledger_lines", "ledger_imports",
-	"limit_inputs", "team_scores", "team_businesses", "team_risk_months"}
+// teamTables are the team's tables, not an analyst's: DeleteAnalyst leaves
+// them, so the audit trail outlives any one member's workspace.
+var teamTables = []string{"audit_entries", "audit_heads", "limit_requests", "request_evidence", "account_reviews",
+	"team_accounts", "ledgers", "ledger_lines", "ledger_imports", "limit_inputs", "team_scores", "team_businesses", "team_risk_months"}
 
 // DeleteAnalyst deletes everything the analyst has stored, in one
 // transaction: afterwards no table holds a row of theirs. Deleting an

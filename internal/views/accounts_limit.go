@@ -28,6 +28,9 @@ type LimitPage struct {
 	Result                           *LimitResult
 	ScoresProblem, StatementsProblem *Problem
 	PDNote                           string
+	// RequestAction is where a limit request for the business posts; ""
+	// when the business's id is unknown.
+	RequestAction string
 }
 
 // LimitResult is the calculator's answer as the page shows it.

@@ -58,6 +58,10 @@ type Base struct {
 	// Budget is the page's one notice that sections wait for the hourly
 	// limit to renew; nil when none does.
 	Budget *BudgetNotice
+	// Decisions turns on the header's link to /decisions; Waiting is how
+	// many limit requests wait for this user's decision.
+	Decisions bool
+	Waiting   int
 }
 
 // Assets are the URLs of the files every page may load.

@@ -21,6 +21,9 @@ type SnapshotMark struct {
 	AsOfISO string
 	Saved   string
 	Size    string
+	// EvidenceOf is the page of the limit request that keeps this copy as
+	// its evidence; "" for a copy of the analyst's own.
+	EvidenceOf string
 }
 
 // URL, CompareURL, ReportURL and DeleteURL are the copy's pages, today's

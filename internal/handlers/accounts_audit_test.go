@@ -1,0 +1,41 @@
+package handlers_test
+
+import (
+	"database/sql"
+	"net/http"
+	"strings"
+	"testing"
+
+	"creditdash/internal/apptest"
+)
+
+// TestAccountChangesInTheAuditTrail: a ledger imported and calculator
+// inputs saved through the router appear in /audit with who, what, the
+// account and old and new values, and the log verifies intact.
+func TestAccountChangesInTheAuditTrail(t *testing.T) {
+	eachAuditEngine(t, func(t *testing.T, app *apptest.App, _ *sql.DB) {
+		u := signInAccounts(t, app, "demo")
+		importLedger(t, u, "aging.csv", []byte(ledgerCSV), "2026-09-30")
+		p := u.Get("/businesses/1001/limit?monthly_sales=60500&loss_budget=2000")
+		mustRedirect(t, "save", u.Submit(p, `form[method="post"][action="/businesses/1001/limit"]`))
+
+		auditor := app.SignIn(t, "trade")
+		imports := auditor.Get("/audit?action=ledger-import")
+		if imports.Status != http.StatusOK || imports.Doc.Find("table.audit tbody tr").Length() != 1 ||
+			!strings.Contains(imports.Text("table.audit"), `2026-09-30: 2 accounts from "aging.csv", 1 rows refused`) {
+			t.Errorf("imports logged: %d rows, %q", imports.Doc.Find("table.audit tbody tr").Length(), imports.Text("table.audit"))
+		}
+		limits := auditor.Get("/audit?action=limit&account=A-1")
+		row := limits.Text("table.audit tbody tr")
+		if limits.Doc.Find("table.audit tbody tr").Length() != 1 || !strings.Contains(row, "demo") || !strings.Contains(row, "1000") {
+			t.Errorf("A-1's limit logged as %q", row)
+		}
+		inputs := auditor.Get("/audit?action=limit-inputs").Text("table.audit tbody tr")
+		if !strings.Contains(inputs, "A-1") || !strings.Contains(inputs, "monthly_sales=60500; months_allowed=2; loss_budget=2000") {
+			t.Errorf("inputs logged as %q", inputs)
+		}
+		if v := auditor.Get("/audit/verify"); !strings.Contains(v.Text("main"), "Intact, 10 entries") {
+			t.Errorf("verify: %q", v.Text("main"))
+		}
+	})
+}

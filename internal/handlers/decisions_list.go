@@ -1,0 +1,65 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/roles"
+	"creditdash/internal/store"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// ctxWaiting keeps the header's count for the rest of the request.
+const ctxWaiting = "decisions-waiting"
+
+// deciderAuthority is the authority within which user decides others'
+// requests: 0 for who may not decide.
+func (h *Handler) deciderAuthority(user string) float64 {
+	as := h.roles.Of(user)
+	if !as.Role.May(roles.Decide) {
+		return 0
+	}
+	return float64(as.Authority)
+}
+
+// waitingForMe is how many requests wait for the signed-in user's
+// decision, read once per request and only for deciders. A failing
+// database hides the count instead of failing the page.
+func (h *Handler) waitingForMe(c *echo.Context) int {
+	if n, ok := c.Get(ctxWaiting).(int); ok {
+		return n
+	}
+	n := 0
+	s, ok := sessionOf(c)
+	if ok && h.decisions != nil {
+		if authority := h.deciderAuthority(s.User); authority > 0 {
+			var err error
+			if n, err = h.decisions.CountWaiting(c.Request().Context(), h.analyst(c), authority); err != nil {
+				h.log.Warn("decisions waiting not counted", "request_id", requestID(c.Request().Context()), "err", err)
+				n = 0
+			}
+		}
+	}
+	c.Set(ctxWaiting, n)
+	return n
+}
+
+// showDecisions is /decisions: waiting for me, mine, the team's recent.
+func (h *Handler) showDecisions(c *echo.Context) error {
+	if h.decisions == nil {
+		return echo.ErrNotFound
+	}
+	user := mustSession(c).User
+	authority := h.deciderAuthority(user)
+	l, err := h.decisions.Requests(c.Request().Context(), h.analyst(c), authority)
+	if err != nil {
+		return decisionsError(err)
+	}
+	page := views.DecisionsPage{Decider: authority > 0, Authority: views.Amount(authority),
+		Waiting: views.NewDecisionRows(l.Waiting), Mine: views.NewDecisionRows(l.Mine), Recent: views.NewDecisionRows(l.Recent),
+		Max: store.MaxRequestList}
+	page.Base = h.base(c, nil, "Decisions", views.NavAccounts)
+	return h.render(c, http.StatusOK, templates.Decisions(page))
+}

@@ -1,0 +1,189 @@
+package handlers
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/roles"
+	"creditdash/internal/store"
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// decision reads the request the route names.
+func (h *Handler) decision(c *echo.Context) (store.LimitRequest, error) {
+	if h.decisions == nil {
+		return store.LimitRequest{}, echo.ErrNotFound
+	}
+	id, err := rowID(c)
+	if err != nil {
+		return store.LimitRequest{}, err
+	}
+	r, err := h.decisions.Request(c.Request().Context(), h.analyst(c), id)
+	if err != nil {
+		return r, decisionsError(err)
+	}
+	return r, nil
+}
+
+// decisionPage is a request's page as the signed-in user sees it.
+func (h *Handler) decisionPage(c *echo.Context, r store.LimitRequest) views.DecisionPage {
+	p := views.DecisionPage{ID: fmt.Sprint(r.ID), Account: r.Account, Status: views.StatusLabel(r.Status),
+		AccountURL: "/audit?account=" + url.QueryEscape(r.Account), Amount: views.Amount(r.Amount), OldLimit: views.Dash,
+		Reason: r.Reason, Steps: views.NewDecisionSteps(r)}
+	if r.OldLimit != nil {
+		p.OldLimit = views.Amount(*r.OldLimit)
+	}
+	if r.BusinessID != 0 {
+		p.BusinessURL = views.BusinessPath(upstream.ByID(r.BusinessID), views.TabOverview)
+	}
+	if r.Calculator != "" {
+		p.Calculator = strings.Split(r.Calculator, "\n")
+	}
+	for _, e := range r.Evidence {
+		label := e.Tab
+		if t, ok := views.ParseBusinessTab(e.Tab); ok {
+			label = t.Label()
+		}
+		p.Evidence = append(p.Evidence, views.EvidenceLink{URL: views.DecisionPath(r.ID) + "/evidence/" + e.Tab, Label: label,
+			AsOf: views.DateTime(e.Fetched), AsOfISO: e.Fetched.UTC().Format(time.RFC3339)})
+	}
+	if r.Status == store.StatusPending {
+		user := mustSession(c).User
+		p.Withdraw = user == r.RequestedBy
+		if rule := h.decideRule(user, r); rule == "" {
+			p.Decide = true
+		} else if !p.Withdraw {
+			p.WhyNot = rule
+		}
+	}
+	p.Base = h.base(c, nil, "Limit request "+p.ID+" · "+r.Account, views.NavAccounts)
+	return p
+}
+
+// decideRule is the rule that keeps user from approving or declining r,
+// "" when none does: managers only, within their authority, never their
+// own request.
+func (h *Handler) decideRule(user string, r store.LimitRequest) string {
+	as := h.roles.Of(user)
+	switch {
+	case !as.Role.May(roles.Decide):
+		return as.Role.Rule(roles.Decide)
+	case user == r.RequestedBy:
+		return "Four eyes: a request above its requester's authority is decided by another manager, never by its requester."
+	case float64(as.Authority) < r.Amount:
+		return fmt.Sprintf("A manager decides requests within their own authority: %s is above your %s.",
+			views.Amount(r.Amount), views.Money(as.Authority))
+	}
+	return ""
+}
+
+// showDecision is /decisions/{id}: the request, its evidence and steps.
+func (h *Handler) showDecision(c *echo.Context) error {
+	r, err := h.decision(c)
+	if err != nil {
+		return err
+	}
+	p := h.decisionPage(c, r)
+	switch c.QueryParam("done") {
+	case store.StatusApproved, store.StatusDeclined, store.StatusWithdrawn:
+		if r.Status == c.QueryParam("done") {
+			p.Flash = "Request " + views.StatusLabel(r.Status) + "."
+		}
+	}
+	return h.render(c, http.StatusOK, templates.Decision(p))
+}
+
+// showEvidence shows a dated copy a request keeps, with today's template
+// of its tab, without a service call.
+func (h *Handler) showEvidence(c *echo.Context) error {
+	r, err := h.decision(c)
+	if err != nil {
+		return err
+	}
+	tab, ok := views.ParseBusinessTab(c.Param("tab"))
+	if !ok {
+		return echo.ErrNotFound
+	}
+	e, err := h.decisions.RequestEvidence(c.Request().Context(), h.analyst(c), r.ID, tab.Name())
+	if err != nil {
+		return decisionsError(err)
+	}
+	d := newTabData(tab)
+	if err := json.Unmarshal(e.Data, d); err != nil {
+		return fmt.Errorf("handlers: request %d evidence %s: %w", r.ID, tab.Name(), err)
+	}
+	hd := d.head()
+	ref := upstream.ByID(r.BusinessID)
+	header := views.NewBusinessHeader(ref, hd.Ident, hd.NAICS, tab, c.Scheme()+"://"+c.Request().Host+views.BusinessPath(ref, tab))
+	base := h.base(c, nil, header.Name+" · "+tab.Label()+" · as of "+views.Date(e.Fetched)+" · evidence of request "+fmt.Sprint(r.ID), views.NavAccounts)
+	base.Workspace.Snapshot = &views.SnapshotMark{Name: header.Name, BusinessID: r.BusinessID, Tab: tab.Name(), TabLabel: tab.Label(),
+		AsOf: views.DateTime(e.Fetched), AsOfISO: e.Fetched.UTC().Format(time.RFC3339), Saved: views.DateTime(r.RequestedAt),
+		EvidenceOf: views.DecisionPath(r.ID)}
+	page, err := d.page(h, c, base, header, e.Fetched)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, page)
+}
+
+// submitApprove, submitDecline and submitWithdraw decide a pending request.
+func (h *Handler) submitApprove(c *echo.Context) error  { return h.decide(c, store.Approve) }
+func (h *Handler) submitDecline(c *echo.Context) error  { return h.decide(c, store.Decline) }
+func (h *Handler) submitWithdraw(c *echo.Context) error { return h.decide(c, store.Withdraw) }
+
+// decide checks the rules only the handler knows (role, authority, four
+// eyes: refused with the rule named and logged), then asks the store,
+// where of two deciders at once exactly one wins; the other sees what
+// happened (409).
+func (h *Handler) decide(c *echo.Context, o store.Outcome) error {
+	r, err := h.decision(c)
+	if err != nil {
+		return err
+	}
+	user := mustSession(c).User
+	asked := string(o) + " request " + fmt.Sprint(r.ID)
+	if o == store.Withdraw {
+		if user != r.RequestedBy {
+			return h.refuse(c, asked, r.Account, r.BusinessID, "Only the requester withdraws a request, while it waits.")
+		}
+	} else if rule := h.decideRule(user, r); rule != "" {
+		return h.refuse(c, asked, r.Account, r.BusinessID, rule)
+	}
+	note := strings.TrimSpace(c.FormValue("note"))
+	if o == store.Decline || note != "" {
+		msg := ""
+		switch n := utf8.RuneCountInString(note); {
+		case n == 0:
+			msg = "Say why the request is declined."
+		case n > store.MaxRequestReasonLen:
+			msg = "Keep the note to 2,000 characters."
+		}
+		if msg != "" {
+			p := h.decisionPage(c, r)
+			p.Note, p.NoteError = views.Clip(note, store.MaxRequestReasonLen+100), msg
+			return h.render(c, http.StatusUnprocessableEntity, templates.Decision(p))
+		}
+	}
+	got, err := h.decisions.Decide(c.Request().Context(), h.analyst(c), r.ID, o, note)
+	var decided *store.ErrDecided
+	if errors.As(err, &decided) {
+		p := h.decisionPage(c, decided.Request)
+		p.Notice = fmt.Sprintf("Nothing was changed: this request was already %s by %s at %s.", decided.Request.Status,
+			decided.Request.DecidedBy, views.DateTime(decided.Request.DecidedAt))
+		return h.render(c, http.StatusConflict, templates.Decision(p))
+	}
+	if err != nil {
+		return decisionsError(err)
+	}
+	return redirect(c, views.DecisionPath(got.ID)+"?done="+got.Status)
+}

@@ -1,0 +1,202 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/credit"
+	"creditdash/internal/store"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// maxUpcomingReviews bounds the upcoming list of /reviews.
+const maxUpcomingReviews = 200
+
+// scheduled is an account with its next review.
+type scheduled struct {
+	f       views.Figures
+	next    time.Time
+	why     string
+	last    *store.Review
+	changed time.Time
+}
+
+// schedule works out every account's next review from the newest ledger,
+// the team's known scores and the latest reviews.
+func (h *Handler) schedule(c *echo.Context) ([]scheduled, error) {
+	if h.decisions == nil || h.accts == nil {
+		return nil, echo.ErrNotFound
+	}
+	ctx, a := c.Request().Context(), h.analyst(c)
+	figs, err := h.teamFigures(ctx, a, "")
+	if err != nil {
+		return nil, accountsError(err)
+	}
+	reviews, err := h.decisions.LastReviews(ctx, a)
+	if err != nil {
+		return nil, accountsError(err)
+	}
+	changes, err := h.decisions.LastLimitChanges(ctx, h.service)
+	if err != nil {
+		return nil, accountsError(err)
+	}
+	now := h.now()
+	out := make([]scheduled, 0, len(figs))
+	for _, f := range figs {
+		s := scheduled{f: f, changed: changes[f.Account.Account]}
+		var last *credit.LastReview
+		if r, ok := reviews[f.Account.Account]; ok {
+			s.last = &r
+			last = &credit.LastReview{At: r.At, Band: r.Band, Over90: r.Over90}
+		}
+		s.next, s.why = credit.NextReview(last, f.Band, over90Share(f), now)
+		out = append(out, s)
+	}
+	slices.SortStableFunc(out, func(a, b scheduled) int { return a.next.Compare(b.next) })
+	return out, nil
+}
+
+// over90Share is the share of the balance over 90 days past due.
+func over90Share(f views.Figures) float64 {
+	if f.Balance <= 0 {
+		return 0
+	}
+	return f.DaysOver90 / f.Balance
+}
+
+// reviewPath is an account's review form.
+func reviewPath(account string) string { return "/accounts/" + url.PathEscape(account) + "/review" }
+
+// row is the account as /reviews shows it.
+func (s scheduled) row() views.ReviewRow {
+	r := views.ReviewRow{Account: s.f.Account.Account, Name: s.f.Name, Band: views.Dash, Next: views.Date(s.next),
+		NextISO: s.next.Format(store.DateLayout), Why: s.why, Last: "never", URL: reviewPath(s.f.Account.Account)}
+	if s.f.Band > 0 {
+		r.Band = strconv.Itoa(s.f.Band)
+	}
+	if s.last != nil {
+		r.Last = s.last.Outcome + " by " + s.last.By + " on " + views.Date(s.last.At)
+	}
+	if !s.changed.IsZero() {
+		r.LimitChanged = views.Date(s.changed)
+	}
+	return r
+}
+
+// showReviews is /reviews: overdue, due this week, upcoming, and limits
+// unchanged for over twelve months.
+func (h *Handler) showReviews(c *echo.Context) error {
+	all, err := h.schedule(c)
+	if err != nil {
+		return err
+	}
+	now := h.now()
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	week, yearAgo := today.AddDate(0, 0, 7), now.AddDate(-1, 0, 0)
+	page := views.ReviewsPage{Max: maxUpcomingReviews}
+	for _, s := range all {
+		switch {
+		case s.next.Before(today):
+			page.Overdue = append(page.Overdue, s.row())
+		case s.next.Before(week):
+			page.Week = append(page.Week, s.row())
+		case len(page.Upcoming) < maxUpcomingReviews:
+			page.Upcoming = append(page.Upcoming, s.row())
+		}
+		if !s.changed.IsZero() && s.changed.Before(yearAgo) && s.f.Account.Limit != nil {
+			page.Unchanged = append(page.Unchanged, s.row())
+		}
+	}
+	page.Base = h.base(c, nil, "Reviews", views.NavAccounts)
+	if a := c.QueryParam("reviewed"); a != "" {
+		page.Flash = "Review of account " + views.Clip(a, 64) + " recorded; its next review is scheduled."
+	}
+	return h.render(c, http.StatusOK, templates.Reviews(page))
+}
+
+// reviewed finds the route's account in the schedule.
+func (h *Handler) reviewed(c *echo.Context) (scheduled, error) {
+	account, err := url.PathUnescape(c.Param("account"))
+	if err != nil {
+		return scheduled{}, echo.ErrNotFound
+	}
+	all, err := h.schedule(c)
+	if err != nil {
+		return scheduled{}, err
+	}
+	for _, s := range all {
+		if s.f.Account.Account == account {
+			return s, nil
+		}
+	}
+	return scheduled{}, echo.ErrNotFound
+}
+
+// showReview is an account's review form with its schedule.
+func (h *Handler) showReview(c *echo.Context) error {
+	s, err := h.reviewed(c)
+	if err != nil {
+		return err
+	}
+	return h.reviewPage(c, s, http.StatusOK, "", "", "", "")
+}
+
+func (h *Handler) reviewPage(c *echo.Context, s scheduled, status int, outcome, note, outcomeErr, noteErr string) error {
+	p := views.ReviewPage{Row: s.row(), Action: reviewPath(s.f.Account.Account), Outcome: outcome, Note: note,
+		OutcomeError: outcomeErr, NoteError: noteErr, Outcomes: store.ReviewOutcomes}
+	p.Base = h.base(c, nil, "Review of account "+s.f.Account.Account, views.NavAccounts)
+	return h.render(c, status, templates.Review(p))
+}
+
+// submitReview records a review (logged) and reschedules the account;
+// a bad outcome or note comes back with what was typed (422).
+func (h *Handler) submitReview(c *echo.Context) error {
+	s, err := h.reviewed(c)
+	if err != nil {
+		return err
+	}
+	outcome := views.Clip(strings.TrimSpace(c.FormValue("outcome")), 20)
+	note := strings.TrimSpace(c.FormValue("note"))
+	outcomeErr, noteErr := "", ""
+	if !slices.Contains(store.ReviewOutcomes, outcome) {
+		outcomeErr = "Choose keep, reduce, hold or increase."
+	}
+	if utf8.RuneCountInString(note) > store.MaxRequestReasonLen {
+		noteErr = "Keep the note to 2,000 characters."
+		note = string([]rune(note)[:store.MaxRequestReasonLen+100])
+	}
+	if outcomeErr != "" || noteErr != "" {
+		return h.reviewPage(c, s, http.StatusUnprocessableEntity, outcome, note, outcomeErr, noteErr)
+	}
+	_, err = h.decisions.RecordReview(c.Request().Context(), h.analyst(c), store.Review{Account: s.f.Account.Account,
+		Outcome: outcome, Note: note, Band: s.f.Band, Over90: over90Share(s.f)})
+	if err != nil {
+		return accountsError(err)
+	}
+	return redirect(c, "/reviews?reviewed="+url.QueryEscape(s.f.Account.Account))
+}
+
+// nextReviews are the accounts' next review dates for accounts.csv; nil
+// when reviews are not kept here.
+func (h *Handler) nextReviews(c *echo.Context) (map[string]string, error) {
+	if h.decisions == nil {
+		return nil, nil
+	}
+	all, err := h.schedule(c)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(all))
+	for _, s := range all {
+		out[s.f.Account.Account] = s.next.Format(store.DateLayout)
+	}
+	return out, nil
+}

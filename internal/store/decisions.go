@@ -1,0 +1,245 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Credit decisions (issue 27): a limit request keeps its evidence and ends
+// approved, declined or withdrawn. Who may decide is the handlers' rule
+// (roles, authority); the store keeps the one rule only it can enforce:
+// a request is decided once, by a conditional update on its status, so of
+// two deciders exactly one wins and the other reads what happened.
+
+// Bounds of requests.
+const (
+	// MaxPendingRequests is how many requests one team keeps waiting.
+	MaxPendingRequests = 1000
+	// MaxRequestReasonLen bounds a request's reason and a decision's note,
+	// in characters.
+	MaxRequestReasonLen = 2000
+	// maxCalculatorLen bounds the calculator's text kept with a request.
+	maxCalculatorLen = 4000
+)
+
+// Request statuses.
+const (
+	StatusPending   = "pending"
+	StatusApproved  = "approved"
+	StatusDeclined  = "declined"
+	StatusWithdrawn = "withdrawn"
+)
+
+// The actions requests are logged under.
+const (
+	AuditActionRequest  = "limit-request"
+	AuditActionApprove  = "approve"
+	AuditActionDecline  = "decline"
+	AuditActionWithdraw = "withdraw"
+	// AuditActionRefused is a request or decision refused by a rule.
+	AuditActionRefused = "refused"
+)
+
+// ErrRequestsFull: the team already has MaxPendingRequests waiting.
+var ErrRequestsFull = fmt.Errorf("store: a team keeps at most %s limit requests waiting; decide or withdraw some first", grouped(MaxPendingRequests))
+
+// ErrDecided: the request is no longer pending; the error's request says
+// who decided it and how.
+type ErrDecided struct{ Request LimitRequest }
+
+// Error implements error.
+func (e *ErrDecided) Error() string {
+	return fmt.Sprintf("store: request %d was already %s by %s", e.Request.ID, e.Request.Status, e.Request.DecidedBy)
+}
+
+// Evidence is a dated copy a request keeps: a report tab's service data.
+type Evidence struct {
+	Tab     string
+	Fetched time.Time
+	// Data is the tab's data as JSON, kept verbatim.
+	Data []byte
+}
+
+// RequestSpec is a limit request as asked.
+type RequestSpec struct {
+	Account string
+	Amount  float64
+	Reason  string
+	// Calculator is the calculator's inputs and result as text, "" when
+	// the request did not come from it.
+	Calculator string
+	// Authority is the requester's authority: at or above Amount, the
+	// request is approved at once.
+	Authority float64
+	Evidence  []Evidence
+}
+
+// LimitRequest is a request as kept.
+type LimitRequest struct {
+	ID          int64
+	Account     string
+	BusinessID  int32
+	Amount      float64
+	OldLimit    *float64
+	Reason      string
+	Calculator  string
+	RequestedBy string
+	RequestedAt time.Time
+	Authority   float64
+	Status      string
+	// DecidedBy, DecidedAt and Note are the decision; empty while pending.
+	DecidedBy string
+	DecidedAt time.Time
+	Note      string
+	// Evidence lists the copies kept, without their data.
+	Evidence []Evidence
+}
+
+// checkReason refuses a missing or overlong reason for field.
+func checkReason(field, s string) (string, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "":
+		return "", invalid(field, "a reason is required")
+	case utf8.RuneCountInString(s) > MaxRequestReasonLen:
+		return "", invalid(field, "the reason is longer than %s characters", grouped(MaxRequestReasonLen))
+	case !cleanText(s):
+		return "", invalid(field, "the reason is not valid text")
+	}
+	return s, nil
+}
+
+// RequestLimit records a limit request for the team's account with its
+// evidence, in one transaction with its audit entries. Within the
+// requester's authority it is approved at once and the account's limit
+// set. ErrNotFound when the team has no such account; ErrRequestsFull
+// past MaxPendingRequests waiting.
+func (s *Store) RequestLimit(ctx context.Context, a Analyst, spec RequestSpec) (LimitRequest, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	a, err := team(a)
+	if err != nil {
+		return LimitRequest{}, err
+	}
+	if err := CheckAmount(spec.Amount, false); err != nil {
+		return LimitRequest{}, invalid("amount", "%s", err.Error())
+	}
+	if spec.Reason, err = checkReason("reason", spec.Reason); err != nil {
+		return LimitRequest{}, err
+	}
+	if utf8.RuneCountInString(spec.Calculator) > maxCalculatorLen || !cleanText(spec.Calculator) {
+		return LimitRequest{}, invalid("calculator", "the calculator's result is not text of up to %d characters", maxCalculatorLen)
+	}
+	for _, e := range spec.Evidence {
+		if !tabPattern.MatchString(e.Tab) || len(e.Data) > MaxSnapshotBytes {
+			return LimitRequest{}, invalid("evidence", "a copy of tab %q is not one a request keeps", clip(e.Tab))
+		}
+	}
+	r := LimitRequest{ID: newID(), Account: strings.TrimSpace(spec.Account), Amount: spec.Amount, Reason: spec.Reason,
+		Calculator: spec.Calculator, RequestedBy: a.User, Authority: spec.Authority, Status: StatusPending}
+	err = s.teamWrite(ctx, "request limit", func(tx *sql.Tx) error {
+		now := s.stamp()
+		r.RequestedAt = fromStamp(now)
+		var business int64
+		var err error
+		if business, r.OldLimit, err = accountLimit(ctx, tx, a.Service, r.Account); err != nil {
+			return err
+		}
+		r.BusinessID = int32(business)
+		var pending int
+		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM limit_requests WHERE service = $1 AND status = $2",
+			a.Service, StatusPending).Scan(&pending); err != nil {
+			return err
+		}
+		if pending >= MaxPendingRequests {
+			return ErrRequestsFull
+		}
+		changes := []AuditChange{{Actor: a.User, Action: AuditActionRequest, Account: r.Account, BusinessID: r.BusinessID,
+			OldValue: amountText(r.OldLimit), NewValue: amountText(&r.Amount), Reason: fmt.Sprintf("request %d: %s", r.ID, r.Reason)}}
+		if spec.Amount <= spec.Authority {
+			r.Status, r.DecidedBy, r.DecidedAt, r.Note = StatusApproved, a.User, r.RequestedAt, "within the requester's own authority"
+			c, err := s.setLimit(ctx, tx, a.Service, r)
+			if err != nil {
+				return err
+			}
+			changes = append(changes, AuditChange{Actor: a.User, Action: AuditActionApprove, Account: r.Account, BusinessID: r.BusinessID,
+				NewValue: amountText(&r.Amount), Reason: fmt.Sprintf("request %d approved at once: within %s's authority of %s", r.ID, a.User, amountText(&spec.Authority))}, c)
+		}
+		var old any
+		if r.OldLimit != nil {
+			old = *r.OldLimit
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO limit_requests (id, service, account, business_id, amount, old_limit, reason, calculator,
+			requested_by, requested_at, authority, status, decided_by, decided_at, decision_note)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+			r.ID, a.Service, r.Account, business, r.Amount, old, r.Reason, r.Calculator, a.User, now, r.Authority,
+			r.Status, r.DecidedBy, stampOf(r.DecidedAt), r.Note); err != nil {
+			return err
+		}
+		for _, e := range spec.Evidence {
+			if _, err := tx.ExecContext(ctx, "INSERT INTO request_evidence (request_id, tab, fetched_at, data) VALUES ($1, $2, $3, $4)",
+				r.ID, e.Tab, e.Fetched.UnixMicro(), string(e.Data)); err != nil {
+				return err
+			}
+			r.Evidence = append(r.Evidence, Evidence{Tab: e.Tab, Fetched: fromStamp(e.Fetched.UnixMicro())})
+		}
+		_, err = s.appendAuditTx(ctx, tx, a.Service, changes...)
+		return err
+	})
+	if err != nil {
+		return LimitRequest{}, err
+	}
+	return r, nil
+}
+
+// stampOf is a time as stored: 0 for none.
+func stampOf(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMicro()
+}
+
+// accountLimit reads the team's account: its business and its limit in
+// the newest ledger that lists it. ErrNotFound for no such account.
+func accountLimit(ctx context.Context, tx *sql.Tx, service, account string) (int64, *float64, error) {
+	var business int64
+	var limit sql.NullFloat64
+	err := tx.QueryRowContext(ctx, `SELECT t.business_id, l.credit_limit FROM team_accounts t
+		JOIN ledger_lines l ON l.account_id = t.id JOIN ledgers g ON g.id = l.ledger_id
+		WHERE t.service = $1 AND t.account = $2 ORDER BY g.as_of DESC LIMIT 1`, service, account).Scan(&business, &limit)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil, ErrNotFound
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	if limit.Valid {
+		return business, &limit.Float64, nil
+	}
+	return business, nil, nil
+}
+
+// setLimit sets the approved amount as the account's credit limit in the
+// newest ledger that lists it (a later import brings the ledger's own
+// limit again, logged as a change), and returns the change to log.
+func (s *Store) setLimit(ctx context.Context, tx *sql.Tx, service string, r LimitRequest) (AuditChange, error) {
+	_, was, err := accountLimit(ctx, tx, service, r.Account)
+	if err != nil {
+		return AuditChange{}, err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE ledger_lines SET credit_limit = $3
+		WHERE account_id = (SELECT id FROM team_accounts WHERE service = $1 AND account = $2)
+		AND ledger_id = (SELECT g.id FROM ledgers g JOIN ledger_lines l ON l.ledger_id = g.id JOIN team_accounts t ON t.id = l.account_id
+			WHERE t.service = $1 AND t.account = $2 ORDER BY g.as_of DESC LIMIT 1)`, service, r.Account, r.Amount)
+	if err != nil {
+		return AuditChange{}, err
+	}
+	return AuditChange{Actor: r.DecidedBy, Action: AuditActionLimit, Account: r.Account, BusinessID: r.BusinessID,
+		OldValue: amountText(was), NewValue: amountText(&r.Amount), Reason: fmt.Sprintf("request %d approved by %s", r.ID, r.DecidedBy)}, nil
+}

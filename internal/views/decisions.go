@@ -1,0 +1,166 @@
+package views
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"creditdash/internal/store"
+)
+
+// RequestForm is the limit request form as typed, with why each field is
+// refused ("" when it is not): on the calculator, the account panel and,
+// after a refusal, a page of its own.
+type RequestForm struct {
+	// Action is where the form posts: /businesses/{id}/limit-requests.
+	Action string
+	// Accounts are the team's accounts of the business.
+	Accounts []Choice
+	Account  string
+	Amount   string
+	Reason   string
+	// The calculator's inputs when the request comes from it.
+	MonthlySales, MonthsAllowed, LossBudget string
+	AmountError, ReasonError, AccountError  string
+	// Error is a refusal that concerns no one field.
+	Error string
+}
+
+// LimitRequestPage is the request form on a page of its own, shown again
+// with what was typed when it is refused.
+type LimitRequestPage struct {
+	Base
+	Name string
+	Form RequestForm
+}
+
+// DecisionStep is one step of a request: who did what and when.
+type DecisionStep struct {
+	What, Who, When, WhenISO, Note string
+}
+
+// EvidenceLink is a dated copy a request keeps.
+type EvidenceLink struct {
+	URL, Label, AsOf, AsOfISO string
+}
+
+// DecisionPage is /decisions/{id}: the request, its evidence, its steps
+// and, for who may act, the forms to act.
+type DecisionPage struct {
+	Base
+	ID, Account, AccountURL, BusinessURL, Status string
+	Amount, OldLimit, Reason                     string
+	Calculator                                   []string
+	Evidence                                     []EvidenceLink
+	Steps                                        []DecisionStep
+	// The forms the viewer may use; Decide is approve and decline.
+	Decide, Withdraw bool
+	// WhyNot says why the viewer cannot decide a pending request.
+	WhyNot string
+	// Note and NoteError are the decline form as typed.
+	Note, NoteError string
+	// Notice tells a decider who was too late what happened.
+	Notice string
+}
+
+// StatusLabel is a request's status in words.
+func StatusLabel(s string) string {
+	switch s {
+	case store.StatusPending:
+		return "Waiting for approval"
+	case store.StatusApproved:
+		return "Approved"
+	case store.StatusDeclined:
+		return "Declined"
+	case store.StatusWithdrawn:
+		return "Withdrawn"
+	}
+	return s
+}
+
+// NewDecisionSteps are a request's steps, oldest first.
+func NewDecisionSteps(r store.LimitRequest) []DecisionStep {
+	steps := []DecisionStep{{What: "Requested " + Amount(r.Amount), Who: r.RequestedBy, When: DateTime(r.RequestedAt),
+		WhenISO: r.RequestedAt.UTC().Format(time.RFC3339), Note: r.Reason}}
+	if r.Status != store.StatusPending {
+		steps = append(steps, DecisionStep{What: StatusLabel(r.Status), Who: r.DecidedBy, When: DateTime(r.DecidedAt),
+			WhenISO: r.DecidedAt.UTC().Format(time.RFC3339), Note: r.Note})
+	}
+	return steps
+}
+
+// DecisionPath is a request's page.
+func DecisionPath(id int64) string { return "/decisions/" + strconv.FormatInt(id, 10) }
+
+// CalcRequestForm is the request form under the calculator's result: for
+// the account chosen, the recommended limit as the amount, and the inputs
+// so the request keeps the calculator's rationale.
+func CalcRequestForm(v LimitPage) RequestForm {
+	f := RequestForm{Action: v.RequestAction, Accounts: v.Accounts, Account: v.Account,
+		MonthlySales: v.MonthlySales, MonthsAllowed: v.MonthsAllowed, LossBudget: v.LossBudget}
+	if v.Result != nil && v.Result.Available {
+		f.Amount = strings.TrimPrefix(v.Result.Recommended, "$")
+	}
+	return f
+}
+
+// RequestForm is the request form in the account tile: for the tile's
+// accounts, without calculator inputs.
+func (p *AccountPanel) RequestForm() RequestForm {
+	f := RequestForm{Action: strings.TrimSuffix(p.CalcURL, "/limit") + "/limit-requests"}
+	for _, r := range p.Rows {
+		f.Accounts = append(f.Accounts, Choice{Value: r.Account, Label: r.Account + " · " + r.Name})
+	}
+	return f
+}
+
+// DecisionRow is a request in a list of /decisions.
+type DecisionRow struct {
+	URL, ID, Account, Amount, Status, By, When, WhenISO, DecidedBy string
+}
+
+// NewDecisionRows are the requests as list rows.
+func NewDecisionRows(rs []store.LimitRequest) []DecisionRow {
+	out := make([]DecisionRow, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, DecisionRow{URL: DecisionPath(r.ID), ID: strconv.FormatInt(r.ID, 10), Account: r.Account,
+			Amount: Amount(r.Amount), Status: StatusLabel(r.Status), By: r.RequestedBy, When: DateTime(r.RequestedAt),
+			WhenISO: r.RequestedAt.UTC().Format(time.RFC3339), DecidedBy: r.DecidedBy})
+	}
+	return out
+}
+
+// DecisionsPage is /decisions.
+type DecisionsPage struct {
+	Base
+	// Decider says the user decides others' requests, within Authority.
+	Decider               bool
+	Authority             string
+	Waiting, Mine, Recent []DecisionRow
+	// Max is how many rows a list shows at most.
+	Max int
+}
+
+// ReviewRow is an account on /reviews.
+type ReviewRow struct {
+	Account, Name, Band, Next, NextISO, Why, Last, URL string
+	// LimitChanged is when the limit last changed, "" when unknown.
+	LimitChanged string
+}
+
+// ReviewsPage is /reviews.
+type ReviewsPage struct {
+	Base
+	Overdue, Week, Upcoming, Unchanged []ReviewRow
+	// Max is how many upcoming rows are listed.
+	Max int
+}
+
+// ReviewPage is one account's review form.
+type ReviewPage struct {
+	Base
+	Row                     ReviewRow
+	Action, Outcome, Note   string
+	OutcomeError, NoteError string
+	Outcomes                []string
+}
