@@ -85,7 +85,7 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 		if plausibleUser(form.Username) {
 			logged = form.Username
 		}
-		h.log.Info("sign-in failed", "request_id", requestID(c.Request().Context()), "user", logged, "client", c.RealIP(), "err", err)
+		h.log.Info("sign-in failed", "request_id", requestID(c), "user", logged, "client", c.RealIP(), "err", err)
 		page.Error = msg
 		return h.render(c, status, templates.Login(page))
 	}
@@ -109,7 +109,7 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 	// someone else, must not be finished later into a session.
 	h.sessions.ClearPending(c.Response())
 	h.meter.SignIn("ok")
-	h.log.Info("signed in", "request_id", requestID(c.Request().Context()), "user", sess.User)
+	h.log.Info("signed in", "request_id", requestID(c), "user", sess.User)
 	return redirect(c, form.Next)
 }
 
@@ -139,7 +139,7 @@ func (h *Handler) throttled(c *echo.Context, name string, codeStep bool, msg *st
 	c.Response().Header().Set("Retry-After", strconv.Itoa(int(until.Sub(h.now()).Seconds())+1))
 	*msg = views.SignInThrottled(why == throttledCodes, until)
 	h.meter.SignIn("throttled")
-	h.log.Info("sign-in throttled", "request_id", requestID(c.Request().Context()), "user", loggedUser(name), "client", c.RealIP(), "codes", why == throttledCodes)
+	h.log.Info("sign-in throttled", "request_id", requestID(c), "user", loggedUser(name), "client", c.RealIP(), "codes", why == throttledCodes)
 	return true
 }
 
@@ -184,9 +184,9 @@ func (h *Handler) submitLogout(c *echo.Context) error {
 		// Every cookie of this user signed in until now stops working, a
 		// copy made before this sign-out included.
 		if err := h.signOuts.MarkSignedOut(c.Request().Context(), s.User, h.now()); err != nil {
-			h.log.Warn("sign-out mark not kept", "request_id", requestID(c.Request().Context()), "err", err)
+			h.log.Warn("sign-out mark not kept", "request_id", requestID(c), "err", err)
 		}
-		h.log.Info("signed out", "request_id", requestID(c.Request().Context()), "user", s.User)
+		h.log.Info("signed out", "request_id", requestID(c), "user", s.User)
 	}
 	h.sessions.Clear(c.Response(), c.Request())
 	// The next person at this browser cannot finish a half-done

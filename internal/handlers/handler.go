@@ -164,6 +164,7 @@ type Handler struct {
 	svc          Service
 	cache        Cache
 	sessions     *SessionStore
+	sessionMemo  *sessionMemo
 	assets       *static.Assets
 	log          *slog.Logger
 	ready        func(ctx context.Context) error
@@ -256,6 +257,9 @@ func New(cfg Config) (*Handler, error) {
 	h.readiness = &readiness{now: cfg.Now, log: func(what string, err error) { h.log.Warn("not ready", "what", what, "err", err) }}
 	var err error
 	if h.wsBook, err = newWorkspaceBook(); err != nil {
+		return nil, err
+	}
+	if h.sessionMemo, err = newSessionMemo(cfg.Sessions); err != nil {
 		return nil, err
 	}
 	if cfg.PageCacheBytes == 0 {

@@ -66,13 +66,13 @@ func (h *Handler) respond(c *echo.Context, ld *loaded, build func() (int, templ.
 	if keep {
 		if p, ok := h.pages.GetIfPresent(key); ok {
 			// Logged before the write, so the line is there once the page is.
-			h.log.Debug("page served from the page cache", "request_id", requestID(c.Request().Context()))
+			h.log.Debug("page served from the page cache", "request_id", requestID(c))
 			return writeKept(c, p)
 		}
 		if p, ok := h.pages.GetIfPresent(other); ok {
 			if q, err := recode(p, gz); err == nil {
 				h.pages.Set(key, q)
-				h.log.Debug("page served from the page cache", "request_id", requestID(c.Request().Context()))
+				h.log.Debug("page served from the page cache", "request_id", requestID(c))
 				return writeKept(c, q)
 			}
 		}

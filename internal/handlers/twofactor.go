@@ -29,7 +29,7 @@ func (h *Handler) startTwoFactor(c *echo.Context, form loginForm, res upstream.L
 		}
 		return err
 	}
-	h.log.Info("sign-in waits for a two-factor code", "request_id", requestID(c.Request().Context()), "user", loggedUser(form.Username))
+	h.log.Info("sign-in waits for a two-factor code", "request_id", requestID(c), "user", loggedUser(form.Username))
 	return redirect(c, "/login/verify")
 }
 
@@ -65,7 +65,7 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 		page.Error = fault.Message()
 		return h.render(c, http.StatusUnprocessableEntity, templates.LoginVerify(page))
 	}
-	rid := requestID(c.Request().Context())
+	rid := requestID(c)
 	if h.throttled(c, p.User, true, &page.Error) {
 		return h.render(c, http.StatusTooManyRequests, templates.LoginVerify(page))
 	}
