@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-
 	"creditdash/internal/upstream"
 )
 

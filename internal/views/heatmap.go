@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"time"
 
-
 	"creditdash/internal/upstream"
 )
 

@@ -4,7 +4,6 @@ import (
 	"math"
 	"strconv"
 
-
 	"creditdash/internal/upstream"
 )
 

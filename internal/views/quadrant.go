@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 
-
 	"creditdash/internal/upstream"
 )
 

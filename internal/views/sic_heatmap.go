@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 
-
 	"creditdash/internal/upstream"
 )
 

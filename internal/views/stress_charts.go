@@ -2,7 +2,6 @@ package views
 
 import (
 	"math"
-
 )
 
 // Folder lines are told apart by colour and by symbol, so no line relies
