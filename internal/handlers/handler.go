@@ -137,6 +137,9 @@ type Config struct {
 	SessionLifetime time.Duration
 	// PageCacheBytes bounds the finished pages kept; zero means 16 MiB.
 	PageCacheBytes uint64
+	// SessionMemoBytes bounds the decoded sessions kept (sessionmemo.go);
+	// zero means DefaultSessionMemoBytes.
+	SessionMemoBytes uint64
 	// Degraded, when set, tells whether the shared store is failing: the
 	// replica then works alone, and /readyz says so without failing.
 	Degraded func() error
@@ -259,7 +262,10 @@ func New(cfg Config) (*Handler, error) {
 	if h.wsBook, err = newWorkspaceBook(); err != nil {
 		return nil, err
 	}
-	if h.sessionMemo, err = newSessionMemo(cfg.Sessions); err != nil {
+	if cfg.SessionMemoBytes == 0 {
+		cfg.SessionMemoBytes = DefaultSessionMemoBytes
+	}
+	if h.sessionMemo, err = newSessionMemo(cfg.Sessions, cfg.SessionMemoBytes); err != nil {
 		return nil, err
 	}
 	if cfg.PageCacheBytes == 0 {

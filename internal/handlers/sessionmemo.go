@@ -22,9 +22,9 @@ import (
 // sessionMemoLife bounds how long a decoded session is kept.
 const sessionMemoLife = time.Minute
 
-// SessionMemoBytes bounds the memory of the decoded sessions kept, some
-// two thousand browsers' worth; cmd/web counts it within CACHE_MB.
-const SessionMemoBytes = 1 << 20
+// DefaultSessionMemoBytes bounds the memory of the decoded sessions kept
+// when Config leaves it out: some two thousand browsers' worth.
+const DefaultSessionMemoBytes = 1 << 20
 
 // keptSession is a decoded session and when its cookie stops being valid.
 type keptSession struct {
@@ -40,9 +40,9 @@ type sessionMemo struct {
 	now    func() time.Time
 }
 
-func newSessionMemo(store *SessionStore) (*sessionMemo, error) {
+func newSessionMemo(store *SessionStore, maxBytes uint64) (*sessionMemo, error) {
 	kept, err := otter.New(&otter.Options[string, keptSession]{
-		MaximumWeight: SessionMemoBytes,
+		MaximumWeight: maxBytes,
 		Weigher: func(v string, k keptSession) uint32 {
 			return uint32(len(v) + len(k.s.Key) + len(k.s.User) + 96)
 		},

@@ -25,7 +25,7 @@ func TestCookieStampIsWhenTheCookieWasSealed(t *testing.T) {
 // value, and never past the cookie's own age limit.
 func TestKeptSessionsAreTheDecodedOnesForTheirAgeOnly(t *testing.T) {
 	store, _ := NewSessionStore([]string{strings.Repeat("s", 40)}, true, 2*time.Minute)
-	memo, err := newSessionMemo(store)
+	memo, err := newSessionMemo(store, DefaultSessionMemoBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
