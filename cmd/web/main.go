@@ -42,8 +42,8 @@ func main() {
 
 // memoryHeadroom is what Go's heap may use beyond CACHE_MB: requests in
 // flight, buffers, the runtime. CACHE_MB itself holds the copies of the
-// service's answers, the finished pages and the decoded sessions. Resident memory adds about
-// 20 MiB of the program's own code and the SQLite page caches (9 MiB at
+// service's answers, the finished pages and the decoded sessions.
+// Resident memory adds about 20 MiB of the program's own code and the SQLite page caches (9 MiB at
 // most), and the soft limit is overshot while the collector catches up,
 // so under make loadtest's 200 analysts 24 MiB keeps the process within
 // CACHE_MB + 64 MiB (peak 124 MiB at CACHE_MB=64), where 32 MiB peaked at
