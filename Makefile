@@ -45,9 +45,14 @@ test: assets browser
 browser:
 	@scripts/ensure-browser.sh
 
-## bench: the speed table (stand-in and dashboard as their own processes), then the view benchmarks, the warm report with the workspace shown and the workspace store's write latency (SQLite, and PostgreSQL when Debian's postgresql is installed), the report on a second replica (with redis-server); BENCH_FLAGS="-rows 20000 -samples 2" for a quick run
+# The 200-analyst mix of make loadtest (figure 1 only, shorter) that make bench runs for
+# the dashboard's CPU and heap per page view beside the stand-in's CPU per call.
+BENCH_LOADTEST_FLAGS ?= -figures 1 -duration 30s -idle 55s -bulk 1000
+
+## bench: the speed table (stand-in and dashboard as their own processes), the 200-analyst figure of make loadtest (BENCH_LOADTEST_FLAGS), then the view benchmarks, the warm report with the workspace shown and the workspace store's write latency (SQLite, and PostgreSQL when Debian's postgresql is installed), the report on a second replica (with redis-server); BENCH_FLAGS="-rows 20000 -samples 2" for a quick run
 bench: build
 	$(GO) run ./cmd/bench $(BENCH_FLAGS)
+	$(GO) run ./cmd/loadtest $(BENCH_LOADTEST_FLAGS)
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./internal/views/
 	$(GO) test -run '^$$' -bench 'WarmReport|StaticFile' -benchtime 5000x ./internal/handlers/
 	if compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then run=scripts/test-postgres.sh; else echo "PostgreSQL is not installed: the store's write latency on SQLite only"; run=; fi; \
