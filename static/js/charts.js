@@ -63,18 +63,6 @@
     });
   }
 
-  // progressive draws a big heat map's cells a slice per frame: a grid of
-  // hundreds of labelled cells drawn at once was a long task that blocked
-  // input on a phone (the scores grid).
-  function progressive(option) {
-    [].concat(option.series || []).forEach(function (s) {
-      if (s && s.type === "heatmap") {
-        s.progressive = 120;
-        s.progressiveThreshold = 240;
-      }
-    });
-  }
-
   function options(el) {
     var source = document.getElementById(el.getAttribute("data-chart"));
     if (!source) {
@@ -95,7 +83,6 @@
     if (isNarrow(el)) {
       narrow(option);
     }
-    progressive(option);
     return option;
   }
 
