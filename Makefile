@@ -46,9 +46,14 @@ test: tools
 tools:
 	@scripts/ensure-tools.sh
 
-## bench: the speed table (stand-in and dashboard as their own processes), then the alert back-test over 500 businesses x 36 months, the view benchmarks, the warm report with the workspace shown, the team's accounts at 50,000 (import seconds and peak heap growth, /accounts and /portfolio/exposure p50), the workspace store's write latency and the time to verify a 100,000-entry audit trail (SQLite, and PostgreSQL when Debian's postgresql is installed), the report on a second replica (with redis-server); BENCH_FLAGS="-rows 20000 -samples 2" for a quick run
+# The 200-analyst mix of make loadtest (figure 1 only, shorter) that make bench runs for
+# the dashboard's CPU and heap per page view beside the stand-in's CPU per call.
+BENCH_LOADTEST_FLAGS ?= -figures 1 -duration 30s -idle 55s -bulk 1000
+
+## bench: the speed table (stand-in and dashboard as their own processes), the 200-analyst figure of make loadtest (BENCH_LOADTEST_FLAGS), then the alert back-test over 500 businesses x 36 months, the view benchmarks, the warm report with the workspace shown, the team's accounts at 50,000 (import seconds and peak heap growth, /accounts and /portfolio/exposure p50), the workspace store's write latency and the time to verify a 100,000-entry audit trail (SQLite, and PostgreSQL when Debian's postgresql is installed), the report on a second replica (with redis-server); BENCH_FLAGS="-rows 20000 -samples 2" for a quick run
 bench: build
 	$(GO) run ./cmd/bench $(BENCH_FLAGS)
+	$(GO) run ./cmd/loadtest $(BENCH_LOADTEST_FLAGS)
 	$(GO) test -run '^$$' -bench Backtest -benchtime 20x ./internal/views/ # issue 28: a back-test over 500 businesses x 36 months, target <= 300 ms
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./internal/views/
 	$(GO) test -run '^$$' -bench 'WarmReport|StaticFile' -benchtime 5000x ./internal/handlers/

@@ -86,9 +86,10 @@ func run(ctx context.Context, o options, rep *report) error {
 	if err != nil {
 		return err
 	}
-	var args []string
+	// The warm figure's distinct users are analysts load1..loadN.
+	args := []string{"-analysts", fmt.Sprint(warmUsers)}
 	if o.rows > 0 {
-		args = []string{"-bulk", fmt.Sprint(o.rows)}
+		args = append(args, "-bulk", fmt.Sprint(o.rows))
 	}
 	// Its log has a line per request: kept for a failure report only.
 	sim, err := figures.StartStandIn(ctx, o.simulator, filepath.Join(tmp, "simulator.log"), args, 30*time.Second)

@@ -26,6 +26,11 @@ const perWorker = 100_000
 // answer.
 const requestTimeout = 30 * time.Second
 
+// cpuPerCallTarget bounds the dashboard's CPU per page view as a multiple
+// of the stand-in's per service call: a page should cost about what
+// answering one of its calls does (issue 25).
+const cpuPerCallTarget = 2
+
 // analystsRun is what figure 2 needs from figure 1.
 type analystsRun struct {
 	pages int
@@ -114,6 +119,10 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 			float64(used.cpu.Microseconds())/1000/float64(max(t.count(), 1)), used.cpu.Seconds()/wall.Seconds(), runtime.NumCPU()))
 		l.rep.Info(fig, "analysts: load tool / stand-in CPU per page view", fmt.Sprintf("%.2f ms / %.2f ms",
 			ms64(out.toolPerPage), ms64(out.standInPerCall)*float64(calls)/float64(pages)))
+		cpuPerPage := used.cpu / time.Duration(pages)
+		perCall := float64(cpuPerPage) / float64(max(out.standInPerCall, 1))
+		l.rep.Check(fig, "analysts: dashboard CPU per page view / stand-in CPU per call", fmt.Sprintf("%.1f (%.2f ms / %.2f ms)",
+			perCall, ms64(cpuPerPage), ms64(out.standInPerCall)), fmt.Sprintf("<= %d", cpuPerCallTarget), perCall <= cpuPerCallTarget)
 		l.rep.Info(fig, "analysts: dashboard heap allocated per page view", fmt.Sprintf("%.0f kB (%.1f collections/s)",
 			used.allocated/1e3/float64(max(t.count(), 1)), used.gcCycles/wall.Seconds()))
 		l.rep.Check(fig, "analysts: peak resident memory", mib(peak), "<= "+mib(memTarget), peak <= memTarget)

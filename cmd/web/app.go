@@ -95,7 +95,7 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 			cache.KindReport: cfg.CacheTTL, cache.KindPortfolio: cfg.CacheTTL, cache.KindAccount: cfg.CacheTTL,
 			cache.KindNews: cfg.NewsTTL, cache.KindSearch: cfg.NewsTTL,
 		},
-		MaxBytes:  cfg.CacheBytes - pageBytes(cfg.CacheBytes),
+		MaxBytes:  cfg.CacheBytes - pageBytes(cfg.CacheBytes) - sessionBytes(cfg.CacheBytes),
 		KeepStale: cfg.KeepStale,
 		FetchWait: cfg.UpstreamTimeout,
 	}
@@ -184,6 +184,7 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 		Health:             a.health,
 		CookieSecure:       cfg.CookieSecure,
 		PageCacheBytes:     pageBytes(cfg.CacheBytes),
+		SessionMemoBytes:   sessionBytes(cfg.CacheBytes),
 		SessionLifetime:    cfg.SessionLifetime,
 		SignOuts:           signOuts,
 		Attempts:           attempts,

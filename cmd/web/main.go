@@ -39,8 +39,8 @@ func main() {
 }
 
 // memoryHeadroom is what Go's heap may use beyond CACHE_MB: requests in
-// flight, buffers, the runtime. CACHE_MB itself holds both the copies of the
-// service's answers and the finished pages. Resident memory adds about
+// flight, buffers, the runtime. CACHE_MB itself holds the copies of the
+// service's answers, the finished pages and the decoded sessions. Resident memory adds about
 // 20 MiB of the program's own code and the SQLite page caches (9 MiB at
 // most), and the soft limit is overshot while the collector catches up,
 // so under make loadtest's 200 analysts 24 MiB keeps the process within
@@ -56,6 +56,13 @@ const memoryHeadroom = 24 << 20
 // a sixteenth cost the dashboard a sixth less CPU per page (three runs
 // each, 3.4/2.9/3.3 ms against 4.0/3.4/4.0).
 func pageBytes(cacheBytes uint64) uint64 { return min(cacheBytes/16, 32<<20) }
+
+// sessionBytes is the share of the cache's bound given to decoded
+// sessions (see handlers' session memo): a sixty-fourth, at most 1 MiB.
+// Counted inside CACHE_MB like the pages, so the bound still holds.
+func sessionBytes(cacheBytes uint64) uint64 {
+	return max(min(cacheBytes/64, handlers.DefaultSessionMemoBytes), 4<<10)
+}
 
 // run reads the config, checks every setting, binds the listeners, starts
 // the dashboard and serves until ctx ends (SIGINT or SIGTERM), then drains.

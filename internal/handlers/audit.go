@@ -206,7 +206,7 @@ func (h *Handler) exportAudit(c *echo.Context) error {
 // abortAuditCSV ends a download that failed after its status was sent: only
 // a broken connection tells the browser the file is incomplete.
 func (h *Handler) abortAuditCSV(c *echo.Context, rows int, err error) {
-	h.log.Warn("audit download aborted mid-stream", "request_id", requestID(c.Request().Context()),
+	h.log.Warn("audit download aborted mid-stream", "request_id", requestID(c),
 		"path", c.Request().URL.Path, "rows", rows, "err", err)
 	panic(http.ErrAbortHandler)
 }

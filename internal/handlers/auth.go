@@ -87,7 +87,7 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 			rsv.undone(settle)
 		}
 		h.meter.SignIn(signInResult(err))
-		h.log.Info("sign-in failed", "request_id", requestID(c.Request().Context()), "user", loggedUser(form.Username), "client", c.RealIP(), "err", err)
+		h.log.Info("sign-in failed", "request_id", requestID(c), "user", loggedUser(form.Username), "client", c.RealIP(), "err", err)
 		page.Error = msg
 		return h.render(c, status, templates.Login(page))
 	}
@@ -112,7 +112,7 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 	// someone else, must not be finished later into a session.
 	h.sessions.ClearPending(c.Response())
 	h.meter.SignIn("ok")
-	h.log.Info("signed in", "request_id", requestID(c.Request().Context()), "user", sess.User)
+	h.log.Info("signed in", "request_id", requestID(c), "user", sess.User)
 	return redirect(c, form.Next)
 }
 
@@ -150,7 +150,7 @@ func (h *Handler) reserveAttempt(c *echo.Context, name string, code bool, msg *s
 		*msg = views.SignInThrottled(why == throttledCodes, until)
 	}
 	h.meter.SignIn("throttled")
-	h.log.Info("sign-in throttled", "request_id", requestID(c.Request().Context()), "user", loggedUser(name), "client", c.RealIP(), "codes", why == throttledCodes)
+	h.log.Info("sign-in throttled", "request_id", requestID(c), "user", loggedUser(name), "client", c.RealIP(), "codes", why == throttledCodes)
 	return nil
 }
 
@@ -195,9 +195,9 @@ func (h *Handler) submitLogout(c *echo.Context) error {
 		// Every cookie of this user signed in until now stops working, a
 		// copy made before this sign-out included.
 		if err := h.signOuts.MarkSignedOut(c.Request().Context(), s.User, h.now()); err != nil {
-			h.log.Warn("sign-out mark not kept", "request_id", requestID(c.Request().Context()), "err", err)
+			h.log.Warn("sign-out mark not kept", "request_id", requestID(c), "err", err)
 		}
-		h.log.Info("signed out", "request_id", requestID(c.Request().Context()), "user", s.User)
+		h.log.Info("signed out", "request_id", requestID(c), "user", s.User)
 	}
 	h.sessions.Clear(c.Response(), c.Request())
 	// The next person at this browser cannot finish a half-done

@@ -106,6 +106,17 @@ func TestHostPrefixedCookiesWhenSecure(t *testing.T) {
 	if res.Status != http.StatusSeeOther || !strings.Contains(strings.Join(res.Header.Values("Set-Cookie"), "\n"), "__Host-creditdash_session=") {
 		t.Errorf("sign-in: status %d, cookies %q; want 303 and __Host-creditdash_session", res.Status, res.Header.Values("Set-Cookie"))
 	}
+	// The prefixed cookie opens the pages, twice (the second time from the
+	// decoded sessions kept).
+	for range 2 {
+		home, _ := http.NewRequest(http.MethodGet, app.URL+"/", nil)
+		for _, c := range (&http.Response{Header: res.Header}).Cookies() {
+			home.AddCookie(c)
+		}
+		if h := u.Do(home); h.Status != http.StatusOK {
+			t.Fatalf("GET / with __Host-creditdash_session: status %d to %q, want 200", h.Status, h.Location())
+		}
+	}
 }
 
 // Another site's link to the export or the home page spends nothing and

@@ -156,6 +156,20 @@ func TestRequestIDFromAnUntrustedClientIsReplaced(t *testing.T) {
 	}
 }
 
+// Ids the dashboard gives are distinct, request after request.
+func TestRequestIDsAreDistinct(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.NewUser(t)
+	seen := map[string]bool{}
+	for range 50 {
+		id := u.Get("/healthz").Header.Get("X-Request-ID")
+		if id == "" || seen[id] {
+			t.Fatalf("request id %q is empty or given twice", id)
+		}
+		seen[id] = true
+	}
+}
+
 // The page write deadline does not cut an export: the handler lifts it once
 // the service's file starts to arrive.
 func TestSlowExportOutlastsThePageWriteTimeout(t *testing.T) {

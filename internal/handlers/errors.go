@@ -141,7 +141,7 @@ func httpProblem(status int, detail string) views.Problem {
 // untouched.
 func (h *Handler) handleError(c *echo.Context, err error) {
 	if r, _ := echo.UnwrapResponse(c.Response()); r != nil && r.Committed {
-		h.log.Warn("error after the response started", "request_id", requestID(c.Request().Context()), "err", err)
+		h.log.Warn("error after the response started", "request_id", requestID(c), "err", err)
 		return
 	}
 	p := classify(err, h.now())
@@ -164,7 +164,7 @@ func (h *Handler) handleError(c *echo.Context, err error) {
 	p.Renews = renewsText(c, p.RenewsAt)
 	page := views.ErrorPage{Base: h.base(c, nil, p.Title, views.NavNone), Problem: p, Now: h.now()}
 	if rerr := h.render(c, p.Status, templates.ErrorPage(page)); rerr != nil {
-		h.log.Error("rendering the error page failed", "request_id", requestID(c.Request().Context()), "err", rerr)
+		h.log.Error("rendering the error page failed", "request_id", requestID(c), "err", rerr)
 		_ = c.String(p.Status, p.Title)
 	}
 }
@@ -191,7 +191,7 @@ func (h *Handler) logProblem(c *echo.Context, p views.Problem, err error) {
 		level = slog.LevelWarn
 	}
 	h.log.Log(c.Request().Context(), level, "request failed",
-		"request_id", requestID(c.Request().Context()), "path", c.Request().URL.Path, "status", p.Status, "err", err)
+		"request_id", requestID(c), "path", c.Request().URL.Path, "status", p.Status, "err", err)
 }
 
 // sectionProblem turns the failure of one section's call into the message

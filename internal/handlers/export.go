@@ -133,7 +133,7 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 
 	written, err := streamExport(w, rc, body, buf, n, h.exportStall)
 	if err != nil {
-		h.log.Warn("export aborted mid-stream", "request_id", requestID(ctx), "path", c.Request().URL.Path,
+		h.log.Warn("export aborted mid-stream", "request_id", requestID(c), "path", c.Request().URL.Path,
 			"bytes", written, "err", err)
 		// The status is sent: only a broken connection tells the browser
 		// that the file is incomplete.

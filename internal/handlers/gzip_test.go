@@ -29,3 +29,30 @@ func TestKeptPageHoldsExactlyItsBytes(t *testing.T) {
 		t.Fatalf("the kept page does not decompress to the page (%v)", err)
 	}
 }
+
+// BenchmarkKeptPagePlain compares the two ways to serve a kept page to a
+// client without gzip: decompressing the kept gzipped bytes on every
+// request, against writing a kept plain copy (see respond).
+func BenchmarkKeptPagePlain(b *testing.B) {
+	var page []byte
+	for i := range 900 {
+		page = fmt.Appendf(page, "<tr><td>Business %d</td><td class=\"num\">%d</td></tr>\n", i*7919%10007, i*i%997)
+	}
+	gz := gzipBytes(page)
+	b.Run("gunzip", func(b *testing.B) {
+		b.SetBytes(int64(len(page)))
+		for b.Loop() {
+			if _, err := gunzipBytes(gz); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("plain", func(b *testing.B) {
+		b.SetBytes(int64(len(page)))
+		var w bytes.Buffer
+		for b.Loop() {
+			w.Reset()
+			w.Write(page)
+		}
+	})
+}

@@ -154,6 +154,9 @@ type Config struct {
 	SessionLifetime time.Duration
 	// PageCacheBytes bounds the finished pages kept; zero means 16 MiB.
 	PageCacheBytes uint64
+	// SessionMemoBytes bounds the decoded sessions kept (sessionmemo.go);
+	// zero means DefaultSessionMemoBytes.
+	SessionMemoBytes uint64
 	// Meter counts for operators; nil counts nothing.
 	Meter Meter
 	// ExportStall is how long an export waits for the browser to take the
@@ -204,6 +207,7 @@ type Handler struct {
 	svc          Service
 	cache        Cache
 	sessions     *SessionStore
+	sessionMemo  *sessionMemo
 	assets       *static.Assets
 	log          *slog.Logger
 	health       Health
@@ -361,6 +365,12 @@ func New(cfg Config) (*Handler, error) {
 	}
 	var err error
 	if h.wsBook, err = newWorkspaceBook(); err != nil {
+		return nil, err
+	}
+	if cfg.SessionMemoBytes == 0 {
+		cfg.SessionMemoBytes = DefaultSessionMemoBytes
+	}
+	if h.sessionMemo, err = newSessionMemo(cfg.Sessions, cfg.SessionMemoBytes); err != nil {
 		return nil, err
 	}
 	if h.teamMarks, err = newTeamMarks(); err != nil {

@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -19,12 +21,26 @@ const (
 	ctxCSRF    = "csrf"
 )
 
-type requestIDKey struct{}
+// requestID returns the id the logging middleware gave the request. It is
+// read back from the answer's header, where the middleware put it, so that
+// giving a request its id needs no copy of the request for a new context.
+func requestID(c *echo.Context) string {
+	return c.Response().Header().Get(echo.HeaderXRequestID)
+}
 
-// requestID returns the id the logging middleware gave the request.
-func requestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
+// requestIDs numbers this process's requests: a random prefix per process
+// (replicas and restarts do not repeat each other's ids) and a counter.
+// An id needs to be unique, not secret, so no randomness per request.
+var requestIDs = struct {
+	prefix string
+	n      atomic.Uint64
+}{prefix: rand.Text()[:8] + "-"}
+
+// newRequestID is the next id of this process.
+func newRequestID() string {
+	var b [32]byte
+	out := append(b[:0], requestIDs.prefix...)
+	return string(strconv.AppendUint(out, requestIDs.n.Add(1), 36))
 }
 
 // logRequests gives every request an id, turns a returned error into its
@@ -42,10 +58,9 @@ func (h *Handler) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 			id = r.Header.Get(echo.HeaderXRequestID)
 		}
 		if !validRequestID(id) {
-			id = rand.Text()[:16]
+			id = newRequestID()
 		}
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
-		c.SetRequest(r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id)))
 
 		if err := next(c); err != nil {
 			h.handleError(c, err)
@@ -155,11 +170,12 @@ func setSecurityHeaders(hd http.Header, hsts bool) {
 	}
 }
 
-// loadSession reads the cookie once per request; a broken cookie is no
+// loadSession reads the cookie once per request (a browser's cookie just
+// decoded is kept a moment, see sessionmemo.go); a broken cookie is no
 // session, and neither is one signed in before its user last signed out.
 func (h *Handler) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		if s, ok := h.sessions.Load(c.Request()); ok && !h.revoked(c.Request().Context(), s) {
+		if s, ok := h.sessionMemo.load(c.Request()); ok && !h.revoked(c.Request().Context(), s) {
 			c.Set(ctxSession, s)
 		}
 		return next(c)

@@ -66,8 +66,34 @@ func TestKeptPagesAreThePagesTheyKeep(t *testing.T) {
 		}
 		t.Errorf("the page sent without gzip differs from the gzipped one:\n%s\n%s", a, b)
 	}
-	if n := strings.Count(app.Logs.String(), "page served from the page cache"); n != 1 {
-		t.Errorf("%d visits came from the page cache, want 1 (gzip only)", n)
+	// Both encodings are kept: the plain visit came from the kept gzipped
+	// copy, and the next of each kind from its own.
+	if n := strings.Count(app.Logs.String(), "page served from the page cache"); n != 2 {
+		t.Errorf("%d visits came from the page cache, want 2 (gzip and plain)", n)
+	}
+	if again, _ := fetch(t, u, app.URL+"/businesses/1001", false); again != first {
+		t.Error("the kept plain page differs from the page it keeps")
+	}
+	if again, _ := fetch(t, u, app.URL+"/businesses/1001", true); again != first {
+		t.Error("the kept gzipped page differs after a plain visit")
+	}
+	if n := strings.Count(app.Logs.String(), "page served from the page cache"); n != 4 {
+		t.Errorf("%d visits came from the page cache, want 4", n)
+	}
+}
+
+func TestAPlainVisitFirstIsKeptToo(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{Now: newClock(time.Now()).Now})
+	u := app.SignIn(t, "demo")
+	plain, _ := fetch(t, u, app.URL+"/businesses/1001", false)
+	if again, _ := fetch(t, u, app.URL+"/businesses/1001", false); again != plain {
+		t.Error("the kept plain page differs from the page it keeps")
+	}
+	if gz, _ := fetch(t, u, app.URL+"/businesses/1001", true); gz != plain {
+		t.Error("the gzipped page made from the plain copy differs from it")
+	}
+	if n := strings.Count(app.Logs.String(), "page served from the page cache"); n != 2 {
+		t.Errorf("%d visits came from the page cache, want 2", n)
 	}
 }
 

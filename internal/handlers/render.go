@@ -5,7 +5,6 @@ import (
 
 	"bytes"
 	"net/http"
-	"strconv"
 	"sync"
 
 	"github.com/a-h/templ"
@@ -54,18 +53,9 @@ func (h *Handler) render(c *echo.Context, status int, page templ.Component) erro
 		gz := getBuffer()
 		defer putBuffer(gz)
 		gzipInto(gz, html.Bytes())
-		return writeGzipped(c, &keptPage{status: status, gz: gz.Bytes()})
+		return writeKept(c, &keptPage{status: status, body: gz.Bytes(), gz: true})
 	}
-	w := c.Response()
-	w.Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	w.Header().Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
-	w.Header().Set(echo.HeaderContentLength, strconv.Itoa(html.Len()))
-	w.WriteHeader(status)
-	if c.Request().Method == http.MethodHead {
-		return nil
-	}
-	_, err = w.Write(html.Bytes())
-	return err
+	return writeKept(c, &keptPage{status: status, body: html.Bytes()})
 }
 
 // base builds the part of the view model every page shares, once the page

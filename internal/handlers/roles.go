@@ -72,7 +72,7 @@ func (h *Handler) may(c *echo.Context, act roles.Action) error {
 	if a.Role.May(act) {
 		return nil
 	}
-	h.log.Info("refused by role", "request_id", requestID(c.Request().Context()), "user", s.User,
+	h.log.Info("refused by role", "request_id", requestID(c), "user", s.User,
 		"role", string(a.Role), "action", string(act), "method", c.Request().Method, "path", c.Request().URL.Path)
 	if h.audit != nil && act != roles.Read {
 		// The refusal is the team's record too: who tried what, and the rule.

@@ -10,8 +10,8 @@ import (
 	"creditdash/internal/apptest"
 )
 
-// BenchmarkWarmReport is the cost of a kept report page inside the server:
-// middleware, session, cache reads and the splice of a fresh nonce. It
+// BenchmarkWarmReport is the cost of a kept report page inside the server,
+// with gzip and without: middleware, session, cache reads and the splice of a fresh nonce. It
 // leaves the network out, so it reads as the dashboard's own share of a
 // warm page (see make bench for the whole). The analyst watches the
 // business and has a note on it, so the page carries the workspace (watch
@@ -29,9 +29,9 @@ func BenchmarkWarmReport(b *testing.B) {
 		}
 	}
 	cookies := u.Cookies()
-	get := func() *httptest.ResponseRecorder {
+	get := func(enc string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodGet, "/businesses/1001", nil)
-		req.Header.Set("Accept-Encoding", "gzip")
+		req.Header.Set("Accept-Encoding", enc)
 		for _, c := range cookies {
 			req.AddCookie(c)
 		}
@@ -46,10 +46,14 @@ func BenchmarkWarmReport(b *testing.B) {
 		!strings.Contains(p.Text(".note-list .note-text"), "Ask for the latest statements.") {
 		b.Fatal("the report shows no watch state or note")
 	}
-	get()
-	b.ReportAllocs()
-	for b.Loop() {
-		get()
+	for _, enc := range []string{"gzip", "identity"} {
+		b.Run(enc, func(b *testing.B) {
+			get(enc)
+			b.ReportAllocs()
+			for b.Loop() {
+				get(enc)
+			}
+		})
 	}
 }
 
@@ -58,14 +62,18 @@ func BenchmarkStaticFile(b *testing.B) {
 	app := apptest.Start(b, apptest.Options{})
 	u := app.NewUser(b)
 	href, _ := u.Get("/login").Doc.Find(`link[rel="stylesheet"]`).Attr("href")
-	b.ReportAllocs()
-	for b.Loop() {
-		req := httptest.NewRequest(http.MethodGet, href, nil)
-		req.Header.Set("Accept-Encoding", "gzip")
-		rec := httptest.NewRecorder()
-		app.Handler.ServeHTTP(rec, req)
-		if rec.Code != http.StatusOK {
-			b.Fatalf("status %d", rec.Code)
-		}
+	for _, enc := range []string{"gzip", "identity"} {
+		b.Run(enc, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodGet, href, nil)
+				req.Header.Set("Accept-Encoding", enc)
+				rec := httptest.NewRecorder()
+				app.Handler.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("status %d", rec.Code)
+				}
+			}
+		})
 	}
 }

@@ -30,7 +30,7 @@ func (h *Handler) startTwoFactor(c *echo.Context, form loginForm, res upstream.L
 		}
 		return err
 	}
-	h.log.Info("sign-in waits for a two-factor code", "request_id", requestID(c.Request().Context()), "user", loggedUser(form.Username))
+	h.log.Info("sign-in waits for a two-factor code", "request_id", requestID(c), "user", loggedUser(form.Username))
 	return redirect(c, "/login/verify")
 }
 
@@ -66,7 +66,7 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 		page.Error = fault.Message()
 		return h.render(c, http.StatusUnprocessableEntity, templates.LoginVerify(page))
 	}
-	rid := requestID(c.Request().Context())
+	rid := requestID(c)
 	rsv := h.reserveAttempt(c, p.User, false, &page.Error)
 	if rsv == nil {
 		return h.render(c, http.StatusTooManyRequests, templates.LoginVerify(page))

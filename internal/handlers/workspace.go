@@ -140,7 +140,7 @@ func (h *Handler) glance(c *echo.Context) store.Glance {
 // without it.
 func (h *Handler) logWorkspace(c *echo.Context, op string, err error) {
 	h.meter.StoreError()
-	h.log.Error("workspace read failed", "request_id", requestID(c.Request().Context()), "op", op, "err", err)
+	h.log.Error("workspace read failed", "request_id", requestID(c), "op", op, "err", err)
 }
 
 // errWorkspaceDown is the workspace database failing or not answering in
@@ -387,7 +387,7 @@ func (h *Handler) exportNotes(c *echo.Context) error {
 	case err != nil && w == nil:
 		return workspaceError(err)
 	case err != nil:
-		h.log.Warn("notes download cut", "request_id", requestID(c.Request().Context()), "rows", rows, "err", err)
+		h.log.Warn("notes download cut", "request_id", requestID(c), "rows", rows, "err", err)
 		panic(http.ErrAbortHandler)
 	case w == nil:
 		start()

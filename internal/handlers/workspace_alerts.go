@@ -153,7 +153,7 @@ func (h *Handler) folderMembers(c *echo.Context) (map[int32][]int, bool) {
 		// The service does not list memberships: stop asking for a while.
 		h.features.markMissing(mustSession(c).User, featureMembers)
 	case !isDeferred(err):
-		h.log.Warn("folder rules not checked: memberships failed", "request_id", requestID(c.Request().Context()), "op", "Portfolio/Businesses", "err", err)
+		h.log.Warn("folder rules not checked: memberships failed", "request_id", requestID(c), "op", "Portfolio/Businesses", "err", err)
 	}
 	return nil, false
 }

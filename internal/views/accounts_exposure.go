@@ -6,9 +6,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
-
 	"creditdash/internal/credit"
 	"creditdash/internal/store"
 )
@@ -101,29 +98,28 @@ func ExposureBandChart(s credit.Summary) (ChartPanel, error) {
 		return p, nil
 	}
 	var names []string
-	var exp, el []opts.BarData
+	var exp, el []ecItem
 	p.Table = DataTable{Caption: "Exposure and expected loss by Risk band", Head: []string{"Band", "Exposure", "Expected loss"}}
 	for _, g := range s.Breakdowns[0].Groups {
 		names = append(names, g.Name)
-		exp = append(exp, opts.BarData{Name: g.Name, Value: math.Round(g.Exposure)})
-		el = append(el, opts.BarData{Name: g.Name, Value: math.Round(g.ExpectedLoss)})
+		exp = append(exp, ecItem{Name: g.Name, Value: math.Round(g.Exposure)})
+		el = append(el, ecItem{Name: g.Name, Value: math.Round(g.ExpectedLoss)})
 		p.Table.Rows = append(p.Table.Rows, DataRow{Cells: []DataCell{{Text: g.Name}, {Text: Amount(g.Exposure), Class: "num"}, {Text: Amount(g.ExpectedLoss), Class: "num"}}})
 	}
-	bar := charts.NewBar()
-	bar.SetGlobalOptions(charts.WithAnimation(false),
-		charts.WithTitleOpts(opts.Title{Title: "By Risk band", TitleStyle: &opts.TextStyle{FontSize: 14}}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "24"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithGridOpts(legendGrid),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category"}),
-		charts.WithYAxisOpts(opts.YAxis{Name: "$", Type: "value", Min: 0}),
-		charts.WithAriaOpts(&opts.Aria{Enabled: opts.Bool(true), Label: &opts.AriaLabel{Enabled: opts.Bool(false)},
-			Decal: &opts.AriaDecal{Show: opts.Bool(true)}}),
-	)
-	bar.SetXAxis(names)
-	bar.AddSeries("Exposure", exp)
-	bar.AddSeries("Expected loss", el)
-	c, err := NewChart("chart-exposure-band", "Exposure and expected loss by Risk band; the table below lists every value", bar)
+	bar := &ecOption{
+		Title:   &ecTitle{Text: "By Risk band", TextStyle: &ecTextStyle{FontSize: 14}},
+		Legend:  &ecLegend{Show: true, Top: "24"},
+		Tooltip: &ecTooltip{Show: true, Trigger: "axis"},
+		Grid:    []ecGrid{legendGrid},
+		XAxis:   []ecAxis{{Type: "category", Data: names}},
+		YAxis:   []ecAxis{{Name: "$", Type: "value", Min: 0}},
+		Aria:    &ecAria{Enabled: true, Label: &ecAriaLabel{Enabled: false}, Decal: &ecShow{Show: true}},
+		Series: []ecSeries{
+			{Name: "Exposure", Type: "bar", Data: exp},
+			{Name: "Expected loss", Type: "bar", Data: el},
+		},
+	}
+	c, err := newChart("chart-exposure-band", "Exposure and expected loss by Risk band; the table below lists every value", bar)
 	p.Chart = c
 	return p, err
 }

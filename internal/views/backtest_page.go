@@ -4,9 +4,6 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
-
 	"creditdash/internal/store"
 )
 
@@ -142,25 +139,22 @@ func backtestChart(r Replay) (ChartPanel, error) {
 		return p, nil
 	}
 	p.Table = DataTable{Caption: "Alerts per month", Head: []string{"Month", "Alerts"}}
-	data := make([]opts.BarData, len(r.Months))
+	data := make([]ecItem, len(r.Months))
 	labels := make([]string, len(r.Months))
 	for i, m := range r.Months {
 		labels[i] = m.param()
-		data[i] = opts.BarData{Name: labels[i], Value: r.Alerts[i]}
+		data[i] = ecItem{Name: labels[i], Value: r.Alerts[i]}
 		p.Table.Rows = append(p.Table.Rows, DataRow{Cells: []DataCell{{Text: m.String()}, numCell(Int(int64(r.Alerts[i])))}})
 	}
-	bar := charts.NewBar()
-	bar.SetGlobalOptions(
-		charts.WithAnimation(false),
-		charts.WithTitleOpts(opts.Title{Title: "Alerts per month", Left: "left", TitleStyle: &opts.TextStyle{FontSize: 14}}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithGridOpts(opts.Grid{Top: "48", Bottom: "32", Left: "40", Right: "16", ContainLabel: opts.Bool(true)}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category"}),
-		charts.WithYAxisOpts(opts.YAxis{Name: "alerts", Type: "value", Min: 0, MinInterval: 1}),
-	)
-	bar.SetXAxis(labels)
-	bar.AddSeries("Alerts", data, charts.WithItemStyleOpts(opts.ItemStyle{Color: "#1f5fbf"}))
-	c, err := NewChart("chart-backtest", "Alerts the rule would have raised each month; the table lists every value", bar)
+	bar := &ecOption{
+		Title:   &ecTitle{Text: "Alerts per month", Left: "left", TextStyle: &ecTextStyle{FontSize: 14}},
+		Tooltip: &ecTooltip{Show: true, Trigger: "axis"},
+		Grid:    []ecGrid{{Top: "48", Bottom: "32", Left: "40", Right: "16", ContainLabel: true}},
+		XAxis:   []ecAxis{{Type: "category", Data: labels}},
+		YAxis:   []ecAxis{{Name: "alerts", Type: "value", Min: 0, MinInterval: 1}},
+		Series:  []ecSeries{{Name: "Alerts", Type: "bar", Data: data, ItemStyle: &ecItemStyle{Color: "#1f5fbf"}}},
+	}
+	c, err := newChart("chart-backtest", "Alerts the rule would have raised each month; the table lists every value", bar)
 	p.Chart = c
 	return p, err
 }

@@ -14,8 +14,8 @@ type Chart struct {
 	Label string
 	// Size is "", "tall" or "short" (CSS classes that set the height).
 	Size string
-	// OptionJSON is the ECharts option object as go-echarts builds it,
-	// encoded once by encoding/json, which escapes <, > and &, so it can
+	// OptionJSON is the ECharts option object (see echart.go), encoded
+	// once by encoding/json, which escapes <, > and &, so it can
 	// stand inside a script element as it is.
 	OptionJSON []byte
 }
@@ -31,21 +31,13 @@ func (c Chart) Class() string {
 	return "chart " + c.Size
 }
 
-// echartsChart is what every go-echarts chart type offers.
-type echartsChart interface {
-	Validate()
-	JSON() map[string]interface{}
-}
-
-// NewChart finishes a go-echarts chart into a Chart, encoding its options
-// once, here. The options are plain JSON, parsed by the browser, never run:
-// no view builds go-echarts' JavaScript functions, which would need eval,
-// and TestChartsBuildNoFunctions keeps it so. (Options used to be scanned
-// for go-echarts' function marker here, which also refused service text
-// that merely held it and turned the page into a 500.)
-func NewChart(id, label string, c echartsChart) (Chart, error) {
-	c.Validate()
-	b, err := json.Marshal(c.JSON())
+// newChart finishes a chart's options into a Chart, encoding them once,
+// here. The options are plain JSON, parsed by the browser, never run: no
+// option holds a JavaScript function, which would need eval.
+// encoding/json escapes <, > and & in the service's text, so the options
+// can stand inside a script element as they are.
+func newChart(id, label string, o *ecOption) (Chart, error) {
+	b, err := json.Marshal(o)
 	if err != nil {
 		return Chart{}, fmt.Errorf("views: chart %s: %w", id, err)
 	}

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-echarts/go-echarts/v2/opts"
-
 	"creditdash/internal/upstream"
 )
 
@@ -264,9 +262,9 @@ func TestSICDBTChartDrawsTheWorstCategories(t *testing.T) {
 // encoding itself must keep text from the service from closing the script
 // element or starting markup.
 func TestChartOptionsCannotCloseTheirElement(t *testing.T) {
-	line := newLineChart("Risk", opts.YAxis{})
-	line.SetXAxis([]string{"Jan"}).AddSeries(`</script><script>alert(1)</script>`, []opts.LineData{{Name: `<b>&`, Value: 1}})
-	c, err := NewChart("chart-x", "x", line)
+	line := newLineChart("Risk", ecAxis{}, []string{"Jan"})
+	line.Series = append(line.Series, lineSeries(`</script><script>alert(1)</script>`, []ecItem{{Name: `<b>&`, Value: 1}}, colourRisk, "circle"))
+	c, err := newChart("chart-x", "x", line)
 	if err != nil {
 		t.Fatal(err)
 	}

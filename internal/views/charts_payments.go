@@ -5,9 +5,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
-
 	"creditdash/internal/upstream"
 )
 
@@ -24,7 +21,7 @@ var seriesSymbols = [...]string{"circle", "rect", "triangle", "diamond", "pin", 
 
 // legendGrid leaves room for the title and a legend line above the plot,
 // and the zoom slider below it.
-var legendGrid = opts.Grid{Top: "80", Bottom: "64", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}
+var legendGrid = ecGrid{Top: "80", Bottom: "64", Left: "48", Right: "24", ContainLabel: true}
 
 // pastDueBuckets are the indexes in AgingColumns of the late buckets, which
 // the aging chart draws: beside 85–95 % current they would be a sliver.
@@ -38,7 +35,7 @@ func AgingChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 	p := ChartPanel{Title: "Past-due share over time",
 		Note: "share of the total due in each past-due bucket, per month; the rest is current or other (the table below lists every bucket)"}
 	var months []string
-	var shares [len(pastDueBuckets)][]opts.BarData
+	var shares [len(pastDueBuckets)][]ecItem
 	for _, r := range sortedPayments(rows, true) {
 		if _, ok := r.Month(); !ok {
 			continue
@@ -46,32 +43,25 @@ func AgingChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 		m := paymentMonth(r)
 		months = append(months, m)
 		for i, v := range [...]float64{r.PastDue30DaysPercent, r.PastDue60DaysPercent, r.PastDue90DaysPercent, r.PastDueOver90DaysPercent} {
-			shares[i] = append(shares[i], opts.BarData{Name: m, Value: round(v, 2)})
+			shares[i] = append(shares[i], ecItem{Name: m, Value: round(v, 2)})
 		}
 	}
 	if len(months) == 0 {
 		p.Empty = "No monthly payment data."
 		return p, nil
 	}
-	bar := charts.NewBar()
-	bar.SetGlobalOptions(append(paymentChartOpts("Past due"),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category"}),
-		charts.WithYAxisOpts(opts.YAxis{Name: "% of total due", Type: "value", Min: 0}),
-		// Decal patterns only: ECharts' generated description would replace
-		// the container's own aria-label with a long text of raw values.
-		charts.WithAriaOpts(&opts.Aria{Enabled: opts.Bool(true), Label: &opts.AriaLabel{Enabled: opts.Bool(false)},
-			Decal: &opts.AriaDecal{Show: opts.Bool(true)}}),
-	)...)
-	bar.SetXAxis(months)
+	bar := paymentChart("Past due", months)
+	bar.YAxis = []ecAxis{{Name: "% of total due", Type: "value", Min: 0}}
+	// Decal patterns only: ECharts' generated description would replace
+	// the container's own aria-label with a long text of raw values.
+	bar.Aria = &ecAria{Enabled: true, Label: &ecAriaLabel{Enabled: false}, Decal: &ecShow{Show: true}}
 	for i, s := range shares {
 		col := pastDueBuckets[i]
-		bar.AddSeries(AgingColumns[col]+" (%)", s,
-			charts.WithBarChartOpts(opts.BarChart{Stack: "aging"}),
-			charts.WithItemStyleOpts(opts.ItemStyle{Color: agingColours[col]}),
-		)
+		bar.Series = append(bar.Series, ecSeries{Name: AgingColumns[col] + " (%)", Type: "bar", Stack: "aging", Data: s,
+			ItemStyle: &ecItemStyle{Color: agingColours[col]}})
 	}
 	// The data table beside this chart is the monthly aging table itself.
-	c, err := NewChart("chart-aging", "Share of the total due in each past-due bucket by month; the aging table lists every value", bar)
+	c, err := newChart("chart-aging", "Share of the total due in each past-due bucket by month; the aging table lists every value", bar)
 	p.Chart = c
 	return p, err
 }
@@ -109,25 +99,21 @@ func SICDBTChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 	if len(drawn) < len(cats) {
 		p.Note += "; the " + strconv.Itoa(len(drawn)) + " categories with the highest average DBT are drawn, the table lists all " + strconv.Itoa(len(cats))
 	}
-	line := charts.NewLine()
-	line.SetGlobalOptions(append(paymentChartOpts("DBT by supplier category"),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category", BoundaryGap: opts.Bool(false)}),
-		charts.WithYAxisOpts(opts.YAxis{Name: "days", Type: "value", Min: 0, MinInterval: 1}),
-	)...)
-	line.SetXAxis(labels)
+	line := paymentChart("DBT by supplier category", labels)
+	line.XAxis[0].BoundaryGap = yesNo(false)
+	line.YAxis = []ecAxis{{Name: "days", Type: "value", Min: 0, MinInterval: 1}}
 	for i, c := range drawn {
-		data := make([]opts.LineData, len(months))
+		data := make([]ecItem, len(months))
 		for j, m := range months {
-			data[j] = opts.LineData{Value: noValue}
+			data[j] = ecItem{Value: noValue}
 			if v := g.dbt(c, m); v != nil {
 				data[j].Value = *v
 			}
 		}
-		line.AddSeries(c, data, charts.WithLineChartOpts(opts.LineChart{
-			Symbol: seriesSymbols[i%len(seriesSymbols)], SymbolSize: 7, ShowSymbol: opts.Bool(true),
-		}))
+		line.Series = append(line.Series, ecSeries{Name: c, Type: "line", Data: data,
+			Symbol: seriesSymbols[i%len(seriesSymbols)], SymbolSize: 7, ShowSymbol: yesNo(true)})
 	}
-	c, err := NewChart("chart-sic-dbt", "DBT index of each supplier category by month; the table below lists every value", line)
+	c, err := newChart("chart-sic-dbt", "DBT index of each supplier category by month; the table below lists every value", line)
 	p.Chart = c
 	return p, err
 }
@@ -163,16 +149,16 @@ func worstCategories(cats []string, months []monthIndex, dbt func(string, monthI
 	return slices.DeleteFunc(slices.Clone(cats), func(c string) bool { return !slices.Contains(keep, c) })
 }
 
-// paymentChartOpts is what both payment charts share: a title, a scrolling
+// paymentChart is what both payment charts share: a title, a scrolling
 // legend under it, axis tooltips and zoom over the months.
-func paymentChartOpts(title string) []charts.GlobalOpts {
-	return []charts.GlobalOpts{
-		charts.WithAnimation(false),
-		charts.WithTitleOpts(opts.Title{Title: title, TitleStyle: &opts.TextStyle{FontSize: 14}}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "24"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithGridOpts(legendGrid),
-		timeZoom(),
+func paymentChart(title string, months []string) *ecOption {
+	return &ecOption{
+		Title:    &ecTitle{Text: title, TextStyle: &ecTextStyle{FontSize: 14}},
+		Legend:   &ecLegend{Show: true, Type: "scroll", Top: "24"},
+		Tooltip:  &ecTooltip{Show: true, Trigger: "axis"},
+		Grid:     []ecGrid{legendGrid},
+		DataZoom: timeZoom(),
+		XAxis:    []ecAxis{{Type: "category", Data: months}},
 	}
 }
 

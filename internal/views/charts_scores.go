@@ -5,9 +5,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
-
 	"creditdash/internal/upstream"
 )
 
@@ -66,11 +63,11 @@ func scoreChart(k ScoreKind, h scoreHistory) (ChartPanel, error) {
 		}
 	}
 	labels := make([]string, len(pts))
-	data := make([]opts.LineData, len(pts))
+	data := make([]ecItem, len(pts))
 	p.Table = DataTable{Caption: k.Name() + " by month", Head: []string{"Month", k.short(), "Zone"}}
 	for i, pt := range pts {
 		labels[i] = pt.month.String()
-		data[i] = opts.LineData{Name: scoreTip(k, pt), Value: noValue}
+		data[i] = ecItem{Name: scoreTip(k, pt), Value: noValue}
 		row := DataRow{Cells: []DataCell{{Text: labels[i]}}}
 		if pt.ok {
 			data[i].Value = round(pt.value, k.decimals())
@@ -85,37 +82,28 @@ func scoreChart(k ScoreKind, h scoreHistory) (ChartPanel, error) {
 	if k == ScoreZ {
 		y.Min, y.Max = zRange(pts)
 	}
-	line := newLineChart(k.Name(), y)
-	line.SetXAxis(labels).AddSeries(k.short(), data, lineSeries(k.colour(), "circle")...)
+	line := newLineChart(k.Name(), y, labels)
+	s := lineSeries(k.short(), data, k.colour(), "circle")
 	if k == ScoreZ {
-		line.SetSeriesOptions(
-			charts.WithMarkLineNameYAxisItemOpts(
-				opts.MarkLineNameYAxisItem{Name: "distress below 1.10", YAxis: 1.1},
-				opts.MarkLineNameYAxisItem{Name: "safe above 2.60", YAxis: 2.6},
-			),
-			charts.WithMarkLineStyleOpts(opts.MarkLineStyle{
-				Symbol: []string{"none", "none"},
-				// At the start (left), clear of the newest points.
-				Label:     &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "insideStartTop"},
-				LineStyle: &opts.LineStyle{Type: "dashed", Color: "#5b6475"},
-			}),
-		)
+		// Named at the start (left), clear of the newest points.
+		s.MarkLine = zoneMarkLine(false, "insideStartTop")
 	}
-	c, err := NewChart(k.chartID(), k.Name()+" by month; the table below lists every value", line)
+	line.Series = append(line.Series, s)
+	c, err := newChart(k.chartID(), k.Name()+" by month; the table below lists every value", line)
 	p.Chart = c
 	return p, err
 }
 
 // yAxis fixes the scale of Risk and Pay so charts of different businesses
 // compare at a glance (0 to 10 in steps of 2 keeps the labels apart).
-func (k ScoreKind) yAxis() opts.YAxis {
+func (k ScoreKind) yAxis() ecAxis {
 	switch k {
 	case ScoreRisk, ScorePay:
-		return opts.YAxis{Name: "score", Type: "value", Min: 0, Max: 10, SplitNumber: 5, MinInterval: 1}
+		return ecAxis{Name: "score", Type: "value", Min: 0, Max: 10, SplitNumber: 5, MinInterval: 1}
 	case ScoreDBT:
-		return opts.YAxis{Name: "days", Type: "value", Min: 0, MinInterval: 1}
+		return ecAxis{Name: "days", Type: "value", Min: 0, MinInterval: 1}
 	default:
-		return opts.YAxis{Name: "Z″", Type: "value"}
+		return ecAxis{Name: "Z″", Type: "value"}
 	}
 }
 
@@ -164,64 +152,58 @@ func RiskHistoryChart(rows []upstream.RiskHistoryRow) (ChartPanel, error) {
 		return p, nil
 	}
 	labels := make([]string, len(rows))
-	data := make([]opts.LineData, len(rows))
+	data := make([]ecItem, len(rows))
 	p.Table = DataTable{Caption: "Average risk score by month", Head: []string{"Month", "Average risk", "Zone"}}
 	for i, r := range rows {
 		m := monthIndexOf(r.Year, r.Month)
 		labels[i] = m.String()
-		data[i] = opts.LineData{Name: labels[i] + " · no average risk score", Value: noValue}
+		data[i] = ecItem{Name: labels[i] + " · no average risk score", Value: noValue}
 		row := DataRow{Cells: []DataCell{{Text: labels[i]}}}
 		if r.AverageRiskScore != nil && !math.IsNaN(*r.AverageRiskScore) {
 			v := *r.AverageRiskScore
 			z := RiskZone(int(math.Round(v)))
-			data[i] = opts.LineData{Name: labels[i] + " · average risk " + Decimal(v, 2) + " (" + z.Label + ")", Value: round(v, 2)}
+			data[i] = ecItem{Name: labels[i] + " · average risk " + Decimal(v, 2) + " (" + z.Label + ")", Value: round(v, 2)}
 			row.Cells = append(row.Cells, numCell(Decimal(v, 2)), DataCell{Text: z.Label, Class: z.Class()})
 		} else {
 			row.Cells = append(row.Cells, missingCell("missing"), missingCell(Dash))
 		}
 		p.Table.Rows = append(p.Table.Rows, row)
 	}
-	line := newLineChart("Average risk score", ScoreRisk.yAxis())
-	line.SetXAxis(labels).AddSeries("Average risk", data, lineSeries(colourRisk, "diamond")...)
-	c, err := NewChart("chart-risk-history", "Average risk score by month; the table below lists every value", line)
+	line := newLineChart("Average risk score", ScoreRisk.yAxis(), labels)
+	line.Series = append(line.Series, lineSeries("Average risk", data, colourRisk, "diamond"))
+	c, err := newChart("chart-risk-history", "Average risk score by month; the table below lists every value", line)
 	p.Chart = c
 	return p, err
 }
 
 // newLineChart sets what every line chart of the report shares: title,
-// legend, an axis tooltip whose text is the data point's name, no animation.
-func newLineChart(title string, y opts.YAxis) *charts.Line {
-	line := charts.NewLine()
-	line.SetGlobalOptions(
-		charts.WithAnimation(false),
-		charts.WithTitleOpts(opts.Title{Title: title, Left: "left", TitleStyle: &opts.TextStyle{FontSize: 14}}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "0", Right: "0"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis", Formatter: "{b0}"}),
-		charts.WithGridOpts(timeGrid),
-		timeZoom(),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category", BoundaryGap: opts.Bool(false)}),
-		charts.WithYAxisOpts(y),
-	)
-	return line
+// legend, an axis tooltip whose text is the data point's name, no
+// animation, the months along the x axis.
+func newLineChart(title string, y ecAxis, months []string) *ecOption {
+	return &ecOption{
+		Title:    &ecTitle{Text: title, Left: "left", TextStyle: &ecTextStyle{FontSize: 14}},
+		Legend:   &ecLegend{Show: true, Top: "0", Right: "0"},
+		Tooltip:  &ecTooltip{Show: true, Trigger: "axis", Formatter: "{b0}"},
+		Grid:     []ecGrid{timeGrid},
+		DataZoom: timeZoom(),
+		XAxis:    []ecAxis{{Type: "category", BoundaryGap: yesNo(false), Data: months}},
+		YAxis:    []ecAxis{y},
+	}
 }
 
 // timeGrid leaves room for the title above and the zoom slider below.
-var timeGrid = opts.Grid{Top: "56", Bottom: "64", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}
+var timeGrid = ecGrid{Top: "56", Bottom: "64", Left: "48", Right: "24", ContainLabel: true}
 
 // timeZoom lets the reader zoom into a stretch of months: with the mouse
 // wheel or a drag inside the chart, or with the slider below it.
-func timeZoom() charts.GlobalOpts {
-	return charts.WithDataZoomOpts(opts.DataZoom{Type: "inside"}, opts.DataZoom{Type: "slider"})
-}
+func timeZoom() []ecZoom { return []ecZoom{{Type: "inside"}, {Type: "slider"}} }
 
-// lineSeries styles a series: its colour and a symbol on every point, so a
-// lone month between gaps still shows.
-func lineSeries(colour, symbol string) []charts.SeriesOpts {
-	return []charts.SeriesOpts{
-		charts.WithLineChartOpts(opts.LineChart{Symbol: symbol, SymbolSize: 6, ShowSymbol: opts.Bool(true), ConnectNulls: opts.Bool(false)}),
-		charts.WithItemStyleOpts(opts.ItemStyle{Color: colour}),
-		charts.WithLineStyleOpts(opts.LineStyle{Color: colour, Width: 2}),
-	}
+// lineSeries is a line of a chart: its colour and a symbol on every
+// point, so a lone month between gaps still shows.
+func lineSeries(name string, data []ecItem, colour, symbol string) ecSeries {
+	return ecSeries{Name: name, Type: "line", Data: data,
+		Symbol: symbol, SymbolSize: 6, ShowSymbol: yesNo(true), ConnectNulls: yesNo(false),
+		ItemStyle: &ecItemStyle{Color: colour}, LineStyle: &ecLineStyle{Color: colour, Width: 2}}
 }
 
 // round keeps chart data short and free of float noise. A value too large

@@ -5,9 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
-
 	"creditdash/internal/upstream"
 )
 
@@ -341,8 +338,7 @@ func CompareCharts(bs []CompareInput) ([]ChartPanel, error) {
 		}
 		p.Table = DataTable{Caption: k.Name() + " by month, one column per business", Head: []string{"Month"}}
 		y := k.yAxis()
-		line := newLineChart(k.Name(), y)
-		line.SetXAxis(labels)
+		line := newLineChart(k.Name(), y, labels)
 		cols := make([][]string, 0, len(bs))
 		drawn := false
 		var zpts []scorePoint
@@ -355,22 +351,22 @@ func CompareCharts(bs []CompareInput) ([]ChartPanel, error) {
 				name = "Business " + strconv.Itoa(int(b.ID))
 			}
 			p.Table.Head = append(p.Table.Head, name)
-			data := make([]opts.LineData, 0, len(labels))
+			data := make([]ecItem, 0, len(labels))
 			col := make([]string, 0, len(labels))
 			for m := lo; m <= hi; m++ {
 				pt, ok := at(hs[i].points[k], m)
 				if !ok {
-					data = append(data, opts.LineData{Name: m.String() + " · " + name + " · no score", Value: noValue})
+					data = append(data, ecItem{Name: m.String() + " · " + name + " · no score", Value: noValue})
 					col = append(col, Dash)
 					continue
 				}
 				drawn = true
 				zpts = append(zpts, pt)
-				data = append(data, opts.LineData{Name: m.String() + " · " + name + " · " + k.format(pt.value), Value: round(pt.value, k.decimals())})
+				data = append(data, ecItem{Name: m.String() + " · " + name + " · " + k.format(pt.value), Value: round(pt.value, k.decimals())})
 				col = append(col, k.format(pt.value))
 			}
 			cols = append(cols, col)
-			line.AddSeries(name, data, lineSeries(compareColours[i%len(compareColours)], "circle")...)
+			line.Series = append(line.Series, lineSeries(name, data, compareColours[i%len(compareColours)], "circle"))
 		}
 		if !drawn {
 			p.Empty = "No " + k.short() + " score for these businesses."
@@ -379,7 +375,7 @@ func CompareCharts(bs []CompareInput) ([]ChartPanel, error) {
 		}
 		if k == ScoreZ {
 			y.Min, y.Max = zRange(zpts)
-			line.SetGlobalOptions(charts.WithYAxisOpts(y))
+			line.YAxis = []ecAxis{y}
 		}
 		for j, m := 0, lo; m <= hi; j, m = j+1, m+1 {
 			row := DataRow{Cells: []DataCell{{Text: m.String()}}}
@@ -388,7 +384,7 @@ func CompareCharts(bs []CompareInput) ([]ChartPanel, error) {
 			}
 			p.Table.Rows = append(p.Table.Rows, row)
 		}
-		c, err := NewChart("compare-"+k.chartID(), k.Name()+" of each business by month; the table lists every value", line)
+		c, err := newChart("compare-"+k.chartID(), k.Name()+" of each business by month; the table lists every value", line)
 		if err != nil {
 			return nil, err
 		}

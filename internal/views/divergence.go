@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-echarts/go-echarts/v2/opts"
-
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 )
@@ -192,7 +190,7 @@ func DivergencePanel(d Divergence) (ChartPanel, string, error) {
 	}
 	p.Table = DataTable{Caption: "DBT toward " + d.Label + " and overall by month", Head: []string{"Month", "Toward " + d.Code, "Overall", "Spread"}}
 	labels := make([]string, len(d.Category))
-	var cat, all, spread []opts.LineData
+	var cat, all, spread []ecItem
 	for i, pt := range d.Category {
 		labels[i] = pt.month.param()
 		// The axis tooltip shows a point's name: the month's three figures.
@@ -200,24 +198,24 @@ func DivergencePanel(d Divergence) (ChartPanel, string, error) {
 		row := DataRow{Cells: []DataCell{{Text: pt.month.String()}, numCell(strconv.Itoa(pt.dbt))}}
 		if o, ok := d.Overall[pt.month]; ok {
 			tip += ", overall " + strconv.Itoa(o) + ", spread " + signed(pt.dbt-o)
-			all = append(all, opts.LineData{Name: tip, Value: o})
-			spread = append(spread, opts.LineData{Name: tip, Value: pt.dbt - o})
+			all = append(all, ecItem{Name: tip, Value: o})
+			spread = append(spread, ecItem{Name: tip, Value: pt.dbt - o})
 			row.Cells = append(row.Cells, numCell(strconv.Itoa(o)), numCell(signed(pt.dbt-o)))
 		} else {
 			tip += ", overall not reported"
-			all = append(all, opts.LineData{Name: tip, Value: noValue})
-			spread = append(spread, opts.LineData{Name: tip, Value: noValue})
+			all = append(all, ecItem{Name: tip, Value: noValue})
+			spread = append(spread, ecItem{Name: tip, Value: noValue})
 			row.Cells = append(row.Cells, missingCell(Dash), missingCell(Dash))
 		}
-		cat = append(cat, opts.LineData{Name: tip, Value: pt.dbt})
+		cat = append(cat, ecItem{Name: tip, Value: pt.dbt})
 		p.Table.Rows = append(p.Table.Rows, row)
 	}
-	line := newLineChart("DBT toward "+d.Code+" and overall", opts.YAxis{Name: "days", Type: "value"})
-	line.SetXAxis(labels).
-		AddSeries("Toward "+d.Code, cat, lineSeries("#b3261e", "triangle")...).
-		AddSeries("Overall", all, lineSeries("#1f5fbf", "circle")...).
-		AddSeries("Spread", spread, lineSeries("#5b6475", "rect")...)
-	c, err := NewChart("chart-divergence", "DBT toward supplier category "+d.Code+" and overall DBT by month, with their spread; the table lists every value", line)
+	line := newLineChart("DBT toward "+d.Code+" and overall", ecAxis{Name: "days", Type: "value"}, labels)
+	line.Series = append(line.Series,
+		lineSeries("Toward "+d.Code, cat, "#b3261e", "triangle"),
+		lineSeries("Overall", all, "#1f5fbf", "circle"),
+		lineSeries("Spread", spread, "#5b6475", "rect"))
+	c, err := newChart("chart-divergence", "DBT toward supplier category "+d.Code+" and overall DBT by month, with their spread; the table lists every value", line)
 	p.Chart = c
 	return p, summary, err
 }

@@ -7,9 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
-
 	"creditdash/internal/upstream"
 )
 
@@ -100,15 +97,15 @@ func NewHeatMap(kind PortfolioScore, h upstream.PortfolioScoreHistory, span Mont
 }
 
 // pieces are the score's zones for the chart's visual map.
-func (k PortfolioScore) pieces() []opts.Piece {
+func (k PortfolioScore) pieces() []ecPiece {
 	if k == PortfolioZ {
-		return []opts.Piece{
+		return []ecPiece{
 			{Lt: 1.10, Color: zoneColours[Level1]},
 			{Gte: 1.10, Lte: 2.60, Color: zoneColours[Level3]},
 			{Gt: 2.60, Color: zoneColours[Level5]},
 		}
 	}
-	return []opts.Piece{
+	return []ecPiece{
 		{Min: 1, Max: 2, Color: zoneColours[Level1]},
 		{Min: 3, Max: 4, Color: zoneColours[Level2]},
 		{Min: 5, Max: 5, Color: zoneColours[Level3]},
@@ -134,7 +131,7 @@ func (k PortfolioScore) Legend() []LegendItem {
 	}
 }
 
-// Chart draws the heat map with go-echarts: the visual map colours cells by
+// Chart draws the heat map: the visual map colours cells by
 // zone, each cell shows its value, and missing months stay empty. size is
 // the container's CSS class that gives it a height fitting the rows.
 func (hm HeatMap) Chart(id, size string) (Chart, error) {
@@ -143,32 +140,30 @@ func (hm HeatMap) Chart(id, size string) (Chart, error) {
 		months[i] = m.Label
 	}
 	names := make([]string, len(hm.Rows))
-	var data []opts.HeatMapData
+	var data []ecCell
 	for y, r := range hm.Rows {
 		names[y] = r.Name
 		for x, c := range r.Cells {
 			if c.Missing {
 				continue
 			}
-			data = append(data, opts.HeatMapData{Name: r.Name + " · " + hm.Months[x].Label,
-				Value: [3]any{x, y, chartValue(hm.Score, c.value)}})
+			data = append(data, ecCell{Name: r.Name + " · " + hm.Months[x].Label,
+				Value: [3]float64{float64(x), float64(y), chartValue(hm.Score, c.value)}})
 		}
 	}
-	hc := charts.NewHeatMap()
-	hc.SetGlobalOptions(
-		charts.WithAnimation(false),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true)}),
+	hc := &ecOption{
+		Tooltip: &ecTooltip{Show: true},
 		// The visual map is the legend; the series legend would sit on it.
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
-		charts.WithGridOpts(opts.Grid{Left: "8", Right: "16", Top: "8", Bottom: "56", ContainLabel: opts.Bool(true)}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category", Data: months, SplitArea: &opts.SplitArea{Show: opts.Bool(true)}}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "category", Data: names, Inverse: opts.Bool(true),
-			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0"}}),
-		charts.WithVisualMapOpts(opts.VisualMap{Type: "piecewise", Pieces: hm.Score.pieces(),
-			Orient: "horizontal", Left: "center", Bottom: "0"}),
-	)
-	hc.AddSeries(hm.Score.Name(), data, charts.WithLabelOpts(opts.Label{Show: opts.Bool(true)}))
-	c, err := NewChart(id, hm.Score.Name()+" by month for "+strconv.Itoa(len(hm.Rows))+" businesses; the table below has the same numbers", hc)
+		Legend: &ecLegend{Show: false},
+		Grid:   []ecGrid{{Left: "8", Right: "16", Top: "8", Bottom: "56", ContainLabel: true}},
+		XAxis:  []ecAxis{{Type: "category", Data: months, SplitArea: &ecShow{Show: true}}},
+		YAxis: []ecAxis{{Type: "category", Data: names, Inverse: true,
+			AxisLabel: &ecAxisLabel{Show: true, Interval: "0"}}},
+		VisualMap: []ecVisualMap{{Type: "piecewise", Pieces: hm.Score.pieces(),
+			Orient: "horizontal", Left: "center", Bottom: "0"}},
+		Series: []ecSeries{{Name: hm.Score.Name(), Type: "heatmap", Data: data, Label: &ecLabel{Show: true}}},
+	}
+	c, err := newChart(id, hm.Score.Name()+" by month for "+strconv.Itoa(len(hm.Rows))+" businesses; the table below has the same numbers", hc)
 	c.Size = size
 	return c, err
 }

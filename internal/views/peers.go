@@ -4,9 +4,6 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
-
 	"creditdash/internal/upstream"
 )
 
@@ -246,8 +243,7 @@ func peerPosition(v, lo, hi float64, higherIsBetter bool) float64 {
 // has are left out; the table lists them.
 func peerChart(ratios []upstream.PeerRatio) (Chart, error) {
 	var labels []string
-	var track []opts.BarData
-	var median, mine []opts.LineData
+	var track, median, mine []ecItem
 	for _, r := range ratios {
 		if r.Min == nil || r.Max == nil || r.Median == nil {
 			continue
@@ -255,44 +251,39 @@ func peerChart(ratios []upstream.PeerRatio) (Chart, error) {
 		label := ratioLabel(r.Ratio)
 		lo, hi, up := *r.Min, *r.Max, r.HigherIsBetter()
 		labels = append(labels, label)
-		track = append(track, opts.BarData{Name: label + " · peers " + formatRatio(r.Ratio, r.Min) + " to " +
+		track = append(track, ecItem{Name: label + " · peers " + formatRatio(r.Ratio, r.Min) + " to " +
 			formatRatio(r.Ratio, r.Max) + " (" + strconv.Itoa(r.Count) + ")", Value: 100})
-		median = append(median, opts.LineData{Name: label + " · peers' median " + formatRatio(r.Ratio, r.Median),
+		median = append(median, ecItem{Name: label + " · peers' median " + formatRatio(r.Ratio, r.Median),
 			Value: peerPosition(*r.Median, lo, hi, up)})
-		point := opts.LineData{Name: label + " · this business: none", Value: noValue}
+		point := ecItem{Name: label + " · this business: none", Value: noValue}
 		if r.Value != nil {
-			point = opts.LineData{Name: label + " · this business " + formatRatio(r.Ratio, r.Value) + ", " +
+			point = ecItem{Name: label + " · this business " + formatRatio(r.Ratio, r.Value) + ", " +
 				RankText(r.Rank, r.Count), Value: peerPosition(*r.Value, lo, hi, up)}
 		}
 		mine = append(mine, point)
 	}
-	bar := charts.NewBar()
-	bar.SetGlobalOptions(
-		charts.WithAnimation(false),
-		charts.WithTitleOpts(opts.Title{Title: "Ratios among peers", Left: "left", TitleStyle: &opts.TextStyle{FontSize: 14}}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "0", Right: "0"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item", Formatter: "{b}"}),
-		charts.WithGridOpts(opts.Grid{Top: "56", Bottom: "32", Left: "16", Right: "24", ContainLabel: opts.Bool(true)}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "value", Min: 0, Max: 100, Name: "worst → best among peers",
-			NameLocation: "middle", NameGap: 24, AxisLabel: &opts.AxisLabel{Show: opts.Bool(false)}}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "category", Inverse: opts.Bool(true)}),
-	)
-	bar.SetXAxis(labels).XYReversal()
-	bar.AddSeries("Peer range", track,
-		charts.WithBarChartOpts(opts.BarChart{BarWidth: "40%"}),
-		charts.WithItemStyleOpts(opts.ItemStyle{Color: colourPeerRange}))
-	markers := charts.NewLine()
-	markers.AddSeries("Peers' median", median, peerMarker(colourPeerMedian, "diamond")...)
-	markers.AddSeries("This business", mine, peerMarker(colourRisk, "circle")...)
-	bar.Overlap(markers)
-	return NewChart("chart-peers", "Each ratio's peer range from worst to best, with the peers' median and this business; the table lists every value", bar)
+	bar := &ecOption{
+		Title:   &ecTitle{Text: "Ratios among peers", Left: "left", TextStyle: &ecTextStyle{FontSize: 14}},
+		Legend:  &ecLegend{Show: true, Top: "0", Right: "0"},
+		Tooltip: &ecTooltip{Show: true, Trigger: "item", Formatter: "{b}"},
+		Grid:    []ecGrid{{Top: "56", Bottom: "32", Left: "16", Right: "24", ContainLabel: true}},
+		// Bars run across: the ratios down the y axis, the peer range along x.
+		XAxis: []ecAxis{{Type: "value", Min: 0, Max: 100, Name: "worst → best among peers",
+			NameLocation: "middle", NameGap: 24, AxisLabel: &ecAxisLabel{Show: false}}},
+		YAxis: []ecAxis{{Type: "category", Inverse: true, Data: labels}},
+		Series: []ecSeries{
+			{Name: "Peer range", Type: "bar", Data: track, BarWidth: "40%", ItemStyle: &ecItemStyle{Color: colourPeerRange}},
+			peerMarker("Peers' median", median, colourPeerMedian, "diamond"),
+			peerMarker("This business", mine, colourRisk, "circle"),
+		},
+	}
+	return newChart("chart-peers", "Each ratio's peer range from worst to best, with the peers' median and this business; the table lists every value", bar)
 }
 
-// peerMarker styles a line series as markers only.
-func peerMarker(colour, symbol string) []charts.SeriesOpts {
-	return []charts.SeriesOpts{
-		charts.WithLineChartOpts(opts.LineChart{Symbol: symbol, SymbolSize: 12, ShowSymbol: opts.Bool(true), ConnectNulls: opts.Bool(false)}),
-		charts.WithItemStyleOpts(opts.ItemStyle{Color: colour}),
-		charts.WithLineStyleOpts(opts.LineStyle{Width: 0, Opacity: opts.Float(0)}),
-	}
+// peerMarker is a line series drawn as markers only.
+func peerMarker(name string, data []ecItem, colour, symbol string) ecSeries {
+	none := 0.0
+	return ecSeries{Name: name, Type: "line", Data: data,
+		Symbol: symbol, SymbolSize: 12, ShowSymbol: yesNo(true), ConnectNulls: yesNo(false),
+		ItemStyle: &ecItemStyle{Color: colour}, LineStyle: &ecLineStyle{Opacity: &none}}
 }

@@ -6,9 +6,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
-
 	"creditdash/internal/upstream"
 )
 
@@ -235,50 +232,33 @@ var quadrantColours = [...]string{"#b3261e", "#c0561c", "#d9a31c", "#2e7d4f"}
 // plot, the y axis's name along the axis, the lines' labels along the
 // lines (1.10 and 2.60 lie close together on a phone).
 func quadrantChart(groups []QuadrantGroup) (Chart, error) {
-	sc := charts.NewScatter()
-	sc.SetGlobalOptions(
-		charts.WithAnimation(false),
-		charts.WithTitleOpts(opts.Title{Title: "Z″ against Pay score change", Left: "left", TitleStyle: &opts.TextStyle{FontSize: 14}}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Bottom: "0", Left: "center"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item", Formatter: "{b}"}),
-		charts.WithGridOpts(opts.Grid{Top: "40", Bottom: "88", Left: "40", Right: "24", ContainLabel: opts.Bool(true)}),
-		charts.WithXAxisOpts(opts.XAxis{Name: "Z″ (latest)", Type: "value", NameLocation: "middle", NameGap: 28}),
-		charts.WithYAxisOpts(opts.YAxis{Name: "Pay change, 6 months", Type: "value", MinInterval: 1, NameLocation: "middle", NameGap: 32}),
-	)
+	sc := &ecOption{
+		Title:   &ecTitle{Text: "Z″ against Pay score change", Left: "left", TextStyle: &ecTextStyle{FontSize: 14}},
+		Legend:  &ecLegend{Show: true, Bottom: "0", Left: "center"},
+		Tooltip: &ecTooltip{Show: true, Trigger: "item", Formatter: "{b}"},
+		Grid:    []ecGrid{{Top: "40", Bottom: "88", Left: "40", Right: "24", ContainLabel: true}},
+		XAxis:   []ecAxis{{Name: "Z″ (latest)", Type: "value", NameLocation: "middle", NameGap: 28}},
+		YAxis:   []ecAxis{{Name: "Pay change, 6 months", Type: "value", MinInterval: 1, NameLocation: "middle", NameGap: 32}},
+	}
 	lined := false
 	for i, g := range groups {
-		data := make([]opts.ScatterData, 0, len(g.Points))
+		data := make([]ecPoint, 0, len(g.Points))
 		for _, p := range g.Points {
-			data = append(data, opts.ScatterData{Name: p.Name + " · Z″ " + p.ZText + " · Pay " + p.PayText + " · " + g.Label,
-				Value: []float64{round(p.Z, 2), p.PayChange}, Symbol: "circle", SymbolSize: 9})
+			data = append(data, ecPoint{Name: p.Name + " · Z″ " + p.ZText + " · Pay " + p.PayText + " · " + g.Label,
+				Value: [2]float64{round(p.Z, 2), p.PayChange}, Symbol: "circle", SymbolSize: 9})
 		}
-		series := []charts.SeriesOpts{charts.WithItemStyleOpts(opts.ItemStyle{Color: quadrantColours[i]})}
+		s := ecSeries{Name: g.Label, Type: "scatter", Data: data, ItemStyle: &ecItemStyle{Color: quadrantColours[i]}}
 		if !lined && len(g.Points) > 0 {
 			// The zone lines once, on a series that is drawn: on every
 			// series they were drawn four times over.
-			series = append(series, zoneLines()...)
+			s.MarkLine = zoneMarkLine(true, "insideEndTop")
 			lined = true
 		}
-		sc.AddSeries(g.Label, data, series...)
+		sc.Series = append(sc.Series, s)
 	}
-	c, err := NewChart("chart-quadrant", "Each business by latest Z″ and Pay score change; the table lists every one by quadrant", sc)
+	c, err := newChart("chart-quadrant", "Each business by latest Z″ and Pay score change; the table lists every one by quadrant", sc)
 	c.Size = "tall"
 	return c, err
-}
-
-// zoneLines mark Z″'s zone bounds, labelled along the lines.
-func zoneLines() []charts.SeriesOpts {
-	return []charts.SeriesOpts{
-		charts.WithMarkLineNameXAxisItemOpts(
-			opts.MarkLineNameXAxisItem{Name: "distress below 1.10", XAxis: 1.1},
-			opts.MarkLineNameXAxisItem{Name: "safe above 2.60", XAxis: 2.6},
-		),
-		charts.WithMarkLineStyleOpts(opts.MarkLineStyle{
-			Symbol:    []string{"none", "none"},
-			Label:     &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "insideEndTop"},
-			LineStyle: &opts.LineStyle{Type: "dashed", Color: "#5b6475"},
-		}),
-	}
 }
 
 // QuadrantPage is /portfolio/quadrant: the two signals of every business.

@@ -5,9 +5,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
-
 	"creditdash/internal/upstream"
 )
 
@@ -48,8 +45,8 @@ func DBTLegend() []LegendItem {
 }
 
 // dbtPieces are the DBT zones for the chart's visual map, in the zone colours.
-func dbtPieces() []opts.Piece {
-	return []opts.Piece{
+func dbtPieces() []ecPiece {
+	return []ecPiece{
 		{Gt: 60, Color: zoneColours[Level1]},
 		{Gte: 31, Lte: 60, Color: zoneColours[Level2]},
 		{Gte: 16, Lte: 30, Color: zoneColours[Level3]},
@@ -127,7 +124,7 @@ func (hm *SICHeatMap) chart() (Chart, error) {
 		labels[i] = m.Label[:3] + " " + m.Label[len(m.Label)-2:]
 	}
 	names := make([]string, len(hm.Rows))
-	var data []opts.HeatMapData
+	var data []ecCell
 	for y, r := range hm.Rows {
 		// The axis has room for a short name; the table has the full one.
 		names[y] = Clip(r.Category, 14)
@@ -135,26 +132,23 @@ func (hm *SICHeatMap) chart() (Chart, error) {
 			if c.Missing {
 				continue
 			}
-			data = append(data, opts.HeatMapData{Name: r.Category + " · " + shown[x].Label,
-				Value: [3]any{x, y, c.value}})
+			data = append(data, ecCell{Name: r.Category + " · " + shown[x].Label,
+				Value: [3]float64{float64(x), float64(y), float64(c.value)}})
 		}
 	}
-	hc := charts.NewHeatMap()
-	hc.SetGlobalOptions(
-		charts.WithAnimation(false),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true)}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
-		charts.WithGridOpts(opts.Grid{Left: "4", Right: "8", Top: "8", Bottom: "72", ContainLabel: opts.Bool(true)}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category", Data: labels, SplitArea: &opts.SplitArea{Show: opts.Bool(true)},
-			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Rotate: 45, FontSize: 10}}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "category", Data: names, Inverse: opts.Bool(true),
-			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0", FontSize: 10}}),
-		charts.WithVisualMapOpts(opts.VisualMap{Type: "piecewise", Pieces: dbtPieces(),
-			Orient: "horizontal", Left: "center", Bottom: "0",
-			TextStyle: &opts.TextStyle{FontSize: 10}}),
-	)
-	hc.AddSeries("DBT", data, charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), FontSize: 10}))
-	c, err := NewChart("chart-sic-heat", "DBT of "+strconv.Itoa(len(hm.Rows))+
+	hc := &ecOption{
+		Tooltip: &ecTooltip{Show: true},
+		Legend:  &ecLegend{Show: false},
+		Grid:    []ecGrid{{Left: "4", Right: "8", Top: "8", Bottom: "72", ContainLabel: true}},
+		XAxis: []ecAxis{{Type: "category", Data: labels, SplitArea: &ecShow{Show: true},
+			AxisLabel: &ecAxisLabel{Show: true, Rotate: 45, FontSize: 10}}},
+		YAxis: []ecAxis{{Type: "category", Data: names, Inverse: true,
+			AxisLabel: &ecAxisLabel{Show: true, Interval: "0", FontSize: 10}}},
+		VisualMap: []ecVisualMap{{Type: "piecewise", Pieces: dbtPieces(),
+			Orient: "horizontal", Left: "center", Bottom: "0", TextStyle: &ecTextStyle{FontSize: 10}}},
+		Series: []ecSeries{{Name: "DBT", Type: "heatmap", Data: data, Label: &ecLabel{Show: true, FontSize: 10}}},
+	}
+	c, err := newChart("chart-sic-heat", "DBT of "+strconv.Itoa(len(hm.Rows))+
 		" supplier categories by month, worst first, coloured by DBT zone; the table below has the same numbers", hc)
 	c.Size = sicHeatSize(len(hm.Rows))
 	return c, err

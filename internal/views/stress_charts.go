@@ -2,9 +2,6 @@ package views
 
 import (
 	"math"
-
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
 )
 
 // Folder lines are told apart by colour and by symbol, so no line relies
@@ -26,12 +23,11 @@ func shareChart(months []monthIndex, series []folderSeries) (ChartPanel, error) 
 			}
 			return numCell(sharePercent(s.share[i]) + " (" + Int(int64(s.weak[i])) + " of " + Int(int64(s.paid[i])) + ")")
 		})
-	line := stressLineChart("Share in Pay zones 1–4", opts.YAxis{Name: "%", Type: "value", Min: 0, Max: 100, SplitNumber: 5})
-	line.SetXAxis(monthLabels(months))
+	line := stressLineChart("Share in Pay zones 1–4", ecAxis{Name: "%", Type: "value", Min: 0, Max: 100, SplitNumber: 5}, monthLabels(months))
 	for k, s := range series {
-		line.AddSeries(s.name, lineValues(s.share, 1), stressSeries(k)...)
+		line.Series = append(line.Series, stressSeries(k, s.name, lineValues(s.share, 1)))
 	}
-	c, err := NewChart("chart-stress-share", "Share of each folder's businesses in Pay zones 1–4 by month; the table below lists every value", line)
+	c, err := newChart("chart-stress-share", "Share of each folder's businesses in Pay zones 1–4 by month; the table below lists every value", line)
 	p.Chart = c
 	return p, err
 }
@@ -56,23 +52,13 @@ func medianZChart(months []monthIndex, series []folderSeries) (ChartPanel, error
 			}
 		}
 	}
-	line := stressLineChart("Median Z″", opts.YAxis{Name: "Z″", Type: "value", Min: math.Floor(lo - 0.5), Max: math.Ceil(hi + 0.5)})
-	line.SetXAxis(monthLabels(months))
+	line := stressLineChart("Median Z″", ecAxis{Name: "Z″", Type: "value", Min: math.Floor(lo - 0.5), Max: math.Ceil(hi + 0.5)}, monthLabels(months))
 	for k, s := range series {
-		line.AddSeries(s.name, lineValues(s.median, 2), stressSeries(k)...)
+		ser := stressSeries(k, s.name, lineValues(s.median, 2))
+		ser.MarkLine = zoneMarkLine(false, "insideStartTop")
+		line.Series = append(line.Series, ser)
 	}
-	line.SetSeriesOptions(
-		charts.WithMarkLineNameYAxisItemOpts(
-			opts.MarkLineNameYAxisItem{Name: "distress below 1.10", YAxis: 1.1},
-			opts.MarkLineNameYAxisItem{Name: "safe above 2.60", YAxis: 2.6},
-		),
-		charts.WithMarkLineStyleOpts(opts.MarkLineStyle{
-			Symbol:    []string{"none", "none"},
-			Label:     &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "insideStartTop"},
-			LineStyle: &opts.LineStyle{Type: "dashed", Color: "#5b6475"},
-		}),
-	)
-	c, err := NewChart("chart-stress-z", "Median Z″ of each folder's businesses by month; the table below lists every value", line)
+	c, err := newChart("chart-stress-z", "Median Z″ of each folder's businesses by month; the table below lists every value", line)
 	p.Chart = c
 	return p, err
 }
@@ -80,32 +66,29 @@ func medianZChart(months []monthIndex, series []folderSeries) (ChartPanel, error
 // stressLineChart is newLineChart with a legend of folders under the title
 // and ECharts' own axis tooltip, which lists every folder's value (a
 // text-only formatter can name just one series).
-func stressLineChart(title string, y opts.YAxis) *charts.Line {
-	line := charts.NewLine()
-	line.SetGlobalOptions(
-		charts.WithAnimation(false),
-		charts.WithTitleOpts(opts.Title{Title: title, Left: "left", TitleStyle: &opts.TextStyle{FontSize: 14}}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "24", Left: "0"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithGridOpts(opts.Grid{Top: "72", Bottom: "64", Left: "48", Right: "24", ContainLabel: opts.Bool(true)}),
-		timeZoom(),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category", BoundaryGap: opts.Bool(false)}),
-		charts.WithYAxisOpts(y),
-	)
-	return line
+func stressLineChart(title string, y ecAxis, months []string) *ecOption {
+	return &ecOption{
+		Title:    &ecTitle{Text: title, Left: "left", TextStyle: &ecTextStyle{FontSize: 14}},
+		Legend:   &ecLegend{Show: true, Type: "scroll", Top: "24", Left: "0"},
+		Tooltip:  &ecTooltip{Show: true, Trigger: "axis"},
+		Grid:     []ecGrid{{Top: "72", Bottom: "64", Left: "48", Right: "24", ContainLabel: true}},
+		DataZoom: timeZoom(),
+		XAxis:    []ecAxis{{Type: "category", BoundaryGap: yesNo(false), Data: months}},
+		YAxis:    []ecAxis{y},
+	}
 }
 
-// stressSeries styles folder k's line.
-func stressSeries(k int) []charts.SeriesOpts {
-	return lineSeries(stressColours[k%len(stressColours)], stressSymbols[k%len(stressSymbols)])
+// stressSeries is folder k's line, styled as its own.
+func stressSeries(k int, name string, data []ecItem) ecSeries {
+	return lineSeries(name, data, stressColours[k%len(stressColours)], stressSymbols[k%len(stressSymbols)])
 }
 
 // lineValues turns NaN into ECharts' gap, so a month without scores breaks
 // the line instead of dropping to zero.
-func lineValues(vals []float64, decimals int) []opts.LineData {
-	out := make([]opts.LineData, len(vals))
+func lineValues(vals []float64, decimals int) []ecItem {
+	out := make([]ecItem, len(vals))
 	for i, v := range vals {
-		out[i] = opts.LineData{Value: noValue}
+		out[i] = ecItem{Value: noValue}
 		if !math.IsNaN(v) {
 			out[i].Value = round(v, decimals)
 		}
