@@ -36,13 +36,17 @@ type LimitInputs struct {
 const accountColumns = `t.id, t.account, t.name, t.business_id, t.customer_id, t.supplier_id, t.owner, g.as_of,
 	l.balance, l.current_due, l.days_1_30, l.days_31_60, l.days_61_90, l.days_over_90, l.credit_limit, l.terms_days,
 	i.monthly_sales, i.months_allowed, i.loss_budget, i.sheet_cap, i.saved_at, i.saved_by
-	FROM ledger_lines l JOIN ledgers g ON g.id = l.ledger_id JOIN team_accounts t ON t.id = l.account_id
+	FROM ledger_lines l CROSS JOIN team_accounts t JOIN ledgers g ON g.id = l.ledger_id
 	LEFT JOIN limit_inputs i ON i.account_id = t.id`
 
-// ledgerDate picks the ledger: $2, or the team's newest when $2 is empty.
-// The ledger is found first, so the lines are read in their key's order
-// (a 50,000-line ledger read twice as fast as through the dates).
-const ledgerDate = "l.ledger_id = (SELECT id FROM ledgers WHERE service = $1 AND as_of = COALESCE(NULLIF(CAST($2 AS TEXT), ''), (SELECT MAX(as_of) FROM ledgers WHERE service = $1)))"
+// ledgerDate picks the ledger: $2, or the team's newest when $2 is empty,
+// and joins its lines to the team's accounts. The ledger is found first,
+// so the lines are read in their key's order; CROSS JOIN keeps SQLite's
+// planner to that order, and the account's service lets it read accounts
+// from the covering index team_accounts_read (migration 00008) in the
+// same id order instead of jumping from the primary key to the rows at
+// random: a 50,000-line ledger reads several times faster.
+const ledgerDate = "t.id = l.account_id AND t.service = $1 AND l.ledger_id = (SELECT id FROM ledgers WHERE service = $1 AND as_of = COALESCE(NULLIF(CAST($2 AS TEXT), ''), (SELECT MAX(as_of) FROM ledgers WHERE service = $1)))"
 
 func scanAccount(rows *sql.Rows) (Account, error) {
 	var a Account
