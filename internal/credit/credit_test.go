@@ -1,8 +1,11 @@
 package credit
 
 import (
+	"cmp"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -122,5 +125,43 @@ func TestSummarise(t *testing.T) {
 	bands := s.Breakdowns[0]
 	if bands.Groups[0].Name != "Risk 1" || bands.Groups[len(bands.Groups)-1].Name != "no score" {
 		t.Errorf("band groups = %+v", bands.Groups)
+	}
+}
+
+// TestBridgeMoversAreTheFiveLargest checks the five movers against every
+// account's part sorted, on enough accounts that most are passed over.
+func TestBridgeMoversAreTheFiveLargest(t *testing.T) {
+	var old, cur []BridgeLine
+	for i := range 300 {
+		acc := fmt.Sprintf("A%03d", i)
+		bal := float64((i * 7919) % 10_000)
+		if i%7 != 0 {
+			old = append(old, BridgeLine{Account: acc, Balance: bal, Band: 1 + i%10})
+		}
+		if i%11 != 0 {
+			cur = append(cur, BridgeLine{Account: acc, Balance: bal + float64(i%5)*1000, Band: 1 + (i/3)%10})
+		}
+	}
+	var all []Mover
+	for _, l := range cur {
+		same := slices.DeleteFunc(slices.Clone(old), func(o BridgeLine) bool { return o.Account != l.Account })
+		all = append(all, NewBridge(same, []BridgeLine{l}).Movers...)
+	}
+	for _, o := range old {
+		if !slices.ContainsFunc(cur, func(l BridgeLine) bool { return l.Account == o.Account }) {
+			all = append(all, NewBridge([]BridgeLine{o}, nil).Movers...)
+		}
+	}
+	slices.SortStableFunc(all, func(x, y Mover) int {
+		return cmp.Or(cmp.Compare(abs(y.Change), abs(x.Change)), cmp.Compare(x.Account, y.Account))
+	})
+	b := NewBridge(old, cur)
+	if len(all) < 50 || len(b.Movers) != 5 {
+		t.Fatalf("%d movers of %d, want 5 of many", len(b.Movers), len(all))
+	}
+	for i, m := range b.Movers {
+		if m != all[i] {
+			t.Errorf("mover %d is %+v, want %+v", i, m, all[i])
+		}
 	}
 }

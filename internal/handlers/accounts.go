@@ -26,6 +26,7 @@ type Accounts interface {
 	Import(ctx context.Context, a store.Analyst, id int64) (store.ImportRecord, error)
 	LedgerDates(ctx context.Context, a store.Analyst) ([]string, error)
 	Accounts(ctx context.Context, a store.Analyst, asOf string) ([]store.Account, error)
+	LedgerBalances(ctx context.Context, a store.Analyst, asOf string) ([]store.LedgerBalance, error)
 	AccountsOfBusiness(ctx context.Context, a store.Analyst, business int32) ([]store.Account, error)
 	Unlinked(ctx context.Context, a store.Analyst, limit int) ([]store.Account, error)
 	LinkAccount(ctx context.Context, a store.Analyst, account string, business int32) error

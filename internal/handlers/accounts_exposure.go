@@ -150,15 +150,15 @@ func (h *Handler) fillBridge(c *echo.Context, page *views.ExposurePage, newest [
 	ctx := c.Request().Context()
 	a := h.analyst(c)
 	lines := func(date string) ([]credit.BridgeLine, map[string]string, error) {
-		var accts []store.Account
+		var accts []store.LedgerBalance
 		if date == dates[0] {
-			accts = make([]store.Account, len(newest))
+			accts = make([]store.LedgerBalance, len(newest))
 			for i, f := range newest {
-				accts[i] = f.Account
+				accts[i] = store.LedgerBalance{Account: f.Account.Account, Name: f.Name, BusinessID: f.BusinessID, Balance: f.Balance}
 			}
 		} else {
 			var err error
-			if accts, err = h.accts.Accounts(ctx, a, date); err != nil {
+			if accts, err = h.accts.LedgerBalances(ctx, a, date); err != nil {
 				return nil, nil, err
 			}
 		}

@@ -37,13 +37,17 @@ type LimitInputs struct {
 const accountColumns = `t.id, t.account, t.name, t.business_id, t.customer_id, t.supplier_id, t.owner, g.as_of,
 	l.balance, l.current_due, l.days_1_30, l.days_31_60, l.days_61_90, l.days_over_90, l.credit_limit, l.terms_days,
 	i.monthly_sales, i.months_allowed, i.loss_budget, i.sheet_cap, i.saved_at, i.saved_by
-	FROM ledger_lines l JOIN ledgers g ON g.id = l.ledger_id JOIN team_accounts t ON t.id = l.account_id
+	FROM ledger_lines l CROSS JOIN team_accounts t JOIN ledgers g ON g.id = l.ledger_id
 	LEFT JOIN limit_inputs i ON i.account_id = t.id`
 
-// ledgerDate picks the ledger: $2, or the team's newest when $2 is empty.
-// The ledger is found first, so the lines are read in their key's order
-// (a 50,000-line ledger read twice as fast as through the dates).
-const ledgerDate = "l.ledger_id = (SELECT id FROM ledgers WHERE service = $1 AND as_of = COALESCE(NULLIF(CAST($2 AS TEXT), ''), (SELECT MAX(as_of) FROM ledgers WHERE service = $1)))"
+// ledgerDate picks the ledger: $2, or the team's newest when $2 is empty,
+// and joins its lines to the team's accounts. The ledger is found first,
+// so the lines are read in their key's order; CROSS JOIN keeps SQLite's
+// planner to that order, and the account's service lets it read accounts
+// from the covering index team_accounts_read (migration 00008) in the
+// same id order instead of jumping from the primary key to the rows at
+// random: a 50,000-line ledger reads several times faster.
+const ledgerDate = "t.id = l.account_id AND t.service = $1 AND l.ledger_id = (SELECT id FROM ledgers WHERE service = $1 AND as_of = COALESCE(NULLIF(CAST($2 AS TEXT), ''), (SELECT MAX(as_of) FROM ledgers WHERE service = $1)))"
 
 func scanAccount(rows *sql.Rows) (Account, error) {
 	var a Account
@@ -105,6 +109,44 @@ func (s *Store) Accounts(ctx context.Context, a Analyst, asOf string) ([]Account
 	}
 	// Ordered by the handlers, which sort anyway.
 	return s.queryAccounts(ctx, "accounts", "SELECT "+accountColumns+" WHERE "+ledgerDate, a.Service, asOf)
+}
+
+// LedgerBalance is one line of a ledger as the expected-loss bridge reads
+// it.
+type LedgerBalance struct {
+	Account, Name string
+	BusinessID    int32
+	Balance       float64
+}
+
+// LedgerBalances are the account, name, link and balance of every line of
+// the ledger of asOf (the newest when empty), in no particular order: the
+// bridge's older ledger, read from the covering indexes alone without the
+// twenty other columns of Accounts.
+func (s *Store) LedgerBalances(ctx context.Context, a Analyst, asOf string) ([]LedgerBalance, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	a, err := team(a)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.r.QueryContext(ctx, "SELECT t.account, t.name, t.business_id, l.balance FROM ledger_lines l CROSS JOIN team_accounts t WHERE "+
+		ledgerDate, a.Service, asOf)
+	if err != nil {
+		return nil, wrap("ledger balances", err)
+	}
+	defer rows.Close()
+	var out []LedgerBalance
+	for rows.Next() {
+		var b LedgerBalance
+		var business int64
+		if err := rows.Scan(&b.Account, &b.Name, &business, &b.Balance); err != nil {
+			return nil, wrap("ledger balances", err)
+		}
+		b.BusinessID = int32(business)
+		out = append(out, b)
+	}
+	return out, wrap("ledger balances", rows.Err())
 }
 
 // AccountsOfBusiness are the newest ledger's accounts linked to the

@@ -100,6 +100,20 @@ func TestLedgerDates(t *testing.T) {
 		if len(old) != 2 || old[0].Balance != 300 || old[0].Name != "Renamed" {
 			t.Fatalf("July ledger = %+v, want A-1 at 300 (names are the newest)", old)
 		}
+		// The bridge's light read of a ledger says the same of each line.
+		bals, err := s.LedgerBalances(ctx, bob, "2026-07-31")
+		must(t, err)
+		slices.SortFunc(bals, func(a, b LedgerBalance) int { return strings.Compare(a.Account, b.Account) })
+		want := []LedgerBalance{{Account: "A-1", Name: "Renamed", BusinessID: 1001, Balance: 300}, {Account: "A-9", Name: "Name A-9", BusinessID: 1009, Balance: 5}}
+		if !slices.Equal(bals, want) {
+			t.Errorf("LedgerBalances(July) = %+v, want %+v", bals, want)
+		}
+		if bals, err := s.LedgerBalances(ctx, bob, ""); err != nil || len(bals) != 2 || bals[0].Balance+bals[1].Balance != 710 {
+			t.Errorf("LedgerBalances(newest) = %+v, %v; want A-1 at 700 and A-3 at 10", bals, err)
+		}
+		if bals, err := s.LedgerBalances(ctx, aliceElse, "2026-07-31"); err != nil || len(bals) != 0 {
+			t.Errorf("another service's analyst reads %d lines (%v)", len(bals), err)
+		}
 		// 35 later months: the July ledger is the oldest of 37 and goes
 		// with the account only it held.
 		start := date("2026-11-30")
