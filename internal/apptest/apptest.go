@@ -64,6 +64,9 @@ type Options struct {
 	WrapService func(*upstream.Client) handlers.Service
 	// PageWriteTimeout bounds writing a page; zero means the default.
 	PageWriteTimeout time.Duration
+	// WorkspaceDeadline bounds a page's workspace reads and writes; zero
+	// means the handlers' default (1.5 s).
+	WorkspaceDeadline time.Duration
 	// ExportStall bounds the wait for a browser to take an export's next
 	// chunk; zero means the default.
 	ExportStall time.Duration
@@ -292,30 +295,31 @@ func Start(t testing.TB, opts Options) *App {
 		Notes:     ws,
 		// The team's accounts live in the same store; the demo data offers
 		// its sample ledgers.
-		Accounts:         ws,
-		SampleLedgers:    opts.Data == nil,
-		Audit:            ws,
-		Decisions:        ws,
-		Roles:            teamRoles,
-		ServiceURL:       app.service,
-		Service:          svc,
-		Cache:            store,
-		Sessions:         sessions,
-		Assets:           assets,
-		Logger:           slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Health:           app.Health,
-		PageWriteTimeout: opts.PageWriteTimeout,
-		ExportStall:      opts.ExportStall,
-		PageTurnWait:     opts.PageTurnWait,
-		CookieSecure:     opts.CookieSecure,
-		Now:              opts.Now,
-		SignOuts:         signOuts,
-		Attempts:         attempts,
-		TrustedProxies:   opts.TrustedProxies,
-		PublicURL:        opts.PublicURL,
-		Meter:            opts.Meter,
-		Demo:             demoHelp(opts.Demo, data, sim),
-		Rules:            ws,
+		Accounts:          ws,
+		SampleLedgers:     opts.Data == nil,
+		Audit:             ws,
+		Decisions:         ws,
+		Roles:             teamRoles,
+		ServiceURL:        app.service,
+		Service:           svc,
+		Cache:             store,
+		Sessions:          sessions,
+		Assets:            assets,
+		Logger:            slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Health:            app.Health,
+		PageWriteTimeout:  opts.PageWriteTimeout,
+		WorkspaceDeadline: opts.WorkspaceDeadline,
+		ExportStall:       opts.ExportStall,
+		PageTurnWait:      opts.PageTurnWait,
+		CookieSecure:      opts.CookieSecure,
+		Now:               opts.Now,
+		SignOuts:          signOuts,
+		Attempts:          attempts,
+		TrustedProxies:    opts.TrustedProxies,
+		PublicURL:         opts.PublicURL,
+		Meter:             opts.Meter,
+		Demo:              demoHelp(opts.Demo, data, sim),
+		Rules:             ws,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"creditdash/internal/apptest"
 	"creditdash/internal/store"
@@ -14,7 +15,10 @@ import (
 // after the first finds nothing new and leaves the workspace unchanged,
 // instead of raising the pruned alerts again on every visit.
 func TestBroadRulesSettleOnTheHomePage(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{Sim: simulator.Options{Bulk: 1000}})
+	// The first visit writes ten thousand alerts: more than a page's
+	// workspace deadline allows under the race detector on two busy cores,
+	// and this test is about settling, not about time.
+	app := apptest.Start(t, apptest.Options{Sim: simulator.Options{Bulk: 1000}, WorkspaceDeadline: time.Minute})
 	u := app.SignIn(t, "bulk")
 	a := store.Analyst{Service: apptest.WorkspaceService, User: "bulk"}
 	for i := range 20 {

@@ -19,9 +19,9 @@ func TestNotesNearTheTopFolded(t *testing.T) {
 	}
 	p := u.Get("/businesses/1001")
 	html, _ := p.Doc.Find("main").Html()
-	notes, scores := strings.Index(html, `id="notes"`), strings.Index(html, `id="scores"`)
+	notes, scores := strings.Index(html, `id="notes"`), strings.Index(html, `id="score-history"`)
 	if notes < 0 || scores < 0 || notes > scores {
-		t.Errorf("notes at %d, scores at %d: want the notes first", notes, scores)
+		t.Errorf("notes at %d, score history at %d: want the notes before the charts", notes, scores)
 	}
 	if n := p.Doc.Find("#notes > ol.note-list > li").Length(); n != 2 {
 		t.Errorf("%d notes listed open, want the newest 2", n)

@@ -29,7 +29,7 @@ func TestKeptSessionsAreTheDecodedOnesForTheirAgeOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Session{Key: "11/21/2026 09:15:02 abc/def", User: "demo", SignedInAt: time.UnixMilli(time.Now().UnixMilli())}
+	want := Session{Key: "11/21/2026 09:15:02 abc/def", User: "demo", SignedInAt: time.UnixMilli(time.Now().UnixMilli()), CSRF: "GLFQ3MFLJXOUOARATY2UAQOALC"}
 	sealed := seal(t, store, want)
 	if got, ok := memo.load(with(sealed)); !ok || got != want {
 		t.Fatalf("first read: %+v, %v", got, ok)
