@@ -80,4 +80,3 @@ func TestRememberedBrowserOfAnotherServiceIsRefused(t *testing.T) {
 		t.Errorf("a remembered browser naming no service sent its key %q on b", key)
 	}
 }
-
