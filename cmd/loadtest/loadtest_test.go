@@ -158,7 +158,7 @@ func TestParseFiguresAndUsers(t *testing.T) {
 	if got, err := parseFigures("1, 3,5"); err != nil || len(got) != 3 || got[1] != 3 {
 		t.Errorf("parseFigures = %v, %v", got, err)
 	}
-	for _, bad := range []string{"", "0", "6", "x"} {
+	for _, bad := range []string{"", "0", "7", "x"} {
 		if _, err := parseFigures(bad); err == nil {
 			t.Errorf("parseFigures(%q) = nil error", bad)
 		}

@@ -2,7 +2,7 @@
 // it: it starts bin/simulator and bin/web as their own processes on
 // loopback ports, runs each scenario of the load issue (200 analysts, the
 // same service calls made directly, the Ordinary storm, unread exports,
-// the log flood) and prints one table of figures next to their targets.
+// the log flood, the home page with broad alert rules) and prints one table of figures next to their targets.
 // Targets are informational: it exits 0 unless something could not run.
 package main
 
@@ -43,11 +43,13 @@ type options struct {
 	floodPath      int
 	floodTime      time.Duration
 	keep           bool // keep the children's logs
+	rulesBulk      int  // figure 6's portfolio
+	rulesPages     int  // figure 6's timed home pages, each way
 }
 
 func main() {
 	var o options
-	figures := flag.String("figures", "1,2,3,4,5", "which figures to measure (2 needs 1)")
+	figures := flag.String("figures", "1,2,3,4,5,6", "which figures to measure (2 needs 1)")
 	flag.StringVar(&o.web, "web", filepath.Join("bin", "web"), "the dashboard binary")
 	flag.StringVar(&o.simulator, "simulator", filepath.Join("bin", "simulator"), "the stand-in service binary")
 	flag.IntVar(&o.analysts, "analysts", 200, "concurrent analysts, each a user of its own (figures 1 and 2)")
@@ -64,6 +66,8 @@ func main() {
 	flag.IntVar(&o.floodRequests, "flood-requests", 10_000, "unauthenticated requests of the log flood")
 	flag.IntVar(&o.floodPath, "flood-path", 60_000, "bytes in each flood request's path")
 	flag.DurationVar(&o.floodTime, "flood-time", 3*time.Minute, "longest the log flood may take")
+	flag.IntVar(&o.rulesBulk, "rules-bulk", 1000, "businesses in the bulk user's portfolio of figure 6 (a stand-in of its own)")
+	flag.IntVar(&o.rulesPages, "rules-pages", 20, "home pages timed with and without the broad rules (figure 6)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the children's logs and print where")
 	flag.Parse()
 	var err error
@@ -72,7 +76,7 @@ func main() {
 		os.Exit(2)
 	}
 	if o.analysts < 1 || o.sessions < 1 || o.exports < 1 || o.floodRequests < 1 || o.floodPath < 1 ||
-		o.bulk < 1 || o.duration <= 0 || o.storm <= 0 || o.victim <= 0 || o.floodTime <= 0 || o.idle < 0 {
+		o.bulk < 1 || o.rulesBulk < 1 || o.rulesPages < 1 || o.duration <= 0 || o.storm <= 0 || o.victim <= 0 || o.floodTime <= 0 || o.idle < 0 {
 		fmt.Fprintln(os.Stderr, "loadtest: counts must be at least 1 and durations above zero")
 		os.Exit(2)
 	}
@@ -103,8 +107,8 @@ func parseFigures(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 || n > 5 {
-			return nil, fmt.Errorf("loadtest: -figures takes numbers from 1 to 5, not %q", f)
+		if err != nil || n < 1 || n > rulesFigure {
+			return nil, fmt.Errorf("loadtest: -figures takes numbers from 1 to 6, not %q", f)
 		}
 		out = append(out, n)
 	}
@@ -143,8 +147,9 @@ func run(ctx context.Context, o options, rep *report) error {
 		3: func() { l.ordinaryStorm(ctx) },
 		4: func() { l.unreadExports(ctx) },
 		5: func() { l.logFlood(ctx) },
+		6: func() { l.broadRulesHome(ctx) },
 	}
-	for fig := 1; fig <= 5; fig++ {
+	for fig := 1; fig <= rulesFigure; fig++ {
 		if !slices.Contains(o.figures, fig) {
 			continue
 		}

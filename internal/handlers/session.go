@@ -377,16 +377,18 @@ func (s *SessionStore) SaveBrowserKey(w http.ResponseWriter, user, key string) e
 }
 
 // BrowserKey returns the browser key remembered for user, or "" when the
-// browser holds none, a tampered one, or one another user name earned.
+// browser holds none, a tampered one, one another user name earned, or one
+// not made for this store's service.
 func (s *SessionStore) BrowserKey(r *http.Request, user string) string {
 	var b rememberedBrowser
 	c, err := r.Cookie(browserCookie)
 	if err != nil || securecookie.DecodeMulti(browserCookie, c.Value, &b, s.browser...) != nil {
 		return ""
 	}
-	// A cookie from before services were named is still taken: the key
-	// means nothing to another service anyway.
-	if b.User == "" || b.User != user || (b.Service != "" && b.Service != s.service) {
+	// Bound like the session cookie: one of another service, or one from
+	// before cookies named their service, is refused (the analyst types
+	// the code once more and is remembered again, bound this time).
+	if b.User == "" || b.User != user || b.Service != s.service {
 		return ""
 	}
 	return b.Key
