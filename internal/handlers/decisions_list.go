@@ -36,7 +36,7 @@ func (h *Handler) waitingForMe(c *echo.Context) int {
 	if ok && h.decisions != nil {
 		if authority := h.deciderAuthority(s.User); authority > 0 {
 			var err error
-			if n, err = h.decisions.CountWaiting(c.Request().Context(), h.analyst(c), authority); err != nil {
+			if n, err = h.decisions.CountWaiting(h.wsCtx(c), h.analyst(c), authority); err != nil {
 				h.log.Warn("decisions waiting not counted", "request_id", requestID(c), "err", err)
 				n = 0
 			}

@@ -74,11 +74,15 @@ func (s *Store) writeOnce(ctx context.Context, a Analyst, op string, fn func(tx 
 		return fmt.Errorf("store: %s: %w", op, err)
 	}
 	defer tx.Rollback()
+	// written_at is the workspace's version as pages key it: every write
+	// moves it forward, even when the clock did not (a replica whose clock
+	// lags another's, or a test's clock that stands still).
 	now := s.stamp()
 	var id int64
 	err = tx.QueryRowContext(ctx, `INSERT INTO analysts (id, service, user_name, created_at, written_at)
 		VALUES ($1, $2, $3, $4, $4)
-		ON CONFLICT (service, user_name) DO UPDATE SET written_at = excluded.written_at
+		ON CONFLICT (service, user_name) DO UPDATE SET written_at =
+			CASE WHEN excluded.written_at > analysts.written_at THEN excluded.written_at ELSE analysts.written_at + 1 END
 		RETURNING id`, newID(), a.Service, a.User, now).Scan(&id)
 	if err != nil {
 		return fmt.Errorf("store: %s: %w", op, err)
