@@ -67,6 +67,9 @@ type Options struct {
 	// WorkspaceDeadline bounds a page's workspace reads and writes; zero
 	// means the handlers' default (1.5 s).
 	WorkspaceDeadline time.Duration
+	// StoreTimeout bounds each workspace database call; zero means the
+	// store's default (5 s).
+	StoreTimeout time.Duration
 	// ExportStall bounds the wait for a browser to take an export's next
 	// chunk; zero means the default.
 	ExportStall time.Duration
@@ -260,7 +263,7 @@ func Start(t testing.TB, opts Options) *App {
 	if dataDir == "" && opts.DatabaseURL == "" {
 		dataDir = t.TempDir()
 	}
-	ws, err := workspace.Open(context.Background(), workspace.Config{DataDir: dataDir, DatabaseURL: opts.DatabaseURL, Now: opts.Now})
+	ws, err := workspace.Open(context.Background(), workspace.Config{DataDir: dataDir, DatabaseURL: opts.DatabaseURL, Now: opts.Now, Timeout: opts.StoreTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}

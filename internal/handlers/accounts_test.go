@@ -239,7 +239,7 @@ func TestSampleLedgerAndKnownScores(t *testing.T) {
 		t.Errorf("after 1001's report, the band-2 accounts = %q; want 1001 with PD 6.995%%", row)
 	}
 	to := mustRedirect(t, "link", u.post("/accounts/link"))
-	if !strings.Contains(u.Get(to).Text(".flash"), "5 of 5 accounts linked") {
+	if !strings.Contains(u.Get(to).Text(".flash"), "6 of 6 accounts linked") {
 		t.Errorf("link flash = %q", u.Get(to).Text(".flash"))
 	}
 	to = mustRedirect(t, "fetch", u.post("/accounts/scores"))
