@@ -143,6 +143,24 @@ func TestCrossSiteNavigationsSpendNothing(t *testing.T) {
 	if p := u.Get("/"); p.Status != http.StatusForbidden || p.Doc.Find(`main form[action="/"] button`).Length() != 1 {
 		t.Errorf("cross-site home page: status %d, want 403 with a button", p.Status)
 	}
+	// A report, a portfolio page and a link with a query: each offered
+	// as a button with its own words, nothing spent.
+	for path, title := range map[string]string{
+		"/businesses/1001/payments":            "Open the report?",
+		"/suppliers/S-1001":                    "Open the report?",
+		"/portfolio/scores?score=pay&folder=2": "Open the page?",
+		"/compare?ids=1001,1002":               "Open the page?",
+	} {
+		p := u.Get(path)
+		action, _, ok := p.Form("main form[method=get]")
+		want, _, _ := strings.Cut(path, "?")
+		if p.Status != http.StatusForbidden || !ok || action != want || p.Doc.Find("h1").Text() != title {
+			t.Errorf("cross-site %s: status %d, form %v to %q, title %q; want 403, a button to %s, %q", path, p.Status, ok, action, p.Doc.Find("h1").Text(), want, title)
+		}
+	}
+	if n := app.Sim.Requests()["ordinary"]; len(n) != 0 {
+		t.Errorf("cross-site pages reached the service: %v", n)
+	}
 	u.Header.Set("Sec-Fetch-Site", "same-origin")
 	if p := u.Get("/portfolio/export?format=csv&layout=standard"); p.Status != http.StatusOK {
 		t.Errorf("the button's request (same-origin): status %d, want 200", p.Status)

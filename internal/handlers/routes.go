@@ -11,7 +11,8 @@ import (
 // middleware order, stated once: request id and log (outermost, so every
 // response is logged with its final status), panic recovery, security
 // headers, request size limits; then, for pages, session and CSRF; then the
-// sign-in guard and the role guard (roles.go). HEAD is answered for every GET route.
+// sign-in guard, the cross-site guard (crosssite.go) and the role guard
+// (roles.go). HEAD is answered for every GET route.
 func (h *Handler) Routes() *echo.Echo {
 	e := echo.NewWithConfig(echo.Config{
 		Router: echo.NewRouter(echo.RouterConfig{AutoHandleHEAD: true}),
@@ -42,8 +43,8 @@ func (h *Handler) Routes() *echo.Echo {
 	pages.POST("/login/verify", h.submitVerify)
 	pages.POST("/logout", h.submitLogout)
 
-	app := pages.Group("", h.requireSignIn, h.guardRoles, h.admitPages)
-	app.GET("/", h.showHome, h.sameSiteOnly(crossSiteHome))
+	app := pages.Group("", h.requireSignIn, h.sameSitePages, h.guardRoles, h.admitPages)
+	app.GET("/", h.showHome)
 	app.GET("/open", h.openBusiness)
 	app.POST("/refresh", h.submitRefresh)
 
