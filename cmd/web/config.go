@@ -113,7 +113,7 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (co
 	fs.Var(&publicURL, "public-url", "the site's address as browsers reach it (https://credit.example.com), for share links and notes.csv; empty takes each request's Host")
 	fs.Var(&teamRoles, "team-roles", "the team's roles: name=role[:authority], comma- or newline-separated; role analyst, manager or auditor")
 	fs.Var(&teamRolesFile, "team-roles-file", "a file of TEAM_ROLES lines, instead of TEAM_ROLES")
-	fs.Var(&analystAuthority, "analyst-authority", "authority of analysts named without one and of everyone not named")
+	fs.Var(&analystAuthority, "analyst-authority", "authority of analysts named without one and of everyone not named; 0, the default, approves nothing alone")
 	fs.DurationVar(&cfg.ShutdownGrace, "shutdown-grace", 30*time.Second, "how long a stop (SIGTERM) waits for pages and exports to finish")
 
 	// -version is no setting: kept out of the flag set, whose every flag
