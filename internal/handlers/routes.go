@@ -152,6 +152,13 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/accounts/:account/review", h.showReview)
 	app.POST("/accounts/:account/review", h.submitReview)
 
+	// The refresh plan (issue 28): the team's linked businesses ranked by
+	// what refreshing their scores is worth; the POST spends what the
+	// analyst has left this hour on the top of the list (auditors refused,
+	// like every change).
+	app.GET(refreshPlanPath, h.showRefreshPlan)
+	app.POST(refreshPlanPath, h.submitRefreshPlan)
+
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.
 	pages.GET("/logout", h.showSignOut)
