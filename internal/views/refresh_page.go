@@ -76,3 +76,11 @@ func NewRefreshRow(rank int, rc RefreshCandidate) RefreshRow {
 	}
 	return r
 }
+
+// Businesses counts businesses in words: "1 business", "3 businesses".
+func Businesses(n int) string {
+	if n == 1 {
+		return "1 business"
+	}
+	return Int(int64(n)) + " businesses"
+}
