@@ -1,6 +1,9 @@
 package store
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A divergence rule keeps its category and steady days, is always about
 // DBT, and refuses days that are not whole or out of range and categories
@@ -66,9 +69,10 @@ func TestDivergenceRules(t *testing.T) {
 	})
 }
 
-// The analyst's own supplier category: unset, set, changed, cleared, kept
-// apart from another analyst's, refused when not a SIC code, and gone with
-// the analyst's data.
+// The team's supplier category: unset, set by one analyst and seen by
+// another of the team, changed, cleared, never seen by another service,
+// refused when not a SIC code; each change is in the audit trail with who
+// made it and the code before, and it outlives any analyst's workspace.
 func TestSupplierCategory(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		ctx := t.Context()
@@ -83,35 +87,39 @@ func TestSupplierCategory(t *testing.T) {
 		if c := get(alice); c != "" {
 			t.Errorf("unset category = %q", c)
 		}
-		for _, code := range []string{"36", "5065"} {
-			if err := s.SetSupplierCategory(ctx, alice, code); err != nil {
-				t.Fatal(err)
-			}
-			if c := get(alice); c != code {
-				t.Errorf("category = %q, want %q", c, code)
-			}
+		must(t, s.SetSupplierCategory(ctx, alice, "36"))
+		if c := get(bob); c != "36" {
+			t.Errorf("bob sees the team's category as %q, want 36", c)
 		}
-		if c := get(bob); c != "" {
-			t.Errorf("bob sees alice's category %q", c)
+		must(t, s.SetSupplierCategory(ctx, bob, "5065"))
+		must(t, s.SetSupplierCategory(ctx, bob, "5065")) // the same again logs nothing
+		if c := get(alice); c != "5065" {
+			t.Errorf("alice sees %q after bob's change, want 5065", c)
+		}
+		if c := get(aliceElse); c != "" {
+			t.Errorf("another service sees the team's category %q", c)
 		}
 		wantInvalid(t, "SetSupplierCategory", s.SetSupplierCategory(ctx, alice, "electronics"), "category")
 		if c := get(alice); c != "5065" {
 			t.Errorf("a refused code changed the category to %q", c)
 		}
-		if err := s.SetSupplierCategory(ctx, alice, ""); err != nil {
-			t.Fatal(err)
-		}
-		if c := get(alice); c != "" {
+		must(t, s.SetSupplierCategory(ctx, alice, ""))
+		if c := get(bob); c != "" {
 			t.Errorf("cleared category = %q", c)
 		}
-		if err := s.SetSupplierCategory(ctx, alice, "36"); err != nil {
-			t.Fatal(err)
+		must(t, s.SetSupplierCategory(ctx, alice, "36"))
+		must(t, s.DeleteAnalyst(ctx, alice))
+		if c := get(bob); c != "36" {
+			t.Errorf("category after alice deleted her workspace = %q, want the team's 36", c)
 		}
-		if err := s.DeleteAnalyst(ctx, alice); err != nil {
-			t.Fatal(err)
+		var got []string
+		for e, err := range s.AuditLog(ctx, alice.Service, AuditFilter{Action: AuditActionSupplierCategory}) {
+			must(t, err)
+			got = append(got, e.Actor+":"+e.OldValue+">"+e.NewValue)
 		}
-		if c := get(alice); c != "" {
-			t.Errorf("category after deleting the workspace = %q", c)
+		want := "alice:>36 bob:36>5065 alice:5065> alice:>36"
+		if strings.Join(got, " ") != want {
+			t.Errorf("audit trail = %v, want %s", got, want)
 		}
 	})
 }
