@@ -128,7 +128,7 @@ type Config struct {
 	// Notes reads notes a page or a batch at a time; nil uses Workspace
 	// when it can.
 	Notes NoteReader
-	// SupplierCategories keeps each analyst's own supplier SIC category for
+	// SupplierCategories keeps the team's supplier SIC category for
 	// divergence rules; nil takes it from Workspace when that keeps them.
 	SupplierCategories SupplierCategories
 	// ServiceURL is the service's base URL: with the user name, it names

@@ -127,7 +127,7 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/alerts/rules/:id/edit", h.showRuleEdit)
 	app.POST("/alerts/rules/:id/edit", h.submitRuleEdit)
 	// Early warning (issue 28): back-test a rule over the portfolio's
-	// histories before turning it on; the analyst's own supplier category
+	// histories before turning it on; the team's supplier category
 	// for divergence rules ("paying suppliers like you last").
 	app.GET("/alerts/backtest", h.showBacktest)
 	app.GET("/alerts/backtest.csv", h.exportBacktest)
