@@ -1,8 +1,11 @@
 package store
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
+
+	"github.com/pressly/goose/v3"
 )
 
 // A divergence rule keeps its category and steady days, is always about
@@ -120,6 +123,42 @@ func TestSupplierCategory(t *testing.T) {
 		want := "alice:>36 bob:36>5065 alice:5065> alice:>36"
 		if strings.Join(got, " ") != want {
 			t.Errorf("audit trail = %v, want %s", got, want)
+		}
+	})
+}
+
+// Migration 00011 keeps, for each team, the category its analysts set
+// most recently before the setting became the team's.
+func TestSupplierCategoryMigratesToTheTeam(t *testing.T) {
+	eachEngine(t, func(t *testing.T, s *Store) {
+		ctx := t.Context()
+		dir, err := fs.Sub(migrations, "migrations")
+		must(t, err)
+		dialect := goose.DialectSQLite3
+		if s.engine == Postgres {
+			dialect = goose.DialectPostgres
+		}
+		p, err := goose.NewProvider(dialect, s.w, dir, goose.WithDisableGlobalRegistry(true))
+		must(t, err)
+		for _, a := range []Analyst{alice, bob, aliceElse} {
+			must(t, s.Watch(ctx, a, 1001, "Harbor"))
+		}
+		_, err = p.DownTo(ctx, 10)
+		must(t, err)
+		for i, c := range []struct {
+			a    Analyst
+			code string
+		}{{alice, "36"}, {bob, "50"}, {aliceElse, "73"}} {
+			_, err := s.w.ExecContext(ctx, "INSERT INTO supplier_categories (analyst_id, code, updated_at) SELECT id, $1, $2 FROM analysts WHERE service = $3 AND user_name = $4",
+				c.code, int64(1000+i), c.a.Service, c.a.User)
+			must(t, err)
+		}
+		_, err = p.Up(ctx)
+		must(t, err)
+		for a, want := range map[Analyst]string{alice: "50", bob: "50", aliceElse: "73"} {
+			if got, err := s.SupplierCategory(ctx, a); err != nil || got != want {
+				t.Errorf("%s of %s after the migration: %q (%v), want %q", a.User, a.Service, got, err, want)
+			}
 		}
 	})
 }
