@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 import "creditdash/internal/views"
 
 // SupplierCategory is /settings/supplier-category: the SIC code of what
-// the analyst's team sells, which divergence rules without a category of
+// the team sells, which divergence rules without a category of
 // their own follow.
 func SupplierCategory(v views.SupplierCategoryPage) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
@@ -46,19 +46,19 @@ func SupplierCategory(v views.SupplierCategoryPage) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Your supplier category</h1><section class=\"card\" aria-labelledby=\"supplier-category-title\"><h2 id=\"supplier-category-title\">What your team sells, as a SIC code</h2><p class=\"muted small\">A customer under strain pays the suppliers it cannot do without and lets the others wait. The payments tab of every report shows the days beyond terms toward this category beside the customer's overall DBT, and <a href=\"/alerts\">divergence rules</a> left without a category of their own watch it. A four-digit code (5065) is read from the service's two-digit group (50) when that is all it reports. Kept for you alone: the team has no shared settings yet.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>The team’s supplier category</h1><section class=\"card\" aria-labelledby=\"supplier-category-title\"><h2 id=\"supplier-category-title\">What your team sells, as a SIC code</h2><p class=\"muted small\">A customer under strain pays the suppliers it cannot do without and lets the others wait. The payments tab of every report shows the days beyond terms toward this category beside the customer's overall DBT, and <a href=\"/alerts\">divergence rules</a> left without a category of their own watch it. A four-digit code (5065) is read from the service's two-digit group (50) when that is all it reports. It is the team’s: set once here by anyone of the team, it holds for everyone’s rules, and each change is in the <a href=\"/audit\">audit trail</a>.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			if v.Saved != "" {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<p id=\"supplier-category-current\">Your category: <strong>SIC ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<p id=\"supplier-category-current\">The team’s category: <strong>SIC ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var3 string
 				templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(v.Saved)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/supplier_category.templ`, Line: 17, Col: 74}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/supplier_category.templ`, Line: 17, Col: 82}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 				if templ_7745c5c3_Err != nil {

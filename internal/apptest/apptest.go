@@ -119,6 +119,9 @@ type Options struct {
 	// SameService, when set, makes this app a second replica of that
 	// one's stand-in service instead of starting its own.
 	SameService *App
+	// BacktestHold is called by each back-test once it holds its slot
+	// (handlers.Config.BacktestHold): a handshake that may block.
+	BacktestHold func()
 }
 
 // App is a running dashboard and its stand-in service.
@@ -323,6 +326,7 @@ func Start(t testing.TB, opts Options) *App {
 		Meter:             opts.Meter,
 		Demo:              demoHelp(opts.Demo, data, sim),
 		Rules:             ws,
+		BacktestHold:      opts.BacktestHold,
 	})
 	if err != nil {
 		t.Fatal(err)

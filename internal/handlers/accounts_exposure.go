@@ -104,6 +104,7 @@ func (h *Handler) showExposure(c *echo.Context) error {
 	page.Charts = true
 	page.AsOf = d.dates[0]
 	page.Summary, page.Breakdowns = views.NewExposureSummary(d.summary)
+	page.Coverage = h.refreshCoverage(d.figs)
 	if page.BandChart, err = views.ExposureBandChart(d.summary); err != nil {
 		return err
 	}

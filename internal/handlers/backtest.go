@@ -130,6 +130,9 @@ func (h *Handler) runBacktest(c *echo.Context) (b backtest, d *backtestData, r v
 		return b, nil, r, true, h.renderBacktest(c, http.StatusTooManyRequests, b, h.loadBacktest(c, b, false), nil)
 	}
 	defer release()
+	if h.backtestHold != nil {
+		h.backtestHold()
+	}
 	d = h.loadBacktest(c, b, true)
 	if err := expiredAmong(d.histErr, d.membersErr, d.foldersErr); err != nil {
 		return b, d, r, true, err

@@ -5,7 +5,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -147,5 +150,55 @@ func TestBacktestRefusesBadInput(t *testing.T) {
 				t.Errorf("%s: the typed %q is not kept", tc.name, tc.kept)
 			}
 		}
+	}
+}
+
+// A sixth back-test of one analyst while five run is turned back, 429,
+// with the reason; once they finish, the next one runs. The five are held
+// by a handshake (each says it holds its slot, then waits for the
+// release), so the sixth arrives while all five surely run.
+func TestBacktestFiveAtOnce(t *testing.T) {
+	started, release := make(chan struct{}, 8), make(chan struct{})
+	var held atomic.Int32
+	app := apptest.Start(t, apptest.Options{BacktestHold: func() {
+		// Only the first five are held: were the bound broken, a sixth
+		// would run through and the test fail instead of hanging.
+		if held.Add(1) <= 5 {
+			started <- struct{}{}
+			<-release
+		}
+	}})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free)
+	u := signInWS(t, app, "demo")
+	var wg sync.WaitGroup
+	statuses := make([]int, 5)
+	for i := range statuses {
+		wg.Go(func() {
+			statuses[i] = u.Get(strings.Replace(backtestQuery, "threshold=6", "threshold="+strconv.Itoa(2+i), 1)).Status
+		})
+	}
+	for n := range 5 {
+		select {
+		case <-started:
+		case <-time.After(time.Minute): // a failure guard, not a timing: the handshake ends the wait
+			free()
+			t.Fatalf("only %d of 5 back-tests took their slot", n)
+		}
+	}
+	p := u.Get(backtestQuery)
+	if p.Status != http.StatusTooManyRequests || !strings.Contains(p.Text(".form-error"), "5 back-tests running") {
+		t.Errorf("a sixth back-test at once: status %d, %q; want 429", p.Status, p.Text(".form-error"))
+	}
+	free()
+	wg.Wait()
+	for i, s := range statuses {
+		if s != http.StatusOK {
+			t.Errorf("back-test %d: status %d, want 200", i, s)
+		}
+	}
+	if p := u.Get(backtestQuery); p.Status != http.StatusOK {
+		t.Errorf("a back-test once the five finished: status %d", p.Status)
 	}
 }

@@ -16,32 +16,41 @@ import (
 
 // "Paying suppliers like you last": divergence rules are checked where a
 // business's payments by supplier category arrive anyway, its payments
-// tab, at no extra request; a rule that follows the analyst's own supplier
+// tab, at no extra request; a rule that follows the team's supplier
 // category reads it from settings when it is checked.
 
-// SupplierCategories keeps each analyst's own supplier SIC category (the
-// workspace store does; per analyst until the team has a store of its own).
+// SupplierCategories keeps the team's supplier SIC category, set once in
+// settings by anyone of the team (the store logs each change in the team's
+// audit trail); the analyst names the team.
 type SupplierCategories interface {
 	SupplierCategory(ctx context.Context, a store.Analyst) (string, error)
 	SetSupplierCategory(ctx context.Context, a store.Analyst, code string) error
 }
 
-// supplierCategoryPath is the settings page of the analyst's category.
+// supplierCategoryPath is the settings page of the team's category.
 const supplierCategoryPath = "/settings/supplier-category"
 
-// ownCategory is the analyst's own supplier category, "" when not set or
+// ownCategory is the team's supplier category, "" when not set or
 // not to be had (a failing store only loses the default).
 func (h *Handler) ownCategory(c *echo.Context) string {
 	if h.suppliers == nil {
 		return ""
+	}
+	if code, ok := c.Get(ctxTeamCategory).(string); ok {
+		return code // read once per request: the page's key and its panel agree
 	}
 	code, err := h.suppliers.SupplierCategory(c.Request().Context(), h.analyst(c))
 	if err != nil {
 		h.logWorkspace(c, "supplier category", err)
 		return ""
 	}
+	c.Set(ctxTeamCategory, code)
 	return code
 }
+
+// ctxTeamCategory holds the team's supplier category as this request read
+// it.
+const ctxTeamCategory = "team-supplier-category"
 
 // evaluatePayments checks the divergence rules against a payments tab's
 // monthly and SIC summaries.
@@ -50,6 +59,10 @@ func (h *Handler) evaluatePayments(c *echo.Context, ld *loaded, ref upstream.Bus
 	if id == 0 || len(sic) == 0 {
 		return
 	}
+	// The page shows the team's category, which another analyst may change:
+	// a kept page must not outlive it.
+	state, _ := c.Get(ctxPageState).(string)
+	c.Set(ctxPageState, state+"\ncategory:"+h.ownCategory(c))
 	done, mark := h.evaluatedAlready(c, ld, id)
 	if done {
 		return
@@ -130,7 +143,7 @@ func (h *Handler) fillDivergence(c *echo.Context, page *views.BusinessPaymentsPa
 	return err
 }
 
-// showSupplierCategory shows the analyst's own supplier category.
+// showSupplierCategory shows the team's supplier category.
 func (h *Handler) showSupplierCategory(c *echo.Context) error {
 	if h.suppliers == nil {
 		return echo.ErrNotFound
@@ -142,7 +155,7 @@ func (h *Handler) showSupplierCategory(c *echo.Context) error {
 	return h.renderSupplierCategory(c, http.StatusOK, views.SupplierCategoryPage{Code: code, Saved: code})
 }
 
-// submitSupplierCategory sets (or, empty, clears) the analyst's category.
+// submitSupplierCategory sets (or, empty, clears) the team's category.
 func (h *Handler) submitSupplierCategory(c *echo.Context) error {
 	if h.suppliers == nil {
 		return echo.ErrNotFound
@@ -164,7 +177,7 @@ func (h *Handler) submitSupplierCategory(c *echo.Context) error {
 }
 
 func (h *Handler) renderSupplierCategory(c *echo.Context, status int, page views.SupplierCategoryPage) error {
-	page.Base = h.base(c, nil, "Your supplier category", views.NavWorkspace)
+	page.Base = h.base(c, nil, "The team's supplier category", views.NavWorkspace)
 	return h.render(c, status, templates.SupplierCategory(page))
 }
 

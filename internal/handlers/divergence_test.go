@@ -100,7 +100,7 @@ func TestPaymentsTabDivergencePanel(t *testing.T) {
 	if head != "Month|Toward 36|Overall|Spread" {
 		t.Errorf("divergence table head %q", head)
 	}
-	if !strings.Contains(p.Text("#divergence"), "Set your supplier category") {
+	if !strings.Contains(p.Text("#divergence"), "Set the team’s supplier category") {
 		t.Error("no hint to set a supplier category")
 	}
 
@@ -113,12 +113,12 @@ func TestPaymentsTabDivergencePanel(t *testing.T) {
 	if got := own.Doc.Find("#divergence-category option[selected]").AttrOr("value", ""); got != "50" {
 		t.Errorf("own category 5065 shows %q, want its major group 50", got)
 	}
-	if !strings.Contains(own.Text("#divergence"), "Your supplier category: SIC 5065") {
+	if !strings.Contains(own.Text("#divergence"), "supplier category: SIC 5065") {
 		t.Errorf("own category not named: %q", own.Text("#divergence"))
 	}
 }
 
-// The settings page keeps the analyst's category; bad codes come back with
+// The settings page keeps the team's category; bad codes come back with
 // the reason and the typed text, 422; an empty one clears it.
 func TestSupplierCategorySettings(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
@@ -132,8 +132,20 @@ func TestSupplierCategorySettings(t *testing.T) {
 		t.Errorf("bad code: status %d, %q", p.Status, p.Text(".form-error"))
 	}
 	mustRedirect(t, "set", u.post("/settings/supplier-category", "category", " 36 "))
-	if got := u.Get("/settings/supplier-category").Text("#supplier-category-current"); got != "Your category: SIC 36." {
+	if got := u.Get("/settings/supplier-category").Text("#supplier-category-current"); got != "The team’s category: SIC 36." {
 		t.Errorf("after saving: %q", got)
+	}
+	// It is the team's: another analyst sees it, and the audit trail says
+	// who set it; an auditor may not change it.
+	other := signInWS(t, app, "developer")
+	if got := other.Get("/settings/supplier-category").Text("#supplier-category-current"); got != "The team’s category: SIC 36." {
+		t.Errorf("another analyst of the team sees %q", got)
+	}
+	if got := other.Get("/audit").Text("main"); !strings.Contains(got, "supplier-category") || !strings.Contains(got, "36") {
+		t.Errorf("the audit trail does not show the change: %.400s", got)
+	}
+	if p := signInWS(t, app, "trade").post("/settings/supplier-category", "category", "50"); p.Status != http.StatusForbidden {
+		t.Errorf("an auditor's change: status %d, want 403", p.Status)
 	}
 	mustRedirect(t, "clear", u.post("/settings/supplier-category", "category", ""))
 	if got := u.Get("/settings/supplier-category").Text("#supplier-category-current"); !strings.Contains(got, "No category set") {

@@ -128,7 +128,7 @@ type Config struct {
 	// Notes reads notes a page or a batch at a time; nil uses Workspace
 	// when it can.
 	Notes NoteReader
-	// SupplierCategories keeps each analyst's own supplier SIC category for
+	// SupplierCategories keeps the team's supplier SIC category for
 	// divergence rules; nil takes it from Workspace when that keeps them.
 	SupplierCategories SupplierCategories
 	// ServiceURL is the service's base URL: with the user name, it names
@@ -200,6 +200,11 @@ type Config struct {
 	// Decisions are the team's limit requests and their outcomes; nil
 	// turns their pages off (404).
 	Decisions Decisions
+	// BacktestHold, when set, is called by each back-test once it holds
+	// one of its analyst's slots and before it reads the service: a
+	// test's handshake, which may block until the test releases it. nil
+	// in production.
+	BacktestHold func()
 }
 
 // Handler serves every page of the dashboard.
@@ -230,6 +235,8 @@ type Handler struct {
 	calls, exports *userSlots
 	// backtests bounds the back-tests each analyst runs at once.
 	backtests *userSlots
+	// backtestHold is Config.BacktestHold.
+	backtestHold func()
 	// suppliers keeps the analysts' own supplier categories (nil: none).
 	suppliers SupplierCategories
 	// turns bound the pages prepared at once (see admission.go).
@@ -336,6 +343,7 @@ func New(cfg Config) (*Handler, error) {
 		calls:         newUserSlots(callsPerUser),
 		exports:       newUserSlots(exportsPerUser),
 		backtests:     newUserSlots(backtestsPerAnalyst),
+		backtestHold:  cfg.BacktestHold,
 		turns:         newTurns(pageTurns, pageTurnsPerUser, cfg.PageTurnWait),
 		exportStall:   cfg.ExportStall,
 		meter:         cfg.Meter,

@@ -128,7 +128,7 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/alerts/rules/:id/edit", h.showRuleEdit)
 	app.POST("/alerts/rules/:id/edit", h.submitRuleEdit)
 	// Early warning (issue 28): back-test a rule over the portfolio's
-	// histories before turning it on; the analyst's own supplier category
+	// histories before turning it on; the team's supplier category
 	// for divergence rules ("paying suppliers like you last").
 	app.GET("/alerts/backtest", h.showBacktest)
 	app.GET("/alerts/backtest.csv", h.exportBacktest)
@@ -152,6 +152,13 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/reviews", h.showReviews)
 	app.GET("/accounts/:account/review", h.showReview)
 	app.POST("/accounts/:account/review", h.submitReview)
+
+	// The refresh plan (issue 28): the team's linked businesses ranked by
+	// what refreshing their scores is worth; the POST spends what the
+	// analyst has left this hour on the top of the list (auditors refused,
+	// like every change).
+	app.GET(refreshPlanPath, h.showRefreshPlan)
+	app.POST(refreshPlanPath, h.submitRefreshPlan)
 
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.

@@ -20,7 +20,6 @@ type workspace struct {
 	Seen      map[SeenKey]Seen
 	Snapshots []SnapshotInfo
 	Data      []string
-	Category  string
 }
 
 // readAll reads an analyst's whole workspace through the API.
@@ -41,8 +40,6 @@ func readAll(t *testing.T, s *Store, a Analyst) workspace {
 	must(t, err)
 	w.Unread = g.Unread
 	w.Seen, err = s.LastSeen(ctx, a)
-	must(t, err)
-	w.Category, err = s.SupplierCategory(ctx, a)
 	must(t, err)
 	w.Snapshots, err = s.Snapshots(ctx, a)
 	must(t, err)
@@ -66,7 +63,6 @@ func populate(t *testing.T, s *Store, a Analyst) (note, rule, alert, snapshot in
 	_, err = s.RecordAlerts(ctx, a, []Triggered{{RuleID: r.ID, BusinessID: 1001, Year: 2025, Month: 3, New: 2}})
 	must(t, err)
 	must(t, s.MarkSeen(ctx, a, []Reading{{1001, ScoreRisk, 2}}))
-	must(t, s.SetSupplierCategory(ctx, a, "36"))
 	sn, err := s.SaveSnapshot(ctx, a, SnapshotSpec{BusinessID: 1001, Tab: "overview", Fetched: time.Now(), Data: json.RawMessage(`{"of":"` + a.User + `"}`)})
 	must(t, err)
 	al, err := s.Alerts(ctx, a, 1)

@@ -6,42 +6,67 @@ import (
 	"errors"
 )
 
-// The analyst's own supplier category: the SIC code of what the team
-// sells, set once in settings, which divergence rules without a category
-// of their own follow. It is kept per analyst: the team's settings live in
-// the team store (issue 26), which this branch does not have.
+// The team's supplier category: the SIC code of what the team sells, set
+// once in settings, which divergence rules without a category of their own
+// follow. Like the accounts it is the team's (keyed by the service), so
+// every analyst's rules follow the same one, and each change is appended
+// to the audit trail in the transaction that writes it.
 
-// SupplierCategory is the analyst's own supplier SIC code, "" when not set.
+// AuditActionSupplierCategory is the team's supplier category set,
+// changed or cleared.
+const AuditActionSupplierCategory = "supplier-category"
+
+// SupplierCategory is the team's supplier SIC code, "" when not set.
 func (s *Store) SupplierCategory(ctx context.Context, a Analyst) (string, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	a, err := a.key()
+	a, err := team(a)
 	if err != nil {
 		return "", err
 	}
 	var code string
-	err = s.r.QueryRowContext(ctx, "SELECT code FROM supplier_categories WHERE analyst_id = "+analystID, a.Service, a.User).Scan(&code)
+	err = s.r.QueryRowContext(ctx, "SELECT code FROM team_supplier_categories WHERE service = $1", a.Service).Scan(&code)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
 	return code, wrap("supplier category", err)
 }
 
-// SetSupplierCategory sets the analyst's own supplier SIC code; "" clears
-// it. A code that is not 2 to 4 digits is a *ValidationError on "category".
+// SetSupplierCategory sets the team's supplier SIC code for everyone of the
+// team; "" clears it. A code that is not 2 to 4 digits is a
+// *ValidationError on "category". A change is logged with who made it and
+// the code before; setting the code already in force writes nothing.
 func (s *Store) SetSupplierCategory(ctx context.Context, a Analyst, code string) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	if code != "" && !IsSICCode(code) {
 		return invalid("category", "a supplier category is a SIC code of 2 to 4 digits, such as 36")
 	}
-	return s.write(ctx, a, "set supplier category", func(tx *sql.Tx, id int64) error {
-		if code == "" {
-			_, err := tx.ExecContext(ctx, "DELETE FROM supplier_categories WHERE analyst_id = $1", id)
+	a, err := team(a)
+	if err != nil {
+		return err
+	}
+	return s.teamWrite(ctx, "set supplier category", func(tx *sql.Tx) error {
+		var old string
+		err := tx.QueryRowContext(ctx, "SELECT code FROM team_supplier_categories WHERE service = $1", a.Service).Scan(&old)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO supplier_categories (analyst_id, code, updated_at) VALUES ($1, $2, $3)
-			ON CONFLICT (analyst_id) DO UPDATE SET code = excluded.code, updated_at = excluded.updated_at`, id, code, s.stamp())
+		if old == code {
+			return nil
+		}
+		if code == "" {
+			_, err = tx.ExecContext(ctx, "DELETE FROM team_supplier_categories WHERE service = $1", a.Service)
+		} else {
+			_, err = tx.ExecContext(ctx, `INSERT INTO team_supplier_categories (service, code, updated_at, updated_by) VALUES ($1, $2, $3, $4)
+				ON CONFLICT (service) DO UPDATE SET code = excluded.code, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
+				a.Service, code, s.stamp(), a.User)
+		}
+		if err != nil {
+			return err
+		}
+		_, err = s.appendAuditTx(ctx, tx, a.Service, AuditChange{Actor: a.User, Action: AuditActionSupplierCategory,
+			OldValue: old, NewValue: code, Reason: "the team's supplier category for divergence rules"})
 		return err
 	})
 }

@@ -1,6 +1,12 @@
 package store
 
-import "testing"
+import (
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/pressly/goose/v3"
+)
 
 // A divergence rule keeps its category and steady days, is always about
 // DBT, and refuses days that are not whole or out of range and categories
@@ -66,9 +72,10 @@ func TestDivergenceRules(t *testing.T) {
 	})
 }
 
-// The analyst's own supplier category: unset, set, changed, cleared, kept
-// apart from another analyst's, refused when not a SIC code, and gone with
-// the analyst's data.
+// The team's supplier category: unset, set by one analyst and seen by
+// another of the team, changed, cleared, never seen by another service,
+// refused when not a SIC code; each change is in the audit trail with who
+// made it and the code before, and it outlives any analyst's workspace.
 func TestSupplierCategory(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		ctx := t.Context()
@@ -83,35 +90,75 @@ func TestSupplierCategory(t *testing.T) {
 		if c := get(alice); c != "" {
 			t.Errorf("unset category = %q", c)
 		}
-		for _, code := range []string{"36", "5065"} {
-			if err := s.SetSupplierCategory(ctx, alice, code); err != nil {
-				t.Fatal(err)
-			}
-			if c := get(alice); c != code {
-				t.Errorf("category = %q, want %q", c, code)
-			}
+		must(t, s.SetSupplierCategory(ctx, alice, "36"))
+		if c := get(bob); c != "36" {
+			t.Errorf("bob sees the team's category as %q, want 36", c)
 		}
-		if c := get(bob); c != "" {
-			t.Errorf("bob sees alice's category %q", c)
+		must(t, s.SetSupplierCategory(ctx, bob, "5065"))
+		must(t, s.SetSupplierCategory(ctx, bob, "5065")) // the same again logs nothing
+		if c := get(alice); c != "5065" {
+			t.Errorf("alice sees %q after bob's change, want 5065", c)
+		}
+		if c := get(aliceElse); c != "" {
+			t.Errorf("another service sees the team's category %q", c)
 		}
 		wantInvalid(t, "SetSupplierCategory", s.SetSupplierCategory(ctx, alice, "electronics"), "category")
 		if c := get(alice); c != "5065" {
 			t.Errorf("a refused code changed the category to %q", c)
 		}
-		if err := s.SetSupplierCategory(ctx, alice, ""); err != nil {
-			t.Fatal(err)
-		}
-		if c := get(alice); c != "" {
+		must(t, s.SetSupplierCategory(ctx, alice, ""))
+		if c := get(bob); c != "" {
 			t.Errorf("cleared category = %q", c)
 		}
-		if err := s.SetSupplierCategory(ctx, alice, "36"); err != nil {
-			t.Fatal(err)
+		must(t, s.SetSupplierCategory(ctx, alice, "36"))
+		must(t, s.DeleteAnalyst(ctx, alice))
+		if c := get(bob); c != "36" {
+			t.Errorf("category after alice deleted her workspace = %q, want the team's 36", c)
 		}
-		if err := s.DeleteAnalyst(ctx, alice); err != nil {
-			t.Fatal(err)
+		var got []string
+		for e, err := range s.AuditLog(ctx, alice.Service, AuditFilter{Action: AuditActionSupplierCategory}) {
+			must(t, err)
+			got = append(got, e.Actor+":"+e.OldValue+">"+e.NewValue)
 		}
-		if c := get(alice); c != "" {
-			t.Errorf("category after deleting the workspace = %q", c)
+		want := "alice:>36 bob:36>5065 alice:5065> alice:>36"
+		if strings.Join(got, " ") != want {
+			t.Errorf("audit trail = %v, want %s", got, want)
+		}
+	})
+}
+
+// Migration 00011 keeps, for each team, the category its analysts set
+// most recently before the setting became the team's.
+func TestSupplierCategoryMigratesToTheTeam(t *testing.T) {
+	eachEngine(t, func(t *testing.T, s *Store) {
+		ctx := t.Context()
+		dir, err := fs.Sub(migrations, "migrations")
+		must(t, err)
+		dialect := goose.DialectSQLite3
+		if s.engine == Postgres {
+			dialect = goose.DialectPostgres
+		}
+		p, err := goose.NewProvider(dialect, s.w, dir, goose.WithDisableGlobalRegistry(true))
+		must(t, err)
+		for _, a := range []Analyst{alice, bob, aliceElse} {
+			must(t, s.Watch(ctx, a, 1001, "Harbor"))
+		}
+		_, err = p.DownTo(ctx, 10)
+		must(t, err)
+		for i, c := range []struct {
+			a    Analyst
+			code string
+		}{{alice, "36"}, {bob, "50"}, {aliceElse, "73"}} {
+			_, err := s.w.ExecContext(ctx, "INSERT INTO supplier_categories (analyst_id, code, updated_at) SELECT id, $1, $2 FROM analysts WHERE service = $3 AND user_name = $4",
+				c.code, int64(1000+i), c.a.Service, c.a.User)
+			must(t, err)
+		}
+		_, err = p.Up(ctx)
+		must(t, err)
+		for a, want := range map[Analyst]string{alice: "50", bob: "50", aliceElse: "73"} {
+			if got, err := s.SupplierCategory(ctx, a); err != nil || got != want {
+				t.Errorf("%s of %s after the migration: %q (%v), want %q", a.User, a.Service, got, err, want)
+			}
 		}
 	})
 }

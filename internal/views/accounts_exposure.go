@@ -30,6 +30,9 @@ type ExposurePage struct {
 	Drift      []DriftRow
 	Headroom   []DriftRow
 	PDNote     string
+	// Coverage is the share of exposure with scores fetched in the last
+	// seven days (the refresh plan's).
+	Coverage CoverageView
 }
 
 // ExposureSummary is the page's headline figures.

@@ -115,7 +115,7 @@ func Diverges(r store.RuleSpec, ch Change) bool {
 }
 
 // EvaluateDivergence returns the firings of the divergence rules on one
-// business's payment summaries; own is the analyst's own supplier category
+// business's payment summaries; own is the team's supplier category
 // for rules that follow it ("" when not set: those rules wait), applies
 // says whether a rule is about the business.
 func EvaluateDivergence(rules []store.Rule, id int32, name, own string, monthly, sic []upstream.PaymentSummaryRow, applies func(store.RuleSpec, int32) bool) []store.Triggered {
@@ -240,7 +240,7 @@ func divergenceText(r store.RuleSpec) string {
 		" days over three months while the overall DBT moves less than " + formatScore(store.ScoreDBT, r.Steady)
 }
 
-// SupplierCategoryPage is the settings page of the analyst's own supplier
+// SupplierCategoryPage is the settings page of the team's supplier
 // category: Code as typed, Saved as stored.
 type SupplierCategoryPage struct {
 	Base

@@ -1,0 +1,86 @@
+package views
+
+import "strconv"
+
+// RefreshPlanRows is how many businesses the plan lists: an Ordinary
+// account spends ten requests an hour, so the next fifty are hours ahead.
+const RefreshPlanRows = 50
+
+// RefreshPlanPage is /refresh-plan.
+type RefreshPlanPage struct {
+	Base
+	// AsOf is the newest ledger's date; "" when the team has none.
+	AsOf     string
+	Coverage CoverageView
+	Rows     []RefreshRow
+	// Linked is how many linked businesses are ranked; Unlinked how many
+	// accounts cannot be (no business id).
+	Linked, Unlinked int
+	// Budget says what the analyst has left this hour; CanSpend is false
+	// when nothing is.
+	Budget   string
+	CanSpend bool
+	// Fetched are the businesses the last click fetched, Missed how many
+	// it meant to and could not (the limit, the service).
+	Fetched []RefreshRow
+	Missed  int
+	Done    bool
+	PDNote  string
+}
+
+// RefreshRow is one business of the plan.
+type RefreshRow struct {
+	Rank                               int
+	URL, Name, Accounts, Exposure, EL  string
+	Fetched, Stale, Movement, Priority string
+	Never                              bool
+	BusinessID                         int32
+}
+
+// NewRefreshRows words the first RefreshPlanRows candidates.
+func NewRefreshRows(cs []RefreshCandidate) []RefreshRow {
+	out := make([]RefreshRow, 0, min(len(cs), RefreshPlanRows))
+	for i, rc := range cs {
+		if i == RefreshPlanRows {
+			break
+		}
+		out = append(out, NewRefreshRow(i+1, rc))
+	}
+	return out
+}
+
+// NewRefreshRow words one candidate.
+func NewRefreshRow(rank int, rc RefreshCandidate) RefreshRow {
+	id := strconv.Itoa(int(rc.BusinessID))
+	r := RefreshRow{Rank: rank, URL: "/businesses/" + id, Name: Clip(rc.Name, 80), Accounts: strconv.Itoa(rc.Accounts),
+		Exposure: Amount(rc.Exposure), Never: rc.Never(), BusinessID: rc.BusinessID}
+	if r.Name == "" {
+		r.Name = "Business " + id
+	}
+	r.EL = "unknown: no Risk score"
+	if rc.ELOK {
+		r.EL = Amount(rc.EL)
+	}
+	switch {
+	case rc.Never():
+		r.Fetched, r.Stale, r.Movement, r.Priority = "never", "never fetched", Dash, "first: nothing known"
+		return r
+	default:
+		r.Fetched = DateTime(rc.Fetched)
+		r.Stale = Decimal(rc.StaleDays, 1) + " days"
+	}
+	r.Movement = Decimal(rc.Movement, 0) + " Risk points"
+	r.Priority = Decimal(rc.Priority, 0)
+	if !rc.ELOK {
+		r.Priority = "last: no expected loss to weigh"
+	}
+	return r
+}
+
+// Businesses counts businesses in words: "1 business", "3 businesses".
+func Businesses(n int) string {
+	if n == 1 {
+		return "1 business"
+	}
+	return Int(int64(n)) + " businesses"
+}
