@@ -16,16 +16,17 @@ import (
 // instead of sending it again. The file waits here, not in one replica's
 // memory, so the confirmation may land on any replica behind the balancer.
 // Each analyst has at most one file waiting (a new preview replaces it),
-// a team at most MaxTeamUploads files and MaxTeamUploadBytes bytes (past
+// a team at most MaxTeamUploads files and Config.UploadBytes bytes (past
 // those the oldest go), each for UploadLife; an expired or dropped file's
 // preview asks for the file again, which costs a click, never a wrong
 // import.
 
 // Bounds of the waiting files.
 const (
-	UploadLife         = 30 * time.Minute
-	MaxTeamUploads     = 16
-	MaxTeamUploadBytes = 100 << 20
+	UploadLife     = 30 * time.Minute
+	MaxTeamUploads = 16
+	// DefaultTeamUploadBytes is ten files at the import's 10 MB.
+	DefaultTeamUploadBytes = 100 << 20
 )
 
 // Upload is a file waiting for its import.
@@ -45,7 +46,7 @@ func (s *Store) KeepUpload(ctx context.Context, a Analyst, name string, data []b
 	if err != nil {
 		return Upload{}, err
 	}
-	if len(data) > MaxTeamUploadBytes {
+	if int64(len(data)) > s.uploadBytes {
 		return Upload{}, invalid("file", "the file is too large to keep")
 	}
 	var b [16]byte
@@ -91,7 +92,7 @@ func (s *Store) trimUploads(ctx context.Context, tx *sql.Tx, service string, now
 		}
 		n++
 		total += size
-		if n > 1 && (n > MaxTeamUploads || total > MaxTeamUploadBytes) {
+		if n > 1 && (n > MaxTeamUploads || total > s.uploadBytes) {
 			drop = append(drop, id)
 		}
 	}

@@ -76,38 +76,49 @@ func TestUploadWaits(t *testing.T) {
 	})
 }
 
-// TestUploadsBoundedPerTeam: past MaxTeamUploads analysts, or
-// MaxTeamUploadBytes, the team's oldest files go, never the newest.
+// TestUploadsBoundedPerTeam: past MaxTeamUploads analysts, or the bytes
+// bound, the team's oldest files go, never the newest.
 func TestUploadsBoundedPerTeam(t *testing.T) {
-	eachEngine(t, func(t *testing.T, s *Store) {
-		ctx := t.Context()
-		var first Upload
-		for i := range MaxTeamUploads + 3 {
-			a := Analyst{Service: alice.Service, User: fmt.Sprintf("analyst%d", i)}
-			up, err := s.KeepUpload(ctx, a, "f.csv", []byte("a,b\n"))
-			must(t, err)
-			if i == 0 {
-				first = up
-			}
-		}
-		if n := uploadRows(t, s, alice.Service); n != MaxTeamUploads {
-			t.Errorf("%d uploads kept, want %d", n, MaxTeamUploads)
-		}
-		_, err := s.PendingUpload(ctx, Analyst{Service: alice.Service, User: "analyst0"}, first.Token)
-		wantErr(t, "the oldest upload past the bound", err, ErrNotFound)
-		// Bytes: two files of more than half the bound leave the newest.
-		big := bytes.Repeat([]byte("1"), MaxTeamUploadBytes/2+1)
-		_, err = s.KeepUpload(ctx, alice, "big1.csv", big)
+	const bound = 4096
+	for _, e := range engines {
+		t.Run(string(e), func(t *testing.T) {
+			t.Parallel()
+			uploadsBounded(t, openTest(t, e, Config{UploadBytes: bound}), bound)
+		})
+	}
+}
+
+// uploadsBounded is TestUploadsBoundedPerTeam on one engine.
+func uploadsBounded(t *testing.T, s *Store, bound int) {
+	ctx := t.Context()
+	var first Upload
+	for i := range MaxTeamUploads + 3 {
+		a := Analyst{Service: alice.Service, User: fmt.Sprintf("analyst%d", i)}
+		up, err := s.KeepUpload(ctx, a, "f.csv", []byte("a,b\n"))
 		must(t, err)
-		up, err := s.KeepUpload(ctx, bob, "big2.csv", big)
-		must(t, err)
-		if n := uploadRows(t, s, alice.Service); n != 1 {
-			t.Errorf("%d uploads kept past the bytes bound, want 1", n)
+		if i == 0 {
+			first = up
 		}
-		if _, err := s.PendingUpload(ctx, bob, up.Token); err != nil {
-			t.Errorf("the newest upload: %v", err)
-		}
-	})
+	}
+	if n := uploadRows(t, s, alice.Service); n != MaxTeamUploads {
+		t.Errorf("%d uploads kept, want %d", n, MaxTeamUploads)
+	}
+	_, err := s.PendingUpload(ctx, Analyst{Service: alice.Service, User: "analyst0"}, first.Token)
+	wantErr(t, "the oldest upload past the bound", err, ErrNotFound)
+	// Bytes: two files of more than half the bound leave the newest.
+	big := bytes.Repeat([]byte("1"), bound/2+1)
+	_, err = s.KeepUpload(ctx, alice, "big1.csv", big)
+	must(t, err)
+	up, err := s.KeepUpload(ctx, bob, "big2.csv", big)
+	must(t, err)
+	if n := uploadRows(t, s, alice.Service); n != 1 {
+		t.Errorf("%d uploads kept past the bytes bound, want 1", n)
+	}
+	if _, err := s.PendingUpload(ctx, bob, up.Token); err != nil {
+		t.Errorf("the newest upload: %v", err)
+	}
+	_, err = s.KeepUpload(ctx, alice, "huge.csv", make([]byte, bound+1))
+	wantInvalid(t, "a file over the bound", err, "file")
 }
 
 // uploadRows counts the team's stored uploads.
