@@ -95,7 +95,7 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 			cache.KindReport: cfg.CacheTTL, cache.KindPortfolio: cfg.CacheTTL, cache.KindAccount: cfg.CacheTTL,
 			cache.KindNews: cfg.NewsTTL, cache.KindSearch: cfg.NewsTTL,
 		},
-		MaxBytes:  cfg.CacheBytes - pageBytes(cfg.CacheBytes) - sessionBytes(cfg.CacheBytes),
+		MaxBytes:  cfg.CacheBytes - pageBytes(cfg.CacheBytes) - sessionBytes(cfg.CacheBytes) - teamBytes(cfg.CacheBytes),
 		KeepStale: cfg.KeepStale,
 		FetchWait: cfg.UpstreamTimeout,
 	}
@@ -170,6 +170,9 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 		Audit:              ws,
 		Notes:              ws,
 		Accounts:           ws,
+		TeamVersions:       ws,
+		TeamCacheBytes:     teamBytes(cfg.CacheBytes),
+		Uploads:            ws,
 		SampleLedgers:      cfg.demo(),
 		Demo:               demo,
 		Rules:              ws,

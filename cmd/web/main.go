@@ -57,6 +57,12 @@ const memoryHeadroom = 24 << 20
 // each, 3.4/2.9/3.3 ms against 4.0/3.4/4.0).
 func pageBytes(cacheBytes uint64) uint64 { return min(cacheBytes/16, 32<<20) }
 
+// teamBytes is the share of the cache's bound given to the team's kept
+// figures (handlers' accounts_cache.go): half, at most 256 MiB, so the
+// default 64 MiB keeps a 50,000-account team's figures (about 27 MB).
+// Counted inside CACHE_MB like the pages.
+func teamBytes(cacheBytes uint64) uint64 { return min(cacheBytes/2, 256<<20) }
+
 // sessionBytes is the share of the cache's bound given to decoded
 // sessions (see handlers' session memo): a sixty-fourth, at most 1 MiB.
 // Counted inside CACHE_MB like the pages, so the bound still holds.

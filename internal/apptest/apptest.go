@@ -302,6 +302,8 @@ func Start(t testing.TB, opts Options) *App {
 		// The team's accounts live in the same store; the demo data offers
 		// its sample ledgers.
 		Accounts:          ws,
+		TeamVersions:      ws,
+		Uploads:           ws,
 		SampleLedgers:     opts.Data == nil,
 		Audit:             ws,
 		Decisions:         ws,

@@ -23,6 +23,8 @@ type exposureData struct {
 	// folderNote says how accounts were put in folders.
 	folderNote string
 	ld         *loaded
+	// team is the team's version the figures were read at.
+	team teamState
 }
 
 // exposure reads the newest ledger and groups it. Folders are the
@@ -43,10 +45,21 @@ func (h *Handler) exposure(c *echo.Context) (*exposureData, error) {
 	if len(d.dates) == 0 {
 		return d, nil
 	}
-	if d.figs, err = h.teamFigures(ctx, a, d.dates[0]); err != nil {
+	if d.team, err = h.teamNow(ctx, a); err != nil {
 		return nil, accountsError(err)
 	}
-	biz, err := h.accts.TeamBusinesses(ctx, a)
+	// The newest ledger's figures, kept as /accounts keeps them.
+	if d.figs, err = h.teamFiguresAt(ctx, d.team, ""); err != nil {
+		return nil, accountsError(err)
+	}
+	biz, err := keptTeam(ctx, h, d.team, "businesses", "", func(ctx context.Context) (map[int32]store.TeamBusiness, int, error) {
+		m, err := h.accts.TeamBusinesses(ctx, a)
+		n := 0
+		for _, b := range m {
+			n += 64 + len(b.Name) + len(b.NAICS) + len(b.NAICSTitle)
+		}
+		return m, n, err
+	})
 	if err != nil {
 		return nil, accountsError(err)
 	}
@@ -109,28 +122,41 @@ func (h *Handler) showExposure(c *echo.Context) error {
 		return err
 	}
 	status := http.StatusOK
-	if err := h.fillBridge(c, &page, d.figs); err != nil {
+	if err := h.fillBridge(c, &page, d); err != nil {
 		return err
 	}
 	if page.BridgeNote != "" && c.QueryParam("from") != "" {
 		status = http.StatusBadRequest
 	}
-	ctx := c.Request().Context()
 	a := h.analyst(c)
-	page.Drift, page.Headroom = views.NewDrift(d.figs, func(b int32) string {
-		months, err := h.accts.RiskMonths(ctx, a, b)
-		if err != nil {
-			return ""
-		}
-		return views.RiskFellIn(months)
-	})
+	workOut := func(ctx context.Context) ([2][]views.DriftRow, int, error) {
+		var failed error
+		at, room := views.NewDrift(d.figs, func(b int32) string {
+			months, err := h.accts.RiskMonths(ctx, a, b)
+			if err != nil {
+				failed = err
+				return ""
+			}
+			return views.RiskFellIn(months)
+		})
+		return [2][]views.DriftRow{at, room}, 256 * (len(at) + len(room)), failed
+	}
+	drift, err := keptTeam(c.Request().Context(), h, d.team, "drift", "", workOut)
+	if err != nil {
+		// Not kept: shown without the months not read, and read again next
+		// time.
+		h.logWorkspace(c, "limit drift", err)
+		drift, _, _ = workOut(c.Request().Context())
+	}
+	page.Drift, page.Headroom = drift[0], drift[1]
 	return h.render(c, status, templates.Exposure(page))
 }
 
 // fillBridge compares two ledger dates (from and to of the query, the two
-// newest by default), each account at its Risk band as of its date. newest
-// are the newest ledger's accounts, already read for the page.
-func (h *Handler) fillBridge(c *echo.Context, page *views.ExposurePage, newest []views.Figures) error {
+// newest by default), each account at its Risk band as of its date, kept
+// for the team's version. d holds the newest ledger's accounts, already
+// read for the page.
+func (h *Handler) fillBridge(c *echo.Context, page *views.ExposurePage, d *exposureData) error {
 	dates := page.Dates
 	if len(dates) < 2 {
 		page.BridgeNote = "The bridge compares two ledger dates: import a second ledger to see it."
@@ -148,11 +174,25 @@ func (h *Handler) fillBridge(c *echo.Context, page *views.ExposurePage, newest [
 		page.From, page.To = views.Clip(page.From, 20), views.Clip(page.To, 20)
 		return nil
 	}
-	ctx := c.Request().Context()
 	a := h.analyst(c)
+	newest := d.figs
+	bridge, err := keptTeam(c.Request().Context(), h, d.team, "bridge", page.From+" "+page.To, func(ctx context.Context) (*views.BridgeView, int, error) {
+		b, err := h.workOutBridge(ctx, a, dates[0], page.From, page.To, newest)
+		return b, 4096, err
+	})
+	if err != nil {
+		return accountsError(err)
+	}
+	page.Bridge = bridge
+	return nil
+}
+
+// workOutBridge reads the two ledgers and the Risk as of each and splits
+// the change; newest are the newest ledger's (of date newestDate) figures.
+func (h *Handler) workOutBridge(ctx context.Context, a store.Analyst, newestDate, from, to string, newest []views.Figures) (*views.BridgeView, error) {
 	lines := func(date string) ([]credit.BridgeLine, map[string]string, error) {
 		var accts []store.LedgerBalance
-		if date == dates[0] {
+		if date == newestDate {
 			accts = make([]store.LedgerBalance, len(newest))
 			for i, f := range newest {
 				accts[i] = store.LedgerBalance{Account: f.Account.Account, Name: f.Name, BusinessID: f.BusinessID, Balance: f.Balance}
@@ -178,21 +218,20 @@ func (h *Handler) fillBridge(c *echo.Context, page *views.ExposurePage, newest [
 		}
 		return out, names, nil
 	}
-	old, oldNames, err := lines(page.From)
+	old, oldNames, err := lines(from)
 	if err != nil {
-		return accountsError(err)
+		return nil, err
 	}
-	cur, names, err := lines(page.To)
+	cur, names, err := lines(to)
 	if err != nil {
-		return accountsError(err)
+		return nil, err
 	}
 	for k, v := range oldNames {
 		if _, ok := names[k]; !ok {
 			names[k] = v
 		}
 	}
-	page.Bridge = views.NewBridgeView(page.From, page.To, credit.NewBridge(old, cur), names)
-	return nil
+	return views.NewBridgeView(from, to, credit.NewBridge(old, cur), names), nil
 }
 
 // exportExposureCSV downloads the breakdowns.

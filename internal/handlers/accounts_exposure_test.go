@@ -20,54 +20,56 @@ func importSample(t *testing.T, u *wsUser, name string) {
 // the exposure page shows its breakdowns and concentration, the bridge's
 // parts add up to its change, and the CSV has its exact header.
 func TestExposureAndBridge(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{})
-	u := signInAccounts(t, app, "demo")
-	if p := u.Get("/portfolio/exposure"); p.Status != http.StatusOK || !strings.Contains(p.Text("main"), "no ledger yet") {
-		t.Fatalf("empty exposure: %d %q", p.Status, p.Text("main"))
-	}
-	importSample(t, u, "demo-ledger-3-months-earlier.csv")
-	importSample(t, u, "demo-ledger-current.csv")
-	mustRedirect(t, "link", u.post("/accounts/link"))
-	for range 2 { // 90 businesses, 50 a click
-		mustRedirect(t, "fetch", u.post("/accounts/scores"))
-	}
-	p := u.Get("/portfolio/exposure")
-	if p.Status != http.StatusOK {
-		t.Fatalf("exposure: status %d; %.300s", p.Status, p.Text("main"))
-	}
-	for _, sel := range []string{"table.exposure-risk_band", "table.exposure-z_zone", "table.exposure-industry", "table.exposure-folder", "#chart-exposure-band"} {
-		if p.Doc.Find(sel).Length() == 0 {
-			t.Errorf("exposure page lacks %s", sel)
+	workspaceEngines(t, func(t *testing.T, opts apptest.Options) {
+		app := apptest.Start(t, opts)
+		u := signInAccounts(t, app, "demo")
+		if p := u.Get("/portfolio/exposure"); p.Status != http.StatusOK || !strings.Contains(p.Text("main"), "no ledger yet") {
+			t.Fatalf("empty exposure: %d %q", p.Status, p.Text("main"))
 		}
-	}
-	if !strings.Contains(p.Text("main"), "Herfindahl index 0.") || !strings.Contains(p.Text("main"), "midpoint") {
-		t.Errorf("no concentration or PD note: %q", p.Text("main"))
-	}
-	if strings.Contains(p.Text("table.exposure-industry"), "not known") {
-		t.Error("fetched businesses have no industry")
-	}
-	bridge := p.Text("table.bridge")
-	change := p.Text("table.bridge tr:last-child td")
-	if bridge == "" || !strings.Contains(bridge, "(the four parts: "+change+")") {
-		t.Errorf("bridge = %q; the parts must add up to the change %q", bridge, change)
-	}
-	if p.Doc.Find("ol.movers li").Length() != 5 {
-		t.Errorf("movers = %q", p.Text("ol.movers"))
-	}
-	if !strings.Contains(p.Text("ol.movers"), "closed account") && !strings.Contains(p.Text("ol.movers"), "new account") && !strings.Contains(p.Text("ol.movers"), "band") {
-		t.Errorf("movers name no cause: %q", p.Text("ol.movers"))
-	}
-	if bad := u.Get("/portfolio/exposure?from=2999-01-01"); bad.Status != http.StatusBadRequest || bad.Text("#bridge .form-error") == "" {
-		t.Errorf("a date the team has not: status %d", bad.Status)
-	}
-	csv := u.Get("/portfolio/exposure.csv")
-	lines := strings.Split(strings.TrimSpace(csv.Body), "\n")
-	if strings.TrimSpace(lines[0]) != "dimension,group,accounts,exposure,expected_loss,share" || len(lines) < 10 {
-		t.Errorf("exposure.csv = %q", csv.Body)
-	}
-	if !strings.HasPrefix(lines[1], "risk_band,Risk 1,") && !strings.HasPrefix(lines[1], "risk_band,Risk 2,") {
-		t.Errorf("first row %q, want the worst band first", lines[1])
-	}
+		importSample(t, u, "demo-ledger-3-months-earlier.csv")
+		importSample(t, u, "demo-ledger-current.csv")
+		mustRedirect(t, "link", u.post("/accounts/link"))
+		for range 2 { // 90 businesses, 50 a click
+			mustRedirect(t, "fetch", u.post("/accounts/scores"))
+		}
+		p := u.Get("/portfolio/exposure")
+		if p.Status != http.StatusOK {
+			t.Fatalf("exposure: status %d; %.300s", p.Status, p.Text("main"))
+		}
+		for _, sel := range []string{"table.exposure-risk_band", "table.exposure-z_zone", "table.exposure-industry", "table.exposure-folder", "#chart-exposure-band"} {
+			if p.Doc.Find(sel).Length() == 0 {
+				t.Errorf("exposure page lacks %s", sel)
+			}
+		}
+		if !strings.Contains(p.Text("main"), "Herfindahl index 0.") || !strings.Contains(p.Text("main"), "midpoint") {
+			t.Errorf("no concentration or PD note: %q", p.Text("main"))
+		}
+		if strings.Contains(p.Text("table.exposure-industry"), "not known") {
+			t.Error("fetched businesses have no industry")
+		}
+		bridge := p.Text("table.bridge")
+		change := p.Text("table.bridge tr:last-child td")
+		if bridge == "" || !strings.Contains(bridge, "(the four parts: "+change+")") {
+			t.Errorf("bridge = %q; the parts must add up to the change %q", bridge, change)
+		}
+		if p.Doc.Find("ol.movers li").Length() != 5 {
+			t.Errorf("movers = %q", p.Text("ol.movers"))
+		}
+		if !strings.Contains(p.Text("ol.movers"), "closed account") && !strings.Contains(p.Text("ol.movers"), "new account") && !strings.Contains(p.Text("ol.movers"), "band") {
+			t.Errorf("movers name no cause: %q", p.Text("ol.movers"))
+		}
+		if bad := u.Get("/portfolio/exposure?from=2999-01-01"); bad.Status != http.StatusBadRequest || bad.Text("#bridge .form-error") == "" {
+			t.Errorf("a date the team has not: status %d", bad.Status)
+		}
+		csv := u.Get("/portfolio/exposure.csv")
+		lines := strings.Split(strings.TrimSpace(csv.Body), "\n")
+		if strings.TrimSpace(lines[0]) != "dimension,group,accounts,exposure,expected_loss,share" || len(lines) < 10 {
+			t.Errorf("exposure.csv = %q", csv.Body)
+		}
+		if !strings.HasPrefix(lines[1], "risk_band,Risk 1,") && !strings.HasPrefix(lines[1], "risk_band,Risk 2,") {
+			t.Errorf("first row %q, want the worst band first", lines[1])
+		}
+	})
 }
 
 // TestLimitDrift: an account whose limit exceeds the implied limit of its

@@ -57,8 +57,8 @@ func (h *Handler) sampleDates() (cur, old string) {
 // submitAccountsImport previews a file, writing nothing: a new file, a
 // sample ledger, or the waiting upload read with another column mapping.
 func (h *Handler) submitAccountsImport(c *echo.Context) error {
-	if err := h.noAccounts(); err != nil {
-		return err
+	if h.accts == nil || h.uploads == nil {
+		return echo.ErrNotFound
 	}
 	a := h.analyst(c)
 	page := h.importPage(c, strings.TrimSpace(c.FormValue("as_of")))
@@ -66,7 +66,9 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 		page.FileError = msg
 		return h.render(c, status, templates.AccountsImport(page))
 	}
-	var up *upload
+	ctx := c.Request().Context()
+	var up store.Upload
+	var err error
 	remap := false
 	switch sample := c.FormValue("sample"); {
 	case sample != "" && h.sampleLedgers:
@@ -79,11 +81,14 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 				page.AsOf = s.AsOf
 			}
 		}
-		up = h.uploads.keep(a, sample, data)
+		if up, err = h.uploads.KeepUpload(ctx, a, sample, data); err != nil {
+			return workspaceError(err)
+		}
 	case c.FormValue("upload") != "":
-		var ok bool
-		if up, ok = h.uploads.get(a, c.FormValue("upload")); !ok {
+		if up, err = h.uploads.PendingUpload(ctx, a, c.FormValue("upload")); errors.Is(err, store.ErrNotFound) {
 			return fail(http.StatusUnprocessableEntity, "That upload is no longer kept (a file waits 30 minutes for its import); choose the file again.")
+		} else if err != nil {
+			return workspaceError(err)
 		}
 		remap = true
 	default:
@@ -103,14 +108,18 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 		if err != nil {
 			return fail(http.StatusUnprocessableEntity, "The file could not be read; choose it again.")
 		}
-		up = h.uploads.keep(a, fh.Filename, data)
+		if up, err = h.uploads.KeepUpload(ctx, a, fh.Filename, data); err != nil {
+			return workspaceError(err)
+		}
 	}
 	if page.AsOf == "" {
 		page.AsOf = h.now().UTC().Format(store.DateLayout)
 	}
-	t, err := ledger.Read(up.data)
+	t, err := ledger.Read(up.Data)
 	if err != nil {
-		h.uploads.drop(a)
+		if err := h.uploads.DropUpload(ctx, a); err != nil {
+			h.logWorkspace(c, "drop upload", err)
+		}
 		status := http.StatusUnprocessableEntity
 		if errors.Is(err, ledger.ErrTooLarge) {
 			status = http.StatusRequestEntityTooLarge
@@ -126,7 +135,7 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 	if err := m.Check(t.Header); err != nil {
 		mapErr, status = ledgerMessage(err), http.StatusUnprocessableEntity
 	}
-	page.Preview = views.NewImportPreview(up.token, up.name, t, m, mapErr)
+	page.Preview = views.NewImportPreview(up.Token, up.Name, t, m, mapErr)
 	if _, msg := parseAsOf(page.AsOf, h.now()); msg != "" {
 		page.AsOfError = msg
 	}
@@ -160,17 +169,21 @@ func parseAsOf(s string, now time.Time) (time.Time, string) {
 // submitAccountsImportConfirm imports the waiting upload's valid rows in
 // one transaction and goes to the accounts with what it did.
 func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
-	if err := h.noAccounts(); err != nil {
-		return err
+	if h.accts == nil || h.uploads == nil {
+		return echo.ErrNotFound
 	}
 	a := h.analyst(c)
 	page := h.importPage(c, strings.TrimSpace(c.FormValue("as_of")))
-	up, ok := h.uploads.get(a, c.FormValue("upload"))
-	if !ok {
+	ctx := c.Request().Context()
+	up, err := h.uploads.PendingUpload(ctx, a, c.FormValue("upload"))
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return workspaceError(err)
+	}
+	if err != nil {
 		page.FileError = "That upload is no longer kept (a file waits 30 minutes for its import); choose the file again. Nothing was imported."
 		return h.render(c, http.StatusUnprocessableEntity, templates.AccountsImport(page))
 	}
-	t, err := ledger.Read(up.data)
+	t, err := ledger.Read(up.Data)
 	if err != nil { // it was read for the preview; only a bug lands here
 		return err
 	}
@@ -183,7 +196,7 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 	// The preview is built again only to answer a refusal: a 50,000-row
 	// file is read through once on the way in.
 	again := func(fileMsg string) error {
-		page.Preview, page.AsOfError, page.FileError = views.NewImportPreview(up.token, up.name, t, m, mapErr), asOfMsg, fileMsg
+		page.Preview, page.AsOfError, page.FileError = views.NewImportPreview(up.Token, up.Name, t, m, mapErr), asOfMsg, fileMsg
 		return h.render(c, http.StatusUnprocessableEntity, templates.AccountsImport(page))
 	}
 	if asOfMsg != "" || mapErr != "" {
@@ -193,7 +206,7 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 	if len(res.Lines) == 0 {
 		return again("No row of the file can be imported; see the reasons below. Nothing was imported.")
 	}
-	rec, err := h.accts.ImportLedger(c.Request().Context(), a, store.ImportSpec{AsOf: asOf, File: up.name, Lines: res.Lines, Skipped: len(res.Bad)})
+	rec, err := h.accts.ImportLedger(ctx, a, store.ImportSpec{AsOf: asOf, File: up.Name, Lines: res.Lines, Skipped: len(res.Bad)})
 	if err != nil {
 		var ve *store.ValidationError
 		if errors.Is(err, store.ErrAccountsFull) || errors.As(err, &ve) {
@@ -201,6 +214,9 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 		}
 		return accountsError(err)
 	}
-	h.uploads.drop(a)
+	if err := h.uploads.DropUpload(ctx, a); err != nil {
+		// The import is done; the file goes with its expiry.
+		h.logWorkspace(c, "drop upload", err)
+	}
 	return redirect(c, "/accounts?import="+strconv.FormatInt(rec.ID, 10))
 }

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -19,33 +18,6 @@ import (
 
 // accountsPageSize is how many accounts one page of /accounts lists.
 const accountsPageSize = 100
-
-// teamFigures reads a ledger's accounts (the newest when asOf is "") with
-// the team's known scores and works out their figures.
-func (h *Handler) teamFigures(ctx context.Context, a store.Analyst, asOf string) ([]views.Figures, error) {
-	accts, err := h.accts.Accounts(ctx, a, asOf)
-	if err != nil {
-		return nil, err
-	}
-	known, err := h.accts.KnownScores(ctx, a)
-	if err != nil {
-		return nil, err
-	}
-	// The figures come out in account order, the pages' default and
-	// every sort's tie-break: sorting small indexes here is cheap, and
-	// the stable sort of the large Figures that follows then finds them
-	// in order and hardly moves any.
-	order := make([]int32, len(accts))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(accts[x].Account, accts[y].Account) })
-	out := make([]views.Figures, len(accts))
-	for i, j := range order {
-		out[i] = views.NewFigures(accts[j], known[accts[j].BusinessID])
-	}
-	return out, nil
-}
 
 // parseAccountsFilter reads the page's query; unknown values are ignored.
 func parseAccountsFilter(q url.Values) views.AccountsFilter {
@@ -185,7 +157,8 @@ func (h *Handler) keptFigures(c *echo.Context) ([]views.Figures, error) {
 		return nil, accountsError(err)
 	}
 	flt := parseAccountsFilter(c.Request().URL.Query())
-	kept := all[:0]
+	// all is the kept figures, shared: filtered into a slice of its own.
+	kept := make([]views.Figures, 0, len(all))
 	for _, f := range all {
 		if flt.Keep(f) {
 			kept = append(kept, f)

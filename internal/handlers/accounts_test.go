@@ -189,29 +189,31 @@ func TestImportRemapsColumnsByHand(t *testing.T) {
 // TestAccountsDownloads: the CSV's header is exactly the documented one
 // and formulas are defused; the workbook holds the same rows.
 func TestAccountsDownloads(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{})
-	u := signInAccounts(t, app, "demo")
-	importLedger(t, u, "aging.csv", []byte(ledgerCSV), "2026-09-30")
-	csv := u.Get("/accounts.csv")
-	lines := strings.Split(strings.TrimSpace(csv.Body), "\n")
-	want := "account,name,business_id,balance,current,days_1_30,days_31_60,days_61_90,days_over_90,credit_limit,terms_days,utilization,risk_score,pd,expected_loss,implied_limit,next_review,owner"
-	if csv.Status != http.StatusOK || strings.TrimSpace(lines[0]) != want || len(lines) != 3 {
-		t.Fatalf("accounts.csv = %d %q", csv.Status, csv.Body)
-	}
-	if !strings.Contains(lines[2], `"'=HYPERLINK(""http://x"")"`) {
-		t.Errorf("formula name not defused: %q", lines[2])
-	}
-	if !strings.HasPrefix(lines[1], "A-1,Westbridge,1001,1500,1000,500,0,0,0,1000,30,1.5,") {
-		t.Errorf("row = %q", lines[1])
-	}
-	over := u.Get("/accounts.csv?over=1")
-	if n := len(strings.Split(strings.TrimSpace(over.Body), "\n")); n != 2 {
-		t.Errorf("over-limit download has %d lines, want the header and A-1", n)
-	}
-	x := u.Get("/accounts.xlsx")
-	if x.Status != http.StatusOK || !strings.HasPrefix(x.Body, "PK") {
-		t.Errorf("accounts.xlsx: status %d", x.Status)
-	}
+	workspaceEngines(t, func(t *testing.T, opts apptest.Options) {
+		app := apptest.Start(t, opts)
+		u := signInAccounts(t, app, "demo")
+		importLedger(t, u, "aging.csv", []byte(ledgerCSV), "2026-09-30")
+		csv := u.Get("/accounts.csv")
+		lines := strings.Split(strings.TrimSpace(csv.Body), "\n")
+		want := "account,name,business_id,balance,current,days_1_30,days_31_60,days_61_90,days_over_90,credit_limit,terms_days,utilization,risk_score,pd,expected_loss,implied_limit,next_review,owner"
+		if csv.Status != http.StatusOK || strings.TrimSpace(lines[0]) != want || len(lines) != 3 {
+			t.Fatalf("accounts.csv = %d %q", csv.Status, csv.Body)
+		}
+		if !strings.Contains(lines[2], `"'=HYPERLINK(""http://x"")"`) {
+			t.Errorf("formula name not defused: %q", lines[2])
+		}
+		if !strings.HasPrefix(lines[1], "A-1,Westbridge,1001,1500,1000,500,0,0,0,1000,30,1.5,") {
+			t.Errorf("row = %q", lines[1])
+		}
+		over := u.Get("/accounts.csv?over=1")
+		if n := len(strings.Split(strings.TrimSpace(over.Body), "\n")); n != 2 {
+			t.Errorf("over-limit download has %d lines, want the header and A-1", n)
+		}
+		x := u.Get("/accounts.xlsx")
+		if x.Status != http.StatusOK || !strings.HasPrefix(x.Body, "PK") {
+			t.Errorf("accounts.xlsx: status %d", x.Status)
+		}
+	})
 }
 
 // TestSampleLedgerAndKnownScores: the demo's sample ledger imports; a

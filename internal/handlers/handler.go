@@ -154,6 +154,16 @@ type Config struct {
 	SessionLifetime time.Duration
 	// PageCacheBytes bounds the finished pages kept; zero means 16 MiB.
 	PageCacheBytes uint64
+	// TeamVersions tells the team's version, under which the figures of
+	// its accounts are kept (accounts_cache.go); nil takes it from
+	// Accounts when that has it, else nothing is kept.
+	TeamVersions TeamVersions
+	// TeamCacheBytes bounds the team's kept figures; zero means
+	// DefaultTeamCacheBytes.
+	TeamCacheBytes uint64
+	// Uploads keeps the ledger files waiting for their import
+	// (accounts_uploads.go); nil takes it from Accounts.
+	Uploads PendingUploads
 	// SessionMemoBytes bounds the decoded sessions kept (sessionmemo.go);
 	// zero means DefaultSessionMemoBytes.
 	SessionMemoBytes uint64
@@ -265,9 +275,12 @@ type Handler struct {
 	decisions Decisions
 	// accts is the team's data; teamMarks the score copies recorded for
 	// it; uploads each analyst's ledger file awaiting import.
-	accts         Accounts
-	teamMarks     *otter.Cache[teamMark, struct{}]
-	uploads       *uploads
+	accts     Accounts
+	teamMarks *otter.Cache[teamMark, struct{}]
+	uploads   PendingUploads
+	// teamVersions and teamData keep the team's figures per version.
+	teamVersions  TeamVersions
+	teamData      *otter.Cache[teamKey, teamEntry]
 	sampleLedgers bool
 	// ruleEditor changes rules in place; nil offers no change.
 	ruleEditor RuleEditor
@@ -384,7 +397,17 @@ func New(cfg Config) (*Handler, error) {
 	if h.teamMarks, err = newTeamMarks(); err != nil {
 		return nil, err
 	}
-	if h.uploads, err = newUploads(); err != nil {
+	h.uploads, h.teamVersions = cfg.Uploads, cfg.TeamVersions
+	if h.uploads == nil {
+		h.uploads, _ = h.accts.(PendingUploads)
+	}
+	if h.teamVersions == nil {
+		h.teamVersions, _ = h.accts.(TeamVersions)
+	}
+	if cfg.TeamCacheBytes == 0 {
+		cfg.TeamCacheBytes = DefaultTeamCacheBytes
+	}
+	if h.teamData, err = newTeamCache(cfg.TeamCacheBytes); err != nil {
 		return nil, err
 	}
 	if cfg.PageCacheBytes == 0 {

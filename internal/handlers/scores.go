@@ -71,6 +71,14 @@ func (h *Handler) showScores(c *echo.Context) error {
 	if errors.Is(err, upstream.ErrSessionExpired) || errors.Is(merr, upstream.ErrSessionExpired) {
 		return err
 	}
+	if err == nil {
+		// The team's known scores (issue 26), before ranking pages them.
+		if sq.score == views.PortfolioZ {
+			h.recordPortfolioScores(c, ld, upstream.PortfolioScoreHistory{}, hist)
+		} else {
+			h.recordPortfolioScores(c, ld, hist, upstream.PortfolioScoreHistory{})
+		}
+	}
 	if err == nil && merr != nil {
 		err = merr
 	}

@@ -30,6 +30,7 @@ func (h *Handler) folderTriage(c *echo.Context, ld *loaded, pay, z upstream.Port
 	if err == nil {
 		t.pay, t.z = views.PortfolioLatest(pay), views.PortfolioLatest(z)
 		h.evaluatePortfolio(c, ld, pay, z)
+		h.recordPortfolioScores(c, ld, pay, z) // the team's known scores (issue 26)
 	}
 	seen, serr := h.ws.LastSeen(h.wsCtx(c), h.analyst(c))
 	if serr != nil {

@@ -322,6 +322,7 @@ func (h *Handler) showWatchlist(c *echo.Context) error {
 		if page.ScoresProblem = h.sectionProblem(c, errors.Join(perr, zerr)); page.ScoresProblem == nil {
 			payLatest, zLatest = views.PortfolioLatest(pay), views.PortfolioLatest(z)
 			h.evaluatePortfolio(c, ld, pay, z)
+			h.recordPortfolioScores(c, ld, pay, z) // the team's known scores (issue 26)
 		}
 		// Risk and DBT come only with a report: the values last seen on
 		// one, from the workspace, without a request.

@@ -149,19 +149,33 @@ func clip(s string) string {
 // team checks the analyst and returns it with the service as keys have it.
 func team(a Analyst) (Analyst, error) { return a.key() }
 
-// teamWrite runs fn in one transaction on the writer; any error rolls
-// everything back.
-func (s *Store) teamWrite(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
+// teamWrite runs fn in one transaction on the writer and moves the team's
+// version forward in it (team_version.go), so every page that keeps
+// figures of the team's data sees the change; any error rolls everything
+// back. Every write of the team's data goes through here.
+func (s *Store) teamWrite(ctx context.Context, service, op string, fn func(tx *sql.Tx) error) error {
+	return s.teamWriteIf(ctx, service, op, func(tx *sql.Tx) (bool, error) { return true, fn(tx) })
+}
+
+// teamWriteIf is teamWrite for a write that may turn out to change
+// nothing (fn's changed false), which leaves the version where it was.
+func (s *Store) teamWriteIf(ctx context.Context, service, op string, fn func(tx *sql.Tx) (changed bool, err error)) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return wrap(op, err)
 	}
 	defer tx.Rollback()
-	if err := fn(tx); err != nil {
+	changed, err := fn(tx)
+	if err != nil {
 		if isStoreError(err) || errors.Is(err, ErrAccountsFull) {
 			return err
 		}
 		return wrap(op, err)
+	}
+	if changed {
+		if err := s.bumpTeam(ctx, tx, service); err != nil {
+			return wrap(op, err)
+		}
 	}
 	return wrap(op, tx.Commit())
 }
@@ -203,7 +217,7 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 	// Big imports get the store's timeout per 10,000 lines.
 	ctx, cancel := context.WithTimeout(ctx, s.timeout*time.Duration(1+len(spec.Lines)/10000))
 	defer cancel()
-	err = s.teamWrite(ctx, "import ledger", func(tx *sql.Tx) error {
+	err = s.teamWrite(ctx, a.Service, "import ledger", func(tx *sql.Tx) error {
 		now := s.stamp()
 		rec.At = fromStamp(now)
 		newest, prior, err := newestLimits(ctx, tx, a.Service)

@@ -188,7 +188,7 @@ func (s *Store) LinkAccount(ctx context.Context, a Analyst, account string, busi
 	if err := checkBusiness(business); err != nil {
 		return err
 	}
-	return s.teamWrite(ctx, "link account", func(tx *sql.Tx) error {
+	return s.teamWrite(ctx, a.Service, "link account", func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE team_accounts SET business_id = $3, updated_at = $4, updated_by = $5
 			WHERE service = $1 AND account = $2 AND business_id = 0`, a.Service, account, int64(business), s.stamp(), a.User)
 		if err != nil {
@@ -227,7 +227,7 @@ func (s *Store) SaveLimitInputs(ctx context.Context, a Analyst, account string, 
 		}
 		sheet = *in.SheetCap
 	}
-	return s.teamWrite(ctx, "save limit inputs", func(tx *sql.Tx) error {
+	return s.teamWrite(ctx, a.Service, "save limit inputs", func(tx *sql.Tx) error {
 		var id, business int64
 		account = strings.TrimSpace(account)
 		err := tx.QueryRowContext(ctx, "SELECT id, business_id FROM team_accounts WHERE service = $1 AND account = $2",

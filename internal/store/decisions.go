@@ -142,7 +142,7 @@ func (s *Store) RequestLimit(ctx context.Context, a Analyst, spec RequestSpec) (
 	}
 	r := LimitRequest{ID: newID(), Account: strings.TrimSpace(spec.Account), Amount: spec.Amount, Reason: spec.Reason,
 		Calculator: spec.Calculator, RequestedBy: a.User, Authority: spec.Authority, Status: StatusPending}
-	err = s.teamWrite(ctx, "request limit", func(tx *sql.Tx) error {
+	err = s.teamWrite(ctx, a.Service, "request limit", func(tx *sql.Tx) error {
 		now := s.stamp()
 		r.RequestedAt = fromStamp(now)
 		var business int64

@@ -57,7 +57,7 @@ func (s *Store) Decide(ctx context.Context, a Analyst, id int64, o Outcome, note
 		return LimitRequest{}, invalid("outcome", "not an outcome: %q", clip(string(o)))
 	}
 	var r LimitRequest
-	err = s.teamWrite(ctx, "decide", func(tx *sql.Tx) error {
+	err = s.teamWrite(ctx, a.Service, "decide", func(tx *sql.Tx) error {
 		now := s.stamp()
 		// The requester's rule in the WHERE clause, so it holds even for a
 		// caller that did not check.

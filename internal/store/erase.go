@@ -11,9 +11,12 @@ import (
 var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snapshots"}
 
 // teamTables are the team's tables, not an analyst's: DeleteAnalyst leaves
-// them, so the audit trail outlives any one member's workspace.
+// them, so the audit trail outlives any one member's workspace. A waiting
+// upload (pending_uploads) is keyed by the team and the user's name, and
+// DeleteAnalyst deletes it by those.
 var teamTables = []string{"audit_entries", "audit_heads", "limit_requests", "request_evidence", "account_reviews",
-	"team_accounts", "ledgers", "ledger_lines", "ledger_imports", "limit_inputs", "team_scores", "team_businesses", "team_risk_months", "team_supplier_categories"}
+	"team_accounts", "ledgers", "ledger_lines", "ledger_imports", "limit_inputs", "team_scores", "team_businesses", "team_risk_months",
+	"team_supplier_categories", "team_versions", "pending_uploads"}
 
 // DeleteAnalyst deletes everything the analyst has stored, in one
 // transaction: afterwards no table holds a row of theirs. Deleting an
@@ -36,6 +39,11 @@ func (s *Store) deleteAnalyst(ctx context.Context, a Analyst) error {
 		return wrap("delete analyst", err)
 	}
 	defer tx.Rollback()
+	// A file waiting for its import is the analyst's too, kept by name
+	// (uploads.go), even for an analyst with no workspace row.
+	if _, err := tx.ExecContext(ctx, "DELETE FROM pending_uploads WHERE service = $1 AND user_name = $2", a.Service, a.User); err != nil {
+		return wrap("delete analyst", err)
+	}
 	var id int64
 	// Locks the analyst's row on PostgreSQL so that no write of theirs
 	// lands between the deletes; a missing row means nothing to delete.
@@ -43,7 +51,7 @@ func (s *Store) deleteAnalyst(ctx context.Context, a Analyst) error {
 		a.Service, a.User, s.stamp()).Scan(&id)
 	if err != nil {
 		if err == sql.ErrNoRows {
-			return nil
+			return wrap("delete analyst", tx.Commit())
 		}
 		return wrap("delete analyst", err)
 	}

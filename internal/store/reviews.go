@@ -53,7 +53,7 @@ func (s *Store) RecordReview(ctx context.Context, a Analyst, r Review) (Review, 
 	case r.Band < 0 || r.Band > 10 || math.IsNaN(r.Over90) || r.Over90 < 0 || r.Over90 > 1e6:
 		return r, invalid("band", "not a Risk band and 91+ share")
 	}
-	err = s.teamWrite(ctx, "record review", func(tx *sql.Tx) error {
+	err = s.teamWrite(ctx, a.Service, "record review", func(tx *sql.Tx) error {
 		var business int64
 		err := tx.QueryRowContext(ctx, "SELECT business_id FROM team_accounts WHERE service = $1 AND account = $2", a.Service, r.Account).Scan(&business)
 		if err == sql.ErrNoRows {

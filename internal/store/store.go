@@ -33,6 +33,9 @@ type Config struct {
 	// Ping and Unavailable say why. Misconfigurations (ErrMisconfigured)
 	// still fail Open.
 	Wait bool
+	// UploadBytes bounds a team's waiting ledger files (uploads.go); 0
+	// means DefaultTeamUploadBytes.
+	UploadBytes int64
 }
 
 // DefaultTimeout is how long one call may take before it fails: a database
@@ -60,6 +63,8 @@ type Store struct {
 	log     *slog.Logger
 	now     func() time.Time
 	timeout time.Duration
+	// uploadBytes is Config.UploadBytes.
+	uploadBytes int64
 	// path is the SQLite file; unavailable is why a waiting store is not
 	// ready (see wait.go); closed ends its retries.
 	path        string
@@ -78,7 +83,10 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
-	s := &Store{log: cfg.Logger, now: cfg.Now, timeout: cfg.Timeout, closed: make(chan struct{})}
+	s := &Store{log: cfg.Logger, now: cfg.Now, timeout: cfg.Timeout, uploadBytes: cfg.UploadBytes, closed: make(chan struct{})}
+	if s.uploadBytes <= 0 {
+		s.uploadBytes = DefaultTeamUploadBytes
+	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

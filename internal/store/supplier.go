@@ -46,14 +46,14 @@ func (s *Store) SetSupplierCategory(ctx context.Context, a Analyst, code string)
 	if err != nil {
 		return err
 	}
-	return s.teamWrite(ctx, "set supplier category", func(tx *sql.Tx) error {
+	return s.teamWriteIf(ctx, a.Service, "set supplier category", func(tx *sql.Tx) (bool, error) {
 		var old string
 		err := tx.QueryRowContext(ctx, "SELECT code FROM team_supplier_categories WHERE service = $1", a.Service).Scan(&old)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return err
+			return false, err
 		}
 		if old == code {
-			return nil
+			return false, nil
 		}
 		if code == "" {
 			_, err = tx.ExecContext(ctx, "DELETE FROM team_supplier_categories WHERE service = $1", a.Service)
@@ -63,10 +63,10 @@ func (s *Store) SetSupplierCategory(ctx context.Context, a Analyst, code string)
 				a.Service, code, s.stamp(), a.User)
 		}
 		if err != nil {
-			return err
+			return false, err
 		}
 		_, err = s.appendAuditTx(ctx, tx, a.Service, AuditChange{Actor: a.User, Action: AuditActionSupplierCategory,
 			OldValue: old, NewValue: code, Reason: "the team's supplier category for divergence rules"})
-		return err
+		return true, err
 	})
 }

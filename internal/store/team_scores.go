@@ -63,18 +63,8 @@ func (s *Store) RecordScores(ctx context.Context, a Analyst, o Observation) (kep
 	if err != nil {
 		return false, err
 	}
-	if err := checkBusiness(business); err != nil {
+	if err := checkObservation(o); err != nil {
 		return false, err
-	}
-	for sc, k := range latest {
-		if !sc.Valid() || !checkMonth(k.Month) || math.IsNaN(k.Value) || math.IsInf(k.Value, 0) {
-			return false, invalid("score", "not a score of a month")
-		}
-	}
-	for _, r := range risk {
-		if !checkMonth(r.Month) || math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
-			return false, invalid("score", "not a score of a month")
-		}
 	}
 	if len(latest) == 0 && len(risk) == 0 && o.NAICS == "" {
 		return false, nil
@@ -87,45 +77,80 @@ func (s *Store) RecordScores(ctx context.Context, a Analyst, o Observation) (kep
 	if linked == 0 {
 		return false, nil
 	}
-	err = s.teamWrite(ctx, "record scores", func(tx *sql.Tx) error {
-		for sc, k := range latest {
-			// A newer month, or a later copy, replaces; the same copy again
-			// writes nothing.
-			if _, err := tx.ExecContext(ctx, `INSERT INTO team_scores (service, business_id, score, month, value, fetched_at)
-				VALUES ($1, $2, $3, $4, $5, $6)
-				ON CONFLICT (service, business_id, score) DO UPDATE SET month = excluded.month, value = excluded.value, fetched_at = excluded.fetched_at
-				WHERE excluded.month > team_scores.month OR (excluded.month = team_scores.month AND excluded.fetched_at > team_scores.fetched_at)`,
-				a.Service, int64(business), string(sc), k.Month, k.Value, k.Fetched.UnixMicro()); err != nil {
-				return err
-			}
-		}
-		if o.NAICS != "" {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO team_businesses (service, business_id, name, naics, naics_title, fetched_at)
-				VALUES ($1, $2, $3, $4, $5, $6)
-				ON CONFLICT (service, business_id) DO UPDATE SET name = excluded.name, naics = excluded.naics, naics_title = excluded.naics_title, fetched_at = excluded.fetched_at
-				WHERE team_businesses.naics <> excluded.naics OR team_businesses.name <> excluded.name OR team_businesses.naics_title <> excluded.naics_title`,
-				a.Service, int64(business), tidyName(o.Name), tidyName(o.NAICS), tidyName(o.NAICSTitle), o.Fetched.UnixMicro()); err != nil {
-				return err
-			}
-		}
-		newest := 0
-		for _, r := range risk {
-			newest = max(newest, r.Month)
-			if _, err := tx.ExecContext(ctx, `INSERT INTO team_risk_months (service, business_id, month, value) VALUES ($1, $2, $3, $4)
-				ON CONFLICT (service, business_id, month) DO UPDATE SET value = excluded.value WHERE team_risk_months.value <> excluded.value`,
-				a.Service, int64(business), r.Month, r.Value); err != nil {
-				return err
-			}
-		}
-		if newest > 0 {
-			oldest := monthIndex(newest) - MaxRiskMonths + 1
-			_, err := tx.ExecContext(ctx, "DELETE FROM team_risk_months WHERE service = $1 AND business_id = $2 AND month < $3",
-				a.Service, int64(business), oldest/12*100+oldest%12+1)
-			return err
-		}
-		return nil
+	err = s.teamWriteIf(ctx, a.Service, "record scores", func(tx *sql.Tx) (bool, error) {
+		return s.recordTx(ctx, tx, a.Service, o)
 	})
 	return err == nil, err
+}
+
+// recordTx writes what o tells of a business already known to be linked,
+// and reports whether any row changed.
+func (s *Store) recordTx(ctx context.Context, tx *sql.Tx, service string, o Observation) (changed bool, err error) {
+	note := func(res sql.Result, err error) error {
+		if err != nil {
+			return err
+		}
+		// A driver that cannot count counts as a change.
+		n, err := res.RowsAffected()
+		changed = changed || n > 0 || err != nil
+		return nil
+	}
+	for sc, k := range o.Latest {
+		// A newer month, or a later copy, replaces; the same copy again
+		// writes nothing.
+		if err := note(tx.ExecContext(ctx, `INSERT INTO team_scores (service, business_id, score, month, value, fetched_at)
+			VALUES ($1, $2, $3, $4, $5, $6)
+			ON CONFLICT (service, business_id, score) DO UPDATE SET month = excluded.month, value = excluded.value, fetched_at = excluded.fetched_at
+			WHERE excluded.month > team_scores.month OR (excluded.month = team_scores.month AND excluded.fetched_at > team_scores.fetched_at)`,
+			service, int64(o.BusinessID), string(sc), k.Month, k.Value, k.Fetched.UnixMicro())); err != nil {
+			return false, err
+		}
+	}
+	if o.NAICS != "" {
+		if err := note(tx.ExecContext(ctx, `INSERT INTO team_businesses (service, business_id, name, naics, naics_title, fetched_at)
+			VALUES ($1, $2, $3, $4, $5, $6)
+			ON CONFLICT (service, business_id) DO UPDATE SET name = excluded.name, naics = excluded.naics, naics_title = excluded.naics_title, fetched_at = excluded.fetched_at
+			WHERE team_businesses.naics <> excluded.naics OR team_businesses.name <> excluded.name OR team_businesses.naics_title <> excluded.naics_title`,
+			service, int64(o.BusinessID), tidyName(o.Name), tidyName(o.NAICS), tidyName(o.NAICSTitle), o.Fetched.UnixMicro())); err != nil {
+			return false, err
+		}
+	}
+	newest := 0
+	for _, r := range o.Risk {
+		newest = max(newest, r.Month)
+		if err := note(tx.ExecContext(ctx, `INSERT INTO team_risk_months (service, business_id, month, value) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (service, business_id, month) DO UPDATE SET value = excluded.value WHERE team_risk_months.value <> excluded.value`,
+			service, int64(o.BusinessID), r.Month, r.Value)); err != nil {
+			return false, err
+		}
+	}
+	if newest > 0 {
+		oldest := monthIndex(newest) - MaxRiskMonths + 1
+		if err := note(tx.ExecContext(ctx, "DELETE FROM team_risk_months WHERE service = $1 AND business_id = $2 AND month < $3",
+			service, int64(o.BusinessID), oldest/12*100+oldest%12+1)); err != nil {
+			return false, err
+		}
+	}
+	return changed, nil
+}
+
+// checkObservation refuses a business id or a score the store cannot
+// keep.
+func checkObservation(o Observation) error {
+	if err := checkBusiness(o.BusinessID); err != nil {
+		return err
+	}
+	for sc, k := range o.Latest {
+		if !sc.Valid() || !checkMonth(k.Month) || math.IsNaN(k.Value) || math.IsInf(k.Value, 0) {
+			return invalid("score", "not a score of a month")
+		}
+	}
+	for _, r := range o.Risk {
+		if !checkMonth(r.Month) || math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
+			return invalid("score", "not a score of a month")
+		}
+	}
+	return nil
 }
 
 // monthIndex counts months from year 0: YYYYMM to a number months can be

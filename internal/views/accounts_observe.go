@@ -47,3 +47,37 @@ func TeamObservation(id int32, name string, rows []upstream.CreditScoreHistoryRo
 	}
 	return o
 }
+
+// PortfolioObservations are what the portfolio's Pay and Z″ histories tell
+// the team: each business's latest month with a score, per score. Both
+// histories are sent to every access model, so every analyst may see them.
+func PortfolioObservations(pay, z upstream.PortfolioScoreHistory, fetched time.Time) []store.Observation {
+	byID := map[int32]int{}
+	var out []store.Observation
+	add := func(s store.Score, h upstream.PortfolioScoreHistory) {
+		for _, b := range h.Businesses {
+			best := store.KnownScore{}
+			for _, m := range b.Scores {
+				if m.Score == nil || math.IsNaN(*m.Score) || math.IsInf(*m.Score, 0) || m.Month < 1 || m.Month > 12 || m.Year < 1900 || m.Year > 9999 {
+					continue
+				}
+				if month := m.Year*100 + m.Month; month > best.Month {
+					best = store.KnownScore{Value: *m.Score, Month: month, Fetched: fetched}
+				}
+			}
+			if best.Month == 0 || b.BusinessID <= 0 {
+				continue
+			}
+			i, ok := byID[b.BusinessID]
+			if !ok {
+				i = len(out)
+				byID[b.BusinessID] = i
+				out = append(out, store.Observation{BusinessID: b.BusinessID, Fetched: fetched, Latest: map[store.Score]store.KnownScore{}})
+			}
+			out[i].Latest[s] = best
+		}
+	}
+	add(store.ScorePay, pay)
+	add(store.ScoreZ, z)
+	return out
+}

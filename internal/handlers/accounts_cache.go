@@ -1,0 +1,172 @@
+package handlers
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"unsafe"
+
+	"github.com/maypok86/otter/v2"
+
+	"creditdash/internal/store"
+	"creditdash/internal/views"
+)
+
+// What the team's pages work out of its data (every account's figures, the
+// bridge, the drift, the linked businesses) is kept per team under the
+// team's version, which every team write in the store moves forward
+// (store.TeamVersion). A page then costs one query of a single row plus
+// its own sorting, filtering and paging over the kept figures, instead of
+// reading and working out 50,000 accounts again: at that size the read
+// alone was most of /accounts' 460 ms. A write on any replica moves the
+// version, so no replica serves figures older than the data. Keys of older
+// versions are never asked for again and go as the bound needs room.
+
+// TeamVersions tells the team's version (store.TeamVersion).
+type TeamVersions interface {
+	TeamVersion(ctx context.Context, a store.Analyst) (int64, error)
+}
+
+// DefaultTeamCacheBytes bounds the team's kept figures when Config leaves
+// it out: room for one 50,000-account ledger's figures and its bridge.
+const DefaultTeamCacheBytes = 64 << 20
+
+// teamKey names one kept result: the team, its version, what it is and
+// of which ledger date(s).
+type teamKey struct {
+	team    string
+	version int64
+	kind    string
+	arg     string
+}
+
+// teamEntry is a kept result and its weight.
+type teamEntry struct {
+	v     any
+	bytes uint32
+}
+
+func newTeamCache(maxBytes uint64) (*otter.Cache[teamKey, teamEntry], error) {
+	return otter.New(&otter.Options[teamKey, teamEntry]{
+		MaximumWeight: maxBytes,
+		Weigher:       func(_ teamKey, e teamEntry) uint32 { return e.bytes + 128 },
+	})
+}
+
+// teamState is the team's version as one page read it, so every kept
+// result the page uses is of the same version. keep is false when the
+// handlers have no version to key by: every result is then worked out.
+type teamState struct {
+	a       store.Analyst
+	version int64
+	keep    bool
+}
+
+// teamNow reads the team's version for a page.
+func (h *Handler) teamNow(ctx context.Context, a store.Analyst) (teamState, error) {
+	if h.teamVersions == nil {
+		return teamState{a: a}, nil
+	}
+	v, err := h.teamVersions.TeamVersion(ctx, a)
+	if err != nil {
+		return teamState{}, err
+	}
+	return teamState{a: a, version: v, keep: true}, nil
+}
+
+// keptTeam is the result of load kept for the team's version, loaded once
+// (concurrent pages wait for the same load) when not kept yet. load
+// returns the result and its weight in bytes; a failed load is not kept.
+// What load returns is shared by every page: read it, never change it.
+func keptTeam[T any](ctx context.Context, h *Handler, ts teamState, kind, arg string, load func(ctx context.Context) (T, int, error)) (T, error) {
+	if !ts.keep {
+		v, _, err := load(ctx)
+		return v, err
+	}
+	k := teamKey{team: ts.a.Service, version: ts.version, kind: kind, arg: arg}
+	e, err := h.teamData.Get(ctx, k, otter.LoaderFunc[teamKey, teamEntry](func(ctx context.Context, _ teamKey) (teamEntry, error) {
+		v, n, err := load(ctx)
+		if err != nil {
+			return teamEntry{}, err
+		}
+		return teamEntry{v: v, bytes: uint32(min(n, 1<<31))}, nil
+	}))
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return e.v.(T), nil
+}
+
+// teamFigures are a ledger's accounts (the newest when asOf is "") with
+// the team's known scores worked out into their figures, in account
+// order: the pages' default and every sort's tie-break. The slice is
+// shared: callers filter into a slice of their own.
+func (h *Handler) teamFigures(ctx context.Context, a store.Analyst, asOf string) ([]views.Figures, error) {
+	ts, err := h.teamNow(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	return h.teamFiguresAt(ctx, ts, asOf)
+}
+
+// teamFiguresAt is teamFigures at the version a page read.
+func (h *Handler) teamFiguresAt(ctx context.Context, ts teamState, asOf string) ([]views.Figures, error) {
+	return keptTeam(ctx, h, ts, "figures", asOf, func(ctx context.Context) ([]views.Figures, int, error) {
+		return h.workOutFigures(ctx, ts.a, asOf)
+	})
+}
+
+// workOutFigures reads a ledger and the known scores and works out every
+// account's figures, and their weight.
+func (h *Handler) workOutFigures(ctx context.Context, a store.Analyst, asOf string) ([]views.Figures, int, error) {
+	accts, err := h.accts.Accounts(ctx, a, asOf)
+	if err != nil {
+		return nil, 0, err
+	}
+	known, err := h.accts.KnownScores(ctx, a)
+	if err != nil {
+		return nil, 0, err
+	}
+	// Sorting small indexes is cheaper than sorting the large Figures.
+	order := make([]int32, len(accts))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(accts[x].Account, accts[y].Account) })
+	out := make([]views.Figures, len(accts))
+	bytes := len(out) * int(unsafe.Sizeof(views.Figures{}))
+	for i, j := range order {
+		f := views.NewFigures(accts[j], known[accts[j].BusinessID])
+		out[i] = f
+		bytes += figuresHeap(&f)
+	}
+	return out, bytes, nil
+}
+
+// figuresHeap is about what one account's figures hold beyond their
+// struct: texts, scores, saved inputs and the calculator's lines.
+func figuresHeap(f *views.Figures) int {
+	n := len(f.Account.Account) + len(f.Name) + len(f.CustomerID) + len(f.SupplierID) + len(f.Owner)
+	for _, k := range []*store.KnownScore{f.Risk, f.Pay, f.DBT, f.Z} {
+		if k != nil {
+			n += int(unsafe.Sizeof(*k))
+		}
+	}
+	if f.Inputs != nil {
+		n += int(unsafe.Sizeof(*f.Inputs)) + len(f.Inputs.SavedBy) + 8
+	}
+	for _, c := range f.Calc.Caps {
+		n += int(unsafe.Sizeof(c)) + len(c.Name) + len(c.Rationale)
+	}
+	for _, w := range f.Calc.Warnings {
+		n += 16 + len(w)
+	}
+	if f.Account.Limit != nil {
+		n += 8
+	}
+	if f.Terms != nil {
+		n += 8
+	}
+	return n
+}
