@@ -2,7 +2,6 @@ package upstream
 
 import (
 	"context"
-	"net/url"
 	"strconv"
 	"time"
 )
@@ -13,8 +12,8 @@ func businessCall(op, path string, ref BusinessRef) (call, error) {
 	if err := ref.Validate(); err != nil {
 		return call{}, &Error{Op: op, Kind: ErrInvalidReference, Err: err}
 	}
-	q := url.Values{}
-	ref.addTo(q)
+	q := make(query, 0, 4)
+	ref.addTo(&q)
 	return call{op: op, path: path, query: q, kind: KindReport}, nil
 }
 
@@ -72,8 +71,8 @@ func (u *User) CreditScoreHistory(ctx context.Context, ref BusinessRef, from, to
 	if err != nil {
 		return nil, err
 	}
-	setDate(cl.query, paramStartDate, from)
-	setDate(cl.query, paramEndDate, to)
+	setDate(&cl.query, paramStartDate, from)
+	setDate(&cl.query, paramEndDate, to)
 	var out []CreditScoreHistoryRow
 	return out, u.do(ctx, cl, &out)
 }
@@ -122,7 +121,7 @@ func (u *User) IdentificationGroup(ctx context.Context, ref BusinessRef) (Identi
 // Search finds businesses by name, best matches first (count 0: the
 // service's default).
 func (u *User) Search(ctx context.Context, text string, count int) ([]SearchResult, error) {
-	q := url.Values{paramQuery: {text}}
+	q := query{{paramQuery, text}}
 	if count > 0 {
 		q.Set(paramCount, strconv.Itoa(count))
 	}
@@ -130,7 +129,7 @@ func (u *User) Search(ctx context.Context, text string, count int) ([]SearchResu
 	return out, u.do(ctx, call{op: OpSearch, path: pathSearch, query: q, kind: KindSearch}, &out)
 }
 
-func setDate(q url.Values, name string, t time.Time) {
+func setDate(q *query, name string, t time.Time) {
 	if !t.IsZero() {
 		q.Set(name, t.Format(dateParamLayout))
 	}

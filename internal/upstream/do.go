@@ -21,11 +21,64 @@ type call struct {
 	path  string     // path under the base URL
 	key   string     // session key; "" only for sign-in
 	kind  Kind       // how long a kept answer stays fresh
-	query url.Values // query parameters (type is added)
+	query query      // query parameters (type is added)
 	form  url.Values // non-nil makes the call a form POST
 	// stream sends the call through the downloads' own pool, so pages
 	// never queue behind exports.
 	stream bool
+}
+
+// query is a call's parameters in the order they were set. A slice, not
+// url.Values: a read that a kept copy answers still names its request,
+// and a map per call was most of what such a read allocated.
+type query []param
+
+type param struct{ name, value string }
+
+// Set sets name to value, replacing an earlier value.
+func (q *query) Set(name, value string) {
+	for i := range *q {
+		if (*q)[i].name == name {
+			(*q)[i].value = value
+			return
+		}
+	}
+	*q = append(*q, param{name, value})
+}
+
+// values is q for the wire.
+func (q query) values() url.Values {
+	v := make(url.Values, len(q)+1)
+	for _, p := range q {
+		v.Set(p.name, p.value)
+	}
+	return v
+}
+
+// key names the request of path and q: each operation sets its
+// parameters in one order, so equal requests have equal keys.
+func (q query) key(path string) string {
+	if len(q) == 0 {
+		return path
+	}
+	var b strings.Builder
+	n := len(path)
+	for _, p := range q {
+		n += len(p.name) + len(p.value) + 2
+	}
+	b.Grow(n)
+	b.WriteString(path)
+	for i, p := range q {
+		if i == 0 {
+			b.WriteByte('?')
+		} else {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(p.name))
+		b.WriteByte('=')
+		b.WriteString(url.QueryEscape(p.value))
+	}
+	return b.String()
 }
 
 // envelope is the service's wrapper around every JSON answer.

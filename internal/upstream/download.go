@@ -7,7 +7,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,8 +101,8 @@ func (c *Client) download(ctx context.Context, key string, dq DownloadQuery) (_ 
 	}, a, nil
 }
 
-func (dq DownloadQuery) values() (url.Values, error) {
-	q := url.Values{}
+func (dq DownloadQuery) values() (query, error) {
+	var q query
 	if dq.Format != "" {
 		f := strings.ToUpper(dq.Format)
 		if f != FormatCSV && f != FormatXML && f != FormatJSON {

@@ -33,7 +33,7 @@ func (u *User) PeerAnalysis(ctx context.Context, ref BusinessRef, pq PeerQuery) 
 	if err != nil {
 		return PeerAnalysis{}, err
 	}
-	q := cl.query
+	q := &cl.query
 	setInt := func(name string, n int) {
 		if n != 0 {
 			q.Set(name, strconv.Itoa(n))

@@ -16,10 +16,10 @@ type PortfolioQuery struct {
 	StartRow, EndRow int       // 1-based, inclusive
 }
 
-func (pq PortfolioQuery) values() url.Values {
-	q := url.Values{}
-	setDate(q, paramStartDate, pq.From)
-	setDate(q, paramEndDate, pq.To)
+func (pq PortfolioQuery) values() query {
+	q := make(query, 0, 4)
+	setDate(&q, paramStartDate, pq.From)
+	setDate(&q, paramEndDate, pq.To)
 	if pq.StartRow > 0 {
 		q.Set(paramStartRow, strconv.Itoa(pq.StartRow))
 	}
@@ -51,7 +51,7 @@ func (u *User) Folders(ctx context.Context) ([]Folder, error) {
 // portfolio when folderID is 0. A service without this operation answers
 // ErrNotFound.
 func (u *User) PortfolioBusinesses(ctx context.Context, folderID int) ([]PortfolioBusiness, error) {
-	q := url.Values{}
+	var q query
 	if folderID != 0 {
 		q.Set(paramFolderID, strconv.Itoa(folderID))
 	}

@@ -2,7 +2,6 @@ package upstream
 
 import (
 	"context"
-	"net/url"
 	"reflect"
 	"slices"
 )
@@ -125,16 +124,8 @@ func (u *User) do(ctx context.Context, cl call, out any) error {
 		_, err := u.c.wire(ctx, cl, out, false)
 		return err
 	}
-	rq := Request{Op: cl.op, Kind: cl.kind, Key: requestKey(cl.path, cl.query)}
+	rq := Request{Op: cl.op, Kind: cl.kind, Key: cl.query.key(cl.path)}
 	return u.keep.Read(ctx, rq, out, func(ctx context.Context, data bool) (Answer, error) {
 		return u.c.wire(ctx, cl, out, data)
 	})
-}
-
-// requestKey names a read by its path and sorted query.
-func requestKey(path string, q url.Values) string {
-	if len(q) == 0 {
-		return path
-	}
-	return path + "?" + q.Encode()
 }

@@ -40,7 +40,7 @@ type fixture struct {
 	clock *clock
 }
 
-func newFixture(t *testing.T, opts cache.Options) *fixture {
+func newFixture(t testing.TB, opts cache.Options) *fixture {
 	t.Helper()
 	f := &fixture{clock: &clock{t: time.Now()}}
 	f.sim = simulator.New(demo(), simulator.Options{Now: f.clock.Now, SessionTTL: 24 * time.Hour})
@@ -57,7 +57,7 @@ func newFixture(t *testing.T, opts cache.Options) *fixture {
 	return f
 }
 
-func (f *fixture) login(t *testing.T, user string) (context.Context, cache.Who) {
+func (f *fixture) login(t testing.TB, user string) (context.Context, cache.Who) {
 	t.Helper()
 	res, err := f.raw.Login(context.Background(), user, "demo")
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 type Reader struct {
 	// User has every operation of the service, read through this
 	// reader (see Read).
-	*upstream.User
+	upstream.User
 	c   *Cache
 	who Who
 	// probe, when set, makes the reader only look: a missing or expired
@@ -31,7 +31,7 @@ func (c *Cache) Reader(who Who) *Reader { return c.reader(who, nil) }
 
 func (c *Cache) reader(who Who, probe error) *Reader {
 	r := &Reader{c: c, who: who, probe: probe}
-	r.User = c.svc.Kept(who.Key, r)
+	r.User = *c.svc.Kept(who.Key, r)
 	return r
 }
 
