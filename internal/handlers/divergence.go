@@ -100,7 +100,7 @@ func (h *Handler) evaluateDivergence(c *echo.Context, id int32, name string, mon
 	}
 	if n > 0 {
 		h.touched(a)
-		c.Set(ctxGlance, nil)
+		stateOf(c).glance = nil
 	}
 	return complete
 }

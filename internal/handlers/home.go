@@ -87,7 +87,7 @@ func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) err
 		// The portfolio's scores arrived: check the alert rules and the
 		// marks of the previous visit, before the page key counts alerts.
 		h.evaluatePortfolio(c, ld, pay, z)
-		changed, changedKnown = h.changedSince(c, pay, z)
+		changed, changedKnown = h.changedSince(c, ld, pay, z)
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.HomePage{Base: h.base(c, ld, "Home", views.NavHome), SearchOffered: searchOffered}
