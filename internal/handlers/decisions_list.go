@@ -11,7 +11,6 @@ import (
 	"creditdash/templates"
 )
 
-
 // deciderAuthority is the authority within which user decides others'
 // requests: 0 for who may not decide.
 func (h *Handler) deciderAuthority(user string) float64 {
