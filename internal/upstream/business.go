@@ -7,12 +7,12 @@ import (
 )
 
 // businessCall validates ref and builds a call for a business operation,
-// kept as report data.
-func businessCall(op, path string, ref BusinessRef) (call, error) {
+// kept as report data, with room for more parameters.
+func businessCall(op, path string, ref BusinessRef, more int) (call, error) {
 	if err := ref.Validate(); err != nil {
 		return call{}, &Error{Op: op, Kind: ErrInvalidReference, Err: err}
 	}
-	q := make(query, 0, 4)
+	q := make(query, 0, 1+more)
 	ref.addTo(&q)
 	return call{op: op, path: path, query: q, kind: KindReport}, nil
 }
@@ -20,7 +20,7 @@ func businessCall(op, path string, ref BusinessRef) (call, error) {
 // getBusiness runs a business operation that takes only the reference.
 func getBusiness[T any](ctx context.Context, u *User, op, path string, ref BusinessRef) (T, error) {
 	var out T
-	cl, err := businessCall(op, path, ref)
+	cl, err := businessCall(op, path, ref, 0)
 	if err != nil {
 		return out, err
 	}
@@ -37,7 +37,7 @@ type StatementsQuery struct {
 
 // LatestAnnualStatements returns annual statements, one element per fiscal year.
 func (u *User) LatestAnnualStatements(ctx context.Context, ref BusinessRef, sq StatementsQuery) ([]AnnualFinancials, error) {
-	cl, err := businessCall("Business/LatestAnnualStatements", pathLatestAnnualStatements, ref)
+	cl, err := businessCall("Business/LatestAnnualStatements", pathLatestAnnualStatements, ref, 3)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +67,7 @@ func (u *User) PaymentSummarySIC(ctx context.Context, ref BusinessRef) ([]Paymen
 // CreditScoreHistory returns monthly scores between from and to (inclusive
 // dates; zero values leave the service's default of the last 24 months).
 func (u *User) CreditScoreHistory(ctx context.Context, ref BusinessRef, from, to time.Time) ([]CreditScoreHistoryRow, error) {
-	cl, err := businessCall("Business/CreditScoreHistory", pathCreditScoreHistory, ref)
+	cl, err := businessCall("Business/CreditScoreHistory", pathCreditScoreHistory, ref, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (u *User) CreditScoreHistory(ctx context.Context, ref BusinessRef, from, to
 // RiskHistory returns the most recent count months of the average risk
 // score, newest first (count 0: all).
 func (u *User) RiskHistory(ctx context.Context, ref BusinessRef, count int) ([]RiskHistoryRow, error) {
-	cl, err := businessCall("Business/RiskHistory", pathRiskHistory, ref)
+	cl, err := businessCall("Business/RiskHistory", pathRiskHistory, ref, 1)
 	if err != nil {
 		return nil, err
 	}

@@ -219,7 +219,7 @@ type quotaKeeper struct {
 }
 
 func (k *quotaKeeper) Read(ctx context.Context, _ Request, _ any, fetch Fetch) error {
-	a, err := fetch(ctx, false)
+	a, err := fetch.Do(ctx, false)
 	k.note(a)
 	return err
 }

@@ -372,7 +372,7 @@ func TestContractRateLimitWithReset(t *testing.T) {
 type lastQuota struct{ last upstream.RateLimit }
 
 func (k *lastQuota) Read(ctx context.Context, _ upstream.Request, _ any, fetch upstream.Fetch) error {
-	a, err := fetch(ctx, false)
+	a, err := fetch.Do(ctx, false)
 	if a.HasQuota {
 		k.last = a.Quota
 	}

@@ -29,7 +29,7 @@ type PeerQuery struct {
 // industry peers. A business without statements has PeerCount 0 and no
 // ratios; bad filter values are an ErrBadRequest.
 func (u *User) PeerAnalysis(ctx context.Context, ref BusinessRef, pq PeerQuery) (PeerAnalysis, error) {
-	cl, err := businessCall("Business/PeerAnalysis", pathPeerAnalysis, ref)
+	cl, err := businessCall("Business/PeerAnalysis", pathPeerAnalysis, ref, 11)
 	if err != nil {
 		return PeerAnalysis{}, err
 	}

@@ -82,15 +82,26 @@ type Answer struct {
 	HasQuota bool
 }
 
-// Fetch sends one read to the service and decodes its answer into the
+// Fetch is one read's way to the service (see Keeper.Read). A value, not
+// a closure: a read that a kept copy answers never uses it, and should
+// not allocate it.
+type Fetch struct {
+	u   *User
+	cl  call
+	out any
+}
+
+// Do sends the read to the service and decodes its answer into the
 // reader's value; with data it also returns a copy of the answer's data.
 // Its Answer carries the quota even when it fails.
-type Fetch func(ctx context.Context, data bool) (Answer, error)
+func (f Fetch) Do(ctx context.Context, data bool) (Answer, error) {
+	return f.u.c.wire(ctx, f.cl, f.out, data)
+}
 
 // Keeper stands between a user's operations and the wire (the cache).
 type Keeper interface {
 	// Read answers rq into out (a pointer), from a kept copy or by
-	// calling fetch, which decodes into out.
+	// fetch.Do, which decodes into out.
 	Read(ctx context.Context, rq Request, out any, fetch Fetch) error
 	// Spend makes a call that is never kept (an export) within the
 	// user's budget.
@@ -125,7 +136,5 @@ func (u *User) do(ctx context.Context, cl call, out any) error {
 		return err
 	}
 	rq := Request{Op: cl.op, Kind: cl.kind, Key: cl.query.key(cl.path)}
-	return u.keep.Read(ctx, rq, out, func(ctx context.Context, data bool) (Answer, error) {
-		return u.c.wire(ctx, cl, out, data)
-	})
+	return u.keep.Read(ctx, rq, out, Fetch{u: u, cl: cl, out: out})
 }

@@ -243,7 +243,7 @@ func (r *Reader) Read(ctx context.Context, rq upstream.Request, out any, fetch u
 		}
 		defer release()
 		err := c.spend(ctx, user, rq.Op, func(ctx context.Context) (upstream.Answer, error) {
-			a, err := fetch(ctx, c.second != nil)
+			a, err := fetch.Do(ctx, c.second != nil)
 			if err == nil {
 				e = &entry{value: upstream.Value(out), fetchedAt: c.now(), weight: weigh(a.Size), version: versions.Add(1)}
 				c.store.Set(fullKey, e)

@@ -311,7 +311,7 @@ func TestCopiesWeighTheirAnswers(t *testing.T) {
 type sizeKeeper struct{ size int }
 
 func (k *sizeKeeper) Read(ctx context.Context, _ upstream.Request, _ any, fetch upstream.Fetch) error {
-	a, err := fetch(ctx, false)
+	a, err := fetch.Do(ctx, false)
 	k.size = a.Size
 	return err
 }
