@@ -56,9 +56,9 @@ type Options struct {
 	NoCache bool
 	// Cache tunes the cache (its clock defaults to Now).
 	Cache cache.Options
-	// Wrap puts a layer around the client in front of the cache (a service
-	// that lacks an operation, say).
-	Wrap func(*upstream.Client) cache.Upstream
+	// StandIn puts a layer in front of the stand-in service (one that
+	// lacks an operation, say): every call the dashboard makes passes it.
+	StandIn func(http.Handler) http.Handler
 	// WrapService puts a layer around the client where the handlers call it
 	// directly (sign-in, trade-provider choice).
 	WrapService func(*upstream.Client) handlers.Service
@@ -200,7 +200,11 @@ func Start(t testing.TB, opts Options) *App {
 		sim, simSrv = opts.SameService.Sim, opts.SameService.simSrv
 	} else {
 		sim = simulator.New(data, opts.Sim)
-		simSrv = httptest.NewServer(sim)
+		var front http.Handler = sim
+		if opts.StandIn != nil {
+			front = opts.StandIn(sim)
+		}
+		simSrv = httptest.NewServer(front)
 		t.Cleanup(simSrv.Close)
 	}
 
@@ -211,10 +215,6 @@ func Start(t testing.TB, opts Options) *App {
 	client, err := upstream.New(simSrv.URL, upstream.Options{Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
-	}
-	var up cache.Upstream = client
-	if opts.Wrap != nil {
-		up = opts.Wrap(client)
 	}
 	if opts.Cache.Now == nil {
 		opts.Cache.Now = opts.Now
@@ -244,7 +244,7 @@ func Start(t testing.TB, opts Options) *App {
 		signOuts = shared.NewSignOuts(sh, handlers.NewMemorySignOuts(12*time.Hour), 12*time.Hour)
 		attempts = shared.NewAttempts(sh, handlers.NewMemoryAttempts(opts.Now, handlers.ThrottleWindow))
 	}
-	store, err := cache.New(up, opts.Cache)
+	store, err := cache.New(client, opts.Cache)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func TestScoreHeatMapIsDrawn(t *testing.T) {
 func directDownload(t *testing.T, app *apptest.App, dq upstream.DownloadQuery) []byte {
 	t.Helper()
 	key := app.SignIn(t, "demo").SessionKey()
-	dl, err := app.Client.Download(context.Background(), key, dq)
+	dl, err := app.Client.As(key).Download(context.Background(), dq)
 	if err != nil {
 		t.Fatal(err)
 	}

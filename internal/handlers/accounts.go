@@ -127,7 +127,7 @@ func monthOf(date string) int {
 // accountPanel is the overview's account tile, from the team's accounts of
 // the business and the scores the page received; nil without an account.
 // Its state joins the kept page's key.
-func (h *Handler) accountPanel(c *echo.Context, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow, histErr error) *views.AccountPanel {
+func (h *Handler) accountPanel(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow, histErr error) *views.AccountPanel {
 	id, _ := reportBusiness(ref, hd)
 	if h.accts == nil || id == 0 {
 		return nil
@@ -143,8 +143,7 @@ func (h *Handler) accountPanel(c *echo.Context, ref upstream.BusinessRef, hd *he
 	}
 	p := views.NewAccountPanel(id, accts, known)
 	if p != nil {
-		state, _ := c.Get(ctxPageState).(string)
-		c.Set(ctxPageState, state+"\naccount:"+p.State())
+		ld.state += "\naccount:" + p.State()
 	}
 	return p
 }

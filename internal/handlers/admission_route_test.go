@@ -11,22 +11,19 @@ import (
 	"time"
 
 	"creditdash/internal/apptest"
-	"creditdash/internal/upstream"
-	"creditdash/internal/upstream/cache"
 )
 
 // heldHeaders is a service whose business headers wait until released, so
 // that report pages stay in preparation.
 type heldHeaders struct {
-	*upstream.Client
 	release chan struct{}
 	started chan struct{}
 }
 
-func (h heldHeaders) IdentificationGroup(ctx context.Context, key string, ref upstream.BusinessRef) (upstream.Identification, error) {
+func (h heldHeaders) serve(w http.ResponseWriter, r *http.Request, next http.Handler) {
 	h.started <- struct{}{}
 	<-h.release
-	return h.Client.IdentificationGroup(ctx, key, ref)
+	next.ServeHTTP(w, r)
 }
 
 // One analyst's crowd of pages waits for its own turns: the seventh report
@@ -35,7 +32,7 @@ func (h heldHeaders) IdentificationGroup(ctx context.Context, key string, ref up
 func TestACrowdOfOneUsersPagesWaitsItsTurn(t *testing.T) {
 	held := heldHeaders{release: make(chan struct{}), started: make(chan struct{}, 8)}
 	app := apptest.Start(t, apptest.Options{PageTurnWait: 300 * time.Millisecond,
-		Wrap: func(c *upstream.Client) cache.Upstream { held.Client = c; return held }})
+		StandIn: intercept("/v1/Business/IdentificationGroup", held.serve)})
 	// Released on the way out too, so that a failure cannot leave the
 	// server waiting on the held pages.
 	var once sync.Once

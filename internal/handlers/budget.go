@@ -63,6 +63,10 @@ type loaded struct {
 	// also fingerprints copies the page showed from the cache alone
 	// (see reportNews): they are part of the page's key.
 	also uint64
+	// state is what the page shows of the workspace beyond the analyst's
+	// last change here (the home page's changed marks, a report's account
+	// panel): part of the page's key too.
+	state string
 }
 
 // allOffered is every section the page left unloaded offered as one, for

@@ -1,7 +1,6 @@
 package handlers_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -14,8 +13,6 @@ import (
 	"golang.org/x/net/html"
 
 	"creditdash/internal/apptest"
-	"creditdash/internal/upstream"
-	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
 )
 
@@ -146,19 +143,16 @@ func TestBusinessRateLimitKeepsThePage(t *testing.T) {
 
 // noIdentification is a service without IdentificationGroup: it answers
 // 404 for it, as the specification allows.
-type noIdentification struct {
-	*upstream.Client
-	asked *atomic.Int32
-}
-
-func (n noIdentification) IdentificationGroup(context.Context, string, upstream.BusinessRef) (upstream.Identification, error) {
-	n.asked.Add(1)
-	return upstream.Identification{}, &upstream.Error{Op: "Business/IdentificationGroup", Status: http.StatusNotFound, Kind: upstream.ErrNotFound}
+func noIdentification(asked *atomic.Int32) func(http.Handler) http.Handler {
+	return intercept("/v1/Business/IdentificationGroup", func(w http.ResponseWriter, _ *http.Request, _ http.Handler) {
+		asked.Add(1)
+		serviceAnswer(w, http.StatusNotFound, "NotFound", "no such operation")
+	})
 }
 
 func TestBusinessWithoutIdentificationGroup(t *testing.T) {
 	var asked atomic.Int32
-	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream { return noIdentification{c, &asked} }})
+	app := apptest.Start(t, apptest.Options{StandIn: noIdentification(&asked)})
 	u := app.SignIn(t, "demo")
 	for _, tab := range businessTabs {
 		p := u.Get("/businesses/1001" + tab.suffix)

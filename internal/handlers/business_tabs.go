@@ -14,6 +14,12 @@ import (
 // showBusinessOverview shows the summary, score cards and score charts over
 // the chosen frame, and the risk history.
 func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef) error {
+	return h.businessOverview(c, ref, nil)
+}
+
+// businessOverview is the overview with a refused note's draft, if any,
+// in its notes section and its status.
+func (h *Handler) businessOverview(c *echo.Context, ref upstream.BusinessRef, draft *noteDraft) error {
 	win, winFault := parseWindow(c.QueryParam("from"), c.QueryParam("to"), h.now())
 	l := &overviewLoad{win: win}
 	ld := h.load(c, l.sections(ref)...)
@@ -31,13 +37,13 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 		h.noteReportScores(c, ld, ref, &l.hd, l.d.History)
 	}
 	// Read before the page key, which must change with the team's data.
-	account := h.accountPanel(c, ref, &l.hd, l.d.History, l.histErr)
+	account := h.accountPanel(c, ld, ref, &l.hd, l.d.History, l.histErr)
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessOverviewPage{Account: account}
 		// The notes are read while the header reads the watch state.
 		var notes func() *views.NotesSection
 		if id, _ := reportBusiness(ref, &l.hd); id != 0 {
-			notes = h.startNotes(c, id)
+			notes = h.startNotes(c, id, draft)
 		}
 		page.Base, page.Header = h.businessBase(c, ld, ref, &l.hd, views.TabOverview)
 		if notes != nil {
@@ -51,8 +57,8 @@ func (h *Handler) showBusinessOverview(c *echo.Context, ref upstream.BusinessRef
 			status = http.StatusBadRequest
 			page.Window.Error = winFault.Message()
 		}
-		if d, ok := c.Get(ctxNoteDraft).(noteDraft); ok {
-			status = d.status
+		if draft != nil {
+			status = draft.status
 		}
 		if err := h.fillOverview(c, &page, l, l.hd.public()); err != nil {
 			return 0, nil, err

@@ -14,7 +14,6 @@ import (
 	"creditdash/internal/apptest"
 	"creditdash/internal/handlers"
 	"creditdash/internal/upstream"
-	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
 )
 
@@ -92,19 +91,16 @@ func TestRateLimitedPageCarriesRetryAfter(t *testing.T) {
 }
 
 // searchless is a service that does not offer Search to anyone.
-type searchless struct {
-	*upstream.Client
-	asked *atomic.Int32
-}
-
-func (s searchless) Search(ctx context.Context, key, text string, count int) ([]upstream.SearchResult, error) {
-	s.asked.Add(1)
-	return nil, &upstream.Error{Op: "Business/Search", Status: http.StatusNotFound, Kind: upstream.ErrNotFound}
+func searchless(asked *atomic.Int32) func(http.Handler) http.Handler {
+	return intercept("/v1/Business/Search", func(w http.ResponseWriter, _ *http.Request, _ http.Handler) {
+		asked.Add(1)
+		serviceAnswer(w, http.StatusNotFound, "NotFound", "no such operation")
+	})
 }
 
 func TestServiceWithoutSearchHidesTheBoxAndIsNotAskedAgain(t *testing.T) {
 	var asked atomic.Int32
-	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream { return searchless{c, &asked} }})
+	app := apptest.Start(t, apptest.Options{StandIn: searchless(&asked)})
 	u := app.SignIn(t, "demo")
 	if u.Get("/").Doc.Find(`input[name="q"]`).Length() == 0 {
 		t.Fatal("the search box is not offered before the service said anything")

@@ -62,7 +62,7 @@ func (h *Handler) csrf() echo.MiddlewareFunc {
 					}
 					tok = csrfTokenOf(loginSecret)
 				}
-				c.Set(ctxCSRF, tok)
+				stateOf(c).csrf = tok
 				return next(c)
 			}
 			if !signedIn && !loginPath {
@@ -85,9 +85,9 @@ func (h *Handler) csrf() echo.MiddlewareFunc {
 				return errCSRF
 			}
 			if signedIn {
-				c.Set(ctxCSRF, csrfTokenOf(s.CSRF))
+				stateOf(c).csrf = csrfTokenOf(s.CSRF)
 			} else {
-				c.Set(ctxCSRF, csrfTokenOf(loginSecret))
+				stateOf(c).csrf = csrfTokenOf(loginSecret)
 			}
 			return next(c)
 		}

@@ -11,9 +11,6 @@ import (
 	"creditdash/templates"
 )
 
-// ctxWaiting keeps the header's count for the rest of the request.
-const ctxWaiting = "decisions-waiting"
-
 // deciderAuthority is the authority within which user decides others'
 // requests: 0 for who may not decide.
 func (h *Handler) deciderAuthority(user string) float64 {
@@ -28,8 +25,9 @@ func (h *Handler) deciderAuthority(user string) float64 {
 // decision, read once per request and only for deciders. A failing
 // database hides the count instead of failing the page.
 func (h *Handler) waitingForMe(c *echo.Context) int {
-	if n, ok := c.Get(ctxWaiting).(int); ok {
-		return n
+	st := stateOf(c)
+	if st.waiting != nil {
+		return *st.waiting
 	}
 	n := 0
 	s, ok := sessionOf(c)
@@ -42,7 +40,7 @@ func (h *Handler) waitingForMe(c *echo.Context) int {
 			}
 		}
 	}
-	c.Set(ctxWaiting, n)
+	st.waiting = &n
 	return n
 }
 

@@ -36,21 +36,18 @@ func (h *Handler) ownCategory(c *echo.Context) string {
 	if h.suppliers == nil {
 		return ""
 	}
-	if code, ok := c.Get(ctxTeamCategory).(string); ok {
-		return code // read once per request: the page's key and its panel agree
+	st := stateOf(c)
+	if st.category != nil {
+		return *st.category // read once per request: the page's key and its panel agree
 	}
 	code, err := h.suppliers.SupplierCategory(c.Request().Context(), h.analyst(c))
 	if err != nil {
 		h.logWorkspace(c, "supplier category", err)
 		return ""
 	}
-	c.Set(ctxTeamCategory, code)
+	st.category = &code
 	return code
 }
-
-// ctxTeamCategory holds the team's supplier category as this request read
-// it.
-const ctxTeamCategory = "team-supplier-category"
 
 // evaluatePayments checks the divergence rules against a payments tab's
 // monthly and SIC summaries.
@@ -61,8 +58,7 @@ func (h *Handler) evaluatePayments(c *echo.Context, ld *loaded, ref upstream.Bus
 	}
 	// The page shows the team's category, which another analyst may change:
 	// a kept page must not outlive it.
-	state, _ := c.Get(ctxPageState).(string)
-	c.Set(ctxPageState, state+"\ncategory:"+h.ownCategory(c))
+	ld.state += "\ncategory:" + h.ownCategory(c)
 	done, mark := h.evaluatedAlready(c, ld, id)
 	if done {
 		return
@@ -113,7 +109,7 @@ func (h *Handler) evaluateDivergence(c *echo.Context, id int32, name string, mon
 	}
 	if n > 0 {
 		h.touched(a)
-		c.Set(ctxGlance, nil)
+		stateOf(c).glance = nil
 	}
 	return complete
 }

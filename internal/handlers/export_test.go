@@ -46,7 +46,7 @@ func rawGet(t testing.TB, app *apptest.App, u *apptest.User, path string, header
 // serviceBytes is the stand-in's own Download for the same request.
 func serviceBytes(t *testing.T, app *apptest.App, key string, dq upstream.DownloadQuery) []byte {
 	t.Helper()
-	dl, err := app.Client.Download(context.Background(), key, dq)
+	dl, err := app.Client.As(key).Download(context.Background(), dq)
 	if err != nil {
 		t.Fatalf("direct Download %+v: %v", dq, err)
 	}
@@ -272,7 +272,7 @@ func TestExportOfABulkPortfolioStreamsInFlatMemory(t *testing.T) {
 		}
 		copy(got[:], h.Sum(nil))
 	})
-	dl, err := app.Client.Download(context.Background(), u.SessionKey(), upstream.DownloadQuery{Format: "csv"})
+	dl, err := app.Client.As(u.SessionKey()).Download(context.Background(), upstream.DownloadQuery{Format: "csv"})
 	if err != nil {
 		t.Fatal(err)
 	}

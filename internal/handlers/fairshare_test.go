@@ -1,44 +1,38 @@
 package handlers_test
 
 import (
-	"context"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"creditdash/internal/apptest"
-	"creditdash/internal/upstream"
-	"creditdash/internal/upstream/cache"
 )
 
 // heldExports is a service whose exports send their first line and then
 // hold until released, as a huge export would.
 type heldExports struct {
-	*upstream.Client
 	release chan struct{}
 	started chan struct{}
 }
 
-func (h heldExports) Download(ctx context.Context, key string, dq upstream.DownloadQuery) (*upstream.Download, error) {
-	r, w := io.Pipe()
-	go func() {
-		_, _ = w.Write([]byte("BusinessId,BusinessName\n"))
-		h.started <- struct{}{}
-		<-h.release
-		_, _ = w.Write([]byte("1001,North\n"))
-		w.Close()
-	}()
-	return &upstream.Download{Body: r, ContentType: "text/csv", Size: -1}, nil
+func (h heldExports) serve(w http.ResponseWriter, _ *http.Request, _ http.Handler) {
+	w.Header().Set("Content-Type", "text/csv")
+	_, _ = w.Write([]byte("BusinessId,BusinessName\n"))
+	http.NewResponseController(w).Flush()
+	h.started <- struct{}{}
+	<-h.release
+	_, _ = w.Write([]byte("1001,North\n"))
 }
 
 // One user holds at most two exports at once; a third is told to wait,
 // and other users are not held up.
 func TestAThirdExportOfOneUserIsTurnedBack(t *testing.T) {
 	held := heldExports{release: make(chan struct{}), started: make(chan struct{}, 4)}
-	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream { held.Client = c; return held }})
+	app := apptest.Start(t, apptest.Options{StandIn: intercept("/v1/Portfolio/Download", held.serve)})
 	u := app.SignIn(t, "demo")
 	var wg sync.WaitGroup
 	for range 2 {
@@ -77,13 +71,12 @@ func TestAThirdExportOfOneUserIsTurnedBack(t *testing.T) {
 }
 
 // oddExports answers every export with the same body.
-type oddExports struct {
-	*upstream.Client
-	body string
-}
-
-func (o oddExports) Download(context.Context, string, upstream.DownloadQuery) (*upstream.Download, error) {
-	return &upstream.Download{Body: io.NopCloser(strings.NewReader(o.body)), Size: int64(len(o.body))}, nil
+func oddExports(body string) func(http.Handler) http.Handler {
+	return intercept("/v1/Portfolio/Download", func(w http.ResponseWriter, _ *http.Request, _ http.Handler) {
+		w.Header()["Content-Type"] = nil // no type, and none sniffed
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		_, _ = io.WriteString(w, body)
+	})
 }
 
 // An empty export, or one that is not its format, is an error page, never
@@ -93,7 +86,7 @@ func TestEmptyOrUndecodableExportIsAnErrorPage(t *testing.T) {
 		{"csv", ""}, {"csv", "   \n"}, {"csv", "<html><body>Server error</body></html>"},
 		{"json", "BusinessId,Name"}, {"xml", `{"Success":false}`}, {"csv", "\xff\xfe\xfd"},
 	} {
-		app := apptest.Start(t, apptest.Options{Wrap: func(cl *upstream.Client) cache.Upstream { return oddExports{cl, c.body} }})
+		app := apptest.Start(t, apptest.Options{StandIn: oddExports(c.body)})
 		p := app.SignIn(t, "demo").Get("/portfolio/export?format=" + c.format)
 		if p.Status != http.StatusBadGateway || p.Header.Get("Content-Disposition") != "" {
 			t.Errorf("%s export of %q: status %d, disposition %q; want a 502 page", c.format, c.body, p.Status, p.Header.Get("Content-Disposition"))
@@ -104,34 +97,26 @@ func TestEmptyOrUndecodableExportIsAnErrorPage(t *testing.T) {
 // endlessExport is a service export that never ends, noting when the
 // dashboard lets go of it.
 type endlessExport struct {
-	*upstream.Client
 	closed chan struct{}
 }
 
-func (e endlessExport) Download(context.Context, string, upstream.DownloadQuery) (*upstream.Download, error) {
-	return &upstream.Download{Body: &endless{closed: e.closed}, Size: -1}, nil
-}
-
-type endless struct {
-	closed chan struct{}
-	once   sync.Once
-}
-
-func (e *endless) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = 'x'
+func (e endlessExport) serve(w http.ResponseWriter, r *http.Request, _ http.Handler) {
+	defer close(e.closed)
+	w.Header().Set("Content-Type", "text/csv")
+	chunk := []byte(strings.Repeat("x", 32<<10))
+	for r.Context().Err() == nil {
+		if _, err := w.Write(chunk); err != nil {
+			return
+		}
 	}
-	return len(p), nil
 }
-
-func (e *endless) Close() error { e.once.Do(func() { close(e.closed) }); return nil }
 
 // A browser that stops reading an export is cut after the stall limit, and
 // the service's export is let go with it.
 func TestExportThatIsNotReadIsCut(t *testing.T) {
 	ex := endlessExport{closed: make(chan struct{})}
 	app := apptest.Start(t, apptest.Options{ExportStall: 200 * time.Millisecond,
-		Wrap: func(c *upstream.Client) cache.Upstream { ex.Client = c; return ex }})
+		StandIn: intercept("/v1/Portfolio/Download", ex.serve)})
 	u := app.SignIn(t, "demo")
 	resp, err := u.Client().Get(app.URL + "/portfolio/export?format=csv")
 	if err != nil {

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"time"
 
 	"github.com/maypok86/otter/v2"
@@ -26,9 +25,9 @@ const (
 
 // The optional operations the book knows.
 const (
-	featureSearch  = "search"
-	featureIdent   = "ident"   // IdentificationGroup
-	featureMembers = "members" // Portfolio/Businesses
+	featureSearch  = upstream.OpSearch
+	featureIdent   = upstream.OpIdentificationGroup
+	featureMembers = upstream.OpPortfolioBusinesses
 )
 
 func newFeatureBook() *featureBook {
@@ -52,34 +51,11 @@ func (b *featureBook) offered(user, op string) bool {
 // cache, or, for an operation the service lately said it lacks, answered
 // "not found" without asking again.
 func (b *featureBook) gate(user string) func(*cache.Reader) Source {
-	noIdent, noMembers := !b.offered(user, featureIdent), !b.offered(user, featureMembers)
-	if !noIdent && !noMembers {
-		return func(r *cache.Reader) Source { return r }
+	var absent []string
+	for _, op := range []string{featureIdent, featureMembers} {
+		if !b.offered(user, op) {
+			absent = append(absent, op)
+		}
 	}
-	return func(r *cache.Reader) Source { return gatedSource{Source: r, noIdent: noIdent, noMembers: noMembers} }
-}
-
-// gatedSource answers the operations a user's service lacks without a call.
-type gatedSource struct {
-	Source
-	noIdent, noMembers bool
-}
-
-// errNotOffered stands for the service's 404 of an operation it lacks.
-func errNotOffered(op string) error {
-	return &upstream.Error{Op: op, Status: 404, Kind: upstream.ErrNotFound, Message: "not offered (remembered)"}
-}
-
-func (g gatedSource) IdentificationGroup(ctx context.Context, ref upstream.BusinessRef) (upstream.Identification, error) {
-	if g.noIdent {
-		return upstream.Identification{}, errNotOffered("Business/IdentificationGroup")
-	}
-	return g.Source.IdentificationGroup(ctx, ref)
-}
-
-func (g gatedSource) PortfolioBusinesses(ctx context.Context, folderID int) ([]upstream.PortfolioBusiness, error) {
-	if g.noMembers {
-		return nil, errNotOffered("Portfolio/Businesses")
-	}
-	return g.Source.PortfolioBusinesses(ctx, folderID)
+	return func(r *cache.Reader) Source { return r.User.Without(absent...) }
 }

@@ -22,7 +22,7 @@ func TestFolderNewsPagedTenAtATime(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := app.SignIn(t, "demo")
 	id := demoUser(t, "demo").Folders[0].FolderID
-	feed, err := app.Client.FolderNews(context.Background(), u.SessionKey(), id)
+	feed, err := app.Client.As(u.SessionKey()).FolderNews(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,39 +36,19 @@ type Service interface {
 }
 
 // Cache is the handlers' way to the service's data: reads for one user and
-// one page, the user's hourly budget, forgetting copies, and the export,
-// which passes through so its cost is booked.
+// one page (the reader has every operation, the export too, paid for from
+// the user's hourly budget), the budget itself, and forgetting copies.
 type Cache interface {
 	Reader(who cache.Who) *cache.Reader
 	Quota(user string) (upstream.RateLimit, bool)
 	Forget(user string, copies []string)
 	ForgetUser(user string)
-	Download(ctx context.Context, who cache.Who, q upstream.DownloadQuery) (*upstream.Download, error)
 }
 
-// Source is what a page's sections read: the service's data for the
-// signed-in user, from the cache or, when it lacks a copy, the service.
-type Source interface {
-	Search(ctx context.Context, text string, count int) ([]upstream.SearchResult, error)
-	IdentificationGroup(ctx context.Context, ref upstream.BusinessRef) (upstream.Identification, error)
-	NAICSCodes(ctx context.Context, ref upstream.BusinessRef) ([]upstream.NAICSCode, error)
-	Summary(ctx context.Context, ref upstream.BusinessRef) (upstream.BusinessSummary, error)
-	CreditScoreHistory(ctx context.Context, ref upstream.BusinessRef, from, to time.Time) ([]upstream.CreditScoreHistoryRow, error)
-	RiskHistory(ctx context.Context, ref upstream.BusinessRef, count int) ([]upstream.RiskHistoryRow, error)
-	PaymentSummaryMonthly(ctx context.Context, ref upstream.BusinessRef) ([]upstream.PaymentSummaryRow, error)
-	PaymentSummarySIC(ctx context.Context, ref upstream.BusinessRef) ([]upstream.PaymentSummaryRow, error)
-	LatestAnnualStatements(ctx context.Context, ref upstream.BusinessRef, sq upstream.StatementsQuery) ([]upstream.AnnualFinancials, error)
-	WordFill(ctx context.Context, ref upstream.BusinessRef) (upstream.WordFill, error)
-	PeerAnalysis(ctx context.Context, ref upstream.BusinessRef, pq upstream.PeerQuery) (upstream.PeerAnalysis, error)
-	Officers(ctx context.Context, ref upstream.BusinessRef) ([]upstream.Officer, error)
-	Folders(ctx context.Context) ([]upstream.Folder, error)
-	PortfolioBusinesses(ctx context.Context, folderID int) ([]upstream.PortfolioBusiness, error)
-	PayScoreHistory(ctx context.Context, pq upstream.PortfolioQuery) (upstream.PortfolioScoreHistory, error)
-	ZScoreHistory(ctx context.Context, pq upstream.PortfolioQuery) (upstream.PortfolioScoreHistory, error)
-	FolderNews(ctx context.Context, folderID int) ([]upstream.NewsItem, error)
-	IndustryNews(ctx context.Context) ([]upstream.NewsItem, error)
-	TradeProviders(ctx context.Context) (upstream.TradeProviders, error)
-}
+// Source is what a page's sections read: every operation of the service
+// for the signed-in user, declared once in internal/upstream and read
+// through the page's cache.Reader.
+type Source = *upstream.User
 
 // Workspace is the analyst's own data (internal/store): every method
 // works for one analyst and answers store.ErrNotFound for another's ids.

@@ -88,7 +88,7 @@ func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) err
 		// marks of the previous visit, before the page key counts alerts.
 		h.evaluatePortfolio(c, ld, pay, z)
 		h.recordPortfolioScores(c, ld, pay, z) // the team's known scores (issue 26)
-		changed, changedKnown = h.changedSince(c, pay, z)
+		changed, changedKnown = h.changedSince(c, ld, pay, z)
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.HomePage{Base: h.base(c, ld, "Home", views.NavHome), SearchOffered: searchOffered}

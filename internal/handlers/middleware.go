@@ -15,12 +15,6 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// Keys of values kept on the echo context.
-const (
-	ctxSession = "session"
-	ctxCSRF    = "csrf"
-)
-
 // requestID returns the id the logging middleware gave the request. It is
 // read back from the answer's header, where the middleware put it, so that
 // giving a request its id needs no copy of the request for a new context.
@@ -176,7 +170,8 @@ func setSecurityHeaders(hd http.Header, hsts bool) {
 func (h *Handler) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		if s, ok := h.sessionMemo.load(c.Request()); ok && !h.revoked(c.Request().Context(), s) {
-			c.Set(ctxSession, s)
+			st := stateOf(c)
+			st.session, st.signedIn = s, true
 		}
 		return next(c)
 	}
@@ -201,8 +196,10 @@ func (h *Handler) requireSignIn(next echo.HandlerFunc) echo.HandlerFunc {
 
 // sessionOf returns the signed-in session, if any.
 func sessionOf(c *echo.Context) (Session, bool) {
-	s, ok := c.Get(ctxSession).(Session)
-	return s, ok
+	if r, ok := c.Get(ctxRequest).(*request); ok && r.signedIn {
+		return r.session, true
+	}
+	return Session{}, false
 }
 
 // loginURL builds /login with a safe next and an optional reason.

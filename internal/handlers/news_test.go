@@ -1,7 +1,6 @@
 package handlers_test
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -14,7 +13,6 @@ import (
 
 	"creditdash/internal/apptest"
 	"creditdash/internal/upstream"
-	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
 )
 
@@ -157,7 +155,7 @@ func TestHostileNewsRendersInert(t *testing.T) {
 }
 
 func TestIndustryNewsShowsAtMostTwenty(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream { return manyNews{c} }})
+	app := apptest.Start(t, apptest.Options{StandIn: manyNews})
 	u := app.SignIn(t, "developer")
 	p := u.Get("/news/industry")
 	mustStatus(t, "/news/industry", p, http.StatusOK)
@@ -170,17 +168,15 @@ func TestIndustryNewsShowsAtMostTwenty(t *testing.T) {
 }
 
 // manyNews is a service that sends more industry news than it should.
-type manyNews struct{ *upstream.Client }
-
-func (manyNews) IndustryNews(context.Context, string) ([]upstream.NewsItem, error) {
+var manyNews = intercept("/v1/Industries/News", func(w http.ResponseWriter, _ *http.Request, _ http.Handler) {
 	var out []upstream.NewsItem
 	for i := range 30 {
 		at := time.Date(2026, time.October, 30, 12, 0, 0, 0, time.UTC).Add(-time.Duration(i) * time.Hour)
 		out = append(out, upstream.NewsItem{ID: int64(i), Title: "Story " + strconv.Itoa(i),
 			Link: "https://news.example.com/" + strconv.Itoa(i), PubDate: at.Format(time.RFC1123)})
 	}
-	return out, nil
-}
+	serviceAnswer(w, http.StatusOK, "", out)
+})
 
 func TestIndustryNewsFailureIsAPageWithRetry(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})

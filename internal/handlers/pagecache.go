@@ -141,7 +141,7 @@ func (h *Handler) pageKey(c *echo.Context, ld *loaded, gz bool) (key, other page
 	num(h.now().Truncate(time.Minute).Unix())
 	num(int64(rep.Fingerprint))
 	num(int64(ld.also))
-	field(h.workspaceKey(c))      // notes, watch state and unread alerts are shown too
+	field(h.workspaceKey(c, ld))  // notes, watch state and unread alerts are shown too
 	num(int64(h.waitingForMe(c))) // the header's decisions waiting
 	if !h.features.offered(s.User, featureSearch) {
 		field("no-search")

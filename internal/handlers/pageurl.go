@@ -7,13 +7,10 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// ctxPageURL carries the address of the page a refused form is shown on.
-const ctxPageURL = "page-url"
-
 // showAt makes a page answered to a POST stand for the page at path: its
 // links to refresh, retry, load a section or share point there, not at the
 // form's own address, which has no page.
-func showAt(c *echo.Context, path string) { c.Set(ctxPageURL, &url.URL{Path: path}) }
+func showAt(c *echo.Context, path string) { stateOf(c).page = &url.URL{Path: path} }
 
 // showWithout makes the page stand for its address without the query
 // parameter name: a one-time word such as ?export=limited is said once,
@@ -26,14 +23,14 @@ func showWithout(c *echo.Context, name string) {
 	}
 	q.Del(name)
 	u.RawQuery = q.Encode()
-	c.Set(ctxPageURL, &u)
+	stateOf(c).page = &u
 }
 
 // pageURL is the address of the page being answered: the request's own,
 // unless a form's handler named its page with showAt.
 func pageURL(c *echo.Context) *url.URL {
-	if u, ok := c.Get(ctxPageURL).(*url.URL); ok {
-		return u
+	if r, ok := c.Get(ctxRequest).(*request); ok && r.page != nil {
+		return r.page
 	}
 	return c.Request().URL
 }

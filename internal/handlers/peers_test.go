@@ -11,7 +11,6 @@ import (
 
 	"creditdash/internal/apptest"
 	"creditdash/internal/upstream"
-	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
 )
 
@@ -33,7 +32,7 @@ func TestPeersFullAccessMatchesTheService(t *testing.T) {
 	if p.Status != http.StatusOK {
 		t.Fatalf("GET /businesses/1001/financials: status = %d, want 200", p.Status)
 	}
-	pa, err := app.Client.PeerAnalysis(context.Background(), u.SessionKey(), upstream.ByID(1001), upstream.PeerQuery{})
+	pa, err := app.Client.As(u.SessionKey()).PeerAnalysis(context.Background(), upstream.ByID(1001), upstream.PeerQuery{})
 	if err != nil || len(pa.Ratios) == 0 {
 		t.Fatalf("PeerAnalysis(1001) = %+v, %v", pa, err)
 	}
@@ -90,7 +89,7 @@ func TestPeersFiltersReachTheService(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := app.SignIn(t, "demo")
 	q := upstream.PeerQuery{SICPrimary: true, RiskLevel: upstream.RiskLevelSame, Quarter: 2}
-	pa, err := app.Client.PeerAnalysis(context.Background(), u.SessionKey(), upstream.ByID(1001), q)
+	pa, err := app.Client.As(u.SessionKey()).PeerAnalysis(context.Background(), upstream.ByID(1001), q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +103,7 @@ func TestPeersFiltersReachTheService(t *testing.T) {
 		t.Errorf("filtered to %d: peers section %q, want 1 and a word that no other business matches", pa.PeerCount, p.Text("#peers"))
 	}
 	q = upstream.PeerQuery{SICPrimary: true, Quarter: 2}
-	if pa, err = app.Client.PeerAnalysis(context.Background(), u.SessionKey(), upstream.ByID(1001), q); err != nil {
+	if pa, err = app.Client.As(u.SessionKey()).PeerAnalysis(context.Background(), upstream.ByID(1001), q); err != nil {
 		t.Fatal(err)
 	}
 	one := u.Get("/businesses/1001/financials?quarter=2&primary=on")
@@ -136,7 +135,7 @@ func TestPeersAPIOnlySeesFewerRatios(t *testing.T) {
 	if p.Status != http.StatusOK {
 		t.Fatalf("status = %d, want 200", p.Status)
 	}
-	pa, err := app.Client.PeerAnalysis(context.Background(), dev.SessionKey(), upstream.ByID(1001), upstream.PeerQuery{})
+	pa, err := app.Client.As(dev.SessionKey()).PeerAnalysis(context.Background(), upstream.ByID(1001), upstream.PeerQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,16 +214,14 @@ func TestPeersOfferedUnderASmallBudget(t *testing.T) {
 }
 
 // noPeers is a service without a peer analysis for any business.
-type noPeers struct{ *upstream.Client }
-
-func (noPeers) PeerAnalysis(context.Context, string, upstream.BusinessRef, upstream.PeerQuery) (upstream.PeerAnalysis, error) {
-	return upstream.PeerAnalysis{}, &upstream.Error{Op: "Business/PeerAnalysis", Status: 404, Code: upstream.CodeBusinessNotFound, Kind: upstream.ErrNotFound}
-}
+var noPeers = intercept("/v1/Business/PeerAnalysis", func(w http.ResponseWriter, _ *http.Request, _ http.Handler) {
+	serviceAnswer(w, http.StatusNotFound, upstream.CodeBusinessNotFound, "no peer analysis")
+})
 
 // A service without a peer analysis costs the Peers section, said there,
 // not the statements and comments of the whole tab.
 func TestPeersNotFoundStaysInItsSection(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream { return noPeers{c} }})
+	app := apptest.Start(t, apptest.Options{StandIn: noPeers})
 	u := app.SignIn(t, "demo")
 	p := u.Get("/businesses/1001/financials")
 	if p.Status != http.StatusOK {

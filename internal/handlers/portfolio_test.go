@@ -1,7 +1,6 @@
 package handlers_test
 
 import (
-	"context"
 	"net/http"
 	"slices"
 	"strconv"
@@ -13,8 +12,6 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"creditdash/internal/apptest"
-	"creditdash/internal/upstream"
-	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
 	"creditdash/internal/views"
 )
@@ -319,9 +316,7 @@ func TestPortfolioSectionsFailOnTheirOwn(t *testing.T) {
 // (404) hides the counts and the folder's business list, without an error.
 func TestPortfolioBusinessesNotOffered(t *testing.T) {
 	var asked atomic.Int32
-	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream {
-		return withoutMembers{c, &asked}
-	}})
+	app := apptest.Start(t, apptest.Options{StandIn: withoutMembers(&asked)})
 	u := app.SignIn(t, "demo")
 	p := u.Get("/portfolio")
 	mustStatus(t, "/portfolio", p, http.StatusOK)
@@ -341,14 +336,11 @@ func TestPortfolioBusinessesNotOffered(t *testing.T) {
 }
 
 // withoutMembers is the client of a service that lacks Portfolio/Businesses.
-type withoutMembers struct {
-	*upstream.Client
-	asked *atomic.Int32
-}
-
-func (w withoutMembers) PortfolioBusinesses(context.Context, string, int) ([]upstream.PortfolioBusiness, error) {
-	w.asked.Add(1)
-	return nil, &upstream.Error{Op: "Portfolio/Businesses", Status: http.StatusNotFound, Kind: upstream.ErrNotFound}
+func withoutMembers(asked *atomic.Int32) func(http.Handler) http.Handler {
+	return intercept("/v1/Portfolio/Businesses", func(w http.ResponseWriter, _ *http.Request, _ http.Handler) {
+		asked.Add(1)
+		serviceAnswer(w, http.StatusNotFound, "NotFound", "no such operation")
+	})
 }
 
 func TestPortfolioPagesCarrySecurityHeaders(t *testing.T) {
@@ -392,7 +384,7 @@ func TestPortfolioPagesSendAnExpiredSessionToSignIn(t *testing.T) {
 // read (the bulk portfolio's is larger than the client's size limit) hides
 // the counts and says why, instead of blaming the service.
 func TestUnreadableMemberListingIsToldPlainly(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream { return unreadableMembers{c} }})
+	app := apptest.Start(t, apptest.Options{StandIn: unreadableMembers})
 	u := app.SignIn(t, "demo")
 	for _, path := range []string{"/portfolio", "/portfolio/folders/" + strconv.Itoa(demoUser(t, "demo").Folders[0].FolderID)} {
 		p := u.Get(path)
@@ -407,8 +399,6 @@ func TestUnreadableMemberListingIsToldPlainly(t *testing.T) {
 }
 
 // unreadableMembers is a client whose member listing is too large to read.
-type unreadableMembers struct{ *upstream.Client }
-
-func (unreadableMembers) PortfolioBusinesses(context.Context, string, int) ([]upstream.PortfolioBusiness, error) {
-	return nil, &upstream.Error{Op: "Portfolio/Businesses", Status: http.StatusOK, Kind: upstream.ErrMalformed}
-}
+var unreadableMembers = intercept("/v1/Portfolio/Businesses", func(w http.ResponseWriter, _ *http.Request, _ http.Handler) {
+	serviceAnswer(w, http.StatusOK, "", "not a listing")
+})

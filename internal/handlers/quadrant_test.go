@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"creditdash/internal/apptest"
-	"creditdash/internal/upstream"
-	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
 )
 
@@ -88,7 +86,7 @@ func TestQuadrantFolderTroubleKeepsTheChoice(t *testing.T) {
 	}
 
 	var asked atomic.Int32
-	none := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream { return withoutMembers{c, &asked} }})
+	none := apptest.Start(t, apptest.Options{StandIn: withoutMembers(&asked)})
 	p = none.SignIn(t, "demo").Get("/portfolio/quadrant?folder=101")
 	if p.Status != http.StatusOK || !strings.Contains(p.Text("main"), "does not list the businesses of a folder") {
 		t.Errorf("a service without folder members: status %d, %q; want 200 saying so", p.Status, p.Text("main"))

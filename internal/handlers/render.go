@@ -98,8 +98,10 @@ func (h *Handler) base(c *echo.Context, ld *loaded, title string, nav views.Nav)
 
 // csrfToken is the token this request's forms carry.
 func csrfToken(c *echo.Context) string {
-	t, _ := c.Get(ctxCSRF).(string)
-	return t
+	if r, ok := c.Get(ctxRequest).(*request); ok {
+		return r.csrf
+	}
+	return ""
 }
 
 // redirect answers a form post with 303 so a reload does not resubmit it.

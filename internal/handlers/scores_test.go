@@ -193,11 +193,11 @@ func TestScoresCellsEqualTheService(t *testing.T) {
 	for _, score := range []string{"pay", "z"} {
 		p := u.Get("/portfolio/scores?size=100&score=" + score)
 		mustStatus(t, score, p, http.StatusOK)
-		get := app.Client.PayScoreHistory
+		get := app.Client.As(key).PayScoreHistory
 		if score == "z" {
-			get = app.Client.ZScoreHistory
+			get = app.Client.As(key).ZScoreHistory
 		}
-		hist, err := get(context.Background(), key, upstream.PortfolioQuery{StartRow: 1, EndRow: 100})
+		hist, err := get(context.Background(), upstream.PortfolioQuery{StartRow: 1, EndRow: 100})
 		if err != nil {
 			t.Fatal(err)
 		}

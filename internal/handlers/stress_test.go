@@ -9,8 +9,6 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"creditdash/internal/apptest"
-	"creditdash/internal/upstream"
-	"creditdash/internal/upstream/cache"
 )
 
 func TestStress(t *testing.T) {
@@ -110,9 +108,7 @@ func TestStressWithinTheBudget(t *testing.T) {
 // folder: the page says so, shows no error, and stops asking.
 func TestStressWithoutMembers(t *testing.T) {
 	var asked atomic.Int32
-	app := apptest.Start(t, apptest.Options{Wrap: func(c *upstream.Client) cache.Upstream {
-		return withoutMembers{c, &asked}
-	}})
+	app := apptest.Start(t, apptest.Options{StandIn: withoutMembers(&asked)})
 	u := app.SignIn(t, "demo")
 	for range 2 {
 		p := u.Get("/portfolio/stress")

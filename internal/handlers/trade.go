@@ -54,7 +54,7 @@ func (h *Handler) showTradeProvider(c *echo.Context) error {
 func (h *Handler) submitTradeProvider(c *echo.Context) error {
 	s := mustSession(c)
 	form := readTradeProviderForm(c)
-	tp, err := tradeProviders(c.Request().Context(), h.cache.Reader(cache.Who{User: s.User, Key: s.Key}))
+	tp, err := tradeProviders(c.Request().Context(), &h.cache.Reader(cache.Who{User: s.User, Key: s.Key}).User)
 	if err == nil {
 		h.providers.learn(s.User, tp)
 	}

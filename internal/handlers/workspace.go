@@ -29,10 +29,6 @@ import (
 // holds what every workspace page shares and the watch list; notes, alerts
 // and snapshots have files of their own.
 
-// ctxGlance holds the request's glance at the workspace once read, so the
-// page key and the header share one query.
-const ctxGlance = "workspace-glance"
-
 // analyst is whose workspace the request uses: the service and the user.
 func (h *Handler) analyst(c *echo.Context) store.Analyst {
 	return store.Analyst{Service: h.service, User: mustSession(c).User}
@@ -103,13 +99,12 @@ func (h *Handler) touched(a store.Analyst) {
 // workspaceKey is what a kept page must match of the workspace: its last
 // change on any replica and the unread count in the header (alerts are
 // recorded by other pages and other replicas), and the page's own state.
-func (h *Handler) workspaceKey(c *echo.Context) string {
+func (h *Handler) workspaceKey(c *echo.Context, ld *loaded) string {
 	if _, ok := sessionOf(c); !ok {
 		return ""
 	}
 	g := h.glance(c)
-	state, _ := c.Get(ctxPageState).(string)
-	return strconv.FormatInt(g.Changed, 10) + "/" + strconv.Itoa(g.Unread) + "/" + state
+	return strconv.FormatInt(g.Changed, 10) + "/" + strconv.Itoa(g.Unread) + "/" + ld.state
 }
 
 // unreadAlerts counts the analyst's unread alerts, for the header.
@@ -118,8 +113,11 @@ func (h *Handler) unreadAlerts(c *echo.Context) int { return h.glance(c).Unread 
 // glance reads the workspace's header state once per request. A failing
 // database hides the count instead of failing the page.
 func (h *Handler) glance(c *echo.Context) store.Glance {
-	if g, ok := c.Get(ctxGlance).(store.Glance); ok {
-		return g
+	// Read once per request, so the page key and the header share one
+	// query.
+	st := stateOf(c)
+	if st.glance != nil {
+		return *st.glance
 	}
 	a := h.analyst(c)
 	g, ok := h.wsBook.glance.GetIfPresent(a)
@@ -132,7 +130,7 @@ func (h *Handler) glance(c *echo.Context) store.Glance {
 			h.wsBook.glance.Set(a, g)
 		}
 	}
-	c.Set(ctxGlance, g)
+	st.glance = &g
 	return g
 }
 
@@ -451,14 +449,11 @@ func (h *Handler) submitDeleteWorkspace(c *echo.Context) error {
 	return redirect(c, "/settings/workspace")
 }
 
-// ctxPageState holds what a page shows of the workspace beyond the
-// analyst's last change here (the home page's changed marks), for its key.
-const ctxPageState = "workspace-page-state"
-
 // changedSince compares the portfolio's latest Pay and Z″ scores with what
 // the analyst saw before and remembers the new values. known is false on
-// the first visit, when nothing was seen yet.
-func (h *Handler) changedSince(c *echo.Context, pay, z upstream.PortfolioScoreHistory) (changed []views.Changed, known bool) {
+// the first visit, when nothing was seen yet. The marks shown are part of
+// the page's key (ld.state).
+func (h *Handler) changedSince(c *echo.Context, ld *loaded, pay, z upstream.PortfolioScoreHistory) (changed []views.Changed, known bool) {
 	ctx := h.wsCtx(c)
 	a := h.analyst(c)
 	seen, err := h.ws.LastSeen(ctx, a)
@@ -498,7 +493,7 @@ func (h *Handler) changedSince(c *echo.Context, pay, z upstream.PortfolioScoreHi
 	for _, ch := range changed {
 		state.WriteString(ch.URL + "|" + ch.Score + "|" + ch.Was + "|" + ch.Now + "\n")
 	}
-	c.Set(ctxPageState, strconv.FormatBool(len(seen) > 0)+"\n"+state.String())
+	ld.state += strconv.FormatBool(len(seen) > 0) + "\n" + state.String()
 	return changed, len(seen) > 0
 }
 

@@ -123,7 +123,7 @@ func (h *Handler) evaluate(c *echo.Context, series []views.ScoreSeries, fromPort
 	}
 	if n > 0 {
 		h.touched(a)
-		c.Set(ctxGlance, nil) // read again, with the new ones
+		stateOf(c).glance = nil // read again, with the new ones
 	}
 	return complete
 }

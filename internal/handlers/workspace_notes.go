@@ -14,9 +14,6 @@ import (
 	"creditdash/templates"
 )
 
-// ctxNoteDraft carries a refused note back into the overview it came from.
-const ctxNoteDraft = "workspace-note-draft"
-
 // noteDraft is a note the store refused or could not take, with the
 // reason and the page's status.
 type noteDraft struct {
@@ -51,10 +48,10 @@ func noteLen(text string) int {
 // deadline; the function it returns waits for it and builds the section,
 // with a refused draft if any. Only the read runs apart: the echo context
 // stays with the request's goroutine.
-func (h *Handler) startNotes(c *echo.Context, id int32) func() *views.NotesSection {
+func (h *Handler) startNotes(c *echo.Context, id int32, draft *noteDraft) func() *views.NotesSection {
 	sec := &views.NotesSection{BusinessID: id, Page: notesPageParam(c.QueryParam(notesPageField))}
-	if d, ok := c.Get(ctxNoteDraft).(noteDraft); ok {
-		sec.Draft, sec.Error = d.text, d.message
+	if draft != nil {
+		sec.Draft, sec.Error = draft.text, draft.message
 	}
 	ctx, a := h.wsCtx(c), h.analyst(c)
 	var (
@@ -123,9 +120,8 @@ func (h *Handler) submitNote(c *echo.Context) error {
 			msg, status = noteNotSaved, http.StatusServiceUnavailable
 		}
 	}
-	c.Set(ctxNoteDraft, noteDraft{text: text, message: msg, status: status})
 	showAt(c, views.BusinessPath(ref, views.TabOverview))
-	return h.showBusinessOverview(c, upstream.ByID(ref.ID()))
+	return h.businessOverview(c, upstream.ByID(ref.ID()), &noteDraft{text: text, message: msg, status: status})
 }
 
 // submitNoteEdit replaces a note's text; a refused edit comes back in an

@@ -19,19 +19,17 @@ import (
 // defaultWorkspaceDeadline is a page's time for all its workspace reads.
 const defaultWorkspaceDeadline = 1500 * time.Millisecond
 
-// ctxWorkspace keeps the page's workspace context on the echo context.
-const ctxWorkspace = "workspace-deadline"
-
 // wsCtx is the context a page's workspace reads share: the request's,
 // with one deadline set at the first read.
 func (h *Handler) wsCtx(c *echo.Context) context.Context {
-	if ctx, ok := c.Get(ctxWorkspace).(context.Context); ok {
-		return ctx
+	st := stateOf(c)
+	if st.ws != nil {
+		return st.ws
 	}
 	parent := c.Request().Context()
 	ctx, cancel := context.WithTimeout(parent, h.wsDeadline)
 	// Released with the request at the latest.
 	context.AfterFunc(parent, cancel)
-	c.Set(ctxWorkspace, ctx)
+	st.ws = ctx
 	return ctx
 }

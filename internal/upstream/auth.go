@@ -69,7 +69,7 @@ func (c *Client) TwoFactorKey(ctx context.Context, pendingKey, code string) (Log
 // signInCall runs Login or 2FAKey, whose answers share one shape.
 func (c *Client) signInCall(ctx context.Context, op string, cl call) (LoginResult, error) {
 	var raw json.RawMessage
-	if err := c.do(ctx, cl, &raw); err != nil {
+	if _, err := c.wire(ctx, cl, &raw, false); err != nil {
 		return LoginResult{}, err
 	}
 	res, err := decodeLogin(raw)

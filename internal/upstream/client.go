@@ -147,14 +147,12 @@ func newTransport(timeout time.Duration, conns int) *http.Transport {
 func (c *Client) Timeout() time.Duration { return c.timeout }
 
 // endpoint builds the URL of path with the given query and the format choice.
-func (c *Client) endpoint(path string, q url.Values) string {
+func (c *Client) endpoint(path string, q query) string {
 	u := *c.base
 	u.Path += path
-	if q == nil {
-		q = url.Values{}
-	}
-	q.Set(paramType, responseFormat)
-	u.RawQuery = q.Encode()
+	v := q.values()
+	v.Set(paramType, responseFormat)
+	u.RawQuery = v.Encode()
 	return u.String()
 }
 

@@ -86,7 +86,7 @@ func TestBearerKeyWithSpacesAndSlashesIsSentVerbatim(t *testing.T) {
 		}
 		answer(200, `{"Success":true,"Data":{"Text":"hello"}}`)(w, r)
 	})
-	got, err := c.WordFill(context.Background(), key, ByID(1001))
+	got, err := c.As(key).WordFill(context.Background(), ByID(1001))
 	if err != nil || got.Text != "hello" {
 		t.Errorf("WordFill = %+v, %v", got, err)
 	}
@@ -125,7 +125,7 @@ func TestErrorsAreTyped(t *testing.T) {
 				}
 				answer(tc.status, tc.body)(w, r)
 			})
-			_, err := c.WordFill(context.Background(), "key", ByID(1))
+			_, err := c.As("key").WordFill(context.Background(), ByID(1))
 			var ue *Error
 			if !errors.As(err, &ue) || !errors.Is(err, tc.kind) {
 				t.Fatalf("err = %v, want an *Error of kind %v", err, tc.kind)
@@ -161,7 +161,7 @@ func TestTimeoutAndRefusedConnectionAreUnavailable(t *testing.T) {
 	defer close(release)
 	c, _ := New(srv.URL, Options{Timeout: 100 * time.Millisecond})
 	start := time.Now()
-	_, err := c.Summary(context.Background(), "k", ByID(1))
+	_, err := c.As("k").Summary(context.Background(), ByID(1))
 	if !errors.Is(err, ErrUnavailable) {
 		t.Errorf("slow service: err = %v, want ErrUnavailable", err)
 	}
@@ -173,7 +173,7 @@ func TestTimeoutAndRefusedConnectionAreUnavailable(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	c, _ = New("http://"+addr, Options{Timeout: time.Second})
-	if _, err := c.Summary(context.Background(), "k", ByID(1)); !errors.Is(err, ErrUnavailable) {
+	if _, err := c.As("k").Summary(context.Background(), ByID(1)); !errors.Is(err, ErrUnavailable) {
 		t.Errorf("refused connection: err = %v, want ErrUnavailable", err)
 	}
 }
@@ -182,7 +182,7 @@ func TestInvalidReferencesAreRefusedBeforeAnyRequest(t *testing.T) {
 	c, n := fakeService(t, answer(200, `{"Success":true,"Data":[]}`))
 	refs := []BusinessRef{{}, ByID(0), ByID(-5), ByCustomerID(""), BySupplierID("a b"), BySupplierID(strings.Repeat("x", 65)), ByCustomerID("x\n")}
 	for _, ref := range refs {
-		if _, err := c.Officers(context.Background(), "k", ref); !errors.Is(err, ErrInvalidReference) {
+		if _, err := c.As("k").Officers(context.Background(), ref); !errors.Is(err, ErrInvalidReference) {
 			t.Errorf("Officers(%v): err = %v, want ErrInvalidReference", ref, err)
 		}
 	}
@@ -191,23 +191,18 @@ func TestInvalidReferencesAreRefusedBeforeAnyRequest(t *testing.T) {
 	}
 }
 
-func TestQuotaHeadersReachTheObserver(t *testing.T) {
+func TestQuotaHeadersReachTheKeeper(t *testing.T) {
 	c, _ := fakeService(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-RateLimit-Limit", "10")
 		w.Header().Set("X-RateLimit-Remaining", "7")
 		w.Header().Set("X-RateLimit-Reset", "1380")
 		answer(200, `{"Success":true,"Data":[]}`)(w, r)
 	})
-	var mu sync.Mutex
-	var got []RateLimit
-	ctx := WithRateLimitObserver(context.Background(), func(q RateLimit) {
-		mu.Lock()
-		defer mu.Unlock()
-		got = append(got, q)
-	})
-	if _, err := c.Folders(ctx, "k"); err != nil {
+	keep := &quotaKeeper{}
+	if _, err := c.Kept("k", keep).Folders(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	got := keep.seen
 	if len(got) != 1 || got[0].Limit != 10 || got[0].Remaining != 7 || got[0].Reset != 23*time.Minute {
 		t.Fatalf("observed %+v", got)
 	}
@@ -216,11 +211,38 @@ func TestQuotaHeadersReachTheObserver(t *testing.T) {
 	}
 }
 
+// quotaKeeper is a keeper that keeps nothing and notes the quotas the
+// answers reported.
+type quotaKeeper struct {
+	mu   sync.Mutex
+	seen []RateLimit
+}
+
+func (k *quotaKeeper) Read(ctx context.Context, _ Request, _ any, fetch Fetch) error {
+	a, err := fetch.Do(ctx, false)
+	k.note(a)
+	return err
+}
+
+func (k *quotaKeeper) Spend(ctx context.Context, _ string, call func(context.Context) (Answer, error)) error {
+	a, err := call(ctx)
+	k.note(a)
+	return err
+}
+
+func (k *quotaKeeper) note(a Answer) {
+	if a.HasQuota {
+		k.mu.Lock()
+		k.seen = append(k.seen, a.Quota)
+		k.mu.Unlock()
+	}
+}
+
 func TestNoQuotaHeadersMeansNoReport(t *testing.T) {
 	c, _ := fakeService(t, answer(200, `{"Success":true,"Data":[]}`))
-	called := false
-	ctx := WithRateLimitObserver(context.Background(), func(RateLimit) { called = true })
-	if _, err := c.Folders(ctx, "k"); err != nil || called {
+	keep := &quotaKeeper{}
+	_, err := c.Kept("k", keep).Folders(context.Background())
+	if called := len(keep.seen) > 0; err != nil || called {
 		t.Errorf("err %v, observer called %v; want no report for an unlimited account", err, called)
 	}
 }
@@ -234,7 +256,7 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 	c, _ := fakeService(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, other.URL, http.StatusFound)
 	})
-	if _, err := c.Folders(context.Background(), "k"); err == nil {
+	if _, err := c.As("k").Folders(context.Background()); err == nil {
 		t.Error("a redirect was taken as success")
 	}
 	if hits.Load() != 0 {

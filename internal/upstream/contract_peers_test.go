@@ -17,7 +17,7 @@ func TestContractPeerAnalysisValues(t *testing.T) {
 	ctx := context.Background()
 	s := newStand(t, 2*time.Second)
 	key := s.login(t, "demo")
-	pa, err := s.client.PeerAnalysis(ctx, key, upstream.ByID(1001), upstream.PeerQuery{})
+	pa, err := s.client.As(key).PeerAnalysis(ctx, upstream.ByID(1001), upstream.PeerQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestContractPeerAnalysisValues(t *testing.T) {
 		t.Fatalf("PeerAnalysis(1001) = %+v", pa)
 	}
 	// The business's value is the one its statements give.
-	st, err := s.client.LatestAnnualStatements(ctx, key, upstream.ByID(1001), upstream.StatementsQuery{StandardYear: pa.PeerYear})
+	st, err := s.client.As(key).LatestAnnualStatements(ctx, upstream.ByID(1001), upstream.StatementsQuery{StandardYear: pa.PeerYear})
 	if err != nil || len(st) != 1 {
 		t.Fatalf("statements of %d: %d, %v", pa.PeerYear, len(st), err)
 	}
@@ -42,15 +42,15 @@ func TestContractPeerAnalysisValues(t *testing.T) {
 	}
 
 	dev := s.login(t, "developer")
-	limited, err := s.client.PeerAnalysis(ctx, dev, upstream.ByID(1001), upstream.PeerQuery{})
+	limited, err := s.client.As(dev).PeerAnalysis(ctx, upstream.ByID(1001), upstream.PeerQuery{})
 	if err != nil || len(limited.Ratios) != 3 {
 		t.Errorf("API-Only: %d ratios, %v; want 3", len(limited.Ratios), err)
 	}
-	empty, err := s.client.PeerAnalysis(ctx, key, upstream.ByID(1007), upstream.PeerQuery{})
+	empty, err := s.client.As(key).PeerAnalysis(ctx, upstream.ByID(1007), upstream.PeerQuery{})
 	if err != nil || empty.PeerCount != 0 || empty.Ratios == nil || len(empty.Ratios) != 0 {
 		t.Errorf("1007 without statements = %+v, %v; want no peers and an empty list", empty, err)
 	}
-	same, err := s.client.PeerAnalysis(ctx, key, upstream.ByID(1001), upstream.PeerQuery{RiskLevel: upstream.RiskLevelSame, SICPrimary: true})
+	same, err := s.client.As(key).PeerAnalysis(ctx, upstream.ByID(1001), upstream.PeerQuery{RiskLevel: upstream.RiskLevelSame, SICPrimary: true})
 	if err != nil || same.PeerCount < 1 || same.PeerCount > pa.PeerCount {
 		t.Errorf("same risk level: %d peers of %d, %v", same.PeerCount, pa.PeerCount, err)
 	}
@@ -64,12 +64,12 @@ func TestContractPeerAnalysisRefusals(t *testing.T) {
 		{Quarter: 5}, {Year: -1}, {SICCode: "12"}, {TargetCountry: "USA"},
 		{RiskLevel: "F11"}, {ZScore: "Q"}, {PayScore: "HH"}, {DBT: "0"},
 	} {
-		_, err := s.client.PeerAnalysis(ctx, key, upstream.ByID(1001), pq)
+		_, err := s.client.As(key).PeerAnalysis(ctx, upstream.ByID(1001), pq)
 		if ue := expectKind(t, "bad filter", err, upstream.ErrBadRequest, "InvalidParameter"); ue != nil && ue.Message == "" {
 			t.Errorf("%+v: no message from the service", pq)
 		}
 	}
-	_, err := s.client.PeerAnalysis(ctx, key, upstream.ByID(1001), upstream.PeerQuery{FolderID: 987654})
+	_, err := s.client.As(key).PeerAnalysis(ctx, upstream.ByID(1001), upstream.PeerQuery{FolderID: 987654})
 	expectKind(t, "unknown folder", err, upstream.ErrNotFound, "FolderNotFound")
 }
 
@@ -118,7 +118,7 @@ func TestContractPeerAnalysisXMLMatchesJSON(t *testing.T) {
 	for _, user := range []string{"demo", "developer"} {
 		key := s.login(t, user)
 		for _, id := range []int32{1001, 1006, 1007} {
-			got, err := s.client.PeerAnalysis(ctx, key, upstream.ByID(id), upstream.PeerQuery{})
+			got, err := s.client.As(key).PeerAnalysis(ctx, upstream.ByID(id), upstream.PeerQuery{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -106,27 +106,27 @@ func business(ctx context.Context, c *upstream.Client, key string, ref upstream.
 	var err error
 	switch op {
 	case "statements":
-		_, err = c.LatestAnnualStatements(ctx, key, ref, upstream.StatementsQuery{Count: 3, SortOrder: upstream.SortAscending})
+		_, err = c.As(key).LatestAnnualStatements(ctx, ref, upstream.StatementsQuery{Count: 3, SortOrder: upstream.SortAscending})
 	case "monthly":
-		_, err = c.PaymentSummaryMonthly(ctx, key, ref)
+		_, err = c.As(key).PaymentSummaryMonthly(ctx, ref)
 	case "sic":
-		_, err = c.PaymentSummarySIC(ctx, key, ref)
+		_, err = c.As(key).PaymentSummarySIC(ctx, ref)
 	case "scores":
-		_, err = c.CreditScoreHistory(ctx, key, ref, time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 10, 31, 0, 0, 0, 0, time.UTC))
+		_, err = c.As(key).CreditScoreHistory(ctx, ref, time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 10, 31, 0, 0, 0, 0, time.UTC))
 	case "risk":
-		_, err = c.RiskHistory(ctx, key, ref, 12)
+		_, err = c.As(key).RiskHistory(ctx, ref, 12)
 	case "officers":
-		_, err = c.Officers(ctx, key, ref)
+		_, err = c.As(key).Officers(ctx, ref)
 	case "naics":
-		_, err = c.NAICSCodes(ctx, key, ref)
+		_, err = c.As(key).NAICSCodes(ctx, ref)
 	case "summary":
-		_, err = c.Summary(ctx, key, ref)
+		_, err = c.As(key).Summary(ctx, ref)
 	case "wordfill":
-		_, err = c.WordFill(ctx, key, ref)
+		_, err = c.As(key).WordFill(ctx, ref)
 	case "ident":
-		_, err = c.IdentificationGroup(ctx, key, ref)
+		_, err = c.As(key).IdentificationGroup(ctx, ref)
 	case "peers":
-		_, err = c.PeerAnalysis(ctx, key, ref, upstream.PeerQuery{SICPrimary: true, RiskLevel: upstream.RiskLevelAny})
+		_, err = c.As(key).PeerAnalysis(ctx, ref, upstream.PeerQuery{SICPrimary: true, RiskLevel: upstream.RiskLevelAny})
 	}
 	return err
 }
@@ -166,31 +166,31 @@ func operations() []operation {
 	ops = append(ops,
 		operation{name: "PayScoreHistory", path: "/v1/Portfolio/PayScoreHistory",
 			call: func(ctx context.Context, c *upstream.Client, key string) error {
-				h, err := c.PayScoreHistory(ctx, key, pq)
+				h, err := c.As(key).PayScoreHistory(ctx, pq)
 				if err == nil && (h.TotalResults == 0 || len(h.Businesses) != 10 || h.ScoreType != "PayScore") {
 					return errors.New("unexpected page")
 				}
 				return err
 			},
 			badRequest: func(ctx context.Context, c *upstream.Client, key string) error {
-				_, err := c.PayScoreHistory(ctx, key, badPQ)
+				_, err := c.As(key).PayScoreHistory(ctx, badPQ)
 				return err
 			}},
 		operation{name: "ZScoreHistory", path: "/v1/Portfolio/ZScoreHistory",
 			call: func(ctx context.Context, c *upstream.Client, key string) error {
-				h, err := c.ZScoreHistory(ctx, key, pq)
+				h, err := c.As(key).ZScoreHistory(ctx, pq)
 				if err == nil && h.ScoreType != "ZScore" {
 					return errors.New("unexpected score type " + h.ScoreType)
 				}
 				return err
 			},
 			badRequest: func(ctx context.Context, c *upstream.Client, key string) error {
-				_, err := c.ZScoreHistory(ctx, key, badPQ)
+				_, err := c.As(key).ZScoreHistory(ctx, badPQ)
 				return err
 			}},
 		operation{name: "Folders", path: "/v1/Portfolio/Folders",
 			call: func(ctx context.Context, c *upstream.Client, key string) error {
-				f, err := c.Folders(ctx, key)
+				f, err := c.As(key).Folders(ctx)
 				if err == nil && len(f) < 4 {
 					return errors.New("too few folders")
 				}
@@ -198,32 +198,32 @@ func operations() []operation {
 			}},
 		operation{name: "FolderNews", path: "/v1/Portfolio/Folders/{id}/News",
 			call: func(ctx context.Context, c *upstream.Client, key string) error {
-				f, err := c.Folders(ctx, key)
+				f, err := c.As(key).Folders(ctx)
 				if err != nil {
 					return err
 				}
-				_, err = c.FolderNews(ctx, key, f[0].FolderID)
+				_, err = c.As(key).FolderNews(ctx, f[0].FolderID)
 				return err
 			},
 			notFound: func(ctx context.Context, c *upstream.Client, key string) error {
-				_, err := c.FolderNews(ctx, key, 987654)
+				_, err := c.As(key).FolderNews(ctx, 987654)
 				return err
 			}},
 		operation{name: "PortfolioBusinesses", path: "/v1/Portfolio/Businesses",
 			call: func(ctx context.Context, c *upstream.Client, key string) error {
-				b, err := c.PortfolioBusinesses(ctx, key, 0)
+				b, err := c.As(key).PortfolioBusinesses(ctx, 0)
 				if err == nil && len(b) < 60 {
 					return errors.New("too few businesses")
 				}
 				return err
 			},
 			notFound: func(ctx context.Context, c *upstream.Client, key string) error {
-				_, err := c.PortfolioBusinesses(ctx, key, 987654)
+				_, err := c.As(key).PortfolioBusinesses(ctx, 987654)
 				return err
 			}},
 		operation{name: "IndustryNews", path: "/v1/Industries/News",
 			call: func(ctx context.Context, c *upstream.Client, key string) error {
-				n, err := c.IndustryNews(ctx, key)
+				n, err := c.As(key).IndustryNews(ctx)
 				if err == nil && (len(n) == 0 || len(n) > 20) {
 					return errors.New("industry news count out of range")
 				}
@@ -231,21 +231,21 @@ func operations() []operation {
 			}},
 		operation{name: "News", path: "/v1/News",
 			call: func(ctx context.Context, c *upstream.Client, key string) error {
-				_, err := c.News(ctx, key)
+				_, err := c.As(key).News(ctx)
 				return err
 			}},
 		operation{name: "Search", path: "/v1/Business/Search",
 			call: func(ctx context.Context, c *upstream.Client, key string) error {
-				_, err := c.Search(ctx, key, "a", 5)
+				_, err := c.As(key).Search(ctx, "a", 5)
 				return err
 			},
 			badRequest: func(ctx context.Context, c *upstream.Client, key string) error {
-				_, err := c.Search(ctx, key, "", 5)
+				_, err := c.As(key).Search(ctx, "", 5)
 				return err
 			}},
 		operation{name: "TradeProviders", path: "/v1/Trade/TradeProviders",
 			call: func(ctx context.Context, c *upstream.Client, key string) error {
-				_, err := c.TradeProviders(ctx, key)
+				_, err := c.As(key).TradeProviders(ctx)
 				return err
 			}},
 		operation{name: "SetTradeProvider", path: "/v1/Trade/TradeProviders",
@@ -256,7 +256,7 @@ func operations() []operation {
 			}},
 		operation{name: "Download", path: "/v1/Portfolio/Download",
 			call: func(ctx context.Context, c *upstream.Client, key string) error {
-				d, err := c.Download(ctx, key, upstream.DownloadQuery{Format: "csv"})
+				d, err := c.As(key).Download(ctx, upstream.DownloadQuery{Format: "csv"})
 				if err != nil {
 					return err
 				}
@@ -268,14 +268,14 @@ func operations() []operation {
 				return err
 			},
 			notFound: func(ctx context.Context, c *upstream.Client, key string) error {
-				d, err := c.Download(ctx, key, upstream.DownloadQuery{FolderID: 987654})
+				d, err := c.As(key).Download(ctx, upstream.DownloadQuery{FolderID: 987654})
 				if err == nil {
 					d.Body.Close()
 				}
 				return err
 			},
 			badRequest: func(ctx context.Context, c *upstream.Client, key string) error {
-				d, err := c.Download(ctx, key, upstream.DownloadQuery{Layout: "Nope"})
+				d, err := c.As(key).Download(ctx, upstream.DownloadQuery{Layout: "Nope"})
 				if err == nil {
 					d.Body.Close()
 				}
@@ -352,20 +352,36 @@ func TestContractRateLimitWithReset(t *testing.T) {
 		t.Run(op.name, func(t *testing.T) {
 			s.sim.Reset()
 			key := s.login(t, "ordinary")
-			var last upstream.RateLimit
-			obs := upstream.WithRateLimitObserver(ctx, func(q upstream.RateLimit) { last = q })
+			var k lastQuota
 			for i := 0; i < 10; i++ {
-				_, _ = s.client.Folders(obs, key)
+				_, _ = s.client.Kept(key, &k).Folders(ctx)
 			}
-			if last.Limit != 10 || last.Remaining != 0 {
+			if last := k.last; last.Limit != 10 || last.Remaining != 0 {
 				t.Fatalf("quota after 10 calls = %+v, want 10 with 0 left", last)
 			}
-			ue := expectKind(t, "11th call", op.call(obs, s.client, key), upstream.ErrRateLimited, "RateLimitExceeded")
+			ue := expectKind(t, "11th call", op.call(ctx, s.client, key), upstream.ErrRateLimited, "RateLimitExceeded")
 			if ue != nil && (ue.RetryAfter <= 0 || ue.RetryAfter > time.Hour) {
 				t.Errorf("RetryAfter = %v, want within the hour", ue.RetryAfter)
 			}
 		})
 	}
+}
+
+// lastQuota is a keeper that keeps nothing and notes the last quota an
+// answer reported.
+type lastQuota struct{ last upstream.RateLimit }
+
+func (k *lastQuota) Read(ctx context.Context, _ upstream.Request, _ any, fetch upstream.Fetch) error {
+	a, err := fetch.Do(ctx, false)
+	if a.HasQuota {
+		k.last = a.Quota
+	}
+	return err
+}
+
+func (k *lastQuota) Spend(ctx context.Context, _ string, call func(context.Context) (upstream.Answer, error)) error {
+	_, err := call(ctx)
+	return err
 }
 
 func TestContractInjectedServerErrorAndTimeout(t *testing.T) {
@@ -418,10 +434,10 @@ func TestContractTradeProviderFlow(t *testing.T) {
 	s := newStand(t, 2*time.Second)
 	key := s.login(t, "trade")
 	ref := upstream.ByCustomerID("C1-1001")
-	_, err := s.client.Summary(ctx, key, ref)
+	_, err := s.client.As(key).Summary(ctx, ref)
 	expectKind(t, "CustomerId before choosing", err, upstream.ErrBadRequest, "TradeProviderNotSelected")
 
-	tp, err := s.client.TradeProviders(ctx, key)
+	tp, err := s.client.As(key).TradeProviders(ctx)
 	if err != nil || tp.Current != "" || len(tp.Providers) != 2 {
 		t.Fatalf("TradeProviders = %+v, %v", tp, err)
 	}
@@ -429,14 +445,14 @@ func TestContractTradeProviderFlow(t *testing.T) {
 	if err != nil || msg == "" {
 		t.Fatalf("SetTradeProvider = %q, %v", msg, err)
 	}
-	id, err := s.client.IdentificationGroup(ctx, key, ref)
+	id, err := s.client.As(key).IdentificationGroup(ctx, ref)
 	if err != nil || id.BusinessID != 1001 {
 		t.Fatalf("IdentificationGroup(C1-1001) = %+v, %v", id, err)
 	}
-	if _, err := s.client.Summary(ctx, key, upstream.ByCustomerID("C2-1001")); !errors.Is(err, upstream.ErrNotFound) {
+	if _, err := s.client.As(key).Summary(ctx, upstream.ByCustomerID("C2-1001")); !errors.Is(err, upstream.ErrNotFound) {
 		t.Errorf("a TP-2 customer id under TP-1: err = %v, want not found", err)
 	}
-	if tp, _ := s.client.TradeProviders(ctx, key); tp.Current != "TP-1" {
+	if tp, _ := s.client.As(key).TradeProviders(ctx); tp.Current != "TP-1" {
 		t.Errorf("Current = %q after choosing TP-1", tp.Current)
 	}
 }
@@ -445,11 +461,11 @@ func TestContractSupplierIDs(t *testing.T) {
 	ctx := context.Background()
 	s := newStand(t, 2*time.Second)
 	key := s.login(t, "demo")
-	id, err := s.client.IdentificationGroup(ctx, key, upstream.BySupplierID("S-1001"))
+	id, err := s.client.As(key).IdentificationGroup(ctx, upstream.BySupplierID("S-1001"))
 	if err != nil || id.BusinessID != 1001 || id.BusinessName == "" {
 		t.Fatalf("IdentificationGroup(S-1001) = %+v, %v", id, err)
 	}
-	_, err = s.client.Summary(ctx, key, upstream.BySupplierID("S-999999"))
+	_, err = s.client.As(key).Summary(ctx, upstream.BySupplierID("S-999999"))
 	expectKind(t, "unknown supplier", err, upstream.ErrNotFound, "")
 }
 
@@ -465,14 +481,14 @@ func TestContractValuesDecode(t *testing.T) {
 	ctx := context.Background()
 	s := newStand(t, 2*time.Second)
 	key := s.login(t, "demo")
-	rows, err := s.client.PaymentSummaryMonthly(ctx, key, upstream.ByID(1001))
+	rows, err := s.client.As(key).PaymentSummaryMonthly(ctx, upstream.ByID(1001))
 	if err != nil || len(rows) < 12 {
 		t.Fatalf("monthly: %d rows, %v", len(rows), err)
 	}
 	if _, ok := rows[0].Month(); !ok || rows[0].DBTIndex == nil || rows[0].TotalDue <= 0 {
 		t.Errorf("first monthly row = %+v", rows[0])
 	}
-	scores, err := s.client.CreditScoreHistory(ctx, key, upstream.ByID(1003), time.Time{}, time.Time{})
+	scores, err := s.client.As(key).CreditScoreHistory(ctx, upstream.ByID(1003), time.Time{}, time.Time{})
 	if err != nil || len(scores) == 0 {
 		t.Fatalf("scores of 1003: %v", err)
 	}
@@ -481,15 +497,15 @@ func TestContractValuesDecode(t *testing.T) {
 			t.Fatalf("1003 has a Pay score in %d-%02d, want none (thin trade file)", r.Year, r.Month)
 		}
 	}
-	officers, err := s.client.Officers(ctx, key, upstream.ByID(1001))
+	officers, err := s.client.As(key).Officers(ctx, upstream.ByID(1001))
 	if err != nil || len(officers) < 3 || officers[0].DateOfHire.IsZero() {
 		t.Fatalf("officers: %+v, %v", officers, err)
 	}
-	empty, err := s.client.Officers(ctx, key, upstream.ByID(1007))
+	empty, err := s.client.As(key).Officers(ctx, upstream.ByID(1007))
 	if err != nil || len(empty) != 0 {
 		t.Errorf("officers of 1007 = %v, %v; want none", empty, err)
 	}
-	news, err := s.client.IndustryNews(ctx, key)
+	news, err := s.client.As(key).IndustryNews(ctx)
 	if err != nil || len(news) == 0 {
 		t.Fatal(err)
 	}
@@ -497,8 +513,8 @@ func TestContractValuesDecode(t *testing.T) {
 		t.Errorf("pubDate %q does not parse", news[0].PubDate)
 	}
 	dev := s.login(t, "developer")
-	full, _ := s.client.LatestAnnualStatements(ctx, key, upstream.ByID(1001), upstream.StatementsQuery{})
-	limited, _ := s.client.LatestAnnualStatements(ctx, dev, upstream.ByID(1001), upstream.StatementsQuery{})
+	full, _ := s.client.As(key).LatestAnnualStatements(ctx, upstream.ByID(1001), upstream.StatementsQuery{})
+	limited, _ := s.client.As(dev).LatestAnnualStatements(ctx, upstream.ByID(1001), upstream.StatementsQuery{})
 	if len(full) == 0 || len(limited) == 0 || len(limited[0].Values) >= len(full[0].Values) {
 		t.Errorf("API-Only statements have %d keys, Full %d: want fewer", len(limited[0].Values), len(full[0].Values))
 	}

@@ -57,7 +57,7 @@ func TestContractTwoFactorSignIn(t *testing.T) {
 	if p.Username != "secure" || p.BrowserKey != "" {
 		t.Errorf("pending sign-in = %+v", p)
 	}
-	_, err = s.client.Folders(ctx, p.SessionKey)
+	_, err = s.client.As(p.SessionKey).Folders(ctx)
 	expectKind(t, "pending key on Folders", err, upstream.ErrTwoFactorRequired, "TwoFactorRequired")
 
 	code := s.otp(t, "secure")
@@ -73,7 +73,7 @@ func TestContractTwoFactorSignIn(t *testing.T) {
 	if err != nil || full.SessionKey != p.SessionKey || full.TwoFactorAuthenticationRequired || len(full.BrowserKey) != 32 {
 		t.Fatalf("TwoFactorKey = %+v, %v; want the same key, full, with a browser key", full, err)
 	}
-	if _, err := s.client.Folders(ctx, full.SessionKey); err != nil {
+	if _, err := s.client.As(full.SessionKey).Folders(ctx); err != nil {
 		t.Fatalf("Folders after the code: %v", err)
 	}
 
@@ -81,7 +81,7 @@ func TestContractTwoFactorSignIn(t *testing.T) {
 	if err != nil || again.TwoFactorAuthenticationRequired {
 		t.Fatalf("SignIn with the browser key = %+v, %v; want no code", again, err)
 	}
-	if _, err := s.client.Folders(ctx, again.SessionKey); err != nil {
+	if _, err := s.client.As(again.SessionKey).Folders(ctx); err != nil {
 		t.Errorf("Folders after a remembered sign-in: %v", err)
 	}
 	if res, err := s.client.Login(ctx, "demo", "demo"); err != nil || res.BrowserKey != "" {
@@ -153,7 +153,7 @@ func TestContractTwoFactorFailuresOnTheWire(t *testing.T) {
 	_, err = s.client.TwoFactorKey(ctx, p.SessionKey, code)
 	expectKind(t, "truncated 2FAKey answer", err, upstream.ErrMalformed, "")
 	s.corrupt.Store(nil)
-	if _, err := s.client.Folders(ctx, p.SessionKey); err != nil {
+	if _, err := s.client.As(p.SessionKey).Folders(ctx); err != nil {
 		t.Errorf("the key whose code was taken: %v", err)
 	}
 }

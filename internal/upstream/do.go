@@ -20,11 +20,65 @@ type call struct {
 	op    string     // operation name for errors, e.g. "Business/Summary"
 	path  string     // path under the base URL
 	key   string     // session key; "" only for sign-in
-	query url.Values // query parameters (type is added)
+	kind  Kind       // how long a kept answer stays fresh
+	query query      // query parameters (type is added)
 	form  url.Values // non-nil makes the call a form POST
 	// stream sends the call through the downloads' own pool, so pages
 	// never queue behind exports.
 	stream bool
+}
+
+// query is a call's parameters in the order they were set. A slice, not
+// url.Values: a read that a kept copy answers still names its request,
+// and a map per call was most of what such a read allocated.
+type query []param
+
+type param struct{ name, value string }
+
+// Set sets name to value, replacing an earlier value.
+func (q *query) Set(name, value string) {
+	for i := range *q {
+		if (*q)[i].name == name {
+			(*q)[i].value = value
+			return
+		}
+	}
+	*q = append(*q, param{name, value})
+}
+
+// values is q for the wire.
+func (q query) values() url.Values {
+	v := make(url.Values, len(q)+1)
+	for _, p := range q {
+		v.Set(p.name, p.value)
+	}
+	return v
+}
+
+// key names the request of path and q: each operation sets its
+// parameters in one order, so equal requests have equal keys.
+func (q query) key(path string) string {
+	if len(q) == 0 {
+		return path
+	}
+	var b strings.Builder
+	n := len(path)
+	for _, p := range q {
+		n += len(p.name) + len(p.value) + 2
+	}
+	b.Grow(n)
+	b.WriteString(path)
+	for i, p := range q {
+		if i == 0 {
+			b.WriteByte('?')
+		} else {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(p.name))
+		b.WriteByte('=')
+		b.WriteString(url.QueryEscape(p.value))
+	}
+	return b.String()
 }
 
 // envelope is the service's wrapper around every JSON answer.
@@ -48,10 +102,11 @@ func (b *borrowedJSON) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// do sends the call, records the quota headers, and decodes the envelope's
-// Data into out (which may be nil). It owns the wire: every JSON operation
-// goes through it.
-func (c *Client) do(ctx context.Context, cl call, out any) (err error) {
+// wire sends the call, reads the quota headers, and decodes the
+// envelope's Data into out (which may be nil); with data it returns a copy
+// of Data too. It owns the wire: every JSON call goes through it, an
+// operation's through User.do first.
+func (c *Client) wire(ctx context.Context, cl call, out any, data bool) (a Answer, err error) {
 	if c.observe != nil {
 		start := time.Now()
 		defer func() { c.observe(cl.op, err, time.Since(start)) }()
@@ -60,21 +115,26 @@ func (c *Client) do(ctx context.Context, cl call, out any) (err error) {
 	defer cancel()
 	resp, err := c.send(ctx, cl)
 	if err != nil {
-		return err
+		return a, err
 	}
 	defer resp.Body.Close()
+	a.Quota, a.HasQuota = readRateLimit(resp.Header)
 
 	buf := bodyBuffers.Get().(*bytes.Buffer)
 	defer putBodyBuffer(buf)
 	if _, err := buf.ReadFrom(io.LimitReader(resp.Body, c.maxBody+1)); err != nil {
-		return transportError(ctx, cl.op, err)
+		return a, transportError(ctx, cl.op, err)
 	}
 	if int64(buf.Len()) > c.maxBody {
-		return &Error{Op: cl.op, Status: resp.StatusCode, Kind: ErrMalformed,
+		return a, &Error{Op: cl.op, Status: resp.StatusCode, Kind: ErrMalformed,
 			Err: fmt.Errorf("answer larger than %d bytes", c.maxBody)}
 	}
-	addAnswerBytes(ctx, buf.Len())
-	return decodeAnswer(cl.op, resp.StatusCode, resp.Header, buf.Bytes(), out)
+	a.Size = buf.Len()
+	raw, err := decodeAnswer(cl.op, resp.StatusCode, resp.Header, buf.Bytes(), out)
+	if err == nil && data {
+		a.Data = bytes.Clone(raw)
+	}
+	return a, err
 }
 
 // Answers are read into reused buffers: reading each into a new slice was
@@ -94,27 +154,28 @@ func putBodyBuffer(b *bytes.Buffer) {
 	bodyBuffers.Put(b)
 }
 
-// decodeAnswer turns a read answer into out or a typed error. It is pure, so
-// the fuzz test can feed it any bytes.
-func decodeAnswer(op string, status int, h http.Header, body []byte, out any) error {
+// decodeAnswer turns a read answer into out or a typed error, and returns
+// the envelope's Data, a slice of body. It is pure, so the fuzz test can
+// feed it any bytes.
+func decodeAnswer(op string, status int, h http.Header, body []byte, out any) ([]byte, error) {
 	var env envelope
 	decodeErr := unmarshalAnswer(body, &env)
 	if status != http.StatusOK {
-		return statusError(op, status, h, env, decodeErr == nil)
+		return nil, statusError(op, status, h, env, decodeErr == nil)
 	}
 	if decodeErr != nil {
-		return &Error{Op: op, Status: status, Kind: ErrMalformed, Err: decodeErr}
+		return nil, &Error{Op: op, Status: status, Kind: ErrMalformed, Err: decodeErr}
 	}
 	if !env.Success {
-		return statusError(op, status, h, env, true)
+		return nil, statusError(op, status, h, env, true)
 	}
 	if out == nil {
-		return nil
+		return env.Data, nil
 	}
 	if err := unmarshalAnswer(env.Data, out); err != nil {
-		return &Error{Op: op, Status: status, Kind: ErrMalformed, Err: err}
+		return nil, &Error{Op: op, Status: status, Kind: ErrMalformed, Err: err}
 	}
-	return nil
+	return env.Data, nil
 }
 
 // answerOptions read the service's JSON as encoding/json does (member
@@ -133,8 +194,7 @@ func unmarshalAnswer(data []byte, v any) error {
 	return jsonv2.Unmarshal(data, v, answerOptions)
 }
 
-// send builds and sends the request, and reports the quota headers of any
-// answer to the context's observer.
+// send builds and sends the request.
 func (c *Client) send(ctx context.Context, cl call) (*http.Response, error) {
 	method, target := http.MethodGet, c.endpoint(cl.path, cl.query)
 	var body io.Reader
@@ -162,9 +222,6 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, error) {
 	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, transportError(ctx, cl.op, err)
-	}
-	if q, ok := readRateLimit(resp.Header); ok {
-		observe(ctx, q)
 	}
 	return resp, nil
 }

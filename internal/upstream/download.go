@@ -7,7 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,11 +32,37 @@ type Download struct {
 	Size int64
 }
 
+// opDownload names the export in errors and the budget.
+const opDownload = "Portfolio/Download"
+
 // Download starts the portfolio export and returns it as a stream; nothing is
 // held in memory. The call's timeout bounds the wait for the answer and every
 // pause within the body, so a stalled service cannot hold a download open.
-func (c *Client) Download(ctx context.Context, key string, dq DownloadQuery) (_ *Download, err error) {
-	const op = "Portfolio/Download"
+// An export is never kept: with a keeper, it is only paid for from the
+// user's budget.
+func (u *User) Download(ctx context.Context, dq DownloadQuery) (*Download, error) {
+	if slices.Contains(u.absent, opDownload) {
+		return nil, &Error{Op: opDownload, Status: 404, Kind: ErrNotFound, Message: "not offered (remembered)"}
+	}
+	if u.keep == nil {
+		d, _, err := u.c.download(ctx, u.key, dq)
+		return d, err
+	}
+	var d *Download
+	err := u.keep.Spend(ctx, opDownload, func(ctx context.Context) (Answer, error) {
+		var (
+			a   Answer
+			err error
+		)
+		d, a, err = u.c.download(ctx, u.key, dq)
+		return a, err
+	})
+	return d, err
+}
+
+// download sends the export's call; the Answer holds its quota.
+func (c *Client) download(ctx context.Context, key string, dq DownloadQuery) (_ *Download, a Answer, err error) {
+	const op = opDownload
 	if c.observe != nil {
 		// Until the answer's headers: the body's time is the browser's.
 		start := time.Now()
@@ -44,7 +70,7 @@ func (c *Client) Download(ctx context.Context, key string, dq DownloadQuery) (_ 
 	}
 	q, err := dq.values()
 	if err != nil {
-		return nil, &Error{Op: op, Kind: ErrBadRequest, Err: err}
+		return nil, a, &Error{Op: op, Kind: ErrBadRequest, Err: err}
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	idle := time.AfterFunc(c.timeout, func() {
@@ -54,15 +80,16 @@ func (c *Client) Download(ctx context.Context, key string, dq DownloadQuery) (_ 
 	if err != nil {
 		idle.Stop()
 		cancel(nil)
-		return nil, err
+		return nil, a, err
 	}
+	a.Quota, a.HasQuota = readRateLimit(resp.Header)
 	if resp.StatusCode != http.StatusOK {
 		defer func() { idle.Stop(); cancel(nil) }()
 		defer resp.Body.Close()
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, c.maxBody))
 		var env envelope
 		isEnv := unmarshalAnswer(body, &env) == nil
-		return nil, statusError(op, resp.StatusCode, resp.Header, env, isEnv)
+		return nil, a, statusError(op, resp.StatusCode, resp.Header, env, isEnv)
 	}
 	idle.Stop() // from here the timer runs only inside reads
 	return &Download{
@@ -71,11 +98,11 @@ func (c *Client) Download(ctx context.Context, key string, dq DownloadQuery) (_ 
 		ContentType: resp.Header.Get("Content-Type"),
 		FileName:    attachmentName(resp.Header.Get("Content-Disposition")),
 		Size:        resp.ContentLength,
-	}, nil
+	}, a, nil
 }
 
-func (dq DownloadQuery) values() (url.Values, error) {
-	q := url.Values{}
+func (dq DownloadQuery) values() (query, error) {
+	var q query
 	if dq.Format != "" {
 		f := strings.ToUpper(dq.Format)
 		if f != FormatCSV && f != FormatXML && f != FormatJSON {

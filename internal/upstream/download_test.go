@@ -24,7 +24,7 @@ func TestDownloadStreamsAsItArrives(t *testing.T) {
 		<-firstChunkRead // the rest only after the client has read the start
 		io.WriteString(w, "</rows>")
 	})
-	d, err := c.Download(context.Background(), "k", DownloadQuery{Format: "xml", FolderID: 3, Layout: "Scores"})
+	d, err := c.As("k").Download(context.Background(), DownloadQuery{Format: "xml", FolderID: 3, Layout: "Scores"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestDownloadStreamsAsItArrives(t *testing.T) {
 
 func TestDownloadErrorBeforeTheBodyIsTyped(t *testing.T) {
 	c, _ := fakeService(t, answer(400, `{"Success":false,"Data":"Unknown layout.","ErrorCode":"InvalidLayout"}`))
-	_, err := c.Download(context.Background(), "k", DownloadQuery{Layout: "Nope"})
+	_, err := c.As("k").Download(context.Background(), DownloadQuery{Layout: "Nope"})
 	var ue *Error
 	if !errors.Is(err, ErrBadRequest) || !errors.As(err, &ue) || ue.Code != "InvalidLayout" {
 		t.Errorf("err = %v", err)
@@ -55,7 +55,7 @@ func TestDownloadErrorBeforeTheBodyIsTyped(t *testing.T) {
 func TestDownloadRefusesBadQueriesWithoutARequest(t *testing.T) {
 	c, n := fakeService(t, answer(200, "x"))
 	for _, q := range []DownloadQuery{{Format: "pdf"}, {FolderID: -1}, {Layout: "a b"}, {Layout: "<x>"}} {
-		if _, err := c.Download(context.Background(), "k", q); !errors.Is(err, ErrBadRequest) {
+		if _, err := c.As("k").Download(context.Background(), q); !errors.Is(err, ErrBadRequest) {
 			t.Errorf("Download(%+v): err = %v", q, err)
 		}
 	}
@@ -71,7 +71,7 @@ func TestDownloadStalledMidwayIsCancelled(t *testing.T) {
 		<-r.Context().Done() // stalls until the client gives up
 	})
 	c.timeout = 200 * time.Millisecond
-	d, err := c.Download(context.Background(), "k", DownloadQuery{})
+	d, err := c.As("k").Download(context.Background(), DownloadQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}

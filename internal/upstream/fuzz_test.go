@@ -24,7 +24,7 @@ func FuzzDecodeAnswer(f *testing.F) {
 			return
 		}
 		var out []PaymentSummaryRow
-		err := decodeAnswer("Business/PaymentSummary/Monthly", status, http.Header{"Retry-After": {"60"}}, body, &out)
+		_, err := decodeAnswer("Business/PaymentSummary/Monthly", status, http.Header{"Retry-After": {"60"}}, body, &out)
 		if err == nil {
 			if status != http.StatusOK {
 				t.Fatalf("status %d decoded as success", status)

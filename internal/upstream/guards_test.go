@@ -64,7 +64,7 @@ func TestTricklingDownloadIsAborted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dl, err := c.Download(context.Background(), "k", upstream.DownloadQuery{})
+	dl, err := c.As("k").Download(context.Background(), upstream.DownloadQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestDownloadsDoNotHoldThePagesPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		dl, err := c.Download(context.Background(), "k", upstream.DownloadQuery{})
+		dl, err := c.As("k").Download(context.Background(), upstream.DownloadQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +104,7 @@ func TestDownloadsDoNotHoldThePagesPool(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	if _, err := c.Folders(ctx, "k"); err != nil {
+	if _, err := c.As("k").Folders(ctx); err != nil {
 		t.Errorf("a page's call while downloads hold the service: %v", err)
 	}
 }
@@ -124,11 +124,10 @@ func TestResetTimeIsCappedAtAnHour(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var seen upstream.RateLimit
-	ctx := upstream.WithRateLimitObserver(context.Background(), func(q upstream.RateLimit) { seen = q })
-	_, err = c.Folders(ctx, "k")
+	var k lastQuota
+	_, err = c.Kept("k", &k).Folders(context.Background())
 	var ue *upstream.Error
-	if !errors.As(err, &ue) || ue.RetryAfter != time.Hour || seen.Reset != time.Hour {
+	if seen := k.last; !errors.As(err, &ue) || ue.RetryAfter != time.Hour || seen.Reset != time.Hour {
 		t.Errorf("reset of 200376000 s: RetryAfter %v, observed %v; want both an hour", ue.RetryAfter, seen.Reset)
 	}
 }

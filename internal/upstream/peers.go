@@ -28,12 +28,12 @@ type PeerQuery struct {
 // PeerAnalysis benchmarks a business's financial ratios against its
 // industry peers. A business without statements has PeerCount 0 and no
 // ratios; bad filter values are an ErrBadRequest.
-func (c *Client) PeerAnalysis(ctx context.Context, key string, ref BusinessRef, pq PeerQuery) (PeerAnalysis, error) {
-	cl, err := businessCall("Business/PeerAnalysis", pathPeerAnalysis, key, ref)
+func (u *User) PeerAnalysis(ctx context.Context, ref BusinessRef, pq PeerQuery) (PeerAnalysis, error) {
+	cl, err := businessCall("Business/PeerAnalysis", pathPeerAnalysis, ref, 11)
 	if err != nil {
 		return PeerAnalysis{}, err
 	}
-	q := cl.query
+	q := &cl.query
 	setInt := func(name string, n int) {
 		if n != 0 {
 			q.Set(name, strconv.Itoa(n))
@@ -57,7 +57,7 @@ func (c *Client) PeerAnalysis(ctx context.Context, key string, ref BusinessRef, 
 	setText(paramPayScoreFilter, pq.PayScore)
 	setText(paramDBTFilter, pq.DBT)
 	var out PeerAnalysis
-	if err := c.do(ctx, cl, &out); err != nil {
+	if err := u.do(ctx, cl, &out); err != nil {
 		return PeerAnalysis{}, err
 	}
 	if out.Ratios == nil {

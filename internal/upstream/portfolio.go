@@ -16,10 +16,10 @@ type PortfolioQuery struct {
 	StartRow, EndRow int       // 1-based, inclusive
 }
 
-func (pq PortfolioQuery) values() url.Values {
-	q := url.Values{}
-	setDate(q, paramStartDate, pq.From)
-	setDate(q, paramEndDate, pq.To)
+func (pq PortfolioQuery) values() query {
+	q := make(query, 0, 4)
+	setDate(&q, paramStartDate, pq.From)
+	setDate(&q, paramEndDate, pq.To)
 	if pq.StartRow > 0 {
 		q.Set(paramStartRow, strconv.Itoa(pq.StartRow))
 	}
@@ -30,59 +30,59 @@ func (pq PortfolioQuery) values() url.Values {
 }
 
 // PayScoreHistory returns monthly Pay scores of the portfolio's businesses.
-func (c *Client) PayScoreHistory(ctx context.Context, key string, pq PortfolioQuery) (PortfolioScoreHistory, error) {
+func (u *User) PayScoreHistory(ctx context.Context, pq PortfolioQuery) (PortfolioScoreHistory, error) {
 	var out PortfolioScoreHistory
-	return out, c.do(ctx, call{op: "Portfolio/PayScoreHistory", path: pathPayScoreHistory, key: key, query: pq.values()}, &out)
+	return out, u.do(ctx, call{op: "Portfolio/PayScoreHistory", path: pathPayScoreHistory, query: pq.values(), kind: KindPortfolio}, &out)
 }
 
 // ZScoreHistory returns monthly Z-Scores of the portfolio's businesses.
-func (c *Client) ZScoreHistory(ctx context.Context, key string, pq PortfolioQuery) (PortfolioScoreHistory, error) {
+func (u *User) ZScoreHistory(ctx context.Context, pq PortfolioQuery) (PortfolioScoreHistory, error) {
 	var out PortfolioScoreHistory
-	return out, c.do(ctx, call{op: "Portfolio/ZScoreHistory", path: pathZScoreHistory, key: key, query: pq.values()}, &out)
+	return out, u.do(ctx, call{op: "Portfolio/ZScoreHistory", path: pathZScoreHistory, query: pq.values(), kind: KindPortfolio}, &out)
 }
 
 // Folders returns the user's portfolio folders.
-func (c *Client) Folders(ctx context.Context, key string) ([]Folder, error) {
+func (u *User) Folders(ctx context.Context) ([]Folder, error) {
 	var out []Folder
-	return out, c.do(ctx, call{op: "Portfolio/Folders", path: pathFolders, key: key}, &out)
+	return out, u.do(ctx, call{op: "Portfolio/Folders", path: pathFolders, kind: KindPortfolio}, &out)
 }
 
 // PortfolioBusinesses lists the businesses of one folder, or of the whole
 // portfolio when folderID is 0. A service without this operation answers
 // ErrNotFound.
-func (c *Client) PortfolioBusinesses(ctx context.Context, key string, folderID int) ([]PortfolioBusiness, error) {
-	q := url.Values{}
+func (u *User) PortfolioBusinesses(ctx context.Context, folderID int) ([]PortfolioBusiness, error) {
+	var q query
 	if folderID != 0 {
 		q.Set(paramFolderID, strconv.Itoa(folderID))
 	}
 	var out []PortfolioBusiness
-	return out, c.do(ctx, call{op: "Portfolio/Businesses", path: pathPortfolioBusinesses, key: key, query: q}, &out)
+	return out, u.do(ctx, call{op: OpPortfolioBusinesses, path: pathPortfolioBusinesses, query: q, kind: KindPortfolio}, &out)
 }
 
 // FolderNews returns the news of one folder's businesses, newest first.
-func (c *Client) FolderNews(ctx context.Context, key string, folderID int) ([]NewsItem, error) {
+func (u *User) FolderNews(ctx context.Context, folderID int) ([]NewsItem, error) {
 	var out []NewsItem
 	path := fmt.Sprintf(pathFolderNewsFormat, folderID)
-	return out, c.do(ctx, call{op: "Portfolio/Folders/News", path: path, key: key}, &out)
+	return out, u.do(ctx, call{op: "Portfolio/Folders/News", path: path, kind: KindNews}, &out)
 }
 
 // IndustryNews returns the top stories (at most 20) of the user's industry.
-func (c *Client) IndustryNews(ctx context.Context, key string) ([]NewsItem, error) {
+func (u *User) IndustryNews(ctx context.Context) ([]NewsItem, error) {
 	var out []NewsItem
-	return out, c.do(ctx, call{op: "Industries/News", path: pathIndustryNews, key: key}, &out)
+	return out, u.do(ctx, call{op: "Industries/News", path: pathIndustryNews, kind: KindNews}, &out)
 }
 
 // News returns the news of the user's whole portfolio. A service without
 // this operation answers ErrNotFound.
-func (c *Client) News(ctx context.Context, key string) ([]NewsItem, error) {
+func (u *User) News(ctx context.Context) ([]NewsItem, error) {
 	var out []NewsItem
-	return out, c.do(ctx, call{op: "News", path: pathNews, key: key}, &out)
+	return out, u.do(ctx, call{op: "News", path: pathNews, kind: KindNews}, &out)
 }
 
 // TradeProviders returns the account's trade providers and the current one.
-func (c *Client) TradeProviders(ctx context.Context, key string) (TradeProviders, error) {
+func (u *User) TradeProviders(ctx context.Context) (TradeProviders, error) {
 	var out TradeProviders
-	return out, c.do(ctx, call{op: "Trade/TradeProviders", path: pathTradeProviders, key: key}, &out)
+	return out, u.do(ctx, call{op: "Trade/TradeProviders", path: pathTradeProviders, kind: KindAccount}, &out)
 }
 
 // SetTradeProvider chooses the trade provider used for CustomerId lookups and
@@ -90,6 +90,6 @@ func (c *Client) TradeProviders(ctx context.Context, key string) (TradeProviders
 func (c *Client) SetTradeProvider(ctx context.Context, key, providerID string) (string, error) {
 	form := url.Values{paramTradeProviderID: {providerID}}
 	var out string
-	err := c.do(ctx, call{op: "Trade/TradeProviders", path: pathTradeProviders, key: key, form: form}, &out)
+	_, err := c.wire(ctx, call{op: "Trade/TradeProviders", path: pathTradeProviders, key: key, form: form}, &out, false)
 	return out, err
 }

@@ -1,10 +1,8 @@
 package upstream
 
 import (
-	"context"
 	"net/http"
 	"strconv"
-	"sync/atomic"
 	"time"
 )
 
@@ -57,34 +55,4 @@ func retryAfter(h http.Header) time.Duration {
 		}
 	}
 	return 0
-}
-
-type observerKey struct{}
-
-// WithRateLimitObserver returns a context whose calls report the quota
-// headers of every answer to fn. fn must be safe for concurrent use, since a
-// page's calls run at once.
-func WithRateLimitObserver(ctx context.Context, fn func(RateLimit)) context.Context {
-	return context.WithValue(ctx, observerKey{}, fn)
-}
-
-func observe(ctx context.Context, r RateLimit) {
-	if fn, ok := ctx.Value(observerKey{}).(func(RateLimit)); ok && fn != nil {
-		fn(r)
-	}
-}
-
-type answerBytesKey struct{}
-
-// WithAnswerBytes returns a context whose calls add the size of every JSON
-// answer they read to n: a cache weighs what it keeps by it instead of
-// encoding each decoded value again to learn its size.
-func WithAnswerBytes(ctx context.Context, n *atomic.Int64) context.Context {
-	return context.WithValue(ctx, answerBytesKey{}, n)
-}
-
-func addAnswerBytes(ctx context.Context, size int) {
-	if n, ok := ctx.Value(answerBytesKey{}).(*atomic.Int64); ok {
-		n.Add(int64(size))
-	}
 }

@@ -2,7 +2,6 @@ package upstream
 
 import (
 	"fmt"
-	"net/url"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -109,7 +108,7 @@ func validateExternalID(s string) error {
 }
 
 // addTo sets the one identifying parameter on q.
-func (r BusinessRef) addTo(q url.Values) {
+func (r BusinessRef) addTo(q *query) {
 	switch r.kind {
 	case RefID:
 		q.Set(paramID, strconv.FormatInt(int64(r.id), 10))

@@ -72,7 +72,7 @@ func TestTwoFactorErrorsAreTyped(t *testing.T) {
 	}
 	// A pending key used elsewhere is not an expired session.
 	c, _ := fakeService(t, answer(403, `{"Success":false,"Data":"Enter the code.","ErrorCode":"TwoFactorRequired"}`))
-	if _, err := c.Folders(context.Background(), "k"); !errors.Is(err, ErrTwoFactorRequired) {
+	if _, err := c.As("k").Folders(context.Background()); !errors.Is(err, ErrTwoFactorRequired) {
 		t.Errorf("Folders with a pending key: %v, want ErrTwoFactorRequired", err)
 	}
 }
@@ -88,13 +88,13 @@ func TestPeerAnalysisSendsEveryParameter(t *testing.T) {
 		got = append(got, r.URL.Query())
 		answer(200, `{"Success":true,"Data":{"PeerYear":2025,"PeerQuarter":2,"SIC":"5311","PeerCount":1,"Ratios":null}}`)(w, r)
 	})
-	res, err := c.PeerAnalysis(context.Background(), "k", ByID(1001), PeerQuery{Year: 2025, Quarter: 2, SICCode: "5311",
+	res, err := c.As("k").PeerAnalysis(context.Background(), ByID(1001), PeerQuery{Year: 2025, Quarter: 2, SICCode: "5311",
 		SICPrimary: true, FolderID: 101, TargetCountry: "US", RiskLevel: RiskLevelSame, ZScore: "H",
 		PayScore: ScoreFilterSame, DBT: "P"})
 	if err != nil || res.Ratios == nil || res.PeerQuarter != 2 {
 		t.Fatalf("PeerAnalysis = %+v, %v; want a non-nil empty list", res, err)
 	}
-	if _, err := c.PeerAnalysis(context.Background(), "k", ByID(1001), PeerQuery{}); err != nil {
+	if _, err := c.As("k").PeerAnalysis(context.Background(), ByID(1001), PeerQuery{}); err != nil {
 		t.Fatal(err)
 	}
 	if got[0].Encode() != want.Encode() {

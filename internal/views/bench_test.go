@@ -58,19 +58,19 @@ func loadBenchInput(b *testing.B) *benchInput {
 		key, d := login.SessionKey, &benchData
 		d.ref = upstream.ByID(1001)
 		steps := []func() error{
-			func() (err error) { d.ident, err = client.IdentificationGroup(ctx, key, d.ref); return },
-			func() (err error) { d.naics, err = client.NAICSCodes(ctx, key, d.ref); return },
-			func() (err error) { d.summary, err = client.Summary(ctx, key, d.ref); return },
+			func() (err error) { d.ident, err = client.As(key).IdentificationGroup(ctx, d.ref); return },
+			func() (err error) { d.naics, err = client.As(key).NAICSCodes(ctx, d.ref); return },
+			func() (err error) { d.summary, err = client.As(key).Summary(ctx, d.ref); return },
 			func() (err error) {
-				d.hist, err = client.CreditScoreHistory(ctx, key, d.ref, time.Time{}, time.Time{})
+				d.hist, err = client.As(key).CreditScoreHistory(ctx, d.ref, time.Time{}, time.Time{})
 				return
 			},
-			func() (err error) { d.risk, err = client.RiskHistory(ctx, key, d.ref, 24); return },
-			func() (err error) { d.monthly, err = client.PaymentSummaryMonthly(ctx, key, d.ref); return },
-			func() (err error) { d.sic, err = client.PaymentSummarySIC(ctx, key, d.ref); return },
+			func() (err error) { d.risk, err = client.As(key).RiskHistory(ctx, d.ref, 24); return },
+			func() (err error) { d.monthly, err = client.As(key).PaymentSummaryMonthly(ctx, d.ref); return },
+			func() (err error) { d.sic, err = client.As(key).PaymentSummarySIC(ctx, d.ref); return },
 			func() (err error) {
 				// The score map's largest page.
-				d.pay, err = client.PayScoreHistory(ctx, key, upstream.PortfolioQuery{StartRow: 1, EndRow: PageSizes[len(PageSizes)-1]})
+				d.pay, err = client.As(key).PayScoreHistory(ctx, upstream.PortfolioQuery{StartRow: 1, EndRow: PageSizes[len(PageSizes)-1]})
 				return
 			},
 		}

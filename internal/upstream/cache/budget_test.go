@@ -66,7 +66,7 @@ func TestFirstCallOfAnUnknownWindowGoesAlone(t *testing.T) {
 	ctx, who := f.login(t, "ordinary")
 	// Spend all but one request directly, behind the cache's back.
 	for id := int32(2001); id < 2010; id++ {
-		if _, err := f.raw.Officers(context.Background(), who.Key, upstream.ByID(id)); err != nil && !errors.Is(err, upstream.ErrNotFound) {
+		if _, err := f.raw.As(who.Key).Officers(context.Background(), upstream.ByID(id)); err != nil && !errors.Is(err, upstream.ErrNotFound) {
 			t.Fatal(err)
 		}
 	}
@@ -104,7 +104,7 @@ func TestDownloadSpendsTheSameBudget(t *testing.T) {
 	for id := int32(1001); id < 1011; id++ {
 		f.cache.Reader(who).Officers(ctx, upstream.ByID(id))
 	}
-	_, err := f.cache.Download(ctx, who, upstream.DownloadQuery{})
+	_, err := f.cache.Reader(who).Download(ctx, upstream.DownloadQuery{})
 	if !errors.Is(err, cache.ErrBudgetSpent) {
 		t.Errorf("download with nothing left: %v, want a budget refusal", err)
 	}

@@ -14,12 +14,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -30,17 +29,19 @@ import (
 	"creditdash/internal/upstream"
 )
 
-// Kind groups data by how long a copy stays fresh.
-type Kind int
+// Kind groups data by how long a copy stays fresh; each operation of the
+// client names its own (upstream.Kind).
+type Kind = upstream.Kind
 
-// The kinds of data and their default lifetimes (see DefaultTTLs).
+// The kinds of data (see upstream.Kind) and their default lifetimes (see
+// DefaultTTLs).
 const (
-	KindReport    Kind = iota // scores, payments, statements, officers, header data
-	KindPortfolio             // folders, portfolio businesses, score histories
-	KindNews                  // folder, industry and portfolio news
-	KindSearch                // name search
-	KindAccount               // trade providers
-	numKinds
+	KindReport    = upstream.KindReport
+	KindPortfolio = upstream.KindPortfolio
+	KindNews      = upstream.KindNews
+	KindSearch    = upstream.KindSearch
+	KindAccount   = upstream.KindAccount
+	numKinds      = upstream.NumKinds
 )
 
 // DefaultTTLs are the lifetimes when Options leaves them out.
@@ -50,31 +51,6 @@ var DefaultTTLs = map[Kind]time.Duration{
 	KindNews:      5 * time.Minute,
 	KindSearch:    5 * time.Minute,
 	KindAccount:   15 * time.Minute,
-}
-
-// Upstream is what the cache asks the service: every operation it keeps
-// copies of, and the export it passes through. *upstream.Client has it.
-type Upstream interface {
-	Search(ctx context.Context, key, text string, count int) ([]upstream.SearchResult, error)
-	IdentificationGroup(ctx context.Context, key string, ref upstream.BusinessRef) (upstream.Identification, error)
-	NAICSCodes(ctx context.Context, key string, ref upstream.BusinessRef) ([]upstream.NAICSCode, error)
-	Summary(ctx context.Context, key string, ref upstream.BusinessRef) (upstream.BusinessSummary, error)
-	CreditScoreHistory(ctx context.Context, key string, ref upstream.BusinessRef, from, to time.Time) ([]upstream.CreditScoreHistoryRow, error)
-	RiskHistory(ctx context.Context, key string, ref upstream.BusinessRef, count int) ([]upstream.RiskHistoryRow, error)
-	PaymentSummaryMonthly(ctx context.Context, key string, ref upstream.BusinessRef) ([]upstream.PaymentSummaryRow, error)
-	PaymentSummarySIC(ctx context.Context, key string, ref upstream.BusinessRef) ([]upstream.PaymentSummaryRow, error)
-	LatestAnnualStatements(ctx context.Context, key string, ref upstream.BusinessRef, sq upstream.StatementsQuery) ([]upstream.AnnualFinancials, error)
-	WordFill(ctx context.Context, key string, ref upstream.BusinessRef) (upstream.WordFill, error)
-	PeerAnalysis(ctx context.Context, key string, ref upstream.BusinessRef, pq upstream.PeerQuery) (upstream.PeerAnalysis, error)
-	Officers(ctx context.Context, key string, ref upstream.BusinessRef) ([]upstream.Officer, error)
-	Folders(ctx context.Context, key string) ([]upstream.Folder, error)
-	PortfolioBusinesses(ctx context.Context, key string, folderID int) ([]upstream.PortfolioBusiness, error)
-	PayScoreHistory(ctx context.Context, key string, pq upstream.PortfolioQuery) (upstream.PortfolioScoreHistory, error)
-	ZScoreHistory(ctx context.Context, key string, pq upstream.PortfolioQuery) (upstream.PortfolioScoreHistory, error)
-	FolderNews(ctx context.Context, key string, folderID int) ([]upstream.NewsItem, error)
-	IndustryNews(ctx context.Context, key string) ([]upstream.NewsItem, error)
-	TradeProviders(ctx context.Context, key string) (upstream.TradeProviders, error)
-	Download(ctx context.Context, key string, dq upstream.DownloadQuery) (*upstream.Download, error)
 }
 
 // Options configures a Cache.
@@ -106,7 +82,7 @@ type Options struct {
 
 // Cache keeps copies of the service's answers. It is safe for concurrent use.
 type Cache struct {
-	svc       Upstream
+	svc       *upstream.Client
 	store     *otter.Cache[string, *entry]
 	flight    singleflight.Group
 	ttl       [numKinds]time.Duration
@@ -121,6 +97,7 @@ type Cache struct {
 
 // entry is one kept answer; it is never changed once stored.
 type entry struct {
+	// value is the answer decoded (see upstream.Value).
 	value     any
 	fetchedAt time.Time
 	weight    uint32
@@ -138,8 +115,9 @@ var versions atomic.Uint64
 
 func init() { versions.Store(rand.Uint64()) }
 
-// New builds a cache in front of svc.
-func New(svc Upstream, opts Options) (*Cache, error) {
+// New builds a cache for the operations of svc: each page's Reader has
+// them all, read through the cache.
+func New(svc *upstream.Client, opts Options) (*Cache, error) {
 	if opts.MaxBytes == 0 {
 		opts.MaxBytes = 64 << 20
 	}
@@ -221,27 +199,29 @@ func ValidToken(s string) bool {
 	return err == nil && strings.ToLower(s) == s
 }
 
-// get returns the fresh copy under opKey from this process or the shared
-// level, or loads it. Identical concurrent loads share one call, across
-// replicas too. When the load fails because the service is out of quota or
-// not answering, the newest expired copy is returned instead, and the
-// reader notes it.
-func get[T any](ctx context.Context, r *Reader, kind Kind, opKey string, load func(context.Context, string) (T, error)) (T, error) {
-	var zero T
+// Read answers rq into out from the fresh copy held by this process or the
+// shared level, or loads it with fetch. Identical concurrent loads share
+// one call, across replicas too, each paid for from the user's budget.
+// When the load fails because the service is out of quota or not
+// answering, the newest expired copy is answered instead, and the reader
+// notes it. Every operation of the client comes here (upstream.Keeper).
+func (r *Reader) Read(ctx context.Context, rq upstream.Request, out any, fetch upstream.Fetch) error {
 	c := r.c
-	token := CopyToken(opKey)
+	token := CopyToken(rq.Key)
 	fullKey := r.who.owner() + token
 	held, ok := c.store.GetIfPresent(fullKey)
-	if ok && c.fresh(kind, held) {
+	if ok && c.fresh(rq.Kind, held) {
 		c.counts.first.Add(1)
 		r.rec.used(token, held.fetchedAt, held.version)
-		return held.value.(T), nil
+		upstream.Assign(out, held.value)
+		return nil
 	}
-	if e := secondGet[T](ctx, c, fullKey); e != nil {
-		if c.fresh(kind, e) {
+	if e := secondGet(ctx, c, fullKey, rq, out); e != nil {
+		if c.fresh(rq.Kind, e) {
 			c.counts.second.Add(1)
 			r.rec.used(token, e.fetchedAt, e.version)
-			return e.value.(T), nil
+			upstream.Assign(out, e.value)
+			return nil
 		}
 		if !ok || e.fetchedAt.After(held.fetchedAt) {
 			held, ok = e, true // the newer of the expired copies stands in
@@ -249,28 +229,27 @@ func get[T any](ctx context.Context, r *Reader, kind Kind, opKey string, load fu
 	}
 	if r.probe != nil {
 		r.rec.miss()
-		return zero, r.probe
+		return r.probe
 	}
 	c.counts.misses.Add(1)
-	key, user := r.who.Key, r.who.User
+	user := r.who.User
 	v, err, merged := c.flight.Do(fullKey, func() (any, error) {
 		// The shared call must not die with the first caller's request;
 		// the client bounds it with its own timeout.
 		ctx := context.WithoutCancel(ctx)
-		e, release, fetch := awaitShared[T](ctx, c, kind, fullKey)
-		if !fetch {
+		e, release, fetching := awaitShared(ctx, c, fullKey, rq, out)
+		if !fetching {
 			return e, nil // another replica's call
 		}
 		defer release()
-		err := c.spend(ctx, user, opKey, func(ctx context.Context) error {
-			var answered atomic.Int64
-			val, err := load(upstream.WithAnswerBytes(ctx, &answered), key)
+		err := c.spend(ctx, user, rq.Op, func(ctx context.Context) (upstream.Answer, error) {
+			a, err := fetch.Do(ctx, c.second != nil)
 			if err == nil {
-				e = &entry{value: val, fetchedAt: c.now(), weight: weigh(val, answered.Load()), version: versions.Add(1)}
+				e = &entry{value: upstream.Value(out), fetchedAt: c.now(), weight: weigh(a.Size), version: versions.Add(1)}
 				c.store.Set(fullKey, e)
-				secondSet[T](ctx, c, fullKey, e)
+				secondSet(ctx, c, fullKey, e, a.Data)
 			}
-			return err
+			return a, err
 		})
 		return e, err
 	})
@@ -281,35 +260,36 @@ func get[T any](ctx context.Context, r *Reader, kind Kind, opKey string, load fu
 		if ok && staleWorthy(err) {
 			c.counts.stale.Add(1)
 			r.rec.stale(token, held.fetchedAt, held.version, reason(err))
-			return held.value.(T), nil
+			upstream.Assign(out, held.value)
+			return nil
 		}
 		r.rec.failed()
-		return zero, err
+		upstream.Assign(out, reflect.Zero(reflect.TypeOf(out).Elem()).Interface())
+		return err
 	}
 	e := v.(*entry)
 	r.rec.used(token, e.fetchedAt, e.version)
-	return e.value.(T), nil
+	upstream.Assign(out, e.value)
+	return nil
 }
 
-// weigh estimates the memory a value takes from its JSON size, which
-// tracks the strings and numbers that dominate it. Decoded, a value takes
-// 0.7 to 2.6 times its JSON size on the heap (measured on the demo data:
-// statements with their many pointers the most), so twice the size plus
-// the entry's own keep keeps the byte bound a bound. The size is the
-// answers' own, as the client read them; only a value that came without
-// one (a test's fake service) is encoded to learn it.
-func weigh(v any, answered int64) uint32 {
-	if answered <= 0 {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return 1 << 30
-		}
-		answered = int64(len(b))
-	}
+// Spend makes a call that is never kept (an export) within the user's
+// budget (upstream.Keeper).
+func (r *Reader) Spend(ctx context.Context, op string, call func(context.Context) (upstream.Answer, error)) error {
+	return r.c.spend(ctx, r.who.User, op, call)
+}
+
+// weigh estimates the memory a value takes from the size of the answer it
+// was decoded from, which tracks the strings and numbers that dominate it.
+// Decoded, a value takes 0.7 to 2.6 times its JSON size on the heap
+// (measured on the demo data: statements with their many pointers the
+// most), so twice the size plus the entry's own keep keeps the byte bound
+// a bound.
+func weigh(answered int) uint32 {
 	if answered > 1<<29 {
 		return 1 << 30
 	}
-	return 2*uint32(answered) + 256
+	return 2*uint32(max(answered, 0)) + 256
 }
 
 // staleWorthy reports whether an older copy beats an error page: the
@@ -365,18 +345,6 @@ func (c *Cache) ForgetUser(user string) {
 	}
 }
 
-// Download streams straight through, its request reserved from the budget
-// like any other: an export is never cached.
-func (c *Cache) Download(ctx context.Context, who Who, q upstream.DownloadQuery) (*upstream.Download, error) {
-	var d *upstream.Download
-	err := c.spend(ctx, who.User, "download", func(ctx context.Context) error {
-		var err error
-		d, err = c.svc.Download(ctx, who.Key, q)
-		return err
-	})
-	return d, err
-}
-
 // budgetWait bounds how long a call waits for another call of the same
 // user to learn an unknown quota.
 const budgetWait = 10 * time.Second
@@ -384,29 +352,15 @@ const budgetWait = 10 * time.Second
 // spend makes one service call for user within the hourly budget: it
 // reserves a request first (refusing with a budget error when none is
 // left), then settles the reservation with the quota the answer reported.
-func (c *Cache) spend(ctx context.Context, user, opKey string, call func(context.Context) error) error {
-	op, _, _ := strings.Cut(opKey, "|")
+func (c *Cache) spend(ctx context.Context, user, op string, call func(context.Context) (upstream.Answer, error)) error {
 	wctx, cancel := context.WithTimeout(ctx, budgetWait)
 	res, err := c.quotas.Reserve(wctx, user, op)
 	cancel()
 	if err != nil {
 		return err
 	}
-	var (
-		mu   sync.Mutex
-		seen upstream.RateLimit
-		saw  bool
-	)
-	callCtx := upstream.WithRateLimitObserver(ctx, func(q upstream.RateLimit) {
-		mu.Lock()
-		seen, saw = q, true
-		mu.Unlock()
-	})
-	err = call(callCtx)
-	mu.Lock()
-	o := outcomeOf(seen, saw, err)
-	mu.Unlock()
-	res.Done(o)
+	a, err := call(ctx)
+	res.Done(outcomeOf(a.Quota, a.HasQuota, err))
 	return err
 }
 

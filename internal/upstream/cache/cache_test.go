@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http/httptest"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,7 +40,7 @@ type fixture struct {
 	clock *clock
 }
 
-func newFixture(t *testing.T, opts cache.Options) *fixture {
+func newFixture(t testing.TB, opts cache.Options) *fixture {
 	t.Helper()
 	f := &fixture{clock: &clock{t: time.Now()}}
 	f.sim = simulator.New(demo(), simulator.Options{Now: f.clock.Now, SessionTTL: 24 * time.Hour})
@@ -58,7 +57,7 @@ func newFixture(t *testing.T, opts cache.Options) *fixture {
 	return f
 }
 
-func (f *fixture) login(t *testing.T, user string) (context.Context, cache.Who) {
+func (f *fixture) login(t testing.TB, user string) (context.Context, cache.Who) {
 	t.Helper()
 	res, err := f.raw.Login(context.Background(), user, "demo")
 	if err != nil {
@@ -292,20 +291,34 @@ func TestMemoryIsBounded(t *testing.T) {
 func TestCopiesWeighTheirAnswers(t *testing.T) {
 	f := newFixture(t, cache.Options{})
 	ctx, key := f.login(t, "demo")
-	var answered atomic.Int64
-	if _, err := f.raw.PaymentSummarySIC(upstream.WithAnswerBytes(ctx, &answered), key.Key, upstream.ByID(1001)); err != nil {
+	var answered sizeKeeper
+	if _, err := f.raw.Kept(key.Key, &answered).PaymentSummarySIC(ctx, upstream.ByID(1001)); err != nil {
 		t.Fatal(err)
 	}
-	if answered.Load() < 1000 {
-		t.Fatalf("the client noted %d answer bytes", answered.Load())
+	if answered.size < 1000 {
+		t.Fatalf("the client noted %d answer bytes", answered.size)
 	}
 	if _, err := f.cache.Reader(key).PaymentSummarySIC(ctx, upstream.ByID(1001)); err != nil {
 		t.Fatal(err)
 	}
 	f.cache.CleanUp() // the cache counts weights in its upkeep
-	if got, want := f.cache.Size(), uint64(2*answered.Load()+256); got != want {
-		t.Errorf("the copy weighs %d, want %d (twice the %d-byte answer, plus 256)", got, want, answered.Load())
+	if got, want := f.cache.Size(), uint64(2*answered.size+256); got != want {
+		t.Errorf("the copy weighs %d, want %d (twice the %d-byte answer, plus 256)", got, want, answered.size)
 	}
+}
+
+// sizeKeeper keeps nothing and notes the size of the last answer.
+type sizeKeeper struct{ size int }
+
+func (k *sizeKeeper) Read(ctx context.Context, _ upstream.Request, _ any, fetch upstream.Fetch) error {
+	a, err := fetch.Do(ctx, false)
+	k.size = a.Size
+	return err
+}
+
+func (k *sizeKeeper) Spend(ctx context.Context, _ string, call func(context.Context) (upstream.Answer, error)) error {
+	_, err := call(ctx)
+	return err
 }
 
 func TestForgetUserDropsOnlyThatUsersCopies(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"creditdash/internal/upstream"
 )
 
 // Reader reads the service's data for one user and one page, and notes how
@@ -13,6 +15,9 @@ import (
 // and why, which copies were used. A page makes one Reader; it is safe for
 // the page's concurrent calls.
 type Reader struct {
+	// User has every operation of the service, read through this
+	// reader (see Read).
+	upstream.User
 	c   *Cache
 	who Who
 	// probe, when set, makes the reader only look: a missing or expired
@@ -22,7 +27,13 @@ type Reader struct {
 }
 
 // Reader starts a page's reads for who.
-func (c *Cache) Reader(who Who) *Reader { return &Reader{c: c, who: who} }
+func (c *Cache) Reader(who Who) *Reader { return c.reader(who, nil) }
+
+func (c *Cache) reader(who Who, probe error) *Reader {
+	r := &Reader{c: c, who: who, probe: probe}
+	r.User = *c.svc.Kept(who.Key, r)
+	return r
+}
 
 // Who is whose reads these are.
 func (r *Reader) Who() Who { return r.who }
@@ -34,7 +45,7 @@ func (r *Reader) Probe(err error) *Reader {
 	if err == nil {
 		err = ErrNotCached
 	}
-	return &Reader{c: r.c, who: r.who, probe: err}
+	return r.c.reader(r.who, err)
 }
 
 // Absorb takes over what a probe noted, as if r had read it: a page whose

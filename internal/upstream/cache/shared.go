@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"hash/maphash"
+	"reflect"
 	"sync/atomic"
 	"time"
+
+	"creditdash/internal/upstream"
 )
 
 // Second is a level of copies behind this process's own, shared by the
@@ -67,14 +70,15 @@ func (c *Cache) Stats() Stats {
 		Bytes: c.store.WeightedSize(), Evictions: c.store.Stats().Evictions}
 }
 
-// wireCopy is a copy as the shared level keeps it: JSON, with the fetch
-// time and version, so that a copy another replica fetched is fresh,
-// expired or stale by the same clock, and pages built from it have the
-// same fingerprint wherever they are built.
-type wireCopy[T any] struct {
-	At      time.Time `json:"at"`
-	Version uint64    `json:"ver"`
-	Value   T         `json:"v"`
+// wireCopy is a copy as the shared level keeps it: the answer's data as
+// the service sent it, with the fetch time and version, so that a copy
+// another replica fetched is fresh, expired or stale by the same clock,
+// and pages built from it have the same fingerprint wherever they are
+// built.
+type wireCopy struct {
+	At      time.Time       `json:"at"`
+	Version uint64          `json:"ver"`
+	Data    json.RawMessage `json:"v"`
 }
 
 // Marks of a kept copy, its first byte: Forget changes it in place,
@@ -85,8 +89,8 @@ const (
 )
 
 // encodeCopy is a copy's shared form: its mark, then JSON.
-func encodeCopy[T any](e *entry) ([]byte, error) {
-	b, err := json.Marshal(wireCopy[T]{At: e.fetchedAt, Version: e.version, Value: e.value.(T)})
+func encodeCopy(e *entry, data []byte) ([]byte, error) {
+	b, err := json.Marshal(wireCopy{At: e.fetchedAt, Version: e.version, Data: data})
 	if err != nil {
 		return nil, err
 	}
@@ -97,16 +101,21 @@ func encodeCopy[T any](e *entry) ([]byte, error) {
 	return append([]byte{mark}, b...), nil
 }
 
-// decodeCopy reads a copy's shared form back into an entry.
-func decodeCopy[T any](b []byte) (*entry, error) {
+// decodeCopy reads a copy's shared form back into an entry whose value is
+// decoded as rq's answer of out's type.
+func decodeCopy(b []byte, rq upstream.Request, out any) (*entry, error) {
 	if len(b) < 2 || (b[0] != markFresh && b[0] != markForgotten) {
 		return nil, errors.New("cache: shared copy of unknown form")
 	}
-	var w wireCopy[T]
+	var w wireCopy
 	if err := json.Unmarshal(b[1:], &w); err != nil {
 		return nil, err
 	}
-	return &entry{value: w.Value, fetchedAt: w.At, weight: uint32(min(len(b), 1<<31)) + 64,
+	v := reflect.New(reflect.TypeOf(out).Elem()).Interface()
+	if err := rq.Decode(w.Data, v); err != nil {
+		return nil, err
+	}
+	return &entry{value: upstream.Value(v), fetchedAt: w.At, weight: weigh(len(w.Data)),
 		version: w.Version, forgotten: b[0] == markForgotten}, nil
 }
 
@@ -138,7 +147,7 @@ func (c *Cache) changed(key string, all bool) {
 // secondGet reads key from the shared level into the first: held is the
 // copy (nil when none or the level failed), heard the stripe count read
 // before, to tell whether the copy may settle in the first level.
-func secondGet[T any](ctx context.Context, c *Cache, key string) *entry {
+func secondGet(ctx context.Context, c *Cache, key string, rq upstream.Request, out any) *entry {
 	if c.second == nil {
 		return nil
 	}
@@ -147,7 +156,7 @@ func secondGet[T any](ctx context.Context, c *Cache, key string) *entry {
 	if err != nil {
 		return nil
 	}
-	e, err := decodeCopy[T](b)
+	e, err := decodeCopy(b, rq, out)
 	if err != nil {
 		return nil
 	}
@@ -161,11 +170,11 @@ func secondGet[T any](ctx context.Context, c *Cache, key string) *entry {
 
 // secondSet keeps a new copy in the shared level; failures leave it in
 // this process only.
-func secondSet[T any](ctx context.Context, c *Cache, key string, e *entry) {
-	if c.second == nil {
+func secondSet(ctx context.Context, c *Cache, key string, e *entry, data []byte) {
+	if c.second == nil || data == nil {
 		return
 	}
-	b, err := encodeCopy[T](e)
+	b, err := encodeCopy(e, data)
 	if err != nil {
 		return
 	}
@@ -181,7 +190,7 @@ const lockPoll = 20 * time.Millisecond
 // the copy another replica fetched meanwhile. When the store fails or the
 // wait runs out, it fetches itself: a page never waits on the store
 // longer than the service would take.
-func awaitShared[T any](ctx context.Context, c *Cache, kind Kind, key string) (e *entry, release func(), fetch bool) {
+func awaitShared(ctx context.Context, c *Cache, key string, rq upstream.Request, out any) (e *entry, release func(), fetch bool) {
 	noop := func() {}
 	if c.second == nil {
 		return nil, noop, true
@@ -195,7 +204,7 @@ func awaitShared[T any](ctx context.Context, c *Cache, kind Kind, key string) (e
 		if ok {
 			// Another replica may have finished between the miss and
 			// the claim.
-			if e := secondGet[T](ctx, c, key); e != nil && c.fresh(kind, e) {
+			if e := secondGet(ctx, c, key, rq, out); e != nil && c.fresh(rq.Kind, e) {
 				rel()
 				return e, noop, false
 			}
@@ -211,7 +220,7 @@ func awaitShared[T any](ctx context.Context, c *Cache, kind Kind, key string) (e
 			return nil, noop, true
 		case <-time.After(lockPoll):
 		}
-		if e := secondGet[T](ctx, c, key); e != nil && c.fresh(kind, e) {
+		if e := secondGet(ctx, c, key, rq, out); e != nil && c.fresh(rq.Kind, e) {
 			return e, noop, false
 		}
 	}
