@@ -95,7 +95,9 @@ type fakeStore struct {
 	fail     error
 }
 
-func (f *fakeStore) Rules(context.Context, store.Analyst) ([]store.Rule, error) { return f.rules, f.fail }
+func (f *fakeStore) Rules(context.Context, store.Analyst) ([]store.Rule, error) {
+	return f.rules, f.fail
+}
 func (f *fakeStore) RecordAlerts(_ context.Context, _ store.Analyst, fired []store.Triggered) (int, error) {
 	f.recorded = append(f.recorded, fired...)
 	return len(fired), nil
