@@ -9,8 +9,6 @@ import (
 
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -48,27 +46,6 @@ func main() {
 // 131 and 40 at 149; the tighter limit costs about a seventh of the pages
 // per second there (763 against 886), the collector running more often.
 const memoryHeadroom = 24 << 20
-
-// pageBytes is the share of the cache's bound given to finished pages: a
-// sixteenth (4 MiB of the default 64, some 600 gzipped pages), at most
-// 32 MiB. Under make loadtest's 200 analysts with gzip, as browsers ask,
-// a quarter filled and left the collector no room under the soft limit:
-// a sixteenth cost the dashboard a sixth less CPU per page (three runs
-// each, 3.4/2.9/3.3 ms against 4.0/3.4/4.0).
-func pageBytes(cacheBytes uint64) uint64 { return min(cacheBytes/16, 32<<20) }
-
-// teamBytes is the share of the cache's bound given to the team's kept
-// figures (handlers' accounts_cache.go): half, at most 256 MiB, so the
-// default 64 MiB keeps a 50,000-account team's figures (about 27 MB).
-// Counted inside CACHE_MB like the pages.
-func teamBytes(cacheBytes uint64) uint64 { return min(cacheBytes/2, 256<<20) }
-
-// sessionBytes is the share of the cache's bound given to decoded
-// sessions (see handlers' session memo): a sixty-fourth, at most 1 MiB.
-// Counted inside CACHE_MB like the pages, so the bound still holds.
-func sessionBytes(cacheBytes uint64) uint64 {
-	return max(min(cacheBytes/64, handlers.DefaultSessionMemoBytes), 4<<10)
-}
 
 // run reads the config, checks every setting, binds the listeners, starts
 // the dashboard and serves until ctx ends (SIGINT or SIGTERM), then drains.
@@ -130,7 +107,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		"service", describeService(cfg), "workspace", describeWorkspace(cfg), "shared_store", cfg.RedisURL != "",
 		"shutdown_grace", cfg.ShutdownGrace, "demo_sign_in", demoHint(cfg))
 	srv := &http.Server{
-		Handler:           a.handler.Routes(),
+		Handler:           a.built.Routes,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		// No WriteTimeout: pages get a per-request deadline in the
@@ -209,15 +186,6 @@ func announce(w io.Writer, cfg config, addr string) {
 		fmt.Fprintln(w, "Sign in as demo / demo (also: ordinary, developer, trade, and secure, whose two-factor code the code page shows; the password is always demo).")
 	}
 	fmt.Fprintln(w, "Stop with Ctrl+C.")
-}
-
-// sharedPrefix scopes the shared store's keys to one credit-risk service,
-// named as the workspace names it: deployments on different services may
-// share one Redis without sharing answers, budgets or sign-outs (a user
-// name is another account at another service).
-func sharedPrefix(service string) string {
-	sum := sha256.Sum256([]byte(service))
-	return "creditdash:" + hex.EncodeToString(sum[:6]) + ":"
 }
 
 // workspaceService names the service in the workspace's keys. The

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
-	"time"
 
 	"creditdash/internal/roles"
-	"creditdash/internal/store"
 )
 
 // maxRolesFile bounds TEAM_ROLES_FILE: ten thousand names fit in far less.
@@ -48,28 +44,4 @@ func loadRoles(text, path, authority string, demo bool) (*roles.Table, error) {
 		return roles.Demo(auth), nil
 	}
 	return roles.Parse(source, text, auth)
-}
-
-// recordRoles logs the roles in force into the team's audit trail when they
-// differ from the last ones it recorded (once, however many replicas
-// start). A database that is not there yet is waited for, as the store
-// itself waits, so a degraded start still records them when it comes.
-func recordRoles(ctx context.Context, ws *store.Store, team string, t *roles.Table, log *slog.Logger) {
-	wait := time.Second
-	for {
-		if ws.Unavailable() == nil {
-			changed, err := ws.RecordRoles(ctx, team, t.InForce())
-			if err == nil {
-				log.Info("roles in force", "named", len(t.Named()), "analyst_authority", t.AnalystAuthority(), "changes_logged", len(changed))
-				return
-			}
-			log.Warn("recording the roles in force", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(wait):
-		}
-		wait = min(2*wait, 30*time.Second)
-	}
 }

@@ -18,8 +18,10 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	dashboard "creditdash/internal/app"
 	"creditdash/internal/handlers"
 	"creditdash/internal/health"
+	"creditdash/internal/metrics"
 	"creditdash/internal/roles"
 	"creditdash/internal/shared"
 	workspace "creditdash/internal/store"
@@ -27,7 +29,6 @@ import (
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
 	"creditdash/internal/views"
-	"creditdash/static"
 )
 
 // Seed and AsOf fix the demo data tests run against.
@@ -44,6 +45,8 @@ const WorkspaceService = "apptest-stand-in"
 const TestSecret = "test-secret-test-secret-test-secret-0123456789"
 
 // Options changes what Start builds; the zero value is the demo setup.
+// Start turns them into internal/app's Config and Seams, so tests run the
+// app production runs.
 type Options struct {
 	// Data replaces the demo dataset (for hand-made hostile data).
 	Data *simulator.Dataset
@@ -92,8 +95,6 @@ type Options struct {
 	TrustedProxies []netip.Prefix
 	// PublicURL is the site's address for absolute links, as PUBLIC_URL.
 	PublicURL string
-	// Meter counts for operators, as internal/metrics in cmd/web.
-	Meter handlers.Meter
 	// Observe is told the result of every background health check.
 	Observe func(name string, err error, took time.Duration)
 	// RedisURL, when set, shares answers, budgets and sign-outs through
@@ -147,19 +148,13 @@ type App struct {
 	Stats func() handlers.Stats
 	// Health is the replica's background checks, /readyz's source.
 	Health *health.Monitor
+	// Meter counts for operators, as /metrics shows them.
+	Meter *metrics.Metrics
 
 	simSrv *httptest.Server
 	pings  atomic.Int32
 	// service names the service in workspace keys and cookies.
 	service string
-}
-
-// sharedDegraded is the shared store's health, or nil without one.
-func sharedDegraded(sh *shared.Store) func() error {
-	if sh == nil {
-		return nil
-	}
-	return sh.Degraded
 }
 
 // Pings is how many times the dashboard checked the service in the background.
@@ -212,136 +207,89 @@ func Start(t testing.TB, opts Options) *App {
 	if timeout == 0 {
 		timeout = 5 * time.Second
 	}
-	client, err := upstream.New(simSrv.URL, upstream.Options{Timeout: timeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if opts.Cache.Now == nil {
-		opts.Cache.Now = opts.Now
-	}
-	if opts.NoCache {
-		opts.Cache.TTLs = map[cache.Kind]time.Duration{}
-		for k := range cache.DefaultTTLs {
-			opts.Cache.TTLs[k] = 0
-		}
-		opts.Cache.KeepStale = time.Nanosecond
-	}
-	var signOuts handlers.SignOuts
-	var attempts handlers.Attempts
-	if opts.RedisURL != "" {
-		if opts.RedisTimeout == 0 {
-			opts.RedisTimeout = time.Second
-		}
-		sh, err := shared.Open(opts.RedisURL, shared.Options{Prefix: opts.RedisPrefix, Timeout: opts.RedisTimeout,
-			ProbeEvery: 100 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(sh.Close)
-		app.Shared = sh
-		opts.Cache.Second, opts.Cache.Book = sh, shared.NewBook(sh, cache.NewBook(opts.Cache.Now))
-		opts.Cache.FetchWait = timeout
-		signOuts = shared.NewSignOuts(sh, handlers.NewMemorySignOuts(12*time.Hour), 12*time.Hour)
-		attempts = shared.NewAttempts(sh, handlers.NewMemoryAttempts(opts.Now, handlers.ThrottleWindow))
-	}
-	store, err := cache.New(client, opts.Cache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	app.Cache = store
-	sessions, err := handlers.NewSessionStore([]string{TestSecret}, opts.CookieSecure, 12*time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assets, err := static.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := &LogBuffer{}
-	var svc handlers.Service = client
-	if opts.WrapService != nil {
-		svc = opts.WrapService(client)
-	}
-	dataDir := opts.DataDir
-	if dataDir == "" && opts.DatabaseURL == "" {
-		dataDir = t.TempDir()
-	}
-	ws, err := workspace.Open(context.Background(), workspace.Config{DataDir: dataDir, DatabaseURL: opts.DatabaseURL, Now: opts.Now, Timeout: opts.StoreTimeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ws.Close() })
-	app.Store = ws
-	app.service = WorkspaceService
+	service := WorkspaceService
 	if opts.ServiceName != "" {
-		app.service = opts.ServiceName
+		service = opts.ServiceName
 	}
 	teamRoles := opts.Roles
 	if teamRoles == nil {
 		teamRoles = roles.Demo(0)
 	}
-	if _, err := ws.RecordRoles(context.Background(), app.service, teamRoles.InForce()); err != nil {
-		t.Fatal(err)
+	dataDir := opts.DataDir
+	if dataDir == "" && opts.DatabaseURL == "" {
+		dataDir = t.TempDir()
 	}
-	// Checked often, so that a test sees a change within moments.
-	app.Health = health.New(health.Options{Observe: opts.Observe}, health.Standard(health.Deps{
-		Service: func(ctx context.Context) error {
-			app.pings.Add(1)
-			return client.Ping(ctx)
+	if opts.RedisURL != "" && opts.RedisTimeout == 0 {
+		opts.RedisTimeout = time.Second
+	}
+	logs := &LogBuffer{}
+	seams := dashboard.Seams{
+		Now: opts.Now,
+		Cache: func(co *cache.Options) {
+			if opts.Cache.Now != nil {
+				co.Now = opts.Cache.Now
+			}
+			if opts.Cache.TTLs != nil {
+				co.TTLs = opts.Cache.TTLs
+			}
+			if opts.Cache.MaxBytes != 0 {
+				co.MaxBytes = opts.Cache.MaxBytes
+			}
+			if opts.Cache.KeepStale != 0 {
+				co.KeepStale = opts.Cache.KeepStale
+			}
+			if opts.NoCache {
+				co.TTLs = map[cache.Kind]time.Duration{}
+				for k := range cache.DefaultTTLs {
+					co.TTLs[k] = 0
+				}
+				co.KeepStale = time.Nanosecond
+			}
 		},
-		Workspace: ws, FileCheck: ws.Engine() == workspace.SQLite,
-		SharedStore: sharedDegraded(app.Shared),
-		Every:       50 * time.Millisecond,
-	})...)
-	hctx, stopHealth := context.WithCancel(context.Background())
-	t.Cleanup(stopHealth)
-	app.Health.Start(hctx)
-	h, err := handlers.New(handlers.Config{
-		Workspace: ws,
-		Notes:     ws,
-		// The team's accounts live in the same store; the demo data offers
-		// its sample ledgers.
-		Accounts:          ws,
-		TeamVersions:      ws,
-		Uploads:           ws,
-		SampleLedgers:     opts.Data == nil,
-		Audit:             ws,
-		Decisions:         ws,
-		Roles:             teamRoles,
-		ServiceURL:        app.service,
-		Service:           svc,
-		Cache:             store,
-		Sessions:          sessions,
-		Assets:            assets,
-		Logger:            slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Health:            app.Health,
+		WrapService:       opts.WrapService,
+		BacktestHold:      opts.BacktestHold,
+		StoreTimeout:      opts.StoreTimeout,
 		PageWriteTimeout:  opts.PageWriteTimeout,
 		WorkspaceDeadline: opts.WorkspaceDeadline,
 		ExportStall:       opts.ExportStall,
 		PageTurnWait:      opts.PageTurnWait,
-		CookieSecure:      opts.CookieSecure,
-		Now:               opts.Now,
-		SignOuts:          signOuts,
-		Attempts:          attempts,
-		TrustedProxies:    opts.TrustedProxies,
-		PublicURL:         opts.PublicURL,
-		Meter:             opts.Meter,
-		Demo:              demoHelp(opts.Demo, data, sim),
-		Rules:             ws,
-		BacktestHold:      opts.BacktestHold,
-	})
+		// Checked often, so that a test sees a change within moments.
+		HealthEvery:     50 * time.Millisecond,
+		OnPing:          func() { app.pings.Add(1) },
+		Observe:         opts.Observe,
+		RedisPrefix:     opts.RedisPrefix,
+		RedisTimeout:    opts.RedisTimeout,
+		RedisProbeEvery: 100 * time.Millisecond,
+		Routes:          opts.Routes,
+	}
+	built, err := dashboard.Build(context.Background(), dashboard.Config{
+		ServiceURL:      simSrv.URL,
+		Service:         service,
+		UpstreamTimeout: timeout,
+		RedisURL:        opts.RedisURL,
+		SessionSecrets:  []string{TestSecret},
+		SessionLifetime: 12 * time.Hour,
+		CookieSecure:    opts.CookieSecure,
+		DataDir:         dataDir,
+		DatabaseURL:     opts.DatabaseURL,
+		Roles:           teamRoles,
+		TrustedProxies:  opts.TrustedProxies,
+		PublicURL:       opts.PublicURL,
+		Demo:            demoHelp(opts.Demo, data, sim),
+		// The demo data offers its sample ledgers.
+		SampleLedgers: opts.Data == nil,
+		Logger:        slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	}, seams)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := h.Routes()
-	if opts.Routes != nil {
-		opts.Routes(e)
-	}
-	srv := httptest.NewServer(e)
+	t.Cleanup(built.Close)
+	srv := httptest.NewServer(built.Routes)
 	t.Cleanup(srv.Close)
-	app.URL, app.SimURL, app.Sim, app.Client, app.Logs, app.simSrv = srv.URL, simSrv.URL, sim, client, logs, simSrv
-	app.Handler = e
-	app.Stats = h.Stats
+	app.URL, app.SimURL, app.Sim, app.Client, app.Logs, app.simSrv = srv.URL, simSrv.URL, sim, built.Client, logs, simSrv
+	app.Handler, app.Cache, app.Store, app.Shared, app.Health, app.Meter = built.Routes, built.Cache, built.Store, built.Shared, built.Health, built.Meter
+	app.Stats = built.Handler.Stats
+	app.service = service
 	return app
 }
 

@@ -118,7 +118,11 @@ func (h *Handler) showEvidence(c *echo.Context) error {
 	if err != nil {
 		return decisionsError(err)
 	}
-	d := newTabData(tab)
+	rt, err := lookupTab(tab)
+	if err != nil {
+		return err
+	}
+	d := rt.copy()
 	if err := json.Unmarshal(e.Data, d); err != nil {
 		return fmt.Errorf("handlers: request %d evidence %s: %w", r.ID, tab.Name(), err)
 	}

@@ -3,11 +3,11 @@ package handlers
 import (
 	"context"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/alerts"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -66,52 +66,13 @@ func (h *Handler) evaluatePayments(c *echo.Context, ld *loaded, ref upstream.Bus
 	h.markEvaluated(mark, h.evaluateDivergence(c, id, name, monthly, sic))
 }
 
-// evaluateDivergence records what the divergence rules find and reports
-// whether it could check every one of them.
+// evaluateDivergence has internal/alerts check the divergence rules and
+// reports whether it could check every one of them.
 func (h *Handler) evaluateDivergence(c *echo.Context, id int32, name string, monthly, sic []upstream.PaymentSummaryRow) bool {
-	ctx := c.Request().Context()
 	a := h.analyst(c)
-	rules, err := h.ws.Rules(ctx, a)
-	if err != nil {
-		h.logWorkspace(c, "rules", err)
-		return false
-	}
-	rules = slices.DeleteFunc(rules, func(r store.Rule) bool { return r.Condition != store.Divergence })
-	if len(rules) == 0 {
-		return true
-	}
-	own := ""
-	if slices.ContainsFunc(rules, func(r store.Rule) bool { return r.Category == "" }) {
-		own = h.ownCategory(c)
-	}
-	complete := true
-	var folders map[int32][]int
-	if needsMembers(rules, false) {
-		folders, complete = h.folderMembers(c)
-	}
-	applies := func(r store.RuleSpec, id int32) bool {
-		switch r.Scope {
-		case store.ScopeBusiness:
-			return r.BusinessID == id
-		case store.ScopeFolder:
-			return slices.Contains(folders[id], r.FolderID)
-		}
-		return len(folders[id]) > 0 // the portfolio: a folder holds it
-	}
-	fired := views.EvaluateDivergence(rules, id, name, own, monthly, sic, applies)
-	if len(fired) == 0 {
-		return complete
-	}
-	n, err := h.ws.RecordAlerts(ctx, a, fired)
-	if err != nil {
-		h.logWorkspace(c, "record alerts", err)
-		return false
-	}
-	if n > 0 {
-		h.touched(a)
-		stateOf(c).glance = nil
-	}
-	return complete
+	res, err := alerts.Payments(c.Request().Context(), h.ws, a, id, name, monthly, sic,
+		func() string { return h.ownCategory(c) }, func() (map[int32][]int, bool) { return h.folderMembers(c) })
+	return h.alertsChecked(c, a, res, err)
 }
 
 // fillDivergence fills the payments tab's two DBT lines: the category the

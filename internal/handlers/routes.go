@@ -5,6 +5,8 @@ import (
 
 	"github.com/labstack/echo/v5"
 	"github.com/labstack/echo/v5/middleware"
+
+	"creditdash/internal/views"
 )
 
 // Routes builds the router with every route, written out, and the
@@ -48,18 +50,18 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/open", h.openBusiness)
 	app.POST("/refresh", h.submitRefresh)
 
-	app.GET("/businesses/:id", byID(h.showBusinessOverview))
-	app.GET("/businesses/:id/payments", byID(h.showBusinessPayments))
-	app.GET("/businesses/:id/financials", byID(h.showBusinessFinancials))
-	app.GET("/businesses/:id/officers", byID(h.showBusinessOfficers))
-	app.GET("/customers/:customerId", byCustomerID(h.showBusinessOverview))
-	app.GET("/customers/:customerId/payments", byCustomerID(h.showBusinessPayments))
-	app.GET("/customers/:customerId/financials", byCustomerID(h.showBusinessFinancials))
-	app.GET("/customers/:customerId/officers", byCustomerID(h.showBusinessOfficers))
-	app.GET("/suppliers/:supplierId", bySupplierID(h.showBusinessOverview))
-	app.GET("/suppliers/:supplierId/payments", bySupplierID(h.showBusinessPayments))
-	app.GET("/suppliers/:supplierId/financials", bySupplierID(h.showBusinessFinancials))
-	app.GET("/suppliers/:supplierId/officers", bySupplierID(h.showBusinessOfficers))
+	app.GET("/businesses/:id", byID(h.showTab(views.TabOverview)))
+	app.GET("/businesses/:id/payments", byID(h.showTab(views.TabPayments)))
+	app.GET("/businesses/:id/financials", byID(h.showTab(views.TabFinancials)))
+	app.GET("/businesses/:id/officers", byID(h.showTab(views.TabOfficers)))
+	app.GET("/customers/:customerId", byCustomerID(h.showTab(views.TabOverview)))
+	app.GET("/customers/:customerId/payments", byCustomerID(h.showTab(views.TabPayments)))
+	app.GET("/customers/:customerId/financials", byCustomerID(h.showTab(views.TabFinancials)))
+	app.GET("/customers/:customerId/officers", byCustomerID(h.showTab(views.TabOfficers)))
+	app.GET("/suppliers/:supplierId", bySupplierID(h.showTab(views.TabOverview)))
+	app.GET("/suppliers/:supplierId/payments", bySupplierID(h.showTab(views.TabPayments)))
+	app.GET("/suppliers/:supplierId/financials", bySupplierID(h.showTab(views.TabFinancials)))
+	app.GET("/suppliers/:supplierId/officers", bySupplierID(h.showTab(views.TabOfficers)))
 
 	// Compare and the portfolio's signals (issue 15).
 	app.GET("/compare", h.showCompare)

@@ -3,18 +3,18 @@ package handlers
 import (
 	"context"
 	"errors"
-	"slices"
 	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/alerts"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
 )
 
-// Alert rules are evaluated where score data arrives anyway (a report's
+// Alert rules are checked (internal/alerts) where score data arrives anyway (a report's
 // CreditScoreHistory, the portfolio's Pay and Z″ histories), so checking
 // them costs no request. Firings are stored once per rule, business and
 // month by the store, so evaluating again on every view is harmless.
@@ -73,67 +73,34 @@ func (h *Handler) markEvaluated(k *evaluated, complete bool) {
 // alertsShown bounds the alerts /alerts lists.
 const alertsShown = 200
 
-// evaluate records what the rules find in series and reports whether it
-// could check every rule. fromPortfolio says the series are the
-// portfolio's own histories, so every business in them is in the
-// portfolio. A failing store only loses this evaluation, never the page.
+// evaluate has internal/alerts check the rules against series that just
+// arrived and reports whether every rule could be checked. fromPortfolio
+// says the series are the portfolio's own histories. A failing store only
+// loses this evaluation, never the page.
 func (h *Handler) evaluate(c *echo.Context, series []views.ScoreSeries, fromPortfolio bool) (complete bool) {
-	if len(series) == 0 {
-		return true
-	}
-	ctx := h.wsCtx(c)
 	a := h.analyst(c)
 	// Read before the rules: a rule added meanwhile is a later change, so
 	// the mark below would not match it.
 	version, _ := h.wsBook.last.GetIfPresent(a)
-	rules, err := h.ws.Rules(ctx, a)
-	if err != nil {
-		h.logWorkspace(c, "rules", err)
-		return false
-	}
-	if len(rules) == 0 {
+	res, err := alerts.Scores(h.wsCtx(c), h.ws, a, series, fromPortfolio, func() (map[int32][]int, bool) { return h.folderMembers(c) })
+	if res.NoRules {
 		h.wsBook.noRules.Set(a, version)
-		return true
 	}
-	complete = true
-	var folders map[int32][]int
-	if needsMembers(rules, fromPortfolio) {
-		folders, complete = h.folderMembers(c)
-	}
-	applies := func(r store.RuleSpec, id int32) bool {
-		switch r.Scope {
-		case store.ScopeBusiness:
-			return r.BusinessID == id
-		case store.ScopeFolder:
-			return slices.Contains(folders[id], r.FolderID)
-		case store.ScopePortfolio:
-			// A business is in the portfolio when a folder holds it.
-			return fromPortfolio || len(folders[id]) > 0
-		}
-		return false
-	}
-	fired := views.Evaluate(rules, series, applies)
-	if len(fired) == 0 {
-		return complete
-	}
-	n, err := h.ws.RecordAlerts(ctx, a, fired)
+	return h.alertsChecked(c, a, res, err)
+}
+
+// alertsChecked logs a failed check and, when new alerts were stored,
+// moves the analyst's workspace on so the header's count is read again.
+func (h *Handler) alertsChecked(c *echo.Context, a store.Analyst, res alerts.Result, err error) (complete bool) {
 	if err != nil {
-		h.logWorkspace(c, "record alerts", err)
+		h.logWorkspace(c, "alerts", err)
 		return false
 	}
-	if n > 0 {
+	if res.Recorded > 0 {
 		h.touched(a)
 		stateOf(c).glance = nil // read again, with the new ones
 	}
-	return complete
-}
-
-// needsMembers reports a rule that needs the folders' memberships: one on
-// a folder, or one on the portfolio checked against a report's scores.
-func needsMembers(rules []store.Rule, fromPortfolio bool) bool {
-	return slices.ContainsFunc(rules, func(r store.Rule) bool {
-		return r.Scope == store.ScopeFolder || (r.Scope == store.ScopePortfolio && !fromPortfolio)
-	})
+	return res.Complete
 }
 
 // folderMembers maps each business of the portfolio to the folders that

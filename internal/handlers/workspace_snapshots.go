@@ -36,38 +36,15 @@ type tabData interface {
 	page(h *Handler, c *echo.Context, base views.Base, header views.BusinessHeader, asOf time.Time) (templ.Component, error)
 }
 
-// newTabLoad prepares a tab's calls with its controls' values.
-func newTabLoad(tab views.BusinessTab, value func(string) string) tabLoad {
-	switch tab {
-	case views.TabPayments:
-		return &paymentsLoad{}
-	case views.TabFinancials:
-		l, _, _ := newFinancialsLoad(value)
-		return l
-	case views.TabOfficers:
-		return &officersLoad{}
-	}
-	return &overviewLoad{win: windowOrDefault(value("from"), value("to"))}
-}
-
-// newTabData is an empty copy of a tab's data to decode into.
-func newTabData(tab views.BusinessTab) tabData {
-	switch tab {
-	case views.TabPayments:
-		return &paymentsData{}
-	case views.TabFinancials:
-		return &financialsData{}
-	case views.TabOfficers:
-		return &officersData{}
-	}
-	return &overviewData{}
-}
-
 // loadTab reads a tab of business id through the cache within the hourly
 // budget, as the tab itself does, and returns its data only when every
 // call answered: a copy or a comparison of half a tab would mislead.
 func (h *Handler) loadTab(c *echo.Context, tab views.BusinessTab, id int32, value func(string) string) (tabData, *loaded, error) {
-	l := newTabLoad(tab, value)
+	rt, err := lookupTab(tab)
+	if err != nil {
+		return nil, nil, err
+	}
+	l := rt.load(value)
 	ld := h.load(c, l.sections(upstream.ByID(id))...)
 	hd := l.header()
 	if err := hd.pageError(l.errs()...); err != nil {
@@ -164,7 +141,11 @@ func (h *Handler) snapshot(c *echo.Context) (store.Snapshot, views.BusinessTab, 
 		// Only a later version could have stored it.
 		return s, "", nil, fmt.Errorf("handlers: snapshot %d keeps tab %q, which this version does not know", s.ID, s.Tab)
 	}
-	d := newTabData(tab)
+	rt, err := lookupTab(tab)
+	if err != nil {
+		return s, "", nil, err
+	}
+	d := rt.copy()
 	if err := json.Unmarshal(s.Data, d); err != nil {
 		return s, "", nil, fmt.Errorf("handlers: snapshot %d: %w", s.ID, err)
 	}

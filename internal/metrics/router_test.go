@@ -7,15 +7,13 @@ import (
 	"testing"
 
 	"creditdash/internal/apptest"
-	"creditdash/internal/metrics"
 )
 
 // Through the dashboard's real router: every request is counted with the
 // status the browser got, and a page served twice is a page cache hit.
 func TestRouterCountsTheStatusSent(t *testing.T) {
-	m := metrics.New()
-	app := apptest.Start(t, apptest.Options{Meter: m})
-	m.WatchHandlers(app.Stats)
+	app := apptest.Start(t, apptest.Options{})
+	m := app.Meter
 	u := app.SignIn(t, "demo")
 	got := map[string]int{}
 	for _, path := range []string{"/businesses/1001", "/businesses/1001", "/no/such/page", "/portfolio/folders/999999", "/portfolio/scores?from=banana"} {

@@ -100,6 +100,9 @@ func (d Divergence) Change() (Change, bool) {
 		Rise: to.dbt - from.dbt, OverallMove: move}, true
 }
 
+// ToMonth is the newest month of the change, where a firing is dated.
+func (c Change) ToMonth() (year int, month time.Month) { return c.To.year(), time.Month(c.To.month()) }
+
 // Diverges reports whether a divergence rule fires on the change: the DBT
 // toward the category rose by at least the rule's threshold while the
 // overall DBT moved by less than its steady days, either way.
@@ -112,35 +115,6 @@ func Diverges(r store.RuleSpec, ch Change) bool {
 		move = -move
 	}
 	return float64(ch.Rise) >= r.Threshold && float64(move) < r.Steady
-}
-
-// EvaluateDivergence returns the firings of the divergence rules on one
-// business's payment summaries; own is the team's supplier category
-// for rules that follow it ("" when not set: those rules wait), applies
-// says whether a rule is about the business.
-func EvaluateDivergence(rules []store.Rule, id int32, name, own string, monthly, sic []upstream.PaymentSummaryRow, applies func(store.RuleSpec, int32) bool) []store.Triggered {
-	var out []store.Triggered
-	for _, r := range rules {
-		if r.Condition != store.Divergence || !applies(r.RuleSpec, id) {
-			continue
-		}
-		code := r.Category
-		if code == "" {
-			code = own
-		}
-		cat := MatchCategory(sic, code)
-		if cat == "" {
-			continue
-		}
-		ch, ok := NewDivergence(monthly, sic, cat).Change()
-		if !ok || !Diverges(r.RuleSpec, ch) {
-			continue
-		}
-		old := float64(ch.CategoryFrom)
-		out = append(out, store.Triggered{RuleID: r.ID, BusinessID: id, BusinessName: name,
-			Year: ch.To.year(), Month: time.Month(ch.To.month()), Old: &old, New: float64(ch.CategoryTo)})
-	}
-	return out
 }
 
 // DivergenceOptions lists the business's supplier categories for the

@@ -55,25 +55,3 @@ func TestMatchCategory(t *testing.T) {
 		}
 	}
 }
-
-// Rules fire by scope and category: the own category stands in for a rule
-// without one, and waits when not set.
-func TestEvaluateDivergence(t *testing.T) {
-	monthly, sic := divergenceRows()
-	rules := []store.Rule{
-		{ID: 1, RuleSpec: store.RuleSpec{Scope: store.ScopeBusiness, BusinessID: 7, Condition: store.Divergence, Threshold: 10, Steady: 3, Category: "36"}},
-		{ID: 2, RuleSpec: store.RuleSpec{Scope: store.ScopeBusiness, BusinessID: 7, Condition: store.Divergence, Threshold: 10, Steady: 3, Category: "50"}},
-		{ID: 3, RuleSpec: store.RuleSpec{Scope: store.ScopeBusiness, BusinessID: 8, Condition: store.Divergence, Threshold: 10, Steady: 3, Category: "36"}},
-		{ID: 4, RuleSpec: store.RuleSpec{Scope: store.ScopeBusiness, BusinessID: 7, Condition: store.Divergence, Threshold: 10, Steady: 3}},
-		{ID: 5, RuleSpec: store.RuleSpec{Scope: store.ScopeBusiness, BusinessID: 7, Score: store.ScoreDBT, Condition: store.Above, Threshold: 1}},
-	}
-	applies := func(r store.RuleSpec, id int32) bool { return r.BusinessID == id }
-	fired := EvaluateDivergence(rules, 7, "Seven", "", monthly, sic, applies)
-	if len(fired) != 1 || fired[0].RuleID != 1 || fired[0].New != 17 || *fired[0].Old != 3 || fired[0].Year != 2026 || fired[0].Month != 10 {
-		t.Fatalf("fired = %+v; want rule 1 in Oct 2026, 3 -> 17", fired)
-	}
-	fired = EvaluateDivergence(rules, 7, "Seven", "3674", monthly, sic, applies)
-	if len(fired) != 2 || fired[1].RuleID != 4 {
-		t.Errorf("with own category 3674: fired %+v; want rules 1 and 4", fired)
-	}
-}

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
@@ -109,27 +108,6 @@ func Fires(r store.RuleSpec, s ScoreSeries) bool {
 		return was.Level != LevelNone && is.Level != LevelNone && is.Level < was.Level
 	}
 	return false
-}
-
-// Evaluate returns the firings of rules on series; applies says whether a
-// rule is about a business (its scope).
-func Evaluate(rules []store.Rule, series []ScoreSeries, applies func(store.RuleSpec, int32) bool) []store.Triggered {
-	var out []store.Triggered
-	for _, r := range rules {
-		for _, s := range series {
-			if !applies(r.RuleSpec, s.BusinessID) || !Fires(r.RuleSpec, s) {
-				continue
-			}
-			t := store.Triggered{RuleID: r.ID, BusinessID: s.BusinessID, BusinessName: s.BusinessName,
-				Year: s.Latest.Year, Month: time.Month(s.Latest.Month), New: s.Latest.Value}
-			if s.Latest.Prev != nil {
-				old := *s.Latest.Prev
-				t.Old = &old
-			}
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // AlertsPage lists the rules, the form for a new one and triggered alerts.

@@ -45,19 +45,6 @@ func TestFires(t *testing.T) {
 	}
 }
 
-func TestEvaluateKeepsOldAndNew(t *testing.T) {
-	prev := 3.0
-	rules := []store.Rule{{ID: 7, RuleSpec: store.RuleSpec{Scope: store.ScopeBusiness, BusinessID: 1001, Score: store.ScoreRisk, Condition: store.Below, Threshold: 3}}}
-	series := []ScoreSeries{
-		{BusinessID: 1001, BusinessName: "Westbridge", Score: store.ScoreRisk, Latest: Latest{Year: 2026, Month: 10, Value: 2, Prev: &prev}},
-		{BusinessID: 1002, Score: store.ScoreRisk, Latest: Latest{Year: 2026, Month: 10, Value: 1}},
-	}
-	got := Evaluate(rules, series, func(r store.RuleSpec, id int32) bool { return r.BusinessID == id })
-	if len(got) != 1 || got[0].RuleID != 7 || got[0].BusinessID != 1001 || got[0].Old == nil || *got[0].Old != 3 || got[0].New != 2 || got[0].Month != 10 {
-		t.Fatalf("Evaluate = %+v", got)
-	}
-}
-
 func TestFoldersOf(t *testing.T) {
 	got := FoldersOf([]upstream.PortfolioBusiness{
 		{BusinessID: 1001, FolderID: 101}, {BusinessID: 1002, FolderID: 102},
