@@ -142,6 +142,7 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/decisions", h.showDecisions)
 	app.GET("/decisions/:id", h.showDecision)
 	app.GET("/decisions/:id/evidence/:tab", h.showEvidence)
+	app.GET("/decisions/:id/memo", h.showDecisionMemo)
 	app.POST("/decisions/:id/approve", h.submitApprove)
 	app.POST("/decisions/:id/decline", h.submitDecline)
 	app.POST("/decisions/:id/withdraw", h.submitWithdraw)
