@@ -288,7 +288,7 @@ func requestForm(f views.RequestForm, csrf string) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<button type=\"submit\">Request this limit</button> <span class=\"muted small\">Dated copies of the report's overview and payments are kept as its evidence. Within your own authority it is approved at once; above it, a manager decides.</span></form>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<button type=\"submit\">Request this limit</button> <span class=\"muted small\">Dated copies of the report's overview and payments are kept as its evidence, with its financials, officers and your notes on the business when the hourly budget allows. Within your own authority it is approved at once; above it, a manager decides.</span></form>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
