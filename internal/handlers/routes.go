@@ -153,6 +153,10 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/accounts/:account/review", h.showReview)
 	app.POST("/accounts/:account/review", h.submitReview)
 
+	// Print (issue 31): a business's credit summary on at most two pages;
+	// the credit memo of a request is with the decisions above.
+	app.GET("/businesses/:id/summary", byID(h.showBusinessSummary))
+
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.
 	pages.GET("/logout", h.showSignOut)

@@ -3,6 +3,7 @@ package views
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"creditdash/internal/upstream"
@@ -161,4 +162,24 @@ func SheetNotes(all []SheetNote) (out []SheetNote, omitted int) {
 func (s *CreditSheet) FillHeader(ref upstream.BusinessRef, ident *upstream.Identification, naics []upstream.NAICSCode) {
 	h := NewBusinessHeader(ref, ident, naics, TabOverview, "")
 	s.Name, s.Location, s.Facts, s.NAICS = h.Name, h.Location, h.Facts, h.NAICS
+}
+
+// SummaryURL is the business's credit summary, to print; "" when the
+// business's id is not known.
+func (h BusinessHeader) SummaryURL() string {
+	for _, f := range h.Facts {
+		if id, ok := strings.CutPrefix(f, "Business id "); ok {
+			return "/businesses/" + id + "/summary"
+		}
+	}
+	return ""
+}
+
+// SheetNotesOf are the report's notes as a sheet prints them.
+func SheetNotesOf(notes []NoteView) []SheetNote {
+	out := make([]SheetNote, 0, len(notes))
+	for _, n := range notes {
+		out = append(out, SheetNote{Author: n.Author, Text: n.Text, Written: n.Written, WrittenISO: n.WrittenISO})
+	}
+	return out
 }
