@@ -163,6 +163,7 @@ func (h *Handler) submitLimitRequest(c *echo.Context) error {
 		}
 		spec.Evidence = append(spec.Evidence, store.Evidence{Tab: tab.Name(), Fetched: fetched, Data: data})
 	}
+	spec.Evidence = append(spec.Evidence, h.extraEvidence(c, a, id)...)
 	r, err := h.decisions.RequestLimit(c.Request().Context(), a, spec)
 	var ve *store.ValidationError
 	switch {

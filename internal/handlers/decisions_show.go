@@ -49,12 +49,16 @@ func (h *Handler) decisionPage(c *echo.Context, r store.LimitRequest) views.Deci
 	if r.Calculator != "" {
 		p.Calculator = strings.Split(r.Calculator, "\n")
 	}
+	p.MemoURL = memoPath(r.ID)
 	for _, e := range r.Evidence {
-		label := e.Tab
+		label, href := e.Tab, views.DecisionPath(r.ID)+"/evidence/"+e.Tab
 		if t, ok := views.ParseBusinessTab(e.Tab); ok {
 			label = t.Label()
+		} else if e.Tab == notesEvidence {
+			// The notes have no tab of their own: the memo prints them.
+			label, href = "Requester's notes on the business", memoPath(r.ID)+"#sheet-notes-part"
 		}
-		p.Evidence = append(p.Evidence, views.EvidenceLink{URL: views.DecisionPath(r.ID) + "/evidence/" + e.Tab, Label: label,
+		p.Evidence = append(p.Evidence, views.EvidenceLink{URL: href, Label: label,
 			AsOf: views.DateTime(e.Fetched), AsOfISO: e.Fetched.UTC().Format(time.RFC3339)})
 	}
 	if r.Status == store.StatusPending {

@@ -54,11 +54,11 @@ func TestLimitRequestWithinAuthority(t *testing.T) {
 		if r := p.Text(".calc-rationale"); !strings.Contains(r, "Loss cap: $28,592 (binds)") || !strings.Contains(r, "Recommended limit: $28,000") {
 			t.Errorf("rationale = %q", r)
 		}
-		links := p.Doc.Find("#evidence a")
-		if links.Length() != 2 {
-			t.Fatalf("%d evidence links, want overview and payments", links.Length())
+		links := p.Doc.Find("#evidence a[href*='/evidence/']")
+		if links.Length() != 4 {
+			t.Fatalf("%d evidence links, want financials, officers, overview and payments", links.Length())
 		}
-		for i := range 2 {
+		for i := range 4 {
 			href, _ := links.Eq(i).Attr("href")
 			ev := app.SignIn(t, "trade").Get(href)
 			if ev.Status != http.StatusOK || !strings.Contains(ev.Text(".snapshot-banner"), "evidence of a limit request") {

@@ -401,6 +401,7 @@ func New(cfg Config) (*Handler, error) {
 		Icon:   cfg.Assets.URL("img/favicon.svg"),
 		Charts: cfg.Assets.URL("js/charts.js"),
 		TZ:     cfg.Assets.URL("js/tz.js"),
+		Print:  cfg.Assets.URL("js/print.js"),
 	}
 	if cfg.Assets.Has(echartsAsset) {
 		h.urls.ECharts = cfg.Assets.URL(echartsAsset)

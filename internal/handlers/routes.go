@@ -145,6 +145,7 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/decisions", h.showDecisions)
 	app.GET("/decisions/:id", h.showDecision)
 	app.GET("/decisions/:id/evidence/:tab", h.showEvidence)
+	app.GET("/decisions/:id/memo", h.showDecisionMemo)
 	app.POST("/decisions/:id/approve", h.submitApprove)
 	app.POST("/decisions/:id/decline", h.submitDecline)
 	app.POST("/decisions/:id/withdraw", h.submitWithdraw)
@@ -161,6 +162,10 @@ func (h *Handler) Routes() *echo.Echo {
 	// like every change).
 	app.GET(refreshPlanPath, h.showRefreshPlan)
 	app.POST(refreshPlanPath, h.submitRefreshPlan)
+
+	// Print (issue 31): a business's credit summary on at most two pages;
+	// the credit memo of a request is with the decisions above.
+	app.GET("/businesses/:id/summary", byID(h.showBusinessSummary))
 
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.

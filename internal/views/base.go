@@ -70,6 +70,7 @@ type Assets struct {
 	Icon    string
 	Charts  string // the chart bootstrap script
 	TZ      string // js/tz.js: the browser's time zone, for renewal times
+	Print   string // js/print.js: the Print button of the credit memo and summary
 	ECharts string // "" when the build has not fetched ECharts
 }
 

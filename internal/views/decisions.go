@@ -49,10 +49,12 @@ type EvidenceLink struct {
 type DecisionPage struct {
 	Base
 	ID, Account, AccountURL, BusinessURL, Status string
-	Amount, OldLimit, Reason                     string
-	Calculator                                   []string
-	Evidence                                     []EvidenceLink
-	Steps                                        []DecisionStep
+	// MemoURL is the request's credit memo.
+	MemoURL                  string
+	Amount, OldLimit, Reason string
+	Calculator               []string
+	Evidence                 []EvidenceLink
+	Steps                    []DecisionStep
 	// The forms the viewer may use; Decide is approve and decline.
 	Decide, Withdraw bool
 	// WhyNot says why the viewer cannot decide a pending request.

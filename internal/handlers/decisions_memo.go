@@ -1,0 +1,140 @@
+package handlers
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/store"
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// extraEvidenceTabs are the report tabs a request keeps a copy of when the
+// hourly budget allows, for the memo's officers, Z″ and peers; without
+// them the request still stands on its overview and payments.
+var extraEvidenceTabs = []views.BusinessTab{views.TabFinancials, views.TabOfficers}
+
+// extraEvidence are the copies a request keeps beyond its overview and
+// payments: the financials and officers tabs when the service answers
+// within the budget, and the requester's newest notes on the business.
+// A copy that cannot be had is left out and logged; the memo says so.
+func (h *Handler) extraEvidence(c *echo.Context, a store.Analyst, id int32) []store.Evidence {
+	var out []store.Evidence
+	for _, tab := range extraEvidenceTabs {
+		d, ld, err := h.loadTab(c, tab, id, func(string) string { return "" })
+		if err != nil {
+			h.log.Info("request evidence left out", "request_id", requestID(c), "tab", tab.Name(), "err", err)
+			continue
+		}
+		data, err := json.Marshal(d)
+		if err != nil {
+			continue
+		}
+		fetched := ld.rd.Report().FetchedAt
+		if fetched.IsZero() {
+			fetched = h.now()
+		}
+		out = append(out, store.Evidence{Tab: tab.Name(), Fetched: fetched, Data: data})
+	}
+	if h.notes != nil {
+		notes, _, err := h.notes.NotesPage(h.wsCtx(c), a, id, 1, keptNotes)
+		if err != nil {
+			h.logWorkspace(c, "request notes", err)
+			return out
+		}
+		if data, err := json.Marshal(newNotesData(notes)); err == nil {
+			out = append(out, store.Evidence{Tab: notesEvidence, Fetched: h.now(), Data: data})
+		}
+	}
+	return out
+}
+
+// memoPath is a request's credit memo.
+func memoPath(id int64) string { return views.DecisionPath(id) + "/memo" }
+
+// showDecisionMemo is /decisions/{id}/memo: the credit memo, put together
+// from the request's record (its dated copies and the calculator's
+// result) without a service call.
+func (h *Handler) showDecisionMemo(c *echo.Context) error {
+	r, err := h.decision(c)
+	if err != nil {
+		return err
+	}
+	p := views.MemoPage{ID: fmt.Sprint(r.ID), DecisionURL: views.DecisionPath(r.ID), Account: r.Account,
+		Amount: views.Amount(r.Amount), OldLimit: views.Dash, Status: views.StatusLabel(r.Status), Reason: r.Reason,
+		Steps: views.NewDecisionSteps(r)}
+	if r.OldLimit != nil {
+		p.OldLimit = views.Amount(*r.OldLimit)
+	}
+	if r.Calculator != "" {
+		p.Calculator = strings.Split(r.Calculator, "\n")
+	}
+	if r.Status == store.StatusApproved {
+		p.Approvers = r.DecidedBy
+	}
+	now := h.now()
+	p.Printed, p.PrintedISO = views.DateTime(now), now.UTC().Format(time.RFC3339)
+	p.Sheet.Absent = "Not in this record: the request kept no copy of it."
+	p.Sheet.Name = "Business " + fmt.Sprint(r.BusinessID)
+	if err := h.fillMemoSheet(c, r, &p.Sheet); err != nil {
+		return err
+	}
+	p.Base = h.base(c, nil, "Credit memo · request "+p.ID+" · "+r.Account, views.NavAccounts)
+	return h.render(c, http.StatusOK, templates.CreditMemo(p))
+}
+
+// fillMemoSheet fills the sheet from each copy the request keeps.
+func (h *Handler) fillMemoSheet(c *echo.Context, r store.LimitRequest, s *views.CreditSheet) error {
+	for _, e := range r.Evidence {
+		full, err := h.decisions.RequestEvidence(c.Request().Context(), h.analyst(c), r.ID, e.Tab)
+		if err != nil {
+			return decisionsError(err)
+		}
+		bad := func(err error) error {
+			return fmt.Errorf("handlers: request %d evidence %s: %w", r.ID, e.Tab, err)
+		}
+		if e.Tab == notesEvidence {
+			var d notesData
+			if err := json.Unmarshal(full.Data, &d); err != nil {
+				return bad(err)
+			}
+			sheetNotesFrom(s, d, views.NewSheetSource("requester's notes kept with the request", "", full.Fetched))
+			continue
+		}
+		tab, ok := views.ParseBusinessTab(e.Tab)
+		if !ok {
+			continue
+		}
+		rt, err := lookupTab(tab)
+		if err != nil {
+			return err
+		}
+		d := rt.copy()
+		if err := json.Unmarshal(full.Data, d); err != nil {
+			return bad(err)
+		}
+		src := views.NewSheetSource(strings.ToLower(tab.Label())+" copy", views.DecisionPath(r.ID)+"/evidence/"+e.Tab, full.Fetched)
+		if hd := d.head(); hd.Ident != nil || len(hd.NAICS) > 0 {
+			s.FillHeader(upstream.ByID(r.BusinessID), hd.Ident, hd.NAICS)
+		}
+		switch d := d.(type) {
+		case *overviewData:
+			sheetOverview(s, d, src)
+		case *paymentsData:
+			sheetPayments(s, d, src)
+		case *financialsData:
+			if err := sheetFinancials(s, d, src); err != nil {
+				return bad(err)
+			}
+		case *officersData:
+			sheetOfficers(s, d.Officers, full.Fetched, src)
+		}
+	}
+	return nil
+}
