@@ -165,6 +165,12 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 
 	go recordRoles(hctx, ws, workspaceService(cfg, serviceURL), cfg.Roles, log)
 
+	digests, err := startDigests(cfg, ws, workspaceService(cfg, serviceURL), log)
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, func() { stopDigests(digests, log) })
+
 	a.handler, err = handlers.New(handlers.Config{
 		Workspace:          ws,
 		Audit:              ws,
@@ -191,6 +197,7 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 		Meter:              a.meter,
 		TrustedProxies:     cfg.TrustedProxies,
 		PublicURL:          cfg.PublicURL,
+		Digests:            digests,
 	})
 	if err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/digest"
 	"creditdash/internal/handlers"
 	"creditdash/internal/health"
 	"creditdash/internal/roles"
@@ -119,6 +120,13 @@ type Options struct {
 	// SameService, when set, makes this app a second replica of that
 	// one's stand-in service instead of starting its own.
 	SameService *App
+	// SMTPURL sends the e-mail digest there, as SMTP_URL does; Outbox
+	// instead writes mails into DataDir/outbox as demo mode does; with
+	// neither, e-mail is not configured. DigestTick is DIGEST_TICK (zero:
+	// 50 ms, so that tests wait moments, not minutes).
+	SMTPURL    string
+	Outbox     bool
+	DigestTick time.Duration
 }
 
 // App is a running dashboard and its stand-in service.
@@ -144,6 +152,8 @@ type App struct {
 	Stats func() handlers.Stats
 	// Health is the replica's background checks, /readyz's source.
 	Health *health.Monitor
+	// Digests is the e-mail digest and its job queue.
+	Digests *digest.Service
 
 	simSrv *httptest.Server
 	pings  atomic.Int32
@@ -293,7 +303,9 @@ func Start(t testing.TB, opts Options) *App {
 	hctx, stopHealth := context.WithCancel(context.Background())
 	t.Cleanup(stopHealth)
 	app.Health.Start(hctx)
+	app.Digests = startDigests(t, opts, ws, dataDir, teamRoles)
 	h, err := handlers.New(handlers.Config{
+		Digests:   app.Digests,
 		Workspace: ws,
 		Notes:     ws,
 		// The team's accounts live in the same store; the demo data offers

@@ -272,6 +272,11 @@ func (s *Service) verification(a store.Analyst, email string) Message {
 	return Message{To: email, Subject: "Confirm your CreditDash digest address", Text: text, HTML: html.String(), Tag: tag(a)}
 }
 
+// Settings are the analyst's stored digest settings.
+func (s *Service) Settings(ctx context.Context, a store.Analyst) (store.DigestSettings, error) {
+	return s.store.Digest(ctx, a)
+}
+
 // Save sets the address and frequency; a new, unverified address is sent
 // its verification link (at most one a minute: ErrTooSoon is not an
 // error here, the page offers to send it again).

@@ -200,6 +200,9 @@ type Config struct {
 	// Decisions are the team's limit requests and their outcomes; nil
 	// turns their pages off (404).
 	Decisions Decisions
+	// Digests are the e-mail digest's settings and sending (issue 28);
+	// nil turns its pages off (404).
+	Digests Digests
 }
 
 // Handler serves every page of the dashboard.
@@ -256,6 +259,8 @@ type Handler struct {
 	publicURL string
 	// decisions are the team's limit requests (see decisions.go).
 	decisions Decisions
+	// digests are the e-mail digest's (see digest.go).
+	digests Digests
 	// accts is the team's data; teamMarks the score copies recorded for
 	// it; uploads each analyst's ledger file awaiting import.
 	accts         Accounts
@@ -345,6 +350,7 @@ func New(cfg Config) (*Handler, error) {
 		service:       cfg.ServiceURL,
 		clientAddr:    clientAddr,
 		roles:         cfg.Roles,
+		digests:       cfg.Digests,
 		audit:         cfg.Audit,
 		trusted:       cfg.TrustedProxies,
 		publicURL:     strings.TrimSuffix(cfg.PublicURL, "/"),
