@@ -24,7 +24,7 @@ func startDigests(cfg config, ws *workspace.Store, service string, log *slog.Log
 		Service: service, Tick: cfg.DigestTick, Roles: cfg.Roles, Log: log.With("component", "digest")}
 	switch {
 	case cfg.SMTPURL != "":
-		s, err := digest.NewSMTP(cfg.SMTPURL, cfg.DigestFrom)
+		s, err := digest.NewSMTP(cfg.SMTPURL, cfg.DigestFrom, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ package apptest
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -124,8 +125,11 @@ type Options struct {
 	// instead writes mails into DataDir/outbox as demo mode does; with
 	// neither, e-mail is not configured. DigestTick is DIGEST_TICK (zero:
 	// 50 ms, so that tests wait moments, not minutes).
-	SMTPURL    string
-	Outbox     bool
+	SMTPURL string
+	Outbox  bool
+	// SMTPRoots are the certificate authorities the SMTP client trusts
+	// (the Mailbox's, for STARTTLS); nil means the system's.
+	SMTPRoots  *x509.CertPool
 	DigestTick time.Duration
 }
 
@@ -303,7 +307,7 @@ func Start(t testing.TB, opts Options) *App {
 	hctx, stopHealth := context.WithCancel(context.Background())
 	t.Cleanup(stopHealth)
 	app.Health.Start(hctx)
-	app.Digests = startDigests(t, opts, ws, dataDir, teamRoles)
+	app.Digests = startDigests(t, opts, ws, dataDir, teamRoles, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo})))
 	h, err := handlers.New(handlers.Config{
 		Digests:   app.Digests,
 		Workspace: ws,

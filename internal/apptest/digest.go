@@ -2,6 +2,7 @@ package apptest
 
 import (
 	"context"
+	"log/slog"
 	"path/filepath"
 	"testing"
 	"time"
@@ -19,7 +20,7 @@ const PublicURL = "https://credit.example.test"
 
 // startDigests builds the digest as cmd/web's startDigests does, stopped
 // when the test ends.
-func startDigests(t testing.TB, opts Options, ws *workspace.Store, dataDir string, teamRoles *roles.Table) *digest.Service {
+func startDigests(t testing.TB, opts Options, ws *workspace.Store, dataDir string, teamRoles *roles.Table, log *slog.Logger) *digest.Service {
 	t.Helper()
 	public := opts.PublicURL
 	if public == "" {
@@ -34,10 +35,10 @@ func startDigests(t testing.TB, opts Options, ws *workspace.Store, dataDir strin
 		service = opts.ServiceName
 	}
 	dc := digest.Config{Store: ws, DatabaseURL: opts.DatabaseURL, Secret: TestSecret, PublicURL: public,
-		Service: service, Tick: tick, Roles: teamRoles, Now: opts.Now}
+		Service: service, Tick: tick, Roles: teamRoles, Now: opts.Now, Log: log}
 	switch {
 	case opts.SMTPURL != "":
-		s, err := digest.NewSMTP(opts.SMTPURL, DigestFrom)
+		s, err := digest.NewSMTP(opts.SMTPURL, DigestFrom, opts.SMTPRoots)
 		if err != nil {
 			t.Fatal(err)
 		}

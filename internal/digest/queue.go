@@ -67,12 +67,12 @@ func (q *riverQueue[TTx]) stop(ctx context.Context) error {
 func queueConfig(tick time.Duration, workers *river.Workers, log *slog.Logger, pollOnly bool) *river.Config {
 	poll := min(tick, time.Second)
 	return &river.Config{
-		Queues:       map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 4}},
-		Workers:      workers,
-		Logger:       log,
-		PollOnly:     pollOnly,
-		JobTimeout:   time.Minute,
-		MaxAttempts:  maxAttempts,
+		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 4}},
+		Workers:           workers,
+		Logger:            log,
+		PollOnly:          pollOnly,
+		JobTimeout:        time.Minute,
+		MaxAttempts:       maxAttempts,
 		FetchCooldown:     min(poll, 100*time.Millisecond),
 		FetchPollInterval: poll,
 		// Longer than a week, so that a weekly digest's finished job still
@@ -80,7 +80,13 @@ func queueConfig(tick time.Duration, workers *river.Workers, log *slog.Logger, p
 		CompletedJobRetentionPeriod: 8 * 24 * time.Hour,
 		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(tick),
 			func() (river.JobArgs, *river.InsertOpts) {
-				return tickArgs{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: tick}}
+				// Only the leader enqueues ticks; unique by period as well
+				// where River allows it (a second or more), so a change of
+				// leader does not double one.
+				if tick >= time.Second {
+					return tickArgs{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: tick}}
+				}
+				return tickArgs{}, nil
 			}, &river.PeriodicJobOpts{RunOnStart: true})},
 	}
 }
