@@ -136,8 +136,13 @@ func (o *Outbox) Send(_ context.Context, m Message) error {
 	if err := os.MkdirAll(o.Dir, 0o750); err != nil {
 		return fmt.Errorf("digest: outbox: %w", err)
 	}
-	name := now.Format("20060102T150405.000000000Z") + "-" + m.Tag + ".eml"
-	if err := msg.WriteToFile(filepath.Join(o.Dir, name)); err != nil {
+	// Written aside and renamed, so that the listing never shows half a
+	// mail.
+	name := filepath.Join(o.Dir, now.Format("20060102T150405.000000000Z")+"-"+m.Tag+".eml")
+	if err := msg.WriteToFile(name + ".part"); err != nil {
+		return fmt.Errorf("digest: outbox: %w", err)
+	}
+	if err := os.Rename(name+".part", name); err != nil {
 		return fmt.Errorf("digest: outbox: %w", err)
 	}
 	files, _ := o.list("")

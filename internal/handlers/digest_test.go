@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -137,9 +138,9 @@ func TestDigestVerifySendUnsubscribe(t *testing.T) {
 			t.Fatalf("the mail carries a secret %q", secret)
 		}
 	}
-	if s := u.Get("/settings/digest").Text("#digest-last-sent"); !strings.Contains(s, "Last digest sent") {
-		t.Fatalf("settings after sending: %q", s)
-	}
+	waitFor(t, "settings to say the digest was sent", func() bool {
+		return strings.Contains(u.Get("/settings/digest").Text("#digest-last-sent"), "Last digest sent")
+	})
 
 	// Daily: the scheduler sends today's, once.
 	before := len(mb.Received())
@@ -167,18 +168,23 @@ func TestDigestFailedSendRetried(t *testing.T) {
 	subscribe(t, app, mb, u, "ops@example.com", "off")
 	mb.FailNext(1)
 	mustRedirect(t, "send now", u.post("/settings/digest/send"))
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(u.Get("/settings/digest").Text("#digest-failure"), "451") {
-		if time.Now().After(deadline) {
-			t.Fatal("the refused send is not shown in settings")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitFor(t, "settings to show the refused send", func() bool {
+		return strings.Contains(u.Get("/settings/digest").Text("#digest-failure"), "451")
+	})
 	mb.Wait(t, "digest after the retry", isDigest("ops@example.com"))
-	deadline = time.Now().Add(30 * time.Second)
-	for p := u.Get("/settings/digest"); p.Doc.Find("#digest-failure").Length() != 0 || !strings.Contains(p.Text("#digest-last-sent"), "Last digest sent"); p = u.Get("/settings/digest") {
+	waitFor(t, "settings to show the send, without the failure", func() bool {
+		p := u.Get("/settings/digest")
+		return p.Doc.Find("#digest-failure").Length() == 0 && strings.Contains(p.Text("#digest-last-sent"), "Last digest sent")
+	})
+}
+
+// waitFor waits, up to 30 seconds, for ok.
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !ok() {
 		if time.Now().After(deadline) {
-			t.Fatalf("settings after the retry: failure %q, sent %q", p.Text("#digest-failure"), p.Text("#digest-last-sent"))
+			t.Fatalf("waited 30 s for %s", what)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -192,13 +198,9 @@ func TestDigestOutboxAndNotConfigured(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{Outbox: true, DataDir: dir})
 	u := signInWS(t, app, "demo")
 	mustRedirect(t, "save", u.post("/settings/digest", "email", "demo@example.com", "frequency", "weekly"))
-	deadline := time.Now().Add(30 * time.Second)
-	for u.Get("/settings/digest").Doc.Find("#digest-outbox li").Length() == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the verification mail is not listed in the outbox")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitFor(t, "the verification mail in the outbox's list", func() bool {
+		return u.Get("/settings/digest").Doc.Find("#digest-outbox li").Length() == 1
+	})
 	files, _ := filepath.Glob(filepath.Join(dir, "outbox", "*.eml"))
 	if len(files) != 1 {
 		t.Fatalf("outbox files: %v", files)
@@ -219,12 +221,32 @@ func TestDigestOutboxAndNotConfigured(t *testing.T) {
 	}
 }
 
-// The preview shows every section of the next digest and its size; the
+// The preview shows every section of the next digest and its size, with
+// the same change in expected loss as the exposure page's bridge; the
 // mail's links work without signing in only with a valid token.
 func TestDigestPreview(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
-	u := signInWS(t, app, "demo")
+	u := signInAccounts(t, app, "demo")
+	importSample(t, u, "demo-ledger-3-months-earlier.csv")
+	importSample(t, u, "demo-ledger-current.csv")
+	mustRedirect(t, "link", u.post("/accounts/link"))
+	for range 2 { // 90 businesses, 50 a click
+		mustRedirect(t, "fetch", u.post("/accounts/scores"))
+	}
+	change := u.Get("/portfolio/exposure").Text("table.bridge tr:last-child td")
+	fetches := fmt.Sprint(app.Sim.Requests())
 	p := u.Get("/digest/preview")
+	if fmt.Sprint(app.Sim.Requests()) != fetches {
+		t.Fatal("the preview asked the service")
+	}
+	if change == "" || !strings.Contains(p.Text("#digest-preview"), ": "+change) {
+		t.Fatalf("preview's change in expected loss, want %q: %s", change, p.Text("#digest-preview"))
+	}
+	for _, want := range []string{"Change in expected loss", "Bridge: risk migration", "Reviews overdue", "Reviews due this week", "Accounts newly over limit", "Accounts newly at risk"} {
+		if !strings.Contains(p.Text("#digest-preview"), want) {
+			t.Fatalf("preview lacks %q", want)
+		}
+	}
 	if p.Status != http.StatusOK {
 		t.Fatalf("GET /digest/preview: status = %d", p.Status)
 	}
