@@ -110,7 +110,9 @@ func (s *Service) Start() error {
 		for {
 			err := s.store.Migrating(ctx, q.migrate)
 			if err == nil {
-				err = q.start(ctx)
+				// Not ctx: cancelling River's would stop it hard, cutting a
+				// send short; Close stops it softly instead.
+				err = q.start(context.WithoutCancel(ctx))
 			}
 			if err == nil {
 				ready <- nil
@@ -125,6 +127,9 @@ func (s *Service) Start() error {
 			wait = min(2*wait, 30*time.Second)
 		}
 	}()
+	if s.store.Unavailable() != nil {
+		return nil // the dashboard starts degraded; the queue follows
+	}
 	select {
 	case err := <-ready:
 		return err
