@@ -95,6 +95,11 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 		StaticDir:       cfg.StaticDir,
 		Demo:            demo,
 		SampleLedgers:   cfg.demo(),
+		SMTPURL:         cfg.SMTPURL,
+		DigestFrom:      cfg.DigestFrom,
+		DigestTick:      cfg.DigestTick,
+		Outbox:          cfg.demo(),
+		MailURL:         mailURL(cfg, log),
 		Logger:          log,
 	})
 	if err != nil {
@@ -107,4 +112,16 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 	a.closers = append(a.closers, stopTidy)
 	go tidy(tctx, built.Cache, a.handler)
 	return a, nil
+}
+
+// mailURL is where the links in digest mails lead: PUBLIC_URL, else the
+// listening address (said in the log, since a mail has no request to take
+// a host from).
+func mailURL(cfg config, log *slog.Logger) string {
+	if cfg.PublicURL != "" {
+		return cfg.PublicURL
+	}
+	u := "http://" + cfg.ListenAddr
+	log.Warn("digest: no PUBLIC_URL, so links in mails lead to " + u)
+	return u
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/mail"
 	"net/netip"
 	"os"
 	"strings"
@@ -62,6 +63,13 @@ type config struct {
 	Roles *roles.Table
 	// ShowVersion is -version: print the build and exit.
 	ShowVersion bool
+	// SMTPURL sends the e-mail digest (smtp:// with STARTTLS when offered,
+	// smtps:// with implicit TLS); empty writes mails to DATA_DIR/outbox
+	// in demo mode and sends none otherwise. DigestFrom is the sender's
+	// address; DigestTick how often due digests are looked for.
+	SMTPURL    string
+	DigestFrom string
+	DigestTick time.Duration
 }
 
 // demo reports whether the dashboard runs against its built-in stand-in.
@@ -71,7 +79,7 @@ func (c config) demo() bool { return c.UpstreamURL == "" }
 // environment or from the file NAME_FILE names (Docker and Kubernetes
 // secrets), never from the command line, where process lists show them,
 // and never printed.
-var secrets = []string{"session-secret", "database-url", "redis-url"}
+var secrets = []string{"session-secret", "database-url", "redis-url", "smtp-url"}
 
 // errHelp is -h: the usage was printed, exit 0.
 var errHelp = errors.New("help requested")
@@ -85,7 +93,7 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (co
 	fs.SetOutput(io.Discard)
 	var (
 		secretList, databaseURL, redisURL, upstreamURL, publicURL, proxies textValue
-		teamRoles, teamRolesFile                                           textValue
+		teamRoles, teamRolesFile, smtpURL                                  textValue
 		analystAuthority                                                   = textValue{v: "0"}
 		listen                                                             = addrValue{v: "127.0.0.1:8080"}
 		metricsAddr                                                        = addrValue{optional: true}
@@ -115,6 +123,9 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (co
 	fs.Var(&teamRolesFile, "team-roles-file", "a file of TEAM_ROLES lines, instead of TEAM_ROLES")
 	fs.Var(&analystAuthority, "analyst-authority", "authority of analysts named without one and of everyone not named; 0, the default, approves nothing alone")
 	fs.DurationVar(&cfg.ShutdownGrace, "shutdown-grace", 30*time.Second, "how long a stop (SIGTERM) waits for pages and exports to finish")
+	fs.Var(&smtpURL, "smtp-url", "secret: smtp://user:password@host:587 (STARTTLS when offered) or smtps://user:password@host:465 (implicit TLS) for the e-mail digest; empty writes mails to DATA_DIR/outbox in demo mode and sends none otherwise")
+	fs.StringVar(&cfg.DigestFrom, "digest-from", "CreditDash <creditdash@localhost>", "sender address of the e-mail digest")
+	fs.DurationVar(&cfg.DigestTick, "digest-tick", time.Minute, "how often due digests are looked for")
 
 	// -version is no setting: kept out of the flag set, whose every flag
 	// is also read from its variable (a VERSION in the environment, common
@@ -147,7 +158,16 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (co
 	var errs []error
 	cfg.ListenAddr, cfg.MetricsAddr = listen.v, metricsAddr.v
 	cfg.UpstreamURL = strings.TrimRight(upstreamURL.v, "/")
-	cfg.DatabaseURL, cfg.RedisURL = databaseURL.v, redisURL.v
+	cfg.DatabaseURL, cfg.RedisURL, cfg.SMTPURL = databaseURL.v, redisURL.v, smtpURL.v
+	if u := cfg.SMTPURL; u != "" && !strings.HasPrefix(u, "smtp://") && !strings.HasPrefix(u, "smtps://") {
+		errs = append(errs, errors.New("SMTP_URL must start with smtp:// or smtps://"))
+	}
+	if _, err := mail.ParseAddress(cfg.DigestFrom); err != nil {
+		errs = append(errs, fmt.Errorf("DIGEST_FROM %q is not an e-mail address", cfg.DigestFrom))
+	}
+	if cfg.DigestTick < time.Second/100 || cfg.DigestTick > 24*time.Hour {
+		errs = append(errs, fmt.Errorf("DIGEST_TICK %s is not a duration between 10ms and 24h", cfg.DigestTick))
+	}
 	if cfg.MetricsAddr != "" && cfg.MetricsAddr == cfg.ListenAddr && !strings.HasSuffix(cfg.ListenAddr, ":0") {
 		errs = append(errs, errors.New("METRICS_ADDR must differ from LISTEN_ADDR: the metrics are never served on the public listener"))
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/digest"
 	"creditdash/internal/handlers"
 	"creditdash/internal/health"
 	"creditdash/internal/metrics"
@@ -72,6 +73,14 @@ type Config struct {
 	// offers the demo portfolio's sample ledgers.
 	Demo          *handlers.Demo
 	SampleLedgers bool
+	// SMTPURL sends the e-mail digest (SMTP_URL); Outbox instead writes
+	// mails into DataDir/outbox (demo mode without SMTP_URL); with
+	// neither, e-mail is not configured. DigestFrom is the sender,
+	// DigestTick how often due digests are looked for, MailURL where the
+	// links in mails lead (empty: PublicURL).
+	SMTPURL, DigestFrom, MailURL string
+	Outbox                       bool
+	DigestTick                   time.Duration
 	// Logger receives the dashboard's logs; nil discards them.
 	Logger *slog.Logger
 }
@@ -89,6 +98,8 @@ type App struct {
 	// replicas (nil without RedisURL).
 	Store  *workspace.Store
 	Shared *shared.Store
+	// Digests is the e-mail digest and its job queue.
+	Digests *digest.Service
 	// Health runs the background checks behind /readyz; Meter counts for
 	// operators.
 	Health *health.Monitor
@@ -190,6 +201,9 @@ func Build(ctx context.Context, cfg Config, s Seams) (a *App, err error) {
 	}
 	a.startHealth(s, sharedDown, log)
 	a.recordRoles(ctx, cfg.Roles, log)
+	if err := a.startDigests(cfg, s, log); err != nil {
+		return nil, err
+	}
 	var svc handlers.Service = a.Client
 	if s.WrapService != nil {
 		svc = s.WrapService(a.Client)
@@ -230,6 +244,7 @@ func Build(ctx context.Context, cfg Config, s Seams) (a *App, err error) {
 		ExportStall:        s.ExportStall,
 		PageTurnWait:       s.PageTurnWait,
 		BacktestHold:       s.BacktestHold,
+		Digests:            a.Digests,
 	})
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package app
 
 import (
 	"crypto/sha256"
+	"crypto/x509"
 	"encoding/hex"
 	"time"
 
@@ -26,6 +27,9 @@ type Seams struct {
 	WrapService func(*upstream.Client) handlers.Service
 	// BacktestHold is called by each back-test once it holds its slot.
 	BacktestHold func()
+	// SMTPRoots are the certificate authorities the digest's SMTP client
+	// trusts; nil means the system's.
+	SMTPRoots *x509.CertPool
 	// StoreTimeout bounds each workspace database call.
 	StoreTimeout time.Duration
 	// PageWriteTimeout, WorkspaceDeadline, ExportStall and PageTurnWait

@@ -6,6 +6,7 @@ package apptest
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +20,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	dashboard "creditdash/internal/app"
+	"creditdash/internal/digest"
 	"creditdash/internal/handlers"
 	"creditdash/internal/health"
 	"creditdash/internal/metrics"
@@ -123,7 +125,23 @@ type Options struct {
 	// BacktestHold is called by each back-test once it holds its slot
 	// (handlers.Config.BacktestHold): a handshake that may block.
 	BacktestHold func()
+	// SMTPURL sends the e-mail digest there, as SMTP_URL does; Outbox
+	// instead writes mails into DataDir/outbox as demo mode does; with
+	// neither, e-mail is not configured. DigestTick is DIGEST_TICK (zero:
+	// 50 ms, so that tests wait moments, not minutes).
+	SMTPURL string
+	Outbox  bool
+	// SMTPRoots are the certificate authorities the SMTP client trusts
+	// (the Mailbox's, for STARTTLS); nil means the system's.
+	SMTPRoots  *x509.CertPool
+	DigestTick time.Duration
 }
+
+// DigestFrom is the digests' sender in tests.
+const DigestFrom = "CreditDash <digest@creditdash.test>"
+
+// PublicURL is where mails' links lead when Options.PublicURL is empty.
+const PublicURL = "https://credit.example.test"
 
 // App is a running dashboard and its stand-in service.
 type App struct {
@@ -148,6 +166,8 @@ type App struct {
 	Stats func() handlers.Stats
 	// Health is the replica's background checks, /readyz's source.
 	Health *health.Monitor
+	// Digests is the e-mail digest and its job queue.
+	Digests *digest.Service
 	// Meter counts for operators, as /metrics shows them.
 	Meter *metrics.Metrics
 
@@ -248,6 +268,7 @@ func Start(t testing.TB, opts Options) *App {
 		},
 		WrapService:       opts.WrapService,
 		BacktestHold:      opts.BacktestHold,
+		SMTPRoots:         opts.SMTPRoots,
 		StoreTimeout:      opts.StoreTimeout,
 		PageWriteTimeout:  opts.PageWriteTimeout,
 		WorkspaceDeadline: opts.WorkspaceDeadline,
@@ -261,6 +282,13 @@ func Start(t testing.TB, opts Options) *App {
 		RedisTimeout:    opts.RedisTimeout,
 		RedisProbeEvery: 100 * time.Millisecond,
 		Routes:          opts.Routes,
+	}
+	digestTick, mailURL := opts.DigestTick, opts.PublicURL
+	if digestTick == 0 {
+		digestTick = 50 * time.Millisecond
+	}
+	if mailURL == "" {
+		mailURL = PublicURL
 	}
 	built, err := dashboard.Build(context.Background(), dashboard.Config{
 		ServiceURL:      simSrv.URL,
@@ -278,6 +306,11 @@ func Start(t testing.TB, opts Options) *App {
 		Demo:            demoHelp(opts.Demo, data, sim),
 		// The demo data offers its sample ledgers.
 		SampleLedgers: opts.Data == nil,
+		SMTPURL:       opts.SMTPURL,
+		Outbox:        opts.Outbox,
+		DigestFrom:    DigestFrom,
+		DigestTick:    digestTick,
+		MailURL:       mailURL,
 		Logger:        slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	}, seams)
 	if err != nil {
@@ -288,7 +321,7 @@ func Start(t testing.TB, opts Options) *App {
 	t.Cleanup(srv.Close)
 	app.URL, app.SimURL, app.Sim, app.Client, app.Logs, app.simSrv = srv.URL, simSrv.URL, sim, built.Client, logs, simSrv
 	app.Handler, app.Cache, app.Store, app.Shared, app.Health, app.Meter = built.Routes, built.Cache, built.Store, built.Shared, built.Health, built.Meter
-	app.Stats = built.Handler.Stats
+	app.Stats, app.Digests = built.Handler.Stats, built.Digests
 	app.service = service
 	return app
 }

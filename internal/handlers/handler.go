@@ -195,6 +195,9 @@ type Config struct {
 	// test's handshake, which may block until the test releases it. nil
 	// in production.
 	BacktestHold func()
+	// Digests are the e-mail digest's settings and sending (issue 28);
+	// nil turns its pages off (404).
+	Digests Digests
 }
 
 // Handler serves every page of the dashboard.
@@ -253,6 +256,8 @@ type Handler struct {
 	publicURL string
 	// decisions are the team's limit requests (see decisions.go).
 	decisions Decisions
+	// digests are the e-mail digest's (see digest.go).
+	digests Digests
 	// accts is the team's data; teamMarks the score copies recorded for
 	// it; uploads each analyst's ledger file awaiting import.
 	accts     Accounts
@@ -346,6 +351,7 @@ func New(cfg Config) (*Handler, error) {
 		service:       cfg.ServiceURL,
 		clientAddr:    clientAddr,
 		roles:         cfg.Roles,
+		digests:       cfg.Digests,
 		audit:         cfg.Audit,
 		trusted:       cfg.TrustedProxies,
 		publicURL:     strings.TrimSuffix(cfg.PublicURL, "/"),

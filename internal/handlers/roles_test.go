@@ -14,10 +14,13 @@ import (
 )
 
 // postsAnyoneMay are the POST routes an auditor may use: signing in and
-// out, and the two that only read (see postActions in roles.go).
+// out, the two that only read (see postActions in roles.go), and a digest
+// mail's two links, which need no sign-in: their signed token names whose
+// digest they change.
 var postsAnyoneMay = map[string]bool{
 	"/login": true, "/login/verify": true, "/logout": true,
 	"/refresh": true, "/settings/trade-provider": true,
+	"/digest/verify": true, "/digest/unsubscribe": true,
 }
 
 // An auditor is refused every state-changing route of the router, each

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v5/middleware"
 
 	"creditdash/internal/views"
+	"creditdash/internal/digest"
 )
 
 // Routes builds the router with every route, written out, and the
@@ -166,6 +167,21 @@ func (h *Handler) Routes() *echo.Echo {
 	// Print (issue 31): a business's credit summary on at most two pages;
 	// the credit memo of a request is with the decisions above.
 	app.GET("/businesses/:id/summary", byID(h.showBusinessSummary))
+
+	// The e-mail digest (issue 28): settings, the next digest's preview,
+	// sending one now; the links a mail carries work without signing in
+	// (signed, expiring) and change nothing until their button is pressed.
+	app.GET("/settings/digest", h.showDigestSettings)
+	app.POST("/settings/digest", h.submitDigestSettings)
+	app.POST("/settings/digest/verify", h.submitDigestVerifyAgain)
+	app.POST("/settings/digest/send", h.submitDigestSend)
+	app.GET("/settings/digest/verify", goTo("/settings/digest"))
+	app.GET("/settings/digest/send", goTo("/settings/digest"))
+	app.GET("/digest/preview", h.showDigestPreview)
+	pages.GET("/digest/verify", h.showDigestLink(digest.KindVerify))
+	pages.POST("/digest/verify", h.submitDigestLink(digest.KindVerify))
+	pages.GET("/digest/unsubscribe", h.showDigestLink(digest.KindUnsubscribe))
+	pages.POST("/digest/unsubscribe", h.submitDigestLink(digest.KindUnsubscribe))
 
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.

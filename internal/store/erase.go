@@ -8,7 +8,7 @@ import (
 
 // tables are the analyst's tables, children first, so DeleteAnalyst can
 // delete in an order every foreign key accepts.
-var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snapshots"}
+var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snapshots", "digest_settings"}
 
 // teamTables are the team's tables, not an analyst's: DeleteAnalyst leaves
 // them, so the audit trail outlives any one member's workspace. A waiting

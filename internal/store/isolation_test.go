@@ -63,6 +63,8 @@ func populate(t *testing.T, s *Store, a Analyst) (note, rule, alert, snapshot in
 	_, err = s.RecordAlerts(ctx, a, []Triggered{{RuleID: r.ID, BusinessID: 1001, Year: 2025, Month: 3, New: 2}})
 	must(t, err)
 	must(t, s.MarkSeen(ctx, a, []Reading{{1001, ScoreRisk, 2}}))
+	_, err = s.SaveDigest(ctx, a, "someone@example.com", DigestDaily)
+	must(t, err)
 	sn, err := s.SaveSnapshot(ctx, a, SnapshotSpec{BusinessID: 1001, Tab: "overview", Fetched: time.Now(), Data: json.RawMessage(`{"of":"` + a.User + `"}`)})
 	must(t, err)
 	al, err := s.Alerts(ctx, a, 1)

@@ -1,0 +1,357 @@
+package digest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"creditdash/internal/roles"
+	"creditdash/internal/store"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// ErrNotConfigured: no SMTP_URL (and not demo mode), so nothing is sent.
+var ErrNotConfigured = errors.New("digest: e-mail is not configured on this dashboard (SMTP_URL)")
+
+// ErrNotVerified: a digest was asked for before the address was verified.
+var ErrNotVerified = errors.New("digest: the e-mail address is not verified yet: follow the link sent to it first")
+
+// Config is what a Service needs; cmd/web and apptest fill it.
+type Config struct {
+	Store *store.Store
+	// DatabaseURL is the workspace's PostgreSQL URL ("" on SQLite).
+	DatabaseURL string
+	// Sender delivers mail: SMTP, or the outbox in demo mode; nil means
+	// e-mail is not configured (nothing is queued or sent).
+	Sender Sender
+	// Outbox, in demo mode without SMTP, is the folder listed on the
+	// settings page (the Sender writing into it).
+	Outbox *Outbox
+	// Secret signs the verification and unsubscribe links (the session
+	// secret: every replica has the same).
+	Secret string
+	// PublicURL starts every link in a mail (scheme, host, port).
+	PublicURL string
+	// Service names the analysts' service in workspace keys.
+	Service string
+	// Tick is how often due digests are looked for; zero means a minute.
+	Tick  time.Duration
+	Roles *roles.Table
+	Log   *slog.Logger
+	Now   func() time.Time
+}
+
+// Service schedules, builds and sends digests; handlers and jobs share it.
+type Service struct {
+	store   *store.Store
+	sender  Sender
+	outbox  *Outbox
+	signer  *Signer
+	public  string
+	roles   *roles.Table
+	log     *slog.Logger
+	now     func() time.Time
+	q       queue
+	cfg     Config
+	stopped chan struct{}
+	stop    context.CancelFunc
+	once    sync.Once
+}
+
+// New builds the service; Start runs its queue.
+func New(cfg Config) *Service {
+	s := &Service{store: cfg.Store, sender: cfg.Sender, outbox: cfg.Outbox, signer: NewSigner(cfg.Secret),
+		public: strings.TrimRight(cfg.PublicURL, "/"), roles: cfg.Roles, log: cfg.Log, now: cfg.Now, cfg: cfg}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.cfg.Tick <= 0 {
+		s.cfg.Tick = time.Minute
+	}
+	return s
+}
+
+// Start migrates and starts the job queue in the background, retrying
+// while the workspace database is not there yet. Without a Sender there
+// is nothing to run.
+func (s *Service) Start() error {
+	if s.sender == nil {
+		return nil
+	}
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &tickWorker{s: s})
+	river.AddWorker(workers, &sendWorker{s: s})
+	river.AddWorker(workers, &verifyWorker{s: s})
+	ctx, cancel := context.WithCancel(context.Background())
+	q, err := newQueue(ctx, s.store, s.cfg.DatabaseURL, s.cfg.Tick, workers, s.log)
+	if err != nil {
+		cancel()
+		return err
+	}
+	s.q, s.stop, s.stopped = q, cancel, make(chan struct{})
+	ready := make(chan error, 1)
+	go func() {
+		defer close(s.stopped)
+		wait := 100 * time.Millisecond
+		for {
+			err := s.store.Migrating(ctx, q.migrate)
+			if err == nil {
+				// Not ctx: cancelling River's would stop it hard, cutting a
+				// send short; Close stops it softly instead.
+				err = q.start(context.WithoutCancel(ctx))
+			}
+			if err == nil {
+				ready <- nil
+				return
+			}
+			s.log.Warn("digest: the job queue is not running yet; retrying", "err", err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			wait = min(2*wait, 30*time.Second)
+		}
+	}()
+	if s.store.Unavailable() != nil {
+		return nil // the dashboard starts degraded; the queue follows
+	}
+	select {
+	case err := <-ready:
+		return err
+	case <-time.After(10 * time.Second):
+		return nil // still trying in the background, logged
+	}
+}
+
+// Close stops the queue, letting running jobs finish within ctx.
+func (s *Service) Close(ctx context.Context) error {
+	if s.q == nil {
+		return nil
+	}
+	var err error
+	s.once.Do(func() {
+		s.stop()
+		<-s.stopped
+		err = s.q.stop(ctx)
+	})
+	return err
+}
+
+// Configured tells whether mail can be sent (SMTP_URL, or the demo outbox).
+func (s *Service) Configured() bool { return s.sender != nil }
+
+// Outbox names, newest first, the analyst's mails in the demo outbox, at
+// most 20; nil when there is no outbox.
+func (s *Service) Outbox(a store.Analyst) []string {
+	if s.outbox == nil {
+		return nil
+	}
+	files, err := s.outbox.list(tag(a))
+	if err != nil {
+		s.log.Warn("digest: reading the outbox", "err", err)
+	}
+	return files[:min(len(files), 20)]
+}
+
+// OutboxDir is the demo outbox's folder ("" without one).
+func (s *Service) OutboxDir() string {
+	if s.outbox == nil {
+		return ""
+	}
+	return s.outbox.Dir
+}
+
+// tag names an analyst in outbox file names without spelling out who.
+func tag(a store.Analyst) string {
+	h := sha256.Sum256([]byte(a.Service + "\x00" + a.User))
+	return hex.EncodeToString(h[:6])
+}
+
+// authority is what the user may decide within (0: not a decider).
+func (s *Service) authority(user string) float64 {
+	if s.roles == nil {
+		return 0
+	}
+	as := s.roles.Of(user)
+	if !as.Role.May(roles.Decide) {
+		return 0
+	}
+	return float64(as.Authority)
+}
+
+// Preview is exactly what the analyst's next digest holds now: since the
+// last one, or over the last period when none was sent.
+func (s *Service) Preview(ctx context.Context, a store.Analyst) (Content, error) {
+	set, err := s.store.Digest(ctx, a)
+	if err != nil {
+		return Content{}, err
+	}
+	now := s.now()
+	since := set.LastSent
+	if since.IsZero() {
+		since = now.AddDate(0, 0, -7)
+		if set.Frequency == store.DigestDaily {
+			since = now.AddDate(0, 0, -1)
+		}
+	}
+	return Build(ctx, s.store, a, s.authority(a.User), since, now)
+}
+
+// Body is the digest as its HTML part and the preview page show it.
+func (s *Service) Body(c Content, unsubscribe string) views.DigestBody {
+	b := views.DigestBody{Title: "Your CreditDash digest", Since: views.Date(c.Since), Now: views.Date(c.Now),
+		PreviewURL: s.public + "/digest/preview", SettingsURL: s.public + "/settings/digest", UnsubscribeURL: unsubscribe}
+	for _, sec := range c.Sections {
+		v := views.DigestSection{Title: sec.Title, More: sec.More, None: sec.None}
+		for _, l := range sec.Lines {
+			u := ""
+			if l.Path != "" {
+				u = s.public + l.Path
+			}
+			v.Lines = append(v.Lines, views.DigestLine{Text: l.Text, URL: u})
+		}
+		b.Sections = append(b.Sections, v)
+	}
+	return b
+}
+
+// Compose makes the digest mail to email: plain text and HTML, with an
+// unsubscribe link that works without signing in.
+func (s *Service) Compose(c Content, email string) Message {
+	unsub := s.public + "/digest/unsubscribe?t=" + url.QueryEscape(s.signer.Sign(KindUnsubscribe, c.Analyst, email, s.now().Add(UnsubscribeLinkLife)))
+	b := s.Body(c, unsub)
+	var html bytes.Buffer
+	if err := templates.DigestMail(b).Render(context.Background(), &html); err != nil {
+		s.log.Error("digest: rendering the mail", "err", err)
+	}
+	return Message{To: email, Subject: "CreditDash digest, " + b.Now, Text: Text(b), HTML: html.String(), Unsubscribe: unsub, Tag: tag(c.Analyst)}
+}
+
+// Text is the digest's plain-text part.
+func Text(b views.DigestBody) string {
+	var t strings.Builder
+	fmt.Fprintf(&t, "%s\nChanges from %s to %s.\n", b.Title, b.Since, b.Now)
+	for _, sec := range b.Sections {
+		fmt.Fprintf(&t, "\n%s\n%s\n", sec.Title, strings.Repeat("-", len([]rune(sec.Title))))
+		if len(sec.Lines) == 0 && sec.More == 0 {
+			fmt.Fprintf(&t, "%s\n", sec.None)
+		}
+		for _, l := range sec.Lines {
+			fmt.Fprintf(&t, "- %s\n", l.Text)
+			if l.URL != "" {
+				fmt.Fprintf(&t, "  %s\n", l.URL)
+			}
+		}
+		if sec.More > 0 {
+			fmt.Fprintf(&t, "- and %d more\n", sec.More)
+		}
+	}
+	fmt.Fprintf(&t, "\nSee it all: %s\nSettings: %s\nUnsubscribe: %s\n", b.PreviewURL, b.SettingsURL, b.UnsubscribeURL)
+	return t.String()
+}
+
+// verification is the mail that proves the address reaches the analyst.
+func (s *Service) verification(a store.Analyst, email string) Message {
+	link := s.public + "/digest/verify?t=" + url.QueryEscape(s.signer.Sign(KindVerify, a, email, s.now().Add(VerifyLinkLife)))
+	b := views.VerifyMail{User: a.User, Link: link, Hours: int(VerifyLinkLife / time.Hour)}
+	var html bytes.Buffer
+	if err := templates.VerifyMail(b).Render(context.Background(), &html); err != nil {
+		s.log.Error("digest: rendering the mail", "err", err)
+	}
+	text := fmt.Sprintf("Someone signed in to CreditDash as %s asked for digests at this address.\n\nConfirm it within %d hours: %s\n\nIf it was not you, ignore this mail.\n", a.User, b.Hours, link)
+	return Message{To: email, Subject: "Confirm your CreditDash digest address", Text: text, HTML: html.String(), Tag: tag(a)}
+}
+
+// Settings are the analyst's stored digest settings.
+func (s *Service) Settings(ctx context.Context, a store.Analyst) (store.DigestSettings, error) {
+	return s.store.Digest(ctx, a)
+}
+
+// Save sets the address and frequency; a new, unverified address is sent
+// its verification link (at most one a minute: ErrTooSoon is not an
+// error here, the page offers to send it again).
+func (s *Service) Save(ctx context.Context, a store.Analyst, email, frequency string) (store.DigestSettings, error) {
+	set, err := s.store.SaveDigest(ctx, a, email, frequency)
+	if err != nil || set.Verified || s.sender == nil {
+		return set, err
+	}
+	if err := s.RequestVerification(ctx, a); err != nil && !errors.Is(err, store.ErrTooSoon) {
+		return set, err
+	}
+	return s.store.Digest(ctx, a)
+}
+
+// RequestVerification queues a verification mail to the analyst's
+// address: store.ErrTooSoon within a minute of the last one.
+func (s *Service) RequestVerification(ctx context.Context, a store.Analyst) error {
+	if s.sender == nil {
+		return ErrNotConfigured
+	}
+	email, err := s.store.ClaimVerification(ctx, a)
+	if err != nil {
+		return err
+	}
+	_, err = s.q.insert(ctx, verifyArgs{Service: a.Service, User: a.User, Email: email, At: s.now().UnixMicro()}, nil)
+	return err
+}
+
+// SendNow queues a digest for now; queued is false when one was already
+// queued this minute.
+func (s *Service) SendNow(ctx context.Context, a store.Analyst) (queued bool, err error) {
+	if s.sender == nil {
+		return false, ErrNotConfigured
+	}
+	set, err := s.store.Digest(ctx, a)
+	if err != nil {
+		return false, err
+	}
+	if !set.Verified {
+		return false, ErrNotVerified
+	}
+	dup, err := s.q.insert(ctx, sendArgs{Service: a.Service, User: a.User, Period: "now " + s.now().UTC().Format("2006-01-02T15:04")}, uniqueSend)
+	return !dup, err
+}
+
+// Verify checks a verification link and marks its address verified.
+func (s *Service) Verify(ctx context.Context, token string) error {
+	a, email, err := s.signer.Check(KindVerify, token, s.now())
+	if err != nil {
+		return err
+	}
+	if err := s.store.VerifyDigestEmail(ctx, a, email); errors.Is(err, store.ErrNotFound) {
+		return ErrBadLink
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// CheckLink tells whether a link token of kind is valid now.
+func (s *Service) CheckLink(kind, token string) error {
+	_, _, err := s.signer.Check(kind, token, s.now())
+	return err
+}
+
+// Unsubscribe checks an unsubscribe link and turns the digest off.
+func (s *Service) Unsubscribe(ctx context.Context, token string) error {
+	a, _, err := s.signer.Check(KindUnsubscribe, token, s.now())
+	if err != nil {
+		return err
+	}
+	return s.store.UnsubscribeDigest(ctx, a)
+}
