@@ -170,6 +170,8 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 		Audit:              ws,
 		Notes:              ws,
 		Accounts:           ws,
+		Decisions:          ws,
+		Worklists:          ws,
 		SampleLedgers:      cfg.demo(),
 		Demo:               demo,
 		Rules:              ws,

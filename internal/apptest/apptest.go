@@ -302,6 +302,7 @@ func Start(t testing.TB, opts Options) *App {
 		SampleLedgers:     opts.Data == nil,
 		Audit:             ws,
 		Decisions:         ws,
+		Worklists:         ws,
 		Roles:             teamRoles,
 		ServiceURL:        app.service,
 		Service:           svc,

@@ -200,6 +200,9 @@ type Config struct {
 	// Decisions are the team's limit requests and their outcomes; nil
 	// turns their pages off (404).
 	Decisions Decisions
+	// Worklists are the team's worklist, owners and statement years
+	// (worklist.go); nil turns /worklist off (404).
+	Worklists Worklists
 }
 
 // Handler serves every page of the dashboard.
@@ -267,6 +270,8 @@ type Handler struct {
 	// demo is the stand-in's first-run help (see demo.go); nil outside
 	// demo mode.
 	demo *Demo
+	// worklists are the team's worklist and owners (see worklist.go).
+	worklists Worklists
 }
 
 // New checks the configuration and builds the handlers.
@@ -319,6 +324,7 @@ func New(cfg Config) (*Handler, error) {
 	cfg.Sessions.BindService(cfg.ServiceURL)
 	h := &Handler{
 		decisions:     cfg.Decisions,
+		worklists:     cfg.Worklists,
 		svc:           cfg.Service,
 		cache:         cfg.Cache,
 		sessions:      cfg.Sessions,
@@ -386,10 +392,11 @@ func New(cfg Config) (*Handler, error) {
 		return nil, err
 	}
 	h.urls = views.Assets{
-		CSS:    cfg.Assets.URL("css/app.css"),
-		Icon:   cfg.Assets.URL("img/favicon.svg"),
-		Charts: cfg.Assets.URL("js/charts.js"),
-		TZ:     cfg.Assets.URL("js/tz.js"),
+		CSS:      cfg.Assets.URL("css/app.css"),
+		Icon:     cfg.Assets.URL("img/favicon.svg"),
+		Charts:   cfg.Assets.URL("js/charts.js"),
+		TZ:       cfg.Assets.URL("js/tz.js"),
+		Worklist: cfg.Assets.URL("js/worklist.js"),
 	}
 	if cfg.Assets.Has(echartsAsset) {
 		h.urls.ECharts = cfg.Assets.URL(echartsAsset)

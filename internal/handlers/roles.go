@@ -32,6 +32,8 @@ var postActions = map[string]roles.Action{
 	"/decisions/:id/decline":         roles.Decide,
 	"/decisions/:id/withdraw":        roles.RequestLimit,
 	"/accounts/:account/review":      roles.ChangeAccounts,
+	"/accounts/:account/owner":       roles.ChangeAccounts,
+	"/worklist/owner":                roles.ChangeAccounts,
 }
 
 // actionOf is the action a request asks for: reading for GET and HEAD,

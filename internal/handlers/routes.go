@@ -152,6 +152,14 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/accounts/:account/review", h.showReview)
 	app.POST("/accounts/:account/review", h.submitReview)
 
+	// The worklist (issue 27): every account that needs something; owners
+	// assigned one account at a time or several at once, each logged.
+	app.GET("/worklist", h.showWorklist)
+	app.POST("/worklist/owner", h.submitBulkOwner)
+	app.GET("/worklist/owner", goTo("/worklist"))
+	app.POST("/accounts/:account/owner", h.submitOwner)
+	app.GET("/accounts/:account/owner", toReviewPage)
+
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.
 	pages.GET("/logout", h.showSignOut)
