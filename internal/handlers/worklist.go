@@ -56,8 +56,7 @@ func (h *Handler) worklist(c *echo.Context) ([]views.WorkItem, error) {
 			items = append(items, w)
 		}
 	}
-	views.SortWork(items)
-	return items, nil
+	return views.SortWork(items), nil
 }
 
 // parseWorklistFilter reads the page's filters; unknown values are
@@ -115,8 +114,9 @@ func (h *Handler) worklistPage(c *echo.Context, f views.WorklistFilter, n int) (
 	byReason := views.WorklistFilter{Reason: f.Reason}
 	reasons := make([]int, len(views.WorkReasons))
 	owners := make([]int, 3) // everyone, me, unassigned
-	var kept []views.WorkItem
-	for _, w := range items {
+	var kept []*views.WorkItem
+	for i := range items {
+		w := &items[i]
 		if byOwner.Keep(w, user) {
 			for i, r := range views.WorkReasons {
 				if w.Has(r) {
@@ -171,7 +171,8 @@ func (h *Handler) worklistSummary(c *echo.Context) *views.WorklistSummary {
 	user := mustSession(c).User
 	s := &views.WorklistSummary{Total: len(items)}
 	counts := make([]int, len(views.WorkReasons))
-	for _, w := range items {
+	for i := range items {
+		w := &items[i]
 		if w.Owner == user {
 			s.Mine++
 		}

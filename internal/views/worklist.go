@@ -60,19 +60,28 @@ type WorkNeed struct {
 	Detail string
 }
 
-// WorkItem is an account on the worklist.
+// WorkItem is an account on the worklist. Its reasons are kept as a set
+// of bits and worded only for the lines a page shows: a team's worklist
+// can hold every one of its 50,000 accounts.
 type WorkItem struct {
 	Figures
-	Needs []WorkNeed
+	reasons uint8
 	// Next is the next review date, Why its reason.
 	Next time.Time
 	Why  string
+	// Over90 is the share of the balance over 90 days past due; Waiting
+	// the requests waiting for the reader's decision.
+	Over90  float64
+	Waiting int
+}
+
+// bit is the reason's place in WorkItem's set.
+func (r WorkReason) bit() uint8 {
+	return uint8(1) << slices.Index(WorkReasons, r)
 }
 
 // Has reports whether the item is listed for r.
-func (w WorkItem) Has(r WorkReason) bool {
-	return slices.ContainsFunc(w.Needs, func(n WorkNeed) bool { return n.Reason == r })
-}
+func (w *WorkItem) Has(r WorkReason) bool { return w.reasons&r.bit() != 0 }
 
 // ReviewDueWithin is how far ahead a review counts as due: the week
 // /reviews shows as "due this week".
@@ -84,70 +93,111 @@ const ReviewDueWithin = 7
 func NewWorkItem(c store.WorkCandidate, today time.Time) (WorkItem, bool) {
 	acct := store.Account{LedgerLine: store.LedgerLine{Account: c.Account, Name: c.Name, BusinessID: c.BusinessID, Owner: c.Owner,
 		Balance: c.Balance, DaysOver90: c.DaysOver90, Limit: c.Limit}, Inputs: c.Inputs}
-	known := map[store.Score]store.KnownScore{}
-	if c.Risk != nil {
-		known[store.ScoreRisk] = store.KnownScore{Value: *c.Risk}
+	w := WorkItem{Figures: Figures{Account: acct}, Waiting: c.Waiting}
+	if c.Risk != nil || c.Z != nil || c.Inputs != nil {
+		known := make(map[store.Score]store.KnownScore, 2)
+		if c.Risk != nil {
+			known[store.ScoreRisk] = store.KnownScore{Value: *c.Risk}
+		}
+		if c.Z != nil {
+			known[store.ScoreZ] = store.KnownScore{Value: *c.Z}
+		}
+		w.Figures = NewFigures(acct, known)
 	}
-	if c.Z != nil {
-		known[store.ScoreZ] = store.KnownScore{Value: *c.Z}
-	}
-	w := WorkItem{Figures: NewFigures(acct, known)}
-	over90 := 0.0
 	if c.Balance > 0 {
-		over90 = c.DaysOver90 / c.Balance
+		w.Over90 = c.DaysOver90 / c.Balance
 	}
 	var last *credit.LastReview
 	if r := c.LastReview; r != nil {
 		last = &credit.LastReview{At: r.At, Band: r.Band, Over90: r.Over90, StatementYear: r.StatementYear}
 	}
-	w.Next, w.Why = credit.NextReview(last, w.Band, over90, c.StatementYear, today)
-	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
-	add := func(r WorkReason, format string, args ...any) {
-		w.Needs = append(w.Needs, WorkNeed{Reason: r, Detail: fmt.Sprintf(format, args...)})
-	}
+	w.Next, w.Why = credit.NextReview(last, w.Band, w.Over90, c.StatementYear, today)
+	u := today.UTC()
+	day := time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC)
 	if w.OverLimit() {
-		add(ReasonOverLimit, "balance %s over the limit of %s", Amount(c.Balance), Amount(*c.Limit))
+		w.reasons |= ReasonOverLimit.bit()
 	}
 	if c.Limit != nil && w.ImpliedOK && *c.Limit > w.Implied {
-		add(ReasonLimitAtRisk, "limit %s above the implied %s", Amount(*c.Limit), Amount(w.Implied))
+		w.reasons |= ReasonLimitAtRisk.bit()
 	}
 	switch {
 	case w.Next.Before(day):
-		add(ReasonReviewOverdue, "due %s (%s)", Date(w.Next), w.Why)
+		w.reasons |= ReasonReviewOverdue.bit()
 	case w.Next.Before(day.AddDate(0, 0, ReviewDueWithin)):
-		add(ReasonReviewDue, "due %s (%s)", Date(w.Next), w.Why)
+		w.reasons |= ReasonReviewDue.bit()
 	}
-	switch {
-	case w.Band == 1 || w.Band == 2:
-		add(ReasonHold, "Risk band %d", w.Band)
-	case over90 > credit.OverdueShare:
-		add(ReasonHold, "%s of the balance over 90 days past due", Fraction(over90))
+	if w.Band == 1 || w.Band == 2 || w.Over90 > credit.OverdueShare {
+		w.reasons |= ReasonHold.bit()
 	}
 	if c.Waiting > 0 {
-		add(ReasonDecision, "%s waiting for your decision", Plural(c.Waiting, "request"))
+		w.reasons |= ReasonDecision.bit()
 	}
-	return w, len(w.Needs) > 0
+	return w, w.reasons != 0
+}
+
+// Needs words the item's reasons, in the page's order.
+func (w *WorkItem) Needs() []WorkNeed {
+	var out []WorkNeed
+	add := func(r WorkReason, detail string) { out = append(out, WorkNeed{Reason: r, Detail: detail}) }
+	if w.Has(ReasonOverLimit) {
+		add(ReasonOverLimit, fmt.Sprintf("balance %s over the limit of %s", Amount(w.Balance), Amount(*w.Account.Limit)))
+	}
+	if w.Has(ReasonLimitAtRisk) {
+		add(ReasonLimitAtRisk, fmt.Sprintf("limit %s above the implied %s", Amount(*w.Account.Limit), Amount(w.Implied)))
+	}
+	for _, r := range []WorkReason{ReasonReviewOverdue, ReasonReviewDue} {
+		if w.Has(r) {
+			add(r, fmt.Sprintf("due %s (%s)", Date(w.Next), w.Why))
+		}
+	}
+	if w.Has(ReasonHold) {
+		if w.Band == 1 || w.Band == 2 {
+			add(ReasonHold, fmt.Sprintf("Risk band %d", w.Band))
+		} else {
+			add(ReasonHold, Fraction(w.Over90)+" of the balance over 90 days past due")
+		}
+	}
+	if w.Has(ReasonDecision) {
+		add(ReasonDecision, Plural(w.Waiting, "request")+" waiting for your decision")
+	}
+	return out
 }
 
 // SortWork orders the worklist by expected loss, largest first; accounts
 // without a Risk band (no expected loss) after them by balance; then by
-// account number.
-func SortWork(items []WorkItem) {
-	slices.SortStableFunc(items, func(a, b WorkItem) int {
-		if a.ELOK != b.ELOK {
-			if a.ELOK {
+// account number. It sorts small keys and moves each item once: the
+// items are large and a worklist can be long.
+func SortWork(items []WorkItem) []WorkItem {
+	type key struct {
+		el, balance float64
+		elok        bool
+		i           int32
+	}
+	keys := make([]key, len(items))
+	for i := range items {
+		w := &items[i]
+		keys[i] = key{el: w.EL, balance: w.Balance, elok: w.ELOK, i: int32(i)}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if a.elok != b.elok {
+			if a.elok {
 				return -1
 			}
 			return 1
 		}
-		if c := cmp.Compare(b.EL, a.EL); a.ELOK && c != 0 {
+		if c := cmp.Compare(b.el, a.el); a.elok && c != 0 {
 			return c
 		}
-		if c := cmp.Compare(b.Balance, a.Balance); c != 0 {
+		if c := cmp.Compare(b.balance, a.balance); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Account.Account, b.Account.Account)
+		return cmp.Compare(items[a.i].Account.Account, items[b.i].Account.Account)
 	})
+	out := make([]WorkItem, len(items))
+	for i, k := range keys {
+		out[i] = items[k.i]
+	}
+	return out
 }
 
 // WorklistFilter is the page's filters as its query carries them.
@@ -159,7 +209,7 @@ type WorklistFilter struct {
 }
 
 // Keep reports whether the filter keeps w for user.
-func (f WorklistFilter) Keep(w WorkItem, user string) bool {
+func (f WorklistFilter) Keep(w *WorkItem, user string) bool {
 	switch {
 	case f.Owner == "me" && w.Owner != user:
 		return false
@@ -210,9 +260,9 @@ type WorkRow struct {
 }
 
 // NewWorkRow formats one item.
-func NewWorkRow(w WorkItem, reviewURL string) WorkRow {
+func NewWorkRow(w *WorkItem, reviewURL string) WorkRow {
 	r := WorkRow{Account: w.Account.Account, Name: w.Name, URL: reviewURL, ReviewURL: reviewURL, Balance: Amount(w.Balance),
-		Limit: Dash, Band: Dash, EL: Dash, Owner: w.Owner, Needs: w.Needs}
+		Limit: Dash, Band: Dash, EL: Dash, Owner: w.Owner, Needs: w.Needs()}
 	if r.Name == "" {
 		r.Name = "Account " + r.Account
 	}
