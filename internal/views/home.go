@@ -13,7 +13,7 @@ type HomePage struct {
 	Base
 	// Worklist is the team's worklist at a glance; nil when nothing on it.
 	Worklist *WorklistSummary
-	Lookup LookupForm
+	Lookup   LookupForm
 	// SearchOffered is false once the service has said it has no search.
 	SearchOffered bool
 	Query         string
