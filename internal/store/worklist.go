@@ -53,27 +53,36 @@ type WorklistQuery struct {
 
 // worklistSQL reads the newest ledger's candidates. The latest review of
 // each account is the one with the largest reviewed_at (stamps of one
-// team's writes only move forward).
+// team's writes only move forward). What is known per business (scores,
+// statement year), per account (latest review, calculator inputs) and the
+// requests waiting are each read once into a derived table, so each line
+// costs one lookup in each (and none where SQLite's Bloom filter knows
+// there is no row) instead of two per score and per review.
 const worklistSQL = `SELECT t.account, t.name, t.owner, t.business_id, l.balance, l.days_over_90, l.credit_limit,
 	i.monthly_sales, i.months_allowed, i.loss_budget, i.sheet_cap,
-	rk.value, z.value, r.reviewed_at, r.reviewed_by, r.outcome, r.band, r.over_90, r.statement_year,
-	COALESCE(y.year, 0), COALESCE(w.n, 0)
+	k.risk, k.z, r.reviewed_at, r.reviewed_by, r.outcome, r.band, r.over_90, r.statement_year,
+	COALESCE(k.year, 0), COALESCE(w.n, 0)
 	FROM ledger_lines l CROSS JOIN team_accounts t
-	LEFT JOIN limit_inputs i ON i.account_id = t.id
-	LEFT JOIN team_scores rk ON rk.service = $1 AND rk.business_id = t.business_id AND rk.score = 'risk' AND t.business_id <> 0
-	LEFT JOIN team_scores z ON z.service = $1 AND z.business_id = t.business_id AND z.score = 'z' AND t.business_id <> 0
-	LEFT JOIN team_statement_years y ON y.service = $1 AND y.business_id = t.business_id AND t.business_id <> 0
-	LEFT JOIN (SELECT account, MAX(reviewed_at) AS at FROM account_reviews WHERE service = $1 GROUP BY account) lr ON lr.account = t.account
-	LEFT JOIN account_reviews r ON r.service = $1 AND r.account = t.account AND r.reviewed_at = lr.at
+	LEFT JOIN (SELECT i.account_id, i.monthly_sales, i.months_allowed, i.loss_budget, i.sheet_cap FROM limit_inputs i
+		JOIN team_accounts ta ON ta.id = i.account_id WHERE ta.service = $1) i ON i.account_id = t.id
+	LEFT JOIN (SELECT b.business_id, MAX(b.risk) AS risk, MAX(b.z) AS z, MAX(b.year) AS year FROM (
+			SELECT business_id, CASE WHEN score = 'risk' THEN value END AS risk, CASE WHEN score = 'z' THEN value END AS z, 0 AS year
+				FROM team_scores WHERE service = $1 AND score IN ('risk', 'z')
+			UNION ALL SELECT business_id, NULL, NULL, year FROM team_statement_years WHERE service = $1) b
+		GROUP BY b.business_id) k ON k.business_id = t.business_id AND t.business_id <> 0
+	LEFT JOIN (SELECT r.account, r.reviewed_at, r.reviewed_by, r.outcome, r.band, r.over_90, r.statement_year FROM account_reviews r
+		JOIN (SELECT account, MAX(reviewed_at) AS at FROM account_reviews WHERE service = $1 GROUP BY account) m
+			ON m.account = r.account AND m.at = r.reviewed_at
+		WHERE r.service = $1) r ON r.account = t.account
 	LEFT JOIN (SELECT account, COUNT(*) AS n FROM limit_requests WHERE service = $1 AND status = 'pending' AND requested_by <> $3 AND amount <= $4
 		GROUP BY account) w ON w.account = t.account
 	WHERE ` + ledgerDate + ` AND (
 		r.reviewed_at IS NULL OR r.reviewed_at < $5
 		OR (l.credit_limit IS NOT NULL AND (l.balance > l.credit_limit OR i.account_id IS NOT NULL))
 		OR (l.balance > 0 AND l.days_over_90 > $7 * l.balance)
-		OR rk.value < $6
-		OR (rk.value IS NOT NULL AND r.band > 0 AND rk.value < r.band)
-		OR y.year > r.statement_year
+		OR k.risk < $6
+		OR (k.risk IS NOT NULL AND r.band > 0 AND k.risk < r.band)
+		OR k.year > r.statement_year
 		OR w.n > 0)`
 
 // Worklist reads the candidates of the team's newest ledger, in no
