@@ -35,7 +35,11 @@ const holdBelow = 2.5
 // something, largest expected loss first. The store hands over only the
 // candidates (see store.Worklist); the reasons are decided here with the
 // same figures and schedule as /accounts and /reviews.
-func (h *Handler) worklist(c *echo.Context) ([]views.WorkItem, error) {
+//
+// ctx bounds the read: the page's request (the store bounds it too, as
+// for /accounts), or the home page's workspace deadline, so a slow
+// worklist hides the home page's box instead of holding the page.
+func (h *Handler) worklist(ctx context.Context, c *echo.Context) ([]views.WorkItem, error) {
 	if h.worklists == nil || h.accts == nil {
 		return nil, echo.ErrNotFound
 	}
@@ -46,7 +50,7 @@ func (h *Handler) worklist(c *echo.Context) ([]views.WorkItem, error) {
 		HoldBelow:      holdBelow, OverdueShare: credit.OverdueShare,
 		Authority: h.deciderAuthority(mustSession(c).User),
 	}
-	cands, err := h.worklists.Worklist(h.wsCtx(c), h.analyst(c), q)
+	cands, err := h.worklists.Worklist(ctx, h.analyst(c), q)
 	if err != nil {
 		return nil, accountsError(err)
 	}
@@ -95,11 +99,11 @@ func (h *Handler) showWorklist(c *echo.Context) error {
 // worklistPage builds the page for the filter and page number.
 func (h *Handler) worklistPage(c *echo.Context, f views.WorklistFilter, n int) (views.WorklistPage, error) {
 	p := views.WorklistPage{Filter: f, PDNote: credit.PDAssumption, MaxAssign: store.MaxOwnerBatch}
-	items, err := h.worklist(c)
+	items, err := h.worklist(c.Request().Context(), c)
 	if err != nil {
 		return p, err
 	}
-	dates, err := h.accts.LedgerDates(h.wsCtx(c), h.analyst(c))
+	dates, err := h.accts.LedgerDates(c.Request().Context(), h.analyst(c))
 	if err != nil {
 		return p, accountsError(err)
 	}
@@ -163,7 +167,7 @@ func (h *Handler) worklistSummary(c *echo.Context) *views.WorklistSummary {
 	if h.worklists == nil || h.accts == nil {
 		return nil
 	}
-	items, err := h.worklist(c)
+	items, err := h.worklist(h.wsCtx(c), c)
 	if err != nil {
 		h.logWorkspace(c, "worklist summary", err)
 		return nil
