@@ -412,8 +412,8 @@ func dropOldLedgers(ctx context.Context, tx *sql.Tx, service string) ([]string, 
 	if err != nil {
 		return nil, err
 	}
-	// Scores are kept only for linked businesses.
-	for _, t := range []string{"team_scores", "team_risk_months", "team_businesses"} {
+	// Scores and statement years are kept only for linked businesses.
+	for _, t := range []string{"team_scores", "team_risk_months", "team_businesses", "team_statement_years"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE service = $1 AND NOT EXISTS (SELECT 1 FROM team_accounts a WHERE a.service = $1 AND a.business_id = "+t+".business_id)", service); err != nil {
 			return nil, err
 		}

@@ -13,7 +13,7 @@ var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snaps
 // teamTables are the team's tables, not an analyst's: DeleteAnalyst leaves
 // them, so the audit trail outlives any one member's workspace.
 var teamTables = []string{"audit_entries", "audit_heads", "limit_requests", "request_evidence", "account_reviews",
-	"team_accounts", "ledgers", "ledger_lines", "ledger_imports", "limit_inputs", "team_scores", "team_businesses", "team_risk_months"}
+	"team_accounts", "ledgers", "ledger_lines", "ledger_imports", "limit_inputs", "team_scores", "team_businesses", "team_risk_months", "team_statement_years"}
 
 // DeleteAnalyst deletes everything the analyst has stored, in one
 // transaction: afterwards no table holds a row of theirs. Deleting an
