@@ -217,6 +217,7 @@ func Build(ctx context.Context, cfg Config, s Seams) (a *App, err error) {
 		TeamCacheBytes:     teamBytes(cfg.CacheBytes),
 		Uploads:            a.Store,
 		Decisions:          a.Store,
+		Worklists:          a.Store,
 		Rules:              a.Store,
 		SupplierCategories: a.Store,
 		SampleLedgers:      cfg.SampleLedgers,

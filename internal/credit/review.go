@@ -20,6 +20,9 @@ type LastReview struct {
 	// reviewed, so only a change since then moves the date.
 	Band   int
 	Over90 float64
+	// StatementYear is the newest statement year known when reviewed (0
+	// none), so a year filed since brings the review forward.
+	StatementYear int
 }
 
 // ReviewInterval is the days between reviews for a Risk band (0: none).
@@ -33,11 +36,17 @@ func ReviewInterval(band int) int {
 	return 91 // bands 4–6 and no score
 }
 
+// MinReviewInterval is the shortest interval between reviews (bands 1–3):
+// an account reviewed more recently than that ago cannot be due on its
+// schedule alone.
+const MinReviewInterval = 30
+
 // NextReview is the account's next review date (a day, UTC) and why: from
 // its last review by its band's interval; never reviewed, due today; a
-// band drop since the last review or the 91+ share passing 10 % since
+// band drop since the last review, a statement year newer than the one
+// known then (statementYear, 0 none) or the 91+ share passing 10 % since
 // then moves it to today.
-func NextReview(last *LastReview, band int, over90 float64, today time.Time) (time.Time, string) {
+func NextReview(last *LastReview, band int, over90 float64, statementYear int, today time.Time) (time.Time, string) {
 	today = day(today)
 	if last == nil {
 		return today, "never reviewed"
@@ -45,6 +54,8 @@ func NextReview(last *LastReview, band int, over90 float64, today time.Time) (ti
 	switch {
 	case last.Band > 0 && band > 0 && band < last.Band:
 		return today, fmt.Sprintf("Risk band dropped from %d to %d since the last review", last.Band, band)
+	case statementYear > last.StatementYear:
+		return today, fmt.Sprintf("new statement year: %d known since the last review", statementYear)
 	case over90 > OverdueShare && last.Over90 <= OverdueShare:
 		return today, fmt.Sprintf("the 91+ days share passed 10 %% (%.1f %%) since the last review", over90*100)
 	}

@@ -30,6 +30,7 @@ type Source interface {
 	KnownScores(ctx context.Context, a store.Analyst) (map[int32]map[store.Score]store.KnownScore, error)
 	RiskAsOf(ctx context.Context, a store.Analyst, month int) (map[int32]float64, error)
 	LastReviews(ctx context.Context, a store.Analyst) (map[string]store.Review, error)
+	StatementYears(ctx context.Context, a store.Analyst) (map[int32]int, error)
 }
 
 // Line is one line of a digest: text and, when it leads somewhere, the
@@ -167,6 +168,10 @@ func reviews(ctx context.Context, src Source, a store.Analyst, figs []views.Figu
 	if err != nil {
 		return err
 	}
+	years, err := src.StatementYears(ctx, a)
+	if err != nil {
+		return err
+	}
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	week := today.AddDate(0, 0, 7)
 	overdue := Section{Title: "Reviews overdue", None: "No review is overdue."}
@@ -174,13 +179,13 @@ func reviews(ctx context.Context, src Source, a store.Analyst, figs []views.Figu
 	for _, f := range figs {
 		var lr *credit.LastReview
 		if r, ok := last[f.Account.Account]; ok {
-			lr = &credit.LastReview{At: r.At, Band: r.Band, Over90: r.Over90}
+			lr = &credit.LastReview{At: r.At, Band: r.Band, Over90: r.Over90, StatementYear: r.StatementYear}
 		}
 		over90 := 0.0
 		if f.Balance > 0 {
 			over90 = f.DaysOver90 / f.Balance
 		}
-		next, why := credit.NextReview(lr, f.Band, over90, now)
+		next, why := credit.NextReview(lr, f.Band, over90, years[f.BusinessID], now)
 		l := Line{Text: fmt.Sprintf("Account %s, %s: review %s (%s)", f.Account.Account, f.Name, views.Date(next), why),
 			Path: "/accounts/" + url.PathEscape(f.Account.Account) + "/review"}
 		switch {

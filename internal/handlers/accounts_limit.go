@@ -109,6 +109,9 @@ func (h *Handler) limitPage(c *echo.Context, ref upstream.BusinessRef, get func(
 	if l.histErr == nil {
 		h.recordTeamScores(c, ld, ref, &l.hd, l.hist) // fresh scores arrive here too
 	}
+	if l.stmtsErr == nil {
+		h.recordStatementYear(c, ref, &l.hd, l.stmts)
+	}
 	id, name := reportBusiness(ref, &l.hd)
 	page := views.LimitPage{Name: name, ReportURL: views.BusinessPath(ref, views.TabOverview), PDNote: credit.PDAssumption}
 	page.Action = page.ReportURL + "/limit"

@@ -129,21 +129,35 @@ func importFlash(rec store.ImportRecord) string {
 // exportAccountsCSV downloads the newest ledger's accounts, filtered as
 // the page is.
 func (h *Handler) exportAccountsCSV(c *echo.Context) error {
-	kept, err := h.keptFigures(c)
+	records, err := h.accountRecords(c)
 	if err != nil {
 		return err
 	}
+	return h.sendCSV(c, "accounts", views.AccountsCSVHeader, records)
+}
+
+// nextReviewColumn is where next_review sits in views.AccountsCSVHeader.
+var nextReviewColumn = slices.Index(views.AccountsCSVHeader, "next_review")
+
+// accountRecords are the rows both downloads hold (accounts.csv and
+// accounts.xlsx): the page's filter and sort, with each account's next
+// review date from the schedule.
+func (h *Handler) accountRecords(c *echo.Context) ([][]string, error) {
+	kept, err := h.keptFigures(c)
+	if err != nil {
+		return nil, err
+	}
 	next, err := h.nextReviews(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	records := make([][]string, 0, len(kept))
 	for _, f := range kept {
 		rec := f.CSVRecord()
-		rec[16] = next[f.Account.Account] // next_review
+		rec[nextReviewColumn] = next[f.Account.Account]
 		records = append(records, rec)
 	}
-	return h.sendCSV(c, "accounts", views.AccountsCSVHeader, records)
+	return records, nil
 }
 
 // keptFigures are the accounts a download holds: the page's filter and

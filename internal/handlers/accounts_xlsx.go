@@ -12,12 +12,13 @@ import (
 	"creditdash/internal/views"
 )
 
-// exportAccountsXLSX downloads the same rows as accounts.csv as a
+// exportAccountsXLSX downloads the same rows as accounts.csv (next_review
+// included) as a
 // workbook, written with excelize's stream writer. Numbers are number
 // cells; text is written as text cells, which a spreadsheet never runs as
 // a formula.
 func (h *Handler) exportAccountsXLSX(c *echo.Context) error {
-	kept, err := h.keptFigures(c)
+	records, err := h.accountRecords(c)
 	if err != nil {
 		return err
 	}
@@ -34,8 +35,7 @@ func (h *Handler) exportAccountsXLSX(c *echo.Context) error {
 	if err := sw.SetRow("A1", head); err != nil {
 		return err
 	}
-	for i, fig := range kept {
-		rec := fig.CSVRecord()
+	for i, rec := range records {
 		row := make([]any, len(rec))
 		for j, v := range rec {
 			row[j] = xlsxValue(j, v)

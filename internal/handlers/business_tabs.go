@@ -112,6 +112,10 @@ func (h *Handler) showBusinessFinancials(c *echo.Context, ref upstream.BusinessR
 		return err
 	}
 	l.hd.news = h.reportNews(c, ld, &l.hd)
+	if l.stmtsErr == nil {
+		// A new statement year brings reviews forward (issue 27).
+		h.recordStatementYear(c, ref, &l.hd, l.d.Statements)
+	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessFinancialsPage{}
 		page.Base, page.Header = h.businessBase(c, ld, ref, &l.hd, views.TabFinancials)

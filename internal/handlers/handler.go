@@ -198,6 +198,9 @@ type Config struct {
 	// Digests are the e-mail digest's settings and sending (issue 28);
 	// nil turns its pages off (404).
 	Digests Digests
+	// Worklists are the team's worklist, owners and statement years
+	// (worklist.go); nil turns /worklist off (404).
+	Worklists Worklists
 }
 
 // Handler serves every page of the dashboard.
@@ -272,6 +275,8 @@ type Handler struct {
 	// demo is the stand-in's first-run help (see demo.go); nil outside
 	// demo mode.
 	demo *Demo
+	// worklists are the team's worklist and owners (see worklist.go).
+	worklists Worklists
 }
 
 // New checks the configuration and builds the handlers.
@@ -324,6 +329,7 @@ func New(cfg Config) (*Handler, error) {
 	cfg.Sessions.BindService(cfg.ServiceURL)
 	h := &Handler{
 		decisions:     cfg.Decisions,
+		worklists:     cfg.Worklists,
 		svc:           cfg.Service,
 		cache:         cfg.Cache,
 		sessions:      cfg.Sessions,
@@ -403,11 +409,12 @@ func New(cfg Config) (*Handler, error) {
 		return nil, err
 	}
 	h.urls = views.Assets{
-		CSS:    cfg.Assets.URL("css/app.css"),
-		Icon:   cfg.Assets.URL("img/favicon.svg"),
-		Charts: cfg.Assets.URL("js/charts.js"),
-		TZ:     cfg.Assets.URL("js/tz.js"),
-		Print:  cfg.Assets.URL("js/print.js"),
+		CSS:      cfg.Assets.URL("css/app.css"),
+		Icon:     cfg.Assets.URL("img/favicon.svg"),
+		Charts:   cfg.Assets.URL("js/charts.js"),
+		TZ:       cfg.Assets.URL("js/tz.js"),
+		Print:    cfg.Assets.URL("js/print.js"),
+		Worklist: cfg.Assets.URL("js/worklist.js"),
 	}
 	if cfg.Assets.Has(echartsAsset) {
 		h.urls.ECharts = cfg.Assets.URL(echartsAsset)

@@ -94,6 +94,9 @@ func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) err
 		page := views.HomePage{Base: h.base(c, ld, "Home", views.NavHome), SearchOffered: searchOffered}
 		page.Workspace.Changed, page.Workspace.ChangedKnown = changed, changedKnown
 		page.Lookup = lookup
+		if w := h.worklistSummary(c); w != nil && w.Total > 0 {
+			page.Worklist = w
+		}
 		code := status
 		if query != "" && searchOffered {
 			page.Query = query

@@ -27,6 +27,8 @@ type scheduled struct {
 	why     string
 	last    *store.Review
 	changed time.Time
+	// year is the newest statement year known of the business (0 none).
+	year int
 }
 
 // schedule works out every account's next review from the newest ledger,
@@ -48,6 +50,10 @@ func (h *Handler) schedule(c *echo.Context) ([]scheduled, error) {
 	if err != nil {
 		return nil, accountsError(err)
 	}
+	years, err := h.statementYears(c)
+	if err != nil {
+		return nil, accountsError(err)
+	}
 	now := h.now()
 	out := make([]scheduled, 0, len(figs))
 	for _, f := range figs {
@@ -55,9 +61,10 @@ func (h *Handler) schedule(c *echo.Context) ([]scheduled, error) {
 		var last *credit.LastReview
 		if r, ok := reviews[f.Account.Account]; ok {
 			s.last = &r
-			last = &credit.LastReview{At: r.At, Band: r.Band, Over90: r.Over90}
+			last = &credit.LastReview{At: r.At, Band: r.Band, Over90: r.Over90, StatementYear: r.StatementYear}
 		}
-		s.next, s.why = credit.NextReview(last, f.Band, over90Share(f), now)
+		s.year = years[f.BusinessID]
+		s.next, s.why = credit.NextReview(last, f.Band, over90Share(f), s.year, now)
 		out = append(out, s)
 	}
 	slices.SortStableFunc(out, func(a, b scheduled) int { return a.next.Compare(b.next) })
@@ -152,6 +159,18 @@ func (h *Handler) showReview(c *echo.Context) error {
 func (h *Handler) reviewPage(c *echo.Context, s scheduled, status int, outcome, note, outcomeErr, noteErr string) error {
 	p := views.ReviewPage{Row: s.row(), Action: reviewPath(s.f.Account.Account), Outcome: outcome, Note: note,
 		OutcomeError: outcomeErr, NoteError: noteErr, Outcomes: store.ReviewOutcomes}
+	if h.worklists != nil {
+		p.Owner = &views.OwnerForm{Action: ownerPath(s.f.Account.Account), Current: s.f.Owner}
+	}
+	p.Base = h.base(c, nil, "Review of account "+s.f.Account.Account, views.NavAccounts)
+	return h.render(c, status, templates.Review(p))
+}
+
+// reviewPageOwner is the account's page with its owner form refused:
+// what was typed and why (the review form as new).
+func (h *Handler) reviewPageOwner(c *echo.Context, s scheduled, status int, owner, problem string) error {
+	p := views.ReviewPage{Row: s.row(), Action: reviewPath(s.f.Account.Account), Outcomes: store.ReviewOutcomes,
+		Owner: &views.OwnerForm{Action: ownerPath(s.f.Account.Account), Current: s.f.Owner, Value: owner, Error: problem}}
 	p.Base = h.base(c, nil, "Review of account "+s.f.Account.Account, views.NavAccounts)
 	return h.render(c, status, templates.Review(p))
 }
@@ -177,7 +196,7 @@ func (h *Handler) submitReview(c *echo.Context) error {
 		return h.reviewPage(c, s, http.StatusUnprocessableEntity, outcome, note, outcomeErr, noteErr)
 	}
 	_, err = h.decisions.RecordReview(c.Request().Context(), h.analyst(c), store.Review{Account: s.f.Account.Account,
-		Outcome: outcome, Note: note, Band: s.f.Band, Over90: over90Share(s.f)})
+		Outcome: outcome, Note: note, Band: s.f.Band, Over90: over90Share(s.f), StatementYear: s.year})
 	if err != nil {
 		return accountsError(err)
 	}

@@ -13,7 +13,8 @@ import (
 // TestReviews: never reviewed is due now; a review is logged and moves
 // the next date by the band's interval; a band drop since the last review
 // brings it back to today with the reason; a bad outcome keeps what was
-// typed (422); auditors may not review; accounts.csv carries next_review.
+// typed (422); auditors may not review; accounts.csv and accounts.xlsx
+// carry next_review.
 func TestReviews(t *testing.T) {
 	decisionApps(t, func(t *testing.T, app *apptest.App) {
 		dev := signInAccounts(t, app, "developer")
@@ -59,5 +60,6 @@ func TestReviews(t *testing.T) {
 				t.Errorf("next_review not filled: %q", l)
 			}
 		}
+		wantXLSXColumn(t, dev.Get("/accounts.xlsx").Body, "next_review", func(v string) bool { return len(v) == len("2026-11-27") })
 	})
 }

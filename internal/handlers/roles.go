@@ -33,7 +33,9 @@ var postActions = map[string]roles.Action{
 	"/decisions/:id/withdraw":        roles.RequestLimit,
 	"/accounts/:account/review":      roles.ChangeAccounts,
 	// The supplier category divergence rules follow is the team's.
-	supplierCategoryPath: roles.ChangeAccounts,
+	supplierCategoryPath:       roles.ChangeAccounts,
+	"/accounts/:account/owner": roles.ChangeAccounts,
+	"/worklist/owner":          roles.ChangeAccounts,
 }
 
 // actionOf is the action a request asks for: reading for GET and HEAD,

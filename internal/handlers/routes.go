@@ -6,8 +6,8 @@ import (
 	"github.com/labstack/echo/v5"
 	"github.com/labstack/echo/v5/middleware"
 
-	"creditdash/internal/views"
 	"creditdash/internal/digest"
+	"creditdash/internal/views"
 )
 
 // Routes builds the router with every route, written out, and the
@@ -182,6 +182,14 @@ func (h *Handler) Routes() *echo.Echo {
 	pages.POST("/digest/verify", h.submitDigestLink(digest.KindVerify))
 	pages.GET("/digest/unsubscribe", h.showDigestLink(digest.KindUnsubscribe))
 	pages.POST("/digest/unsubscribe", h.submitDigestLink(digest.KindUnsubscribe))
+
+	// The worklist (issue 27): every account that needs something; owners
+	// assigned one account at a time or several at once, each logged.
+	app.GET("/worklist", h.showWorklist)
+	app.POST("/worklist/owner", h.submitBulkOwner)
+	app.GET("/worklist/owner", goTo("/worklist"))
+	app.POST("/accounts/:account/owner", h.submitOwner)
+	app.GET("/accounts/:account/owner", toReviewPage)
 
 	// A form's address asked for with GET leads to the form's page
 	// (formpages.go); nothing changes.

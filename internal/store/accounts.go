@@ -273,7 +273,8 @@ const importBatch = 32
 
 // accountUpsert is the upsert of a batch's accounts; name, links and
 // owner change only for a ledger at least as new as the one that set
-// them, and a link resolved from a CustomerId or SupplierId stays while
+// them (and a ledger without an owner keeps the one assigned on the
+// worklist), and a link resolved from a CustomerId or SupplierId stays while
 // the identifiers do.
 const accountUpsert = ` ON CONFLICT (service, account) DO UPDATE SET
 	name = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.name ELSE team_accounts.name END,
@@ -283,7 +284,7 @@ const accountUpsert = ` ON CONFLICT (service, account) DO UPDATE SET
 		ELSE 0 END,
 	customer_id = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.customer_id ELSE team_accounts.customer_id END,
 	supplier_id = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.supplier_id ELSE team_accounts.supplier_id END,
-	owner = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.owner ELSE team_accounts.owner END,
+	owner = CASE WHEN team_accounts.as_of <= excluded.as_of AND excluded.owner <> '' THEN excluded.owner ELSE team_accounts.owner END,
 	as_of = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.as_of ELSE team_accounts.as_of END,
 	updated_at = excluded.updated_at, updated_by = excluded.updated_by
 	RETURNING id, account`
@@ -425,8 +426,8 @@ func dropOldLedgers(ctx context.Context, tx *sql.Tx, service string) ([]string, 
 	if err != nil {
 		return nil, err
 	}
-	// Scores are kept only for linked businesses.
-	for _, t := range []string{"team_scores", "team_risk_months", "team_businesses"} {
+	// Scores and statement years are kept only for linked businesses.
+	for _, t := range []string{"team_scores", "team_risk_months", "team_businesses", "team_statement_years"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE service = $1 AND NOT EXISTS (SELECT 1 FROM team_accounts a WHERE a.service = $1 AND a.business_id = "+t+".business_id)", service); err != nil {
 			return nil, err
 		}

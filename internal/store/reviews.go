@@ -29,6 +29,9 @@ type Review struct {
 	// when reviewed.
 	Band   int
 	Over90 float64
+	// StatementYear is the newest statement year known of the business
+	// when reviewed (0 none).
+	StatementYear int
 }
 
 // RecordReview keeps a review of the team's account and logs it with the
@@ -52,6 +55,8 @@ func (s *Store) RecordReview(ctx context.Context, a Analyst, r Review) (Review, 
 		return r, invalid("note", "the note is text of at most %s characters", grouped(MaxRequestReasonLen))
 	case r.Band < 0 || r.Band > 10 || math.IsNaN(r.Over90) || r.Over90 < 0 || r.Over90 > 1e6:
 		return r, invalid("band", "not a Risk band and 91+ share")
+	case r.StatementYear != 0 && !checkYear(r.StatementYear):
+		return r, invalid("statement_year", "not a statement year")
 	}
 	err = s.teamWrite(ctx, a.Service, "record review", func(tx *sql.Tx) error {
 		var business int64
@@ -75,8 +80,8 @@ func (s *Store) RecordReview(ctx context.Context, a Analyst, r Review) (Review, 
 		}
 		now := s.stamp()
 		r.At = fromStamp(now)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO account_reviews (id, service, account, reviewed_at, reviewed_by, outcome, note, band, over_90)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, newID(), a.Service, r.Account, now, a.User, r.Outcome, r.Note, r.Band, r.Over90); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO account_reviews (id, service, account, reviewed_at, reviewed_by, outcome, note, band, over_90, statement_year)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, newID(), a.Service, r.Account, now, a.User, r.Outcome, r.Note, r.Band, r.Over90, r.StatementYear); err != nil {
 			return err
 		}
 		_, err = s.appendAuditTx(ctx, tx, a.Service, AuditChange{Actor: a.User, Action: AuditActionReview, Account: r.Account,
@@ -94,7 +99,7 @@ func (s *Store) LastReviews(ctx context.Context, a Analyst) (map[string]Review, 
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT account, reviewed_at, reviewed_by, outcome, note, band, over_90 FROM account_reviews
+	rows, err := s.r.QueryContext(ctx, `SELECT account, reviewed_at, reviewed_by, outcome, note, band, over_90, statement_year FROM account_reviews
 		WHERE service = $1 ORDER BY reviewed_at, id`, a.Service)
 	if err != nil {
 		return nil, wrap("last reviews", err)
@@ -104,7 +109,7 @@ func (s *Store) LastReviews(ctx context.Context, a Analyst) (map[string]Review, 
 	for rows.Next() {
 		var r Review
 		var at int64
-		if err := rows.Scan(&r.Account, &at, &r.By, &r.Outcome, &r.Note, &r.Band, &r.Over90); err != nil {
+		if err := rows.Scan(&r.Account, &at, &r.By, &r.Outcome, &r.Note, &r.Band, &r.Over90, &r.StatementYear); err != nil {
 			return nil, wrap("last reviews", err)
 		}
 		r.At = fromStamp(at)

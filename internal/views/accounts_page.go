@@ -112,8 +112,8 @@ var AccountsCSVHeader = []string{"account", "name", "business_id", "balance", "c
 
 // CSVRecord is the account as a row of accounts.csv: plain numbers,
 // fractions for utilization and PD, empty where unknown, text cells
-// defused against spreadsheet formulas. next_review is empty: reviews are
-// not kept yet.
+// defused against spreadsheet formulas. next_review is left empty here:
+// the handler fills it from the review schedule.
 func (f Figures) CSVRecord() []string {
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	opt := func(v float64, ok bool) string {

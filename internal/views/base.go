@@ -66,12 +66,14 @@ type Base struct {
 
 // Assets are the URLs of the files every page may load.
 type Assets struct {
-	CSS     string
-	Icon    string
-	Charts  string // the chart bootstrap script
-	TZ      string // js/tz.js: the browser's time zone, for renewal times
-	Print   string // js/print.js: the Print button of the credit memo and summary
-	ECharts string // "" when the build has not fetched ECharts
+	CSS    string
+	Icon   string
+	Charts string // the chart bootstrap script
+	TZ     string // js/tz.js: the browser's time zone, for renewal times
+	Print  string // js/print.js: the Print button of the credit memo and summary
+	// Worklist is js/worklist.js: j/k and Enter on the worklist.
+	Worklist string
+	ECharts  string // "" when the build has not fetched ECharts
 }
 
 // Quota is the hourly request budget as the service last reported it.

@@ -165,4 +165,12 @@ type ReviewPage struct {
 	Action, Outcome, Note   string
 	OutcomeError, NoteError string
 	Outcomes                []string
+	// Owner is the account's owner form (nil: owners are not kept here).
+	Owner *OwnerForm
+}
+
+// OwnerForm assigns an account's owner: who it is now, what was typed and
+// what was wrong with it.
+type OwnerForm struct {
+	Action, Current, Value, Error string
 }

@@ -11,7 +11,9 @@ import (
 // section carries its own problem, so one failing call blanks only itself.
 type HomePage struct {
 	Base
-	Lookup LookupForm
+	// Worklist is the team's worklist at a glance; nil when nothing on it.
+	Worklist *WorklistSummary
+	Lookup   LookupForm
 	// SearchOffered is false once the service has said it has no search.
 	SearchOffered bool
 	Query         string
