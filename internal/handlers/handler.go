@@ -390,6 +390,8 @@ func New(cfg Config) (*Handler, error) {
 		Icon:   cfg.Assets.URL("img/favicon.svg"),
 		Charts: cfg.Assets.URL("js/charts.js"),
 		TZ:     cfg.Assets.URL("js/tz.js"),
+		// Read off the main thread: ICU's first load blocked phones.
+		TZWorker: cfg.Assets.URL("js/tz-worker.js"),
 	}
 	if cfg.Assets.Has(echartsAsset) {
 		h.urls.ECharts = cfg.Assets.URL(echartsAsset)

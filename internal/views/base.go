@@ -66,11 +66,13 @@ type Base struct {
 
 // Assets are the URLs of the files every page may load.
 type Assets struct {
-	CSS     string
-	Icon    string
-	Charts  string // the chart bootstrap script
-	TZ      string // js/tz.js: the browser's time zone, for renewal times
-	ECharts string // "" when the build has not fetched ECharts
+	CSS    string
+	Icon   string
+	Charts string // the chart bootstrap script
+	TZ     string // js/tz.js: the browser's time zone, for renewal times
+	// TZWorker is js/tz-worker.js, which reads the zone off the main thread.
+	TZWorker string
+	ECharts  string // "" when the build has not fetched ECharts
 }
 
 // Quota is the hourly request budget as the service last reported it.
