@@ -20,9 +20,7 @@ var layoutWidths = []int64{1366, phoneWidth}
 // what is wrong there ([] when the layout holds).
 type layoutCheck struct {
 	name, path string
-	// prepare, when set, runs after the page has loaded.
-	prepare func(b *Browser)
-	js      string
+	js         string
 }
 
 // boxJS defines bx(el), an element's box rounded to the pixel.
