@@ -132,7 +132,7 @@ func TestBusinessStatementControls(t *testing.T) {
 }
 
 // The risk history's badge speaks of the frame its chart draws: a frame
-// without risk months is not "present" above an empty chart.
+// without risk months is not "up to date" above an empty chart.
 func TestRiskBadgeFollowsTheFrame(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := app.SignIn(t, "demo")
@@ -140,7 +140,7 @@ func TestRiskBadgeFollowsTheFrame(t *testing.T) {
 	if !strings.Contains(p.Text("#risk-history"), "No risk history in this time frame") {
 		t.Fatalf("setup: the frame has risk months: %q", p.Text("#risk-history"))
 	}
-	if badge := p.Text("#risk-history .coverage-line"); strings.Contains(strings.ToLower(badge), "present") {
+	if badge := p.Text("#risk-history .coverage-line"); strings.Contains(strings.ToLower(badge), "up to date") {
 		t.Errorf("badge %q above an empty chart", badge)
 	}
 }

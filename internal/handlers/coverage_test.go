@@ -22,10 +22,10 @@ func TestCoverageBadgesOnTheOverview(t *testing.T) {
 		id   string
 		want map[string]string
 	}{
-		{"1001", map[string]string{"Risk score": "Risk: present", "Pay score": "Pay: present",
-			"DBT": "DBT: present", "Z″-Score": "Z″: present"}},
+		{"1001", map[string]string{"Risk score": "Risk: up to date", "Pay score": "Pay: up to date",
+			"DBT": "DBT: up to date", "Z″-Score": "Z″: up to date"}},
 		// Private distributor with a thin trade file.
-		{"1003", map[string]string{"Risk score": "Risk: present", "Pay score": "Pay: missing: thin trade file",
+		{"1003", map[string]string{"Risk score": "Risk: up to date", "Pay score": "Pay: missing: thin trade file",
 			"Z″-Score": "Z″: not computed for private companies"}},
 		// Public company whose Z″ stopped for the latest quarters.
 		{"1006", map[string]string{"Z″-Score": "Z″: not reported this month"}},
@@ -41,7 +41,7 @@ func TestCoverageBadgesOnTheOverview(t *testing.T) {
 		if n := p.Doc.Find(".score-chart .badge.coverage").Length(); n != 4 {
 			t.Errorf("%s: %d coverage badges on the score charts, want 4", c.id, n)
 		}
-		if got := p.Text("#risk-history .badge.coverage"); got != "Average risk: present" {
+		if got := p.Text("#risk-history .badge.coverage"); got != "Average risk: up to date" {
 			t.Errorf("%s: risk history badge %q", c.id, got)
 		}
 		for name, want := range c.want {

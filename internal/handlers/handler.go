@@ -415,6 +415,8 @@ func New(cfg Config) (*Handler, error) {
 		TZ:       cfg.Assets.URL("js/tz.js"),
 		Print:    cfg.Assets.URL("js/print.js"),
 		Worklist: cfg.Assets.URL("js/worklist.js"),
+		// Read off the main thread: ICU's first load blocked phones.
+		TZWorker: cfg.Assets.URL("js/tz-worker.js"),
 	}
 	if cfg.Assets.Has(echartsAsset) {
 		h.urls.ECharts = cfg.Assets.URL(echartsAsset)

@@ -201,12 +201,15 @@ func parseScoresQuery(q url.Values, now time.Time) (scoresQuery, []string) {
 			sq.folder = id
 		}
 	}
+	// Worst first unless the analyst asks for names: triage reads the map
+	// from the top.
+	sq.worst = true
 	switch raw := strings.ToLower(strings.TrimSpace(q.Get("order"))); raw {
-	case "", "name":
-	case "worst":
-		sq.worst = true
+	case "", "worst":
+	case "name":
+		sq.worst = false
 	default:
-		notices = append(notices, fmt.Sprintf("The order %q is not worst or name; showing them by name.", views.Clip(raw, 20)))
+		notices = append(notices, fmt.Sprintf("The order %q is not worst or name; showing them worst first.", views.Clip(raw, 20)))
 	}
 	return sq, notices
 }
@@ -232,6 +235,7 @@ func scoresURL(sq scoresQuery, page int) string {
 	if sq.folder > 0 {
 		q.Set("folder", strconv.Itoa(sq.folder))
 	}
+	q.Set("order", "name")
 	if sq.worst {
 		q.Set("order", "worst")
 	}

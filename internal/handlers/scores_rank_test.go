@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,5 +71,64 @@ func TestScoreMapByFolderWorstFirst(t *testing.T) {
 	}
 	if bad := u.Get("/portfolio/scores?folder=abc&order=sideways"); bad.Status != http.StatusBadRequest || !strings.Contains(bad.Text("main"), "not a folder id") {
 		t.Errorf("bad folder and order: status %d", bad.Status)
+	}
+}
+
+// TestScoreMapWorstFirstByDefault: the score map opens worst first (triage
+// reads it from the top), says so in its form, and every page link keeps
+// the order and the folder in the URL; by name only when asked.
+func TestScoreMapWorstFirstByDefault(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	latest := func(p *apptest.Page) []float64 {
+		var out []float64
+		p.Doc.Find("table.heat tbody tr").Each(func(_ int, tr *goquery.Selection) {
+			last, found := 0.0, false
+			tr.Find("td").Each(func(_ int, td *goquery.Selection) {
+				if v, err := strconv.ParseFloat(strings.TrimSpace(td.Text()), 64); err == nil {
+					last, found = v, true
+				}
+			})
+			if found {
+				out = append(out, last)
+			}
+		})
+		return out
+	}
+	p := u.Get("/portfolio/scores?size=25")
+	mustStatus(t, "score map", p, http.StatusOK)
+	got := latest(p)
+	if len(got) < 10 {
+		t.Fatalf("%d scored rows on the first page", len(got))
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i] < got[i-1] {
+			t.Fatalf("opened without an order, latest scores %v are not worst first", got)
+		}
+	}
+	if v, _ := p.Doc.Find(`.scores-form select[name="order"] option[selected]`).Attr("value"); v != "worst" {
+		t.Errorf("the form's order = %q, want worst", v)
+	}
+	next := pagerLinks(p)["Next"]
+	if !strings.Contains(next, "order=worst") {
+		t.Errorf("next page link %q does not keep worst first", next)
+	}
+	// The second page goes on from where the first stopped.
+	if second := latest(u.Get(next)); len(second) == 0 || second[0] < got[len(got)-1] {
+		t.Errorf("page 2 starts at %v after page 1 ended at %v", second, got[len(got)-1])
+	}
+
+	byName := u.Get("/portfolio/scores?size=25&order=name&folder=104")
+	mustStatus(t, "by name in folder 104", byName, http.StatusOK)
+	names := rowNames(byName)
+	if len(names) == 0 || !sort.StringsAreSorted(names) {
+		t.Errorf("order=name lists %q, want by name", names)
+	}
+	if v, _ := byName.Doc.Find(`.scores-form select[name="order"] option[selected]`).Attr("value"); v != "name" {
+		t.Errorf("the form's order = %q, want name", v)
+	}
+	bad := u.Get("/portfolio/scores?order=sideways")
+	if bad.Status != http.StatusBadRequest || !strings.Contains(bad.Text("main"), "showing them worst first") {
+		t.Errorf("a bad order: status %d, %q", bad.Status, clip(bad.Text("main")))
 	}
 }

@@ -79,7 +79,7 @@ func TestScoresPaging(t *testing.T) {
 
 	var seen []string
 	for page := 1; page <= last; page++ {
-		path := "/portfolio/scores?size=25&page=" + strconv.Itoa(page)
+		path := "/portfolio/scores?order=name&size=25&page=" + strconv.Itoa(page)
 		p := u.Get(path)
 		mustStatus(t, path, p, http.StatusOK)
 		first, end := (page-1)*25+1, min(page*25, total)
@@ -106,7 +106,7 @@ func TestScoresPaging(t *testing.T) {
 	}
 
 	// Past the end: a clear message and the way to the last page.
-	past := "/portfolio/scores?size=25&page=" + strconv.Itoa(last+1)
+	past := "/portfolio/scores?order=name&size=25&page=" + strconv.Itoa(last+1)
 	p := u.Get(past)
 	mustStatus(t, past, p, http.StatusNotFound)
 	if !strings.Contains(p.Text(".past-end"), "no page "+strconv.Itoa(last+1)) || p.Doc.Find("table.heat").Length() != 0 {
@@ -120,7 +120,7 @@ func TestScoresPaging(t *testing.T) {
 	}
 
 	// One page of 100 holds everything, with no paging links.
-	p = u.Get("/portfolio/scores?size=100")
+	p = u.Get("/portfolio/scores?order=name&size=100")
 	if n := len(rowNames(p)); n != total || len(pagerLinks(p)) != 0 {
 		t.Errorf("size=100: %d rows and links %v, want %d rows and none", n, pagerLinks(p), total)
 	}
@@ -191,7 +191,7 @@ func TestScoresCellsEqualTheService(t *testing.T) {
 	u := app.SignIn(t, "demo")
 	key := u.SessionKey()
 	for _, score := range []string{"pay", "z"} {
-		p := u.Get("/portfolio/scores?size=100&score=" + score)
+		p := u.Get("/portfolio/scores?order=name&size=100&score=" + score)
 		mustStatus(t, score, p, http.StatusOK)
 		get := app.Client.As(key).PayScoreHistory
 		if score == "z" {

@@ -190,7 +190,7 @@ func (h *Handler) showSnapshotCompare(c *echo.Context) error {
 		page.TodayProblem = h.todayProblem(c, ld, tab, err)
 		ld = nil
 	} else {
-		page.Rows = views.CompareFacts(then.facts(), now.facts())
+		page.SetRows(views.CompareFacts(then.facts(), now.facts()))
 	}
 	page.Base = h.base(c, ld, s.BusinessName+" · "+tab.Label()+" · then and now", views.NavWorkspace)
 	return h.render(c, http.StatusOK, templates.SnapshotCompare(page))

@@ -50,9 +50,11 @@ func TestWorkspaceSnapshots(t *testing.T) {
 		if n := cmp.Doc.Find("table.compare-then-now tbody tr").Length(); n < 6 {
 			t.Errorf("compare shows %d rows", n)
 		}
-		// Nothing changed within the test: every row says so in words.
-		if cmp.Doc.Find("tr.changed").Length() != 0 || !strings.Contains(cmp.Text("table.compare-then-now"), "unchanged") {
-			t.Errorf("compare: %s", cmp.Text("table.compare-then-now"))
+		// Nothing changed within the test: the page says so in words, and
+		// every row is among the folded unchanged ones.
+		if cmp.Doc.Find("tr.changed").Length() != 0 || !strings.Contains(cmp.Text(".compare-summary"), "unchanged") ||
+			!strings.Contains(cmp.Text("main"), "Nothing changed") || cmp.Doc.Find("details.compare-unchanged table.compare-same tbody tr").Length() < 6 {
+			t.Errorf("compare: %s", cmp.Text("main"))
 		}
 
 		other := signInWS(t, app, "developer")

@@ -73,6 +73,8 @@ type Assets struct {
 	Print  string // js/print.js: the Print button of the credit memo and summary
 	// Worklist is js/worklist.js: j/k and Enter on the worklist.
 	Worklist string
+	// TZWorker is js/tz-worker.js, which reads the zone off the main thread.
+	TZWorker string
 	ECharts  string // "" when the build has not fetched ECharts
 }
 

@@ -33,7 +33,7 @@ const (
 func (c Coverage) Label() string {
 	switch c {
 	case CoveragePresent:
-		return "present"
+		return "up to date"
 	case CoverageNotReported:
 		return "not reported this month"
 	case CoverageWithheld:
@@ -120,7 +120,7 @@ type CoverageBadge struct {
 	Score string
 }
 
-// Label is "Risk: present".
+// Label is "Risk: up to date" (plain words, not "present").
 func (b CoverageBadge) Label() string { return b.Score + ": " + b.Coverage.Label() }
 
 // Class is the badge's CSS classes.

@@ -188,6 +188,11 @@ func CompareFacts(then, now []Fact) []ThenNowRow {
 		case r.Changed:
 			r.ChangeWord = "changed"
 		}
+		if inThen && inNow {
+			r.ThenParts, r.NowParts = markParts(t, n)
+		} else {
+			r.ThenParts, r.NowParts = []ValuePart{{Text: r.Then}}, []ValuePart{{Text: r.Now}}
+		}
 		return r
 	}
 	rows := make([]ThenNowRow, 0, len(thenKeys))

@@ -87,7 +87,10 @@ func SnapshotRows(list []store.SnapshotInfo) []SnapshotMark {
 type SnapshotComparePage struct {
 	Base
 	Snapshot SnapshotMark
-	Rows     []ThenNowRow
+	// Changed are the facts that differ (changed, new or gone), shown
+	// first; Unchanged are folded below them (SetRows sorts them).
+	Changed, Unchanged []ThenNowRow
+	Summary            CompareSummary
 	// TodayProblem tells why today's data is missing.
 	TodayProblem *Problem
 }
@@ -98,4 +101,7 @@ type ThenNowRow struct {
 	Then, Now  string
 	Changed    bool
 	ChangeWord string // "changed", "unchanged", "new" (today only), "gone" (then only)
+	// ThenParts and NowParts are the values split into their parts, those
+	// that differ marked (a changed aging row marks the buckets that moved).
+	ThenParts, NowParts []ValuePart
 }
