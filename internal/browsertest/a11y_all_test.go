@@ -137,14 +137,16 @@ func TestFolderNewsPagedInBrowser(t *testing.T) {
 	}
 	openSignedIn(t, app, b, path)
 	type view struct {
-		Stories                             []string
-		BusinessesTop, NewsTop, InnerHeight float64
+		Stories                                                       []string
+		BusinessesTop, NewsTop, BusinessesLeft, NewsLeft, InnerHeight float64
 	}
 	const look = `(() => {
 		const top = (sel) => document.querySelector(sel).getBoundingClientRect().top;
+		const left = (sel) => document.querySelector(sel).getBoundingClientRect().left;
 		return {
 			Stories: Array.from(document.querySelectorAll('.news li .title'), (e) => e.textContent.trim()),
 			BusinessesTop: top('#folder-businesses-title'), NewsTop: top('#folder-news-title'),
+			BusinessesLeft: left('#folder-businesses-title'), NewsLeft: left('#folder-news-title'),
 			InnerHeight: window.innerHeight,
 		};
 	})()`
@@ -152,8 +154,10 @@ func TestFolderNewsPagedInBrowser(t *testing.T) {
 	if len(first.Stories) != views.FolderNewsPerPage {
 		t.Fatalf("%s shows %d stories, want %d", path, len(first.Stories), views.FolderNewsPerPage)
 	}
-	if first.BusinessesTop >= first.NewsTop {
-		t.Errorf("the businesses (top %.0f px) do not come before the news (top %.0f px)", first.BusinessesTop, first.NewsTop)
+	// Before: above it, or beside it on the left (cards in a row start level).
+	if first.BusinessesTop > first.NewsTop || (first.BusinessesTop == first.NewsTop && first.BusinessesLeft >= first.NewsLeft) {
+		t.Errorf("the businesses (top %.0f, left %.0f px) do not come before the news (top %.0f, left %.0f px)",
+			first.BusinessesTop, first.BusinessesLeft, first.NewsTop, first.NewsLeft)
 	}
 	if b.Exists(`nav[aria-label="News pages"] a[href*="news="]:not([href*="news=2"])`) {
 		t.Errorf("the first page links to newer news")
