@@ -40,7 +40,7 @@ func TestWorklistInputs(t *testing.T) {
 		if kept, err := s.RecordStatementYear(ctx, alice, 1002, 2025, time.Now()); err != nil || !kept {
 			t.Fatalf("statement year: %v, %v", kept, err)
 		}
-		v = moved("a statement year", v)
+		moved("a statement year", v)
 		if kept, err := s.RecordStatementYear(ctx, alice, 1002, 2023, time.Now()); err != nil || kept {
 			t.Errorf("an older statement year replaced a newer one: %v, %v", kept, err)
 		}
