@@ -15,10 +15,12 @@ import (
 	"creditdash/templates"
 )
 
-// Worklists are the team's worklist and owners, and the statement years
-// the third review trigger compares (internal/store).
+// Worklists are what the team's worklist reads besides its figures (the
+// latest reviews, the statement years the third review trigger compares,
+// the pending requests) and its owners (internal/store).
 type Worklists interface {
-	Worklist(ctx context.Context, a store.Analyst, q store.WorklistQuery) ([]store.WorkCandidate, error)
+	LastReviews(ctx context.Context, a store.Analyst) (map[string]store.Review, error)
+	PendingRequests(ctx context.Context, a store.Analyst) ([]store.PendingRequest, error)
 	AssignOwner(ctx context.Context, a store.Analyst, accounts []string, owner, reason string) (int, error)
 	RecordStatementYear(ctx context.Context, a store.Analyst, business int32, year int, fetched time.Time) (bool, error)
 	StatementYears(ctx context.Context, a store.Analyst) (map[int32]int, error)
@@ -27,14 +29,10 @@ type Worklists interface {
 // worklistPageSize is how many lines one page of /worklist lists.
 const worklistPageSize = 50
 
-// holdBelow is the Risk score under which a hold may be advised: scores
-// round to their band, and bands 1–2 advise one.
-const holdBelow = 2.5
-
 // worklist works out every account of the newest ledger that needs
-// something, largest expected loss first. The store hands over only the
-// candidates (see store.Worklist); the reasons are decided here with the
-// same figures and schedule as /accounts and /reviews.
+// something, largest expected loss first, from what the team keeps under
+// its version (worklist_cache.go), with the same figures and schedule as
+// /accounts and /reviews.
 //
 // ctx bounds the read: the page's request (the store bounds it too, as
 // for /accounts), or the home page's workspace deadline, so a slow
@@ -43,24 +41,16 @@ func (h *Handler) worklist(ctx context.Context, c *echo.Context) ([]views.WorkIt
 	if h.worklists == nil || h.accts == nil {
 		return nil, echo.ErrNotFound
 	}
-	now := h.now()
-	today := time.Date(now.UTC().Year(), now.UTC().Month(), now.UTC().Day(), 0, 0, 0, 0, time.UTC)
-	q := store.WorklistQuery{
-		ReviewedBefore: today.AddDate(0, 0, views.ReviewDueWithin-credit.MinReviewInterval),
-		HoldBelow:      holdBelow, OverdueShare: credit.OverdueShare,
-		Authority: h.deciderAuthority(mustSession(c).User),
-	}
-	cands, err := h.worklists.Worklist(ctx, h.analyst(c), q)
+	a := h.analyst(c)
+	ts, err := h.teamNow(ctx, a)
 	if err != nil {
 		return nil, accountsError(err)
 	}
-	items := make([]views.WorkItem, 0, len(cands))
-	for _, cd := range cands {
-		if w, ok := views.NewWorkItem(cd, now); ok {
-			items = append(items, w)
-		}
+	b, err := h.teamWorkBase(ctx, ts)
+	if err != nil {
+		return nil, accountsError(err)
 	}
-	return views.SortWork(items), nil
+	return b.items(h.now(), a.User, h.deciderAuthority(mustSession(c).User)), nil
 }
 
 // parseWorklistFilter reads the page's filters; unknown values are

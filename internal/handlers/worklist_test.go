@@ -27,8 +27,8 @@ func worklistAccounts(p *apptest.Page) []string {
 // largest expected loss first; filtered by reason and owner; owners
 // assigned in bulk and one at a time, logged, a bad name kept with its
 // message (422), auditors and requests without a CSRF token refused; a
-// decision waiting shows for the manager who may take it; the home page
-// sums it up.
+// decision waiting shows for the manager who may take it, and goes once
+// decided; the home page sums it up.
 func TestWorklist(t *testing.T) {
 	decisionApps(t, func(t *testing.T, app *apptest.App) {
 		dev := signInAccounts(t, app, "developer")
@@ -124,7 +124,7 @@ func TestWorklist(t *testing.T) {
 		}
 
 		// A request above the developer's authority waits for a manager.
-		mustRedirect(t, "request", dev.post("/businesses/1002/limit-requests", "account", "A-2", "amount", "20000", "reason", "New contract"))
+		req := mustRedirect(t, "request", dev.post("/businesses/1002/limit-requests", "account", "A-2", "amount", "20000", "reason", "New contract"))
 		demo := signInAccounts(t, app, "demo")
 		w := demo.Get("/worklist?reason=decision-waiting")
 		if got := worklistAccounts(w); strings.Join(got, ",") != "A-2" || !strings.Contains(w.Text("table.worklist"), "1 request waiting for your decision") {
@@ -140,6 +140,12 @@ func TestWorklist(t *testing.T) {
 		}
 		if demo.Get("/worklist").Doc.Find(`nav[aria-label="Main"] a[href="/worklist"]`).Length() != 1 {
 			t.Errorf("no worklist link in the navigation")
+		}
+		// Decided, it waits for no one: the worklist read just before
+		// must not be served again.
+		mustRedirect(t, "approve", demo.post(req+"/approve"))
+		if got := worklistAccounts(demo.Get("/worklist?reason=decision-waiting")); len(got) != 0 {
+			t.Errorf("an approved request still waits for demo: %v", got)
 		}
 	})
 }

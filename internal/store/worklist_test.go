@@ -6,35 +6,42 @@ import (
 	"time"
 )
 
-// TestWorklistCandidates: the query keeps every account that may need
-// something (over limit, never reviewed, reviewed long ago, a hold band,
-// a band drop, a newer statement year, a decision waiting for the
-// reader) and leaves out the account that needs nothing.
-func TestWorklistCandidates(t *testing.T) {
+// TestWorklistInputs: what the worklist reads besides the figures (the
+// latest reviews, the statement years, the pending requests) is read
+// back, and every write that changes it moves the team's version, under
+// which the handlers keep the worklist.
+func TestWorklistInputs(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		ctx := t.Context()
-		lines := []LedgerLine{line("W-1", 1001, 100), line("W-2", 1002, 100), line("W-3", 1003, 100), line("W-4", 1004, 100),
-			line("W-5", 1005, 100), line("W-6", 1006, 100), line("W-7", 1007, 100), line("W-8", 1008, 100)}
-		lines[1].Limit = ptr(50.0) // W-2 over its limit
+		lines := []LedgerLine{line("W-1", 1001, 100), line("W-2", 1002, 100)}
 		_, err := s.ImportLedger(ctx, alice, ImportSpec{AsOf: date("2026-10-31"), Lines: lines})
 		must(t, err)
-		for id, risk := range map[int32]float64{1001: 7, 1002: 7, 1003: 7, 1004: 2, 1005: 7, 1006: 7, 1007: 7, 1008: 7} {
-			_, err := s.RecordScores(ctx, alice, Observation{BusinessID: id, Fetched: time.Now(),
-				Latest: map[Score]KnownScore{ScoreRisk: {Value: risk, Month: 202610, Fetched: time.Now()}}})
+		version := func() int64 {
+			t.Helper()
+			v, err := s.TeamVersion(ctx, alice)
 			must(t, err)
+			return v
 		}
-		old, err := s.RecordReview(ctx, alice, Review{Account: "W-8", Outcome: "keep", Band: 7})
-		must(t, err)
-		for _, acct := range []string{"W-1", "W-2", "W-4", "W-6", "W-7"} {
-			_, err := s.RecordReview(ctx, alice, Review{Account: acct, Outcome: "keep", Band: 7, StatementYear: 2024})
-			must(t, err)
+		moved := func(what string, before int64) int64 {
+			t.Helper()
+			v := version()
+			if v == before {
+				t.Errorf("%s left the team's version at %d", what, v)
+			}
+			return v
 		}
-		_, err = s.RecordReview(ctx, alice, Review{Account: "W-5", Outcome: "keep", Band: 8})
+		v := version()
+		_, err = s.RecordReview(ctx, alice, Review{Account: "W-1", Outcome: "keep", Band: 7})
 		must(t, err)
-		if kept, err := s.RecordStatementYear(ctx, alice, 1006, 2025, time.Now()); err != nil || !kept {
+		v = moved("a review", v)
+		_, err = s.RecordReview(ctx, alice, Review{Account: "W-1", Outcome: "hold", Band: 8, StatementYear: 2024})
+		must(t, err)
+		v = moved("a second review", v)
+		if kept, err := s.RecordStatementYear(ctx, alice, 1002, 2025, time.Now()); err != nil || !kept {
 			t.Fatalf("statement year: %v, %v", kept, err)
 		}
-		if kept, err := s.RecordStatementYear(ctx, alice, 1006, 2023, time.Now()); err != nil || kept {
+		moved("a statement year", v)
+		if kept, err := s.RecordStatementYear(ctx, alice, 1002, 2023, time.Now()); err != nil || kept {
 			t.Errorf("an older statement year replaced a newer one: %v, %v", kept, err)
 		}
 		if kept, _ := s.RecordStatementYear(ctx, alice, 1999, 2025, time.Now()); kept {
@@ -42,41 +49,38 @@ func TestWorklistCandidates(t *testing.T) {
 		}
 		_, err = s.RecordStatementYear(ctx, alice, 1001, 20250, time.Now())
 		wantInvalid(t, "a year of five digits", err, "year")
-		_, err = s.RequestLimit(ctx, bob, RequestSpec{Account: "W-7", Amount: 5000, Reason: "more", Authority: 0})
+		v = version()
+		_, err = s.AssignOwner(ctx, alice, []string{"W-2"}, "carol", "")
 		must(t, err)
-		q := WorklistQuery{ReviewedBefore: old.At.Add(time.Microsecond), HoldBelow: 2.5, OverdueShare: 0.1, Authority: 250000}
-		got := candidates(t, s, alice, q)
-		if want := []string{"W-2", "W-3", "W-4", "W-5", "W-6", "W-7", "W-8"}; !slices.Equal(got, want) {
-			t.Errorf("alice's candidates = %v, want %v", got, want)
+		v = moved("an owner", v)
+		r, err := s.RequestLimit(ctx, bob, RequestSpec{Account: "W-2", Amount: 5000, Reason: "more", Authority: 0})
+		must(t, err)
+		v = moved("a request", v)
+		pending, err := s.PendingRequests(ctx, carol)
+		must(t, err)
+		if want := []PendingRequest{{Account: "W-2", RequestedBy: "bob", Amount: 5000}}; !slices.Equal(pending, want) {
+			t.Errorf("pending = %+v, want %+v", pending, want)
 		}
-		// bob's own request is not his to decide.
-		if got := candidates(t, s, bob, q); slices.Contains(got, "W-7") {
-			t.Errorf("bob's candidates hold his own request: %v", got)
+		if other, err := s.PendingRequests(ctx, aliceElse); err != nil || len(other) != 0 {
+			t.Errorf("another team's pending requests = %+v, %v", other, err)
+		}
+		_, err = s.Decide(ctx, bob, r.ID, Withdraw, "")
+		must(t, err)
+		moved("a withdrawal", v)
+		if pending, err := s.PendingRequests(ctx, alice); err != nil || len(pending) != 0 {
+			t.Errorf("pending after the withdrawal = %+v, %v", pending, err)
 		}
 		years, err := s.StatementYears(ctx, carol)
 		must(t, err)
-		if len(years) != 1 || years[1006] != 2025 {
+		if len(years) != 1 || years[1002] != 2025 {
 			t.Errorf("statement years = %v", years)
 		}
 		last, err := s.LastReviews(ctx, alice)
 		must(t, err)
-		if last["W-6"].StatementYear != 2024 {
-			t.Errorf("the review's statement year = %d", last["W-6"].StatementYear)
+		if len(last) != 1 || last["W-1"].Outcome != "hold" || last["W-1"].StatementYear != 2024 {
+			t.Errorf("last reviews = %+v", last)
 		}
 	})
-}
-
-// candidates are the worklist's candidate accounts for a, sorted.
-func candidates(t *testing.T, s *Store, a Analyst, q WorklistQuery) []string {
-	t.Helper()
-	ws, err := s.Worklist(t.Context(), a, q)
-	must(t, err)
-	var out []string
-	for _, w := range ws {
-		out = append(out, w.Account)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // TestAssignOwner: one account or several get an owner, each change

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"creditdash/internal/credit"
-	"creditdash/internal/store"
 )
 
 // The worklist (issue 27): every account of the team that needs
@@ -60,11 +59,12 @@ type WorkNeed struct {
 	Detail string
 }
 
-// WorkItem is an account on the worklist. Its reasons are kept as a set
-// of bits and worded only for the lines a page shows: a team's worklist
-// can hold every one of its 50,000 accounts.
+// WorkItem is an account on the worklist. Its figures are the team's
+// kept ones, shared, never changed; its reasons are kept as a set of bits
+// and worded only for the lines a page shows: a team's worklist can hold
+// every one of its 50,000 accounts.
 type WorkItem struct {
-	Figures
+	*Figures
 	reasons uint8
 	// Next is the next review date, Why its reason.
 	Next time.Time
@@ -87,37 +87,33 @@ func (w *WorkItem) Has(r WorkReason) bool { return w.reasons&r.bit() != 0 }
 // /reviews shows as "due this week".
 const ReviewDueWithin = 7
 
-// NewWorkItem works out what a candidate account needs as of today
-// (the same figures as /accounts, the same schedule as /reviews); ok is
-// false when it needs nothing.
-func NewWorkItem(c store.WorkCandidate, today time.Time) (WorkItem, bool) {
-	acct := store.Account{LedgerLine: store.LedgerLine{Account: c.Account, Name: c.Name, BusinessID: c.BusinessID, Owner: c.Owner,
-		Balance: c.Balance, DaysOver90: c.DaysOver90, Limit: c.Limit}, Inputs: c.Inputs}
-	w := WorkItem{Figures: Figures{Account: acct}, Waiting: c.Waiting}
-	if c.Risk != nil || c.Z != nil || c.Inputs != nil {
-		known := make(map[store.Score]store.KnownScore, 2)
-		if c.Risk != nil {
-			known[store.ScoreRisk] = store.KnownScore{Value: *c.Risk}
-		}
-		if c.Z != nil {
-			known[store.ScoreZ] = store.KnownScore{Value: *c.Z}
-		}
-		w.Figures = NewFigures(acct, known)
+// WorkInputs are what an account's review schedule and the reader's
+// decisions add to its figures.
+type WorkInputs struct {
+	// LastReview is the account's latest review, nil when never reviewed.
+	LastReview *credit.LastReview
+	// StatementYear is the newest statement year known of its business (0
+	// none).
+	StatementYear int
+	// Waiting is how many of its pending requests the reader may decide.
+	Waiting int
+}
+
+// NewWorkItem works out what an account needs as of today (the same
+// figures as /accounts, the same schedule as /reviews); ok is false when
+// it needs nothing. f is kept in the item, not copied.
+func NewWorkItem(f *Figures, in WorkInputs, today time.Time) (WorkItem, bool) {
+	w := WorkItem{Figures: f, Waiting: in.Waiting}
+	if f.Balance > 0 {
+		w.Over90 = f.DaysOver90 / f.Balance
 	}
-	if c.Balance > 0 {
-		w.Over90 = c.DaysOver90 / c.Balance
-	}
-	var last *credit.LastReview
-	if r := c.LastReview; r != nil {
-		last = &credit.LastReview{At: r.At, Band: r.Band, Over90: r.Over90, StatementYear: r.StatementYear}
-	}
-	w.Next, w.Why = credit.NextReview(last, w.Band, w.Over90, c.StatementYear, today)
+	w.Next, w.Why = credit.NextReview(in.LastReview, w.Band, w.Over90, in.StatementYear, today)
 	u := today.UTC()
 	day := time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC)
 	if w.OverLimit() {
 		w.reasons |= ReasonOverLimit.bit()
 	}
-	if c.Limit != nil && w.ImpliedOK && *c.Limit > w.Implied {
+	if f.Account.Limit != nil && w.ImpliedOK && *f.Account.Limit > w.Implied {
 		w.reasons |= ReasonLimitAtRisk.bit()
 	}
 	switch {
@@ -129,7 +125,7 @@ func NewWorkItem(c store.WorkCandidate, today time.Time) (WorkItem, bool) {
 	if w.Band == 1 || w.Band == 2 || w.Over90 > credit.OverdueShare {
 		w.reasons |= ReasonHold.bit()
 	}
-	if c.Waiting > 0 {
+	if in.Waiting > 0 {
 		w.reasons |= ReasonDecision.bit()
 	}
 	return w, w.reasons != 0
@@ -163,41 +159,32 @@ func (w *WorkItem) Needs() []WorkNeed {
 	return out
 }
 
-// SortWork orders the worklist by expected loss, largest first; accounts
-// without a Risk band (no expected loss) after them by balance; then by
-// account number. It sorts small keys and moves each item once: the
-// items are large and a worklist can be long.
-func SortWork(items []WorkItem) []WorkItem {
-	type key struct {
-		el, balance float64
-		elok        bool
-		i           int32
+// WorkOrder is the worklist's order of figs, as indexes: by expected
+// loss, largest first; accounts without a Risk band (no expected loss)
+// after them by balance; then by account number. It depends on nothing
+// but the figures, so it is worked out once per team version.
+func WorkOrder(figs []Figures) []int32 {
+	order := make([]int32, len(figs))
+	for i := range order {
+		order[i] = int32(i)
 	}
-	keys := make([]key, len(items))
-	for i := range items {
-		w := &items[i]
-		keys[i] = key{el: w.EL, balance: w.Balance, elok: w.ELOK, i: int32(i)}
-	}
-	slices.SortFunc(keys, func(a, b key) int {
-		if a.elok != b.elok {
-			if a.elok {
+	slices.SortFunc(order, func(i, j int32) int {
+		a, b := &figs[i], &figs[j]
+		if a.ELOK != b.ELOK {
+			if a.ELOK {
 				return -1
 			}
 			return 1
 		}
-		if c := cmp.Compare(b.el, a.el); a.elok && c != 0 {
+		if c := cmp.Compare(b.EL, a.EL); a.ELOK && c != 0 {
 			return c
 		}
-		if c := cmp.Compare(b.balance, a.balance); c != 0 {
+		if c := cmp.Compare(b.Balance, a.Balance); c != 0 {
 			return c
 		}
-		return cmp.Compare(items[a.i].Account.Account, items[b.i].Account.Account)
+		return cmp.Compare(a.Account.Account, b.Account.Account)
 	})
-	out := make([]WorkItem, len(items))
-	for i, k := range keys {
-		out[i] = items[k.i]
-	}
-	return out
+	return order
 }
 
 // WorklistFilter is the page's filters as its query carries them.
