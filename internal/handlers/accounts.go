@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v5"
 	"github.com/maypok86/otter/v2"
@@ -65,16 +66,9 @@ func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ref upstream.Bus
 	if id == 0 {
 		return
 	}
-	rep := ld.rd.Report()
-	mark := teamMark{team: h.service, business: id, fingerprint: rep.Fingerprint}
-	if rep.Fingerprint != 0 {
-		if _, ok := h.teamMarks.GetIfPresent(mark); ok {
-			return
-		}
-	}
-	fetched := rep.FetchedAt
-	if fetched.IsZero() {
-		fetched = h.now()
+	mark, fetched, done := h.teamCopy(ld, id)
+	if done {
+		return
 	}
 	var naics []upstream.NAICSCode
 	if hd.naicsErr == nil {
@@ -88,7 +82,34 @@ func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ref upstream.Bus
 	}
 	// A business no account links to is asked about again next time: an
 	// import may link it meanwhile.
-	if kept && rep.Fingerprint != 0 && rep.Failed == 0 {
+	if kept {
+		h.markTeamCopy(ld, mark)
+	}
+}
+
+// teamCopy is the mark of the page's cached copies of business (0: the
+// portfolio's), the time they were fetched, and whether they were already
+// recorded for the team: each copy is recorded once, so a warm page costs
+// no query.
+func (h *Handler) teamCopy(ld *loaded, business int32) (mark teamMark, fetched time.Time, done bool) {
+	rep := ld.rd.Report()
+	mark = teamMark{team: h.service, business: business, fingerprint: rep.Fingerprint}
+	if rep.Fingerprint != 0 {
+		if _, ok := h.teamMarks.GetIfPresent(mark); ok {
+			return mark, time.Time{}, true
+		}
+	}
+	fetched = rep.FetchedAt
+	if fetched.IsZero() {
+		fetched = h.now()
+	}
+	return mark, fetched, false
+}
+
+// markTeamCopy remembers that the page's copies were recorded; copies
+// with a failed call are recorded again next time.
+func (h *Handler) markTeamCopy(ld *loaded, mark teamMark) {
+	if rep := ld.rd.Report(); rep.Fingerprint != 0 && rep.Failed == 0 {
 		h.teamMarks.Set(mark, struct{}{})
 	}
 }

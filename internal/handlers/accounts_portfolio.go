@@ -26,17 +26,10 @@ func (h *Handler) recordPortfolioScores(c *echo.Context, ld *loaded, pay, z upst
 	if !ok || ld == nil {
 		return
 	}
-	rep := ld.rd.Report()
 	// Business 0 marks the portfolio's copies, apart from any report's.
-	mark := teamMark{team: h.service, fingerprint: rep.Fingerprint}
-	if rep.Fingerprint != 0 {
-		if _, ok := h.teamMarks.GetIfPresent(mark); ok {
-			return
-		}
-	}
-	fetched := rep.FetchedAt
-	if fetched.IsZero() {
-		fetched = h.now()
+	mark, fetched, done := h.teamCopy(ld, 0)
+	if done {
+		return
 	}
 	obs := views.PortfolioObservations(pay, z, fetched)
 	if len(obs) == 0 {
@@ -46,7 +39,5 @@ func (h *Handler) recordPortfolioScores(c *echo.Context, ld *loaded, pay, z upst
 		h.logWorkspace(c, "record portfolio scores", err)
 		return
 	}
-	if rep.Fingerprint != 0 && rep.Failed == 0 {
-		h.teamMarks.Set(mark, struct{}{})
-	}
+	h.markTeamCopy(ld, mark)
 }
