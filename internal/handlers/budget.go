@@ -52,29 +52,6 @@ type plan struct {
 	load []bool
 	// offers holds, per section left unloaded, what loading it would cost.
 	offers []*deferredError
-	// steps are each section's calls as the plan's probe ran them.
-	steps [][]step
-}
-
-// step is one call of a section and the probe it first ran against: a
-// call whose probe found every copy is done, and is not run again; only a
-// call that must ask the service runs a second time, for real.
-type step struct {
-	call  func(ctx context.Context, src Source)
-	probe *cache.Reader
-}
-
-// probe runs each call of sec once against the cache alone; a copy it
-// would have to fetch answers err (ErrNotCached when nil).
-func probe(ctx context.Context, rd *cache.Reader, gate func(*cache.Reader) Source, sec section, err error) (steps []step, misses int) {
-	steps = make([]step, len(sec.calls))
-	for i, call := range sec.calls {
-		p := rd.Probe(err)
-		call(ctx, gate(p))
-		steps[i] = step{call: call, probe: p}
-		misses += p.Misses()
-	}
-	return steps, misses
 }
 
 // loaded is what a page's sections read: the reader, which knows when
@@ -135,57 +112,42 @@ func (h *Handler) loadWithin(c *echo.Context, spend int, secs ...section) *loade
 	spent, full := 0, countCalls(secs)
 	if spend > 0 && !known && len(secs) > 1 {
 		// The first section is read here; the plan is for the rest.
-		spent = h.runAll(ctx, rd, gate, secs[:1])
+		_, spent = h.runSections(ctx, rd, gate, secs[:1], nil)
 		secs = secs[1:]
 		q, known = h.cache.Quota(s.User)
 	}
 	short := spend > 0 && known && q.Limit > 0 && q.Remaining < shortBudget*full
 	if !known || (!short && q.Remaining >= countCalls(secs)) {
-		h.runAll(ctx, rd, gate, secs)
+		h.runSections(ctx, rd, gate, secs, nil)
 		return &loaded{rd: rd}
 	}
 	real := q.Remaining
 	if short {
 		q.Remaining = min(q.Remaining, max(spend-spent, 0))
 	}
-	p := planWithin(ctx, rd, gate, q, requestedSections(c), secs)
-	for _, o := range p.offers {
-		if o != nil {
-			// The cap is the page's choice, not the account's limit: an
-			// offer names what is really left, and can be taken.
-			o.left += real - q.Remaining
-		}
-	}
-	var run []step
-	for i, sec := range secs {
-		if p.load[i] {
-			run = append(run, p.steps[i]...)
-		} else {
-			p.offers[i].loadURL = withLoad(pageURL(c), sec.name)
-		}
-	}
-	h.finish(ctx, rd, gate, run)
+	asked := requestedSections(c)
+	p, _ := h.runSections(ctx, rd, gate, secs, func(costs []int) plan { return planWithin(q, asked, secs, costs) })
 	ld := &loaded{rd: rd}
-	for _, o := range p.offers {
-		if o != nil {
-			ld.offers = append(ld.offers, o)
+	for i, o := range p.offers {
+		if o == nil {
+			continue
 		}
+		// The cap is the page's choice, not the account's limit: an offer
+		// names what is really left, and can be taken.
+		o.left += real - q.Remaining
+		o.loadURL = withLoad(pageURL(c), secs[i].name)
+		ld.offers = append(ld.offers, o)
 	}
 	return ld
 }
 
-// planWithin decides which sections a budget of q.Remaining requests loads:
-// first those the user asked for (they were told the cost), then the
-// others in order, each only if what the cache lacks for it still fits.
-// Probing runs every call against the cache alone, so an unloaded section
-// keeps whatever the cache held for it and a *deferredError for the rest.
-func planWithin(ctx context.Context, rd *cache.Reader, gate func(*cache.Reader) Source, q upstream.RateLimit, asked map[string]bool, secs []section) plan {
-	p := plan{load: make([]bool, len(secs)), offers: make([]*deferredError, len(secs)), steps: make([][]step, len(secs))}
-	costs := make([]int, len(secs))
-	for i, sec := range secs {
-		p.offers[i] = &deferredError{section: sec.name}
-		p.steps[i], costs[i] = probe(ctx, rd, gate, sec, p.offers[i])
-	}
+// planWithin decides which sections a budget of q.Remaining requests loads,
+// given what each would fetch (costs): first those the user asked for
+// (they were told the cost), then the others in order, each only if it
+// still fits. An unloaded section keeps whatever the cache held for it and
+// its offer for the rest.
+func planWithin(q upstream.RateLimit, asked map[string]bool, secs []section, costs []int) plan {
+	p := plan{load: make([]bool, len(secs)), offers: make([]*deferredError, len(secs))}
 	left := q.Remaining
 	take := func(i int, force bool) {
 		if costs[i] <= left || force {
@@ -202,60 +164,12 @@ func planWithin(ctx context.Context, rd *cache.Reader, gate func(*cache.Reader) 
 			take(i, false)
 		}
 	}
-	for i := range secs {
-		if p.load[i] {
-			p.offers[i] = nil
-			continue
+	for i, sec := range secs {
+		if !p.load[i] {
+			p.offers[i] = &deferredError{section: sec.name, cost: costs[i], left: left, renewsAt: q.RenewsAt()}
 		}
-		for _, st := range p.steps[i] {
-			rd.Absorb(st.probe) // what the cache held is shown: it counts
-		}
-		o := p.offers[i]
-		o.cost, o.left, o.renewsAt = costs[i], left, q.RenewsAt()
 	}
 	return p
-}
-
-// runAll runs the sections' calls and returns how many copies they
-// asked the service for. Each call runs first against the cache alone; one that found
-// every copy is done, and only the others run again, for real.
-func (h *Handler) runAll(ctx context.Context, rd *cache.Reader, gate func(*cache.Reader) Source, secs []section) int {
-	var steps []step
-	for _, sec := range secs {
-		st, _ := probe(ctx, rd, gate, sec, nil)
-		steps = append(steps, st...)
-	}
-	return h.finish(ctx, rd, gate, steps)
-}
-
-// finish keeps what the probed calls found in the cache and runs the
-// calls that missed a copy, together, against the service; it returns how
-// many copies they missed. When the cache held every answer nothing more runs:
-// starting goroutines would cost more than the reads.
-func (h *Handler) finish(ctx context.Context, rd *cache.Reader, gate func(*cache.Reader) Source, steps []step) int {
-	var calls []func()
-	misses := 0
-	user := rd.Who().User
-	for _, st := range steps {
-		m := st.probe.Misses()
-		if m == 0 {
-			rd.Absorb(st.probe)
-			continue
-		}
-		misses += m
-		call := st.call
-		calls = append(calls, func() {
-			// A fair share: however many pages the user opens at once,
-			// only callsPerUser of their calls run. A call that gives up
-			// waiting runs with its ended context and fails as such.
-			if release, err := h.calls.acquire(ctx, user); err == nil {
-				defer release()
-			}
-			call(ctx, gate(rd))
-		})
-	}
-	fanOut(calls...)
-	return misses
 }
 
 func countCalls(secs []section) int {

@@ -2,6 +2,10 @@ package handlers
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync/atomic"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -37,10 +41,9 @@ func standInCache(t *testing.T) (*cache.Cache, *simulator.Server, cache.Who) {
 // summaryCalls is how many times the stand-in was asked for a summary.
 func summaryCalls(sim *simulator.Server) int { return sim.Requests()["demo"]["/v1/Business/Summary"] }
 
-// A section's call runs once when the cache holds its copy, and twice
-// (a look at the cache, then for real) when it must ask the service; never
-// a third time, so a page's data is read once from what arrived.
-func TestCallsRunOnceFromTheCache(t *testing.T) {
+// A section's call runs once, whether the cache holds its copy or it must
+// ask the service: a page's data is read once, from what arrived.
+func TestCallsRunOnce(t *testing.T) {
 	c, sim, who := standInCache(t)
 	h := &Handler{calls: newUserSlots(callsPerUser)}
 	gate := func(r *cache.Reader) Source { return &r.User }
@@ -52,12 +55,12 @@ func TestCallsRunOnceFromTheCache(t *testing.T) {
 		got, gotErr = src.Summary(ctx, upstream.ByID(1001))
 	})
 
-	if spent := h.runAll(context.Background(), c.Reader(who), gate, []section{sec}); spent != 1 || runs != 2 || gotErr != nil || got.Text == "" {
-		t.Fatalf("cold: spent %d, ran %d times, got %+v, %v; want 1 copy asked for, 2 runs, the answer", spent, runs, got, gotErr)
+	if _, spent := h.runSections(context.Background(), c.Reader(who), gate, []section{sec}, nil); spent != 1 || runs != 1 || gotErr != nil || got.Text == "" {
+		t.Fatalf("cold: spent %d, ran %d times, got %+v, %v; want 1 copy asked for, 1 run, the answer", spent, runs, got, gotErr)
 	}
 	runs = 0
 	rd := c.Reader(who)
-	if spent := h.runAll(context.Background(), rd, gate, []section{sec}); spent != 0 || runs != 1 || gotErr != nil || got.Text == "" {
+	if _, spent := h.runSections(context.Background(), rd, gate, []section{sec}, nil); spent != 0 || runs != 1 || gotErr != nil || got.Text == "" {
 		t.Fatalf("warm: spent %d, ran %d times, got %+v, %v; want nothing asked, 1 run", spent, runs, got, gotErr)
 	}
 	if rd.Report().Fingerprint == 0 || summaryCalls(sim) != 1 {
@@ -65,27 +68,45 @@ func TestCallsRunOnceFromTheCache(t *testing.T) {
 	}
 }
 
-// A planned page prices its sections by running their calls against the
-// cache; a section the plan loads does not run them again from the start:
-// a call that must ask the service runs once more, for real, and no call
-// runs a third time.
-func TestPlannedCallsRunAtMostTwice(t *testing.T) {
+// A planned page prices its sections while their calls run: a call that
+// must ask the service waits for the plan, then fetches or answers its
+// section's offer. No call runs twice; a section whose copy the cache holds
+// costs nothing and is shown whatever is left.
+func TestPlannedCallsRunOnce(t *testing.T) {
 	c, sim, who := standInCache(t)
 	h := &Handler{calls: newUserSlots(callsPerUser)}
 	gate := func(r *cache.Reader) Source { return &r.User }
-	runs := 0
-	var gotErr error
-	sec := one("summary", func(ctx context.Context, src Source) {
-		runs++
-		_, gotErr = src.Summary(ctx, upstream.ByID(1001))
-	})
-	ctx, rd := context.Background(), c.Reader(who)
-	p := planWithin(ctx, rd, gate, upstream.RateLimit{Limit: 10, Remaining: 5}, nil, []section{sec})
-	if !p.load[0] {
-		t.Fatal("the plan left the one section unloaded with 5 requests left")
+	ctx := context.Background()
+	if _, err := c.Reader(who).Summary(ctx, upstream.ByID(1001)); err != nil {
+		t.Fatal(err)
 	}
-	h.finish(ctx, rd, gate, p.steps[0])
-	if runs != 2 || gotErr != nil || summaryCalls(sim) != 1 {
-		t.Errorf("ran %d times (err %v), service asked %d times; want 2 runs and one call", runs, gotErr, summaryCalls(sim))
+	var runs [3]atomic.Int32
+	var errs [3]error
+	var secs []section
+	for i, id := range []int32{1002, 1001, 1003} {
+		secs = append(secs, one(fmt.Sprint("s", i), func(ctx context.Context, src Source) {
+			runs[i].Add(1)
+			_, errs[i] = src.Summary(ctx, upstream.ByID(id))
+		}))
+	}
+	var costs []int
+	p, spent := h.runSections(ctx, c.Reader(who), gate, secs, func(cs []int) plan {
+		costs = slices.Clone(cs)
+		return planWithin(upstream.RateLimit{Limit: 10, Remaining: 1}, nil, secs, cs)
+	})
+	if !slices.Equal(costs, []int{1, 0, 1}) || !slices.Equal(p.load, []bool{true, true, false}) || spent != 1 {
+		t.Fatalf("costs %v, loaded %v, spent %d; want [1 0 1], the first two loaded, 1 copy asked for", costs, p.load, spent)
+	}
+	for i := range runs {
+		if n := runs[i].Load(); n != 1 {
+			t.Errorf("section %d ran %d times, want once", i, n)
+		}
+	}
+	var offer *deferredError
+	if errs[0] != nil || errs[1] != nil || !errors.As(errs[2], &offer) || offer.cost != 1 || offer.left != 0 {
+		t.Errorf("errors %v; want two answers and the third section's offer (cost 1, none left)", errs)
+	}
+	if n := summaryCalls(sim); n != 2 {
+		t.Errorf("service asked for %d summaries, want 2 (the warm-up and the planned one)", n)
 	}
 }

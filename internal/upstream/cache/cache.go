@@ -227,9 +227,11 @@ func (r *Reader) Read(ctx context.Context, rq upstream.Request, out any, fetch u
 			held, ok = e, true // the newer of the expired copies stands in
 		}
 	}
-	if r.probe != nil {
-		r.rec.miss()
-		return r.probe
+	if r.hold != nil {
+		if err := r.hold(ctx); err != nil {
+			r.rec.miss()
+			return err
+		}
 	}
 	c.counts.misses.Add(1)
 	user := r.who.User

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"context"
 	"encoding/binary"
 	"hash/maphash"
 	"slices"
@@ -20,17 +21,18 @@ type Reader struct {
 	upstream.User
 	c   *Cache
 	who Who
-	// probe, when set, makes the reader only look: a missing or expired
-	// copy answers probe instead of calling the service.
-	probe error
-	rec   record
+	// hold, when set, is asked before a copy is fetched: an error answers
+	// the read instead (a miss), nil lets the fetch go on.
+	hold func(ctx context.Context) error
+	// rec is shared by the readers of one page (see Holding).
+	rec *record
 }
 
 // Reader starts a page's reads for who.
-func (c *Cache) Reader(who Who) *Reader { return c.reader(who, nil) }
+func (c *Cache) Reader(who Who) *Reader { return c.reader(who, nil, &record{}) }
 
-func (c *Cache) reader(who Who, probe error) *Reader {
-	r := &Reader{c: c, who: who, probe: probe}
+func (c *Cache) reader(who Who, hold func(context.Context) error, rec *record) *Reader {
+	r := &Reader{c: c, who: who, hold: hold, rec: rec}
 	r.User = *c.svc.Kept(who.Key, r)
 	return r
 }
@@ -40,25 +42,25 @@ func (r *Reader) Who() Who { return r.who }
 
 // Probe returns a reader for the same user that only looks at the cache: a
 // copy it would have to fetch answers err (ErrNotCached when nil) and
-// counts as a miss. Pages use it to learn what a full load would spend.
+// counts as a miss. Pages use it to show what the cache holds without
+// spending (a report's news feeds, a rule's business name).
 func (r *Reader) Probe(err error) *Reader {
 	if err == nil {
 		err = ErrNotCached
 	}
-	return r.c.reader(r.who, err)
+	return r.c.reader(r.who, func(context.Context) error { return err }, &record{})
 }
 
-// Absorb takes over what a probe noted, as if r had read it: a page whose
-// every answer a probe found needs no second read.
-func (r *Reader) Absorb(p *Reader) {
-	o := p.rec.snapshot()
-	r.rec.mu.Lock()
-	defer r.rec.mu.Unlock()
-	r.rec.merge(o)
+// Holding returns a reader for the same page, noting what it reads in r's
+// record, that asks hold before it fetches a copy: hold may wait (a page
+// pricing its sections before it spends), refuse with the error the read
+// answers, or let the fetch go on.
+func (r *Reader) Holding(hold func(ctx context.Context) error) *Reader {
+	return r.c.reader(r.who, hold, r.rec)
 }
 
-// Misses is how many reads found no fresh copy: with a probe, the requests
-// a full load would spend.
+// Misses is how many reads found no fresh copy and were refused by the
+// reader's hold: with a probe, the requests a full load would spend.
 func (r *Reader) Misses() int { r.rec.mu.Lock(); defer r.rec.mu.Unlock(); return r.rec.misses }
 
 // Report is how a page's data was had, for its freshness line, its Refresh
@@ -168,19 +170,4 @@ func (r *record) snapshot() noted {
 	defer r.mu.Unlock()
 	return noted{oldest: r.oldest, staleSince: r.staleSince, staleReason: r.staleReason,
 		misses: r.misses, failures: r.failures, tokens: append([]string(nil), r.tokens...), sum: r.sum}
-}
-
-// merge adds o to r; the caller holds the lock.
-func (r *noted) merge(o noted) {
-	for _, t := range o.tokens {
-		r.seen(o.oldest, t)
-	}
-	if !o.oldest.IsZero() && (r.oldest.IsZero() || o.oldest.Before(r.oldest)) {
-		r.oldest = o.oldest
-	}
-	if !o.staleSince.IsZero() && (r.staleSince.IsZero() || o.staleSince.Before(r.staleSince)) {
-		r.staleSince, r.staleReason = o.staleSince, o.staleReason
-	}
-	r.sum += o.sum
-	r.failures += o.failures
 }
