@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"slices"
 	"sync/atomic"
-	"net/http/httptest"
 	"testing"
 	"time"
 
