@@ -15,6 +15,7 @@ import (
 
 	"creditdash/internal/apptest"
 	"creditdash/internal/store"
+	"creditdash/internal/store/storetest"
 )
 
 // benchAccounts is the team size the figures are for: the bound.
@@ -60,8 +61,19 @@ func peakHeap() (stop func() uint64) {
 // BenchmarkAccountsImport50k imports a 50,000-row CSV through the router,
 // preview and import, and reports the seconds and the heap's peak growth
 // over the idle dashboard (make bench prints it; nothing is asserted).
-func BenchmarkAccountsImport50k(b *testing.B) {
-	app := apptest.Start(b, apptest.Options{})
+func BenchmarkAccountsImport50k(b *testing.B) { benchImport(b, apptest.Options{}) }
+
+// BenchmarkAccountsImport50kPostgres is the same import with the
+// workspace on PostgreSQL (under scripts/test-postgres.sh; skipped
+// without it).
+func BenchmarkAccountsImport50kPostgres(b *testing.B) {
+	benchImport(b, apptest.Options{DatabaseURL: storetest.Database(b)})
+}
+
+// benchImport previews and imports a 50,000-row CSV on the app opts
+// starts, and reports the seconds and the heap's peak growth.
+func benchImport(b *testing.B, opts apptest.Options) {
+	app := apptest.Start(b, opts)
 	u := app.SignIn(b, "demo")
 	tok := u.Token("/accounts/import")
 	data := ledgerOf(benchAccounts, 1)

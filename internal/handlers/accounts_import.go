@@ -103,7 +103,10 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 		if err != nil {
 			return fail(http.StatusUnprocessableEntity, "The file could not be read; choose it again.")
 		}
-		data, err := io.ReadAll(io.LimitReader(f, ledger.MaxFileBytes+1))
+		// The form gives the file's size: read it into a buffer of that
+		// size, not one that doubles its way there.
+		data := make([]byte, fh.Size)
+		_, err = io.ReadFull(f, data)
 		f.Close()
 		if err != nil {
 			return fail(http.StatusUnprocessableEntity, "The file could not be read; choose it again.")
@@ -196,6 +199,14 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 	// The preview is built again only to answer a refusal: a 50,000-row
 	// file is read through once on the way in.
 	again := func(fileMsg string) error {
+		if t == nil { // let go of for the store's write: read it again
+			if up, err = h.uploads.PendingUpload(ctx, a, up.Token); err != nil {
+				return workspaceError(err)
+			}
+			if t, err = ledger.Read(up.Data); err != nil {
+				return err
+			}
+		}
 		page.Preview, page.AsOfError, page.FileError = views.NewImportPreview(up.Token, up.Name, t, m, mapErr), asOfMsg, fileMsg
 		return h.render(c, http.StatusUnprocessableEntity, templates.AccountsImport(page))
 	}
@@ -206,6 +217,10 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 	if len(res.Lines) == 0 {
 		return again("No row of the file can be imported; see the reasons below. Nothing was imported.")
 	}
+	// The lines hold copies of what they need: the file's text (the
+	// table's, and the upload's when it needed no decoding) need not stay
+	// in memory while the store writes.
+	t, up.Data = nil, nil
 	rec, err := h.accts.ImportLedger(ctx, a, store.ImportSpec{AsOf: asOf, File: up.Name, Lines: res.Lines, Skipped: len(res.Bad)})
 	if err != nil {
 		var ve *store.ValidationError

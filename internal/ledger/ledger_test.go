@@ -3,6 +3,7 @@ package ledger
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -138,6 +139,9 @@ func TestXLSX(t *testing.T) {
 	}
 	if len(res.Bad) != 1 || res.Bad[0].Row != 3 || !strings.Contains(res.Bad[0].Reason, "column D holds a formula") {
 		t.Errorf("bad = %+v, want row 3's formula in column D", res.Bad)
+	}
+	if v := Validate(tab, Recognise(tab.Header)); v.Valid != 1 || !reflect.DeepEqual(v.Bad, res.Bad) || tab.Count != 2 || len(tab.Head) != 2 {
+		t.Errorf("validate = %+v, count %d, head %+v", v, tab.Count, tab.Head)
 	}
 }
 

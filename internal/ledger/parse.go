@@ -19,9 +19,10 @@ type Problem struct {
 
 // Result is a table read through a mapping.
 type Result struct {
-	// Lines are the valid rows, in file order; Rows their row numbers.
+	// Lines are the valid rows, in file order; Validate leaves them out.
 	Lines []store.LedgerLine
-	Rows  []int
+	// Valid is how many rows are valid.
+	Valid int
 	// Bad are the refused rows, in file order.
 	Bad []Problem
 	// NoAging says no aging column is mapped: each balance counts as
@@ -33,31 +34,67 @@ type Result struct {
 // A row is refused for a number that is not one, buckets that do not add
 // up to the balance within 1, an account listed before, no account, no
 // business identifier, a negative limit or a formula cell.
-func Parse(t *Table, m Mapping) Result {
+func Parse(t *Table, m Mapping) Result { return readLines(t, m, true) }
+
+// Validate is Parse for the preview: every refused row and the count of
+// valid ones, without keeping the lines.
+func Validate(t *Table, m Mapping) Result { return readLines(t, m, false) }
+
+func readLines(t *Table, m Mapping, keep bool) Result {
 	res := Result{NoAging: true}
 	for _, f := range buckets {
 		if m.Has(f) {
 			res.NoAging = false
 		}
 	}
-	first := map[string]int{}
-	for _, row := range t.Rows {
+	if keep {
+		res.Lines = make([]store.LedgerLine, 0, t.Count)
+	}
+	first := make(map[string]int, t.Count)
+	// Read already read the text through with the same reader, so reading
+	// it again meets no error.
+	_ = t.Each(func(row Row) error {
 		line, reason := parseRow(row, m, res.NoAging)
 		if reason == "" {
 			if at, dup := first[line.Account]; dup {
 				reason = fmt.Sprintf("account %s is listed twice (first on row %d)", clip(line.Account), at)
 			} else {
+				// The row's cells go with the next row: what is kept is
+				// copied, into one string per line.
+				if keep {
+					compact(&line)
+				} else {
+					line.Account = strings.Clone(line.Account)
+				}
 				first[line.Account] = row.Number
 			}
 		}
 		if reason != "" {
 			res.Bad = append(res.Bad, Problem{Row: row.Number, Reason: reason})
-			continue
+			return nil
 		}
-		res.Lines = append(res.Lines, line)
-		res.Rows = append(res.Rows, row.Number)
-	}
+		res.Valid++
+		if keep {
+			res.Lines = append(res.Lines, line)
+		}
+		return nil
+	})
 	return res
+}
+
+// compact copies a line's text into one new string the fields share.
+func compact(l *store.LedgerLine) {
+	var b strings.Builder
+	b.Grow(len(l.Account) + len(l.Name) + len(l.Owner) + len(l.CustomerID) + len(l.SupplierID))
+	fields := [...]*string{&l.Account, &l.Name, &l.Owner, &l.CustomerID, &l.SupplierID}
+	for _, f := range fields {
+		b.WriteString(*f)
+	}
+	all, at := b.String(), 0
+	for _, f := range fields {
+		n := len(*f)
+		*f, at = all[at:at+n], at+n
+	}
 }
 
 // parseRow reads one row; reason is why it is refused, "" when it is not.
@@ -154,6 +191,17 @@ func termsDays(s string) (int, bool) {
 var cleaner = strings.NewReplacer("USD", "", "EUR", "", "GBP", "", "$", "", "€", "", "£", "",
 	" ", "", "\u00a0", "", "\u202f", "", "'", "")
 
+// needsCleaning reports whether s holds a byte cleaner may drop: most
+// amounts are plain digits and separators, and skip the replacer's copy.
+func needsCleaning(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || c == ' ' || c == '\'' || c == '$' || c >= 'A' && c <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
 // plainDecimal reports an unsigned decimal: digits with at most one dot.
 func plainDecimal(s string) bool {
 	digits, dot := 0, false
@@ -183,7 +231,9 @@ func Amount(s string) (v float64, ok bool, err error) {
 	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
 		neg, s = true, s[1:len(s)-1]
 	}
-	s = cleaner.Replace(s)
+	if needsCleaning(s) {
+		s = cleaner.Replace(s)
+	}
 	if strings.HasPrefix(s, "-") {
 		neg, s = !neg, s[1:]
 	} else if strings.HasSuffix(s, "-") {

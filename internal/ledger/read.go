@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -38,7 +39,9 @@ var (
 	ErrTooLarge       = errors.New("ledger: the file is over 10 MB")
 )
 
-// Table is a file's rows as text, before the columns are interpreted.
+// Table is a file's rows as text, before the columns are interpreted. A
+// CSV's rows are not held: Each reads them again from the file's text, so
+// a 50,000-row file costs its bytes, not 550,000 cells kept as strings.
 type Table struct {
 	// Format is "CSV" or "XLSX"; Encoding and Delimiter describe a CSV.
 	Format    string
@@ -47,8 +50,19 @@ type Table struct {
 	// Header is the row recognised as the header; HeaderRow its number.
 	Header    []string
 	HeaderRow int
-	Rows      []Row
+	// Head is the first HeadRows data rows, as the preview shows them.
+	Head []Row
+	// Count is how many data rows the file has.
+	Count int
+	// text is a CSV's text as UTF-8, skip how many of its non-blank
+	// records come before the data; rows are an XLSX's data rows.
+	text []byte
+	skip int
+	rows []Row
 }
+
+// HeadRows is how many data rows Table.Head keeps.
+const HeadRows = 10
 
 // Row is one data row of the file.
 type Row struct {
@@ -89,7 +103,8 @@ func Read(data []byte) (*Table, error) {
 
 // readCSV decodes the text (UTF-8 with or without BOM, else
 // Windows-1252), guesses the delimiter from the first line and reads the
-// records.
+// records through once: to find the header, keep the first rows, count
+// the rest and refuse a file that is not CSV or has too many rows.
 func readCSV(data []byte) (*Table, error) {
 	t := &Table{Format: "CSV", Encoding: "UTF-8"}
 	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
@@ -100,34 +115,74 @@ func readCSV(data []byte) (*Table, error) {
 		}
 		data, t.Encoding = dec, "Windows-1252"
 	}
-	t.Delimiter = delimiter(data)
-	r := csv.NewReader(bytes.NewReader(data))
+	t.Delimiter, t.text = delimiter(data), data
+	// The header is among the first headerSearch rows and the preview
+	// shows HeadRows after it: only those are kept.
+	var first []Row
+	n := 0
+	err := t.records(0, func(r Row) error {
+		n++
+		if n > MaxRows+headerSearch+1 {
+			return ErrTooManyRows
+		}
+		if len(first) < headerSearch+HeadRows {
+			first = append(first, Row{Number: r.Number, Cells: slices.Clone(r.Cells)})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t.withHeader(first, n)
+}
+
+// records calls fn with each non-blank record of the CSV text after the
+// first skip, its cells trimmed. The cells are reused for the next
+// record: fn copies what it keeps.
+func (t *Table) records(skip int, fn func(Row) error) error {
+	r := csv.NewReader(bytes.NewReader(t.text))
 	r.Comma = t.Delimiter
 	r.FieldsPerRecord = -1
 	r.LazyQuotes = true
-	var rows []Row
+	r.ReuseRecord = true
 	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
-			break
+			return nil
 		}
 		if err != nil {
 			line, _ := r.FieldPos(0)
-			return nil, fmt.Errorf("ledger: row %d cannot be read as CSV: %w", line, errors.Unwrap(err))
+			return fmt.Errorf("ledger: row %d cannot be read as CSV: %w", line, errors.Unwrap(err))
 		}
 		line, _ := r.FieldPos(0)
 		if blank(rec) {
 			continue
 		}
-		if len(rows) > MaxRows+headerSearch {
-			return nil, ErrTooManyRows
+		if skip > 0 {
+			skip--
+			continue
 		}
 		for i := range rec {
 			rec[i] = strings.TrimSpace(rec[i])
 		}
-		rows = append(rows, Row{Number: line, Cells: rec})
+		if err := fn(Row{Number: line, Cells: rec}); err != nil {
+			return err
+		}
 	}
-	return t.withHeader(rows)
+}
+
+// Each calls fn with every data row in file order, stopping at fn's
+// first error. A row's Cells are valid only during the call.
+func (t *Table) Each(fn func(Row) error) error {
+	if t.text == nil {
+		for _, r := range t.rows {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return t.records(t.skip, fn)
 }
 
 // delimiter is whichever of ; , and tab the first line holds most of,
@@ -167,21 +222,26 @@ func blank(cells []string) bool {
 }
 
 // withHeader finds the header among the first rows: the first that names
-// a balance, else the first row.
-func (t *Table) withHeader(rows []Row) (*Table, error) {
-	if len(rows) == 0 {
+// a balance, else the first row. first are the file's first non-blank
+// rows (all of an XLSX's), n how many it has in all.
+func (t *Table) withHeader(first []Row, n int) (*Table, error) {
+	if n == 0 {
 		return nil, ErrEmpty
 	}
 	h := 0
-	for i := range min(len(rows), headerSearch) {
-		if Recognise(rows[i].Cells).Has(Balance) {
+	for i := range min(len(first), headerSearch) {
+		if Recognise(first[i].Cells).Has(Balance) {
 			h = i
 			break
 		}
 	}
-	t.Header, t.HeaderRow, t.Rows = rows[h].Cells, rows[h].Number, rows[h+1:]
-	if len(t.Rows) > MaxRows {
+	t.Header, t.HeaderRow, t.skip, t.Count = first[h].Cells, first[h].Number, h+1, n-h-1
+	if t.Count > MaxRows {
 		return nil, ErrTooManyRows
+	}
+	t.Head = first[h+1 : min(len(first), h+1+HeadRows)]
+	if t.text == nil {
+		t.rows = first[h+1:]
 	}
 	return t, nil
 }

@@ -69,7 +69,7 @@ func readXLSX(data []byte) (*Table, error) {
 	if it.Error() != nil {
 		return nil, ErrNotSpreadsheet
 	}
-	return t.withHeader(rows)
+	return t.withHeader(rows, len(rows))
 }
 
 // cellRef is a cell's row and column, from 1.

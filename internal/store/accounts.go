@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -197,15 +196,9 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 	if len(spec.Lines) > MaxAccounts {
 		return ImportRecord{}, ErrAccountsFull
 	}
-	seen := make(map[string]bool, len(spec.Lines))
-	for i := range spec.Lines {
-		if err := checkLine(&spec.Lines[i]); err != nil {
-			return ImportRecord{}, err
-		}
-		if seen[spec.Lines[i].Account] {
-			return ImportRecord{}, invalid("account", "account %s is listed twice", spec.Lines[i].Account)
-		}
-		seen[spec.Lines[i].Account] = true
+	byAccount, err := checkLines(spec.Lines)
+	if err != nil {
+		return ImportRecord{}, err
 	}
 	file := spec.File
 	if utf8.RuneCountInString(file) > maxFileNameLen {
@@ -236,7 +229,7 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 			ledger, a.Service, rec.AsOf, now, a.User); err != nil {
 			return err
 		}
-		if err := insertLines(ctx, tx, a, ledger, rec.AsOf, now, spec.Lines); err != nil {
+		if err := s.insertLines(ctx, tx, a, ledger, rec.AsOf, now, spec.Lines, byAccount); err != nil {
 			return err
 		}
 		if rec.Dropped, err = dropOldLedgers(ctx, tx, a.Service); err != nil {
@@ -255,143 +248,12 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 		if err != nil {
 			return err
 		}
-		_, err = s.appendAuditTx(ctx, tx, a.Service, importChanges(rec, spec.Lines, newest, prior)...)
-		return err
+		return s.appendAuditSeq(ctx, tx, a.Service, importChanges(rec, spec.Lines, newest, prior), nil)
 	})
 	if err != nil {
 		return ImportRecord{}, err
 	}
 	return rec, nil
-}
-
-// importBatch is how many lines one statement writes: a 50,000-line
-// ledger is 1,563 upserts and as many inserts instead of 100,000
-// statements. Not more: the SQLite driver looks each parameter's name up
-// in a list as long as the statement's, so binding grows with the square
-// of the batch.
-const importBatch = 32
-
-// accountUpsert is the upsert of a batch's accounts; name, links and
-// owner change only for a ledger at least as new as the one that set
-// them (and a ledger without an owner keeps the one assigned on the
-// worklist), and a link resolved from a CustomerId or SupplierId stays while
-// the identifiers do.
-const accountUpsert = ` ON CONFLICT (service, account) DO UPDATE SET
-	name = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.name ELSE team_accounts.name END,
-	business_id = CASE WHEN team_accounts.as_of > excluded.as_of THEN team_accounts.business_id
-		WHEN excluded.business_id <> 0 THEN excluded.business_id
-		WHEN team_accounts.customer_id = excluded.customer_id AND team_accounts.supplier_id = excluded.supplier_id THEN team_accounts.business_id
-		ELSE 0 END,
-	customer_id = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.customer_id ELSE team_accounts.customer_id END,
-	supplier_id = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.supplier_id ELSE team_accounts.supplier_id END,
-	owner = CASE WHEN team_accounts.as_of <= excluded.as_of AND excluded.owner <> '' THEN excluded.owner ELSE team_accounts.owner END,
-	as_of = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.as_of ELSE team_accounts.as_of END,
-	updated_at = excluded.updated_at, updated_by = excluded.updated_by
-	RETURNING id, account`
-
-// placeholders writes n rows of k numbered parameters: "($1, $2), ($3, $4)".
-func placeholders(n, k int) string {
-	var b strings.Builder
-	for i := range n {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteByte('(')
-		for j := range k {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("$" + strconv.Itoa(i*k+j+1))
-		}
-		b.WriteByte(')')
-	}
-	return b.String()
-}
-
-// batchStmts are the two statements of a batch of n lines, prepared once
-// for every batch of that size: parsing a statement of 2,600 parameters
-// costs SQLite more than running it.
-type batchStmts struct {
-	n              int
-	upsert, insert *sql.Stmt
-}
-
-func prepareBatch(ctx context.Context, tx *sql.Tx, n int) (*batchStmts, error) {
-	up, err := tx.PrepareContext(ctx, `INSERT INTO team_accounts (id, service, account, name, business_id, customer_id, supplier_id, owner, as_of, created_at, created_by, updated_at, updated_by)
-		VALUES `+placeholders(n, 13)+accountUpsert)
-	if err != nil {
-		return nil, err
-	}
-	in, err := tx.PrepareContext(ctx, `INSERT INTO ledger_lines (ledger_id, account_id, balance, current_due, days_1_30, days_31_60, days_61_90, days_over_90, credit_limit, terms_days)
-		VALUES `+placeholders(n, 10))
-	if err != nil {
-		up.Close()
-		return nil, err
-	}
-	return &batchStmts{n: n, upsert: up, insert: in}, nil
-}
-
-func (b *batchStmts) Close() { b.upsert.Close(); b.insert.Close() }
-
-// insertLines upserts the lines' accounts and writes their ledger lines,
-// importBatch at a time.
-func insertLines(ctx context.Context, tx *sql.Tx, a Analyst, ledger int64, asOf string, now int64, lines []LedgerLine) error {
-	var st *batchStmts
-	defer func() {
-		if st != nil {
-			st.Close()
-		}
-	}()
-	args := make([]any, 0, importBatch*13)
-	for start := 0; start < len(lines); start += importBatch {
-		batch := lines[start:min(start+importBatch, len(lines))]
-		if st == nil || st.n != len(batch) {
-			if st != nil {
-				st.Close()
-			}
-			var err error
-			if st, err = prepareBatch(ctx, tx, len(batch)); err != nil {
-				return err
-			}
-		}
-		args = args[:0]
-		for _, l := range batch {
-			args = append(args, newID(), a.Service, l.Account, l.Name, int64(l.BusinessID), l.CustomerID, l.SupplierID, l.Owner, asOf, now, a.User, now, a.User)
-		}
-		rows, err := st.upsert.QueryContext(ctx, args...)
-		if err != nil {
-			return err
-		}
-		ids := make(map[string]int64, len(batch))
-		for rows.Next() {
-			var id int64
-			var account string
-			if err := rows.Scan(&id, &account); err != nil {
-				rows.Close()
-				return err
-			}
-			ids[account] = id
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		args = args[:0]
-		for _, l := range batch {
-			var limit, terms any
-			if l.Limit != nil {
-				limit = *l.Limit
-			}
-			if l.Terms != nil {
-				terms = int64(*l.Terms)
-			}
-			args = append(args, ledger, ids[l.Account], l.Balance, l.Current, l.Days1to30, l.Days31to60, l.Days61to90, l.DaysOver90, limit, terms)
-		}
-		if _, err := st.insert.ExecContext(ctx, args...); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // dropOldLedgers keeps the newest MaxLedgers dates and the accounts they

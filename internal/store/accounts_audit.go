@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 )
@@ -76,37 +77,45 @@ func newestLimits(ctx context.Context, tx *sql.Tx, service string) (string, map[
 // importChanges are the entries of an import: the import itself, then,
 // when its ledger is the team's newest, every account whose credit limit
 // it sets or changes (an account the newest ledger did not hold had none).
-// An older ledger imported later changes no limit in force.
-func importChanges(rec ImportRecord, lines []LedgerLine, newest string, prior map[string]priorLimit) []AuditChange {
-	summary := fmt.Sprintf("%s: %d accounts from %q", rec.AsOf, rec.Imported, rec.File)
-	if rec.Skipped > 0 {
-		summary += fmt.Sprintf(", %d rows refused", rec.Skipped)
-	}
-	if rec.Replaced {
-		summary += ", replacing the earlier import of that date"
-	}
-	if len(rec.Dropped) > 0 {
-		summary += ", dropping " + strings.Join(rec.Dropped, ", ")
-	}
-	out := []AuditChange{{Actor: rec.By, Action: AuditActionImport, NewValue: summary,
-		Reason: "ledger imported"}}
-	if rec.AsOf < newest {
-		return out
-	}
-	for _, l := range lines {
-		was := prior[l.Account]
-		old, now := amountText(was.limit), amountText(l.Limit)
-		if old == now {
-			continue
+// An older ledger imported later changes no limit in force. They are made
+// one at a time as the log takes them: an import of 50,000 new limits
+// never holds 50,000 changes.
+func importChanges(rec ImportRecord, lines []LedgerLine, newest string, prior map[string]priorLimit) iter.Seq[AuditChange] {
+	return func(yield func(AuditChange) bool) {
+		summary := fmt.Sprintf("%s: %d accounts from %q", rec.AsOf, rec.Imported, rec.File)
+		if rec.Skipped > 0 {
+			summary += fmt.Sprintf(", %d rows refused", rec.Skipped)
 		}
-		business := l.BusinessID
-		if business == 0 && was.business > 0 && was.business <= 1<<31-1 {
-			business = int32(was.business)
+		if rec.Replaced {
+			summary += ", replacing the earlier import of that date"
 		}
-		out = append(out, AuditChange{Actor: rec.By, Action: AuditActionLimit, Account: l.Account, BusinessID: business,
-			OldValue: old, NewValue: now, Reason: "ledger of " + rec.AsOf + " imported"})
+		if len(rec.Dropped) > 0 {
+			summary += ", dropping " + strings.Join(rec.Dropped, ", ")
+		}
+		if !yield(AuditChange{Actor: rec.By, Action: AuditActionImport, NewValue: summary, Reason: "ledger imported"}) {
+			return
+		}
+		if rec.AsOf < newest {
+			return
+		}
+		reason := "ledger of " + rec.AsOf + " imported"
+		for i := range lines {
+			l := &lines[i]
+			was := prior[l.Account]
+			old, now := amountText(was.limit), amountText(l.Limit)
+			if old == now {
+				continue
+			}
+			business := l.BusinessID
+			if business == 0 && was.business > 0 && was.business <= 1<<31-1 {
+				business = int32(was.business)
+			}
+			if !yield(AuditChange{Actor: rec.By, Action: AuditActionLimit, Account: l.Account, BusinessID: business,
+				OldValue: old, NewValue: now, Reason: reason}) {
+				return
+			}
+		}
 	}
-	return out
 }
 
 // inputsText writes saved calculator inputs as an entry's value; "" for none.

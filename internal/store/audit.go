@@ -6,6 +6,8 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"iter"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -204,8 +206,7 @@ func (s *Store) auditTx(ctx context.Context, op string, fn func(tx *sql.Tx) erro
 // holds it to its commit; callers should append last, once their own
 // writes are done, to hold it briefly.
 func (s *Store) appendAuditTx(ctx context.Context, tx *sql.Tx, team string, changes ...AuditChange) ([]AuditEntry, error) {
-	team, err := teamKey(team)
-	if err != nil {
+	if _, err := teamKey(team); err != nil {
 		return nil, err
 	}
 	for _, c := range changes {
@@ -213,32 +214,75 @@ func (s *Store) appendAuditTx(ctx context.Context, tx *sql.Tx, team string, chan
 			return nil, err
 		}
 	}
-	head, err := lockAuditHead(ctx, tx, team)
-	if err != nil {
+	out := make([]AuditEntry, 0, len(changes))
+	if err := s.appendAuditSeq(ctx, tx, team, slices.Values(changes), func(e AuditEntry) { out = append(out, e) }); err != nil {
 		return nil, err
 	}
-	out := make([]AuditEntry, 0, len(changes))
-	for _, c := range changes {
+	return out, nil
+}
+
+// auditInsert names audit_entries' columns.
+const auditInsert = `INSERT INTO audit_entries
+	(team, seq, at, actor, action, account, business_id, old_value, new_value, reason, prev_hash, hash) VALUES `
+
+// appendAuditSeq is appendAuditTx for changes made one at a time (an
+// import's 50,000 limits): each is checked, chained and written batchRows
+// entries per statement, and kept (when kept is not nil) without the
+// changes or entries ever being held all at once. A change that fails its
+// check fails the call, and the caller's transaction with it.
+func (s *Store) appendAuditSeq(ctx context.Context, tx *sql.Tx, team string, changes iter.Seq[AuditChange], kept func(AuditEntry)) error {
+	team, err := teamKey(team)
+	if err != nil {
+		return err
+	}
+	head, err := lockAuditHead(ctx, tx, team)
+	if err != nil {
+		return err
+	}
+	b := s.bulk(tx, 12, func(v string) string { return auditInsert + v })
+	defer b.close()
+	args := make([]any, 0, 12)
+	start := head.Seq
+	first := start + 1
+	flush := func() error {
+		if len(args) == 0 {
+			return nil
+		}
+		if err := b.exec(ctx, args); err != nil {
+			return fmt.Errorf("store: audit entries %d to %d: %w", first, head.Seq, err)
+		}
+		args, first = args[:0], head.Seq+1
+		return nil
+	}
+	for c := range changes {
+		if err := c.check(); err != nil {
+			return err
+		}
 		e := AuditEntry{Seq: head.Seq + 1, At: fromStamp(max(s.stamp(), head.at)), AuditChange: c, PrevHash: head.Hash}
 		e.Hash = AuditHash(e.PrevHash, e)
-		_, err := tx.ExecContext(ctx, `INSERT INTO audit_entries
-			(team, seq, at, actor, action, account, business_id, old_value, new_value, reason, prev_hash, hash)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-			team, e.Seq, e.At.UnixMicro(), c.Actor, c.Action, c.Account, int64(c.BusinessID),
+		args = append(args, team, e.Seq, e.At.UnixMicro(), c.Actor, c.Action, c.Account, int64(c.BusinessID),
 			c.OldValue, c.NewValue, c.Reason, e.PrevHash, e.Hash)
-		if err != nil {
-			return nil, fmt.Errorf("store: audit entry %d: %w", e.Seq, err)
-		}
 		head = auditHead{Seq: e.Seq, at: e.At.UnixMicro(), Hash: e.Hash}
-		out = append(out, e)
-	}
-	if len(out) > 0 {
-		if _, err := tx.ExecContext(ctx, `UPDATE audit_heads SET seq = $2, at = $3, hash = $4 WHERE team = $1`,
-			team, head.Seq, head.at, head.Hash); err != nil {
-			return nil, fmt.Errorf("store: audit head: %w", err)
+		if kept != nil {
+			kept(e)
+		}
+		if len(args) == batchRows*12 {
+			if err := flush(); err != nil {
+				return err
+			}
 		}
 	}
-	return out, nil
+	if err := flush(); err != nil {
+		return err
+	}
+	if head.Seq == start {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE audit_heads SET seq = $2, at = $3, hash = $4 WHERE team = $1`,
+		team, head.Seq, head.at, head.Hash); err != nil {
+		return fmt.Errorf("store: audit head: %w", err)
+	}
+	return nil
 }
 
 // auditHead is a team's last entry: its number, time and hash.

@@ -128,3 +128,33 @@ func uploadRows(t *testing.T, s *Store, service string) int {
 	must(t, s.r.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM pending_uploads WHERE service = $1", service).Scan(&n))
 	return n
 }
+
+// TestUploadKeptPacked: a 50,000-row CSV waits deflated, a fraction of its
+// size, and reads back byte for byte; a stored file that does not inflate
+// to its size (one kept before files were packed) reads as gone.
+func TestUploadKeptPacked(t *testing.T) {
+	eachEngine(t, func(t *testing.T, s *Store) {
+		ctx := t.Context()
+		var b bytes.Buffer
+		b.WriteString("account,name,balance\n")
+		for i := range 50000 {
+			fmt.Fprintf(&b, "C%06d,Customer %d Inc,\"%d.%02d\"\n", i, i, i*37%100000, i%100)
+		}
+		up, err := s.KeepUpload(ctx, alice, "aging.csv", b.Bytes())
+		must(t, err)
+		var stored, size int64
+		must(t, s.r.QueryRowContext(ctx, "SELECT LENGTH(data), size FROM pending_uploads WHERE token = $1", up.Token).Scan(&stored, &size))
+		if size != int64(b.Len()) || stored > size/3 {
+			t.Errorf("kept %d bytes for a file of %d (size %d), want it packed", stored, b.Len(), size)
+		}
+		got, err := s.PendingUpload(ctx, alice, up.Token)
+		must(t, err)
+		if !bytes.Equal(got.Data, b.Bytes()) {
+			t.Fatalf("read back %d bytes, not the file's %d", len(got.Data), b.Len())
+		}
+		_, err = s.w.ExecContext(ctx, "UPDATE pending_uploads SET data = $1 WHERE token = $2", []byte("account,balance\nA-1,10\n"), up.Token)
+		must(t, err)
+		_, err = s.PendingUpload(ctx, alice, up.Token)
+		wantErr(t, "a file kept unpacked", err, ErrNotFound)
+	})
+}

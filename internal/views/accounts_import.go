@@ -81,13 +81,14 @@ type ImportRow struct {
 // maxBadListed bounds the refused rows the preview lists.
 const maxBadListed = 1000
 
-// previewHead is how many data rows the preview shows.
-const previewHead = 10
+// previewHead is how many data rows the preview shows (at most the
+// ledger.HeadRows a table keeps).
+const previewHead = ledger.HeadRows
 
 // NewImportPreview describes what importing t through m would do.
 // mapErr is why the mapping cannot be used, in the analyst's words.
 func NewImportPreview(token, file string, t *ledger.Table, m ledger.Mapping, mapErr string) *ImportPreview {
-	p := &ImportPreview{Token: token, File: Clip(file, 120), Format: t.Format, Encoding: t.Encoding, HeaderRow: t.HeaderRow, Rows: len(t.Rows)}
+	p := &ImportPreview{Token: token, File: Clip(file, 120), Format: t.Format, Encoding: t.Encoding, HeaderRow: t.HeaderRow, Rows: t.Count}
 	if t.Format == "CSV" {
 		p.Format += ", " + map[rune]string{',': "comma", ';': "semicolon", '\t': "tab"}[t.Delimiter] + " separated"
 	}
@@ -102,21 +103,28 @@ func NewImportPreview(token, file string, t *ledger.Table, m ledger.Mapping, map
 		}
 		p.Columns = append(p.Columns, ImportColumn{Index: i, Header: Clip(hdr, 60), Field: string(f)})
 	}
-	bad := map[int]string{}
+	head := t.Head[:min(len(t.Head), previewHead)]
+	// Only the shown rows' reasons are looked up.
+	bad, lastShown := map[int]string{}, 0
+	if len(head) > 0 {
+		lastShown = head[len(head)-1].Number
+	}
 	if mapErr != "" {
 		p.MappingError = mapErr
 	} else {
-		res := ledger.Parse(t, m)
-		p.Valid, p.NoAging, p.CanImport = len(res.Lines), res.NoAging, len(res.Lines) > 0
+		res := ledger.Validate(t, m)
+		p.Valid, p.NoAging, p.CanImport = res.Valid, res.NoAging, res.Valid > 0
 		for i, b := range res.Bad {
-			bad[b.Row] = b.Reason
+			if b.Row <= lastShown {
+				bad[b.Row] = b.Reason
+			}
 			if i < maxBadListed {
 				p.Bad = append(p.Bad, b)
 			}
 		}
 		p.BadMore = max(len(res.Bad)-maxBadListed, 0)
 	}
-	for _, r := range t.Rows[:min(len(t.Rows), previewHead)] {
+	for _, r := range head {
 		row := ImportRow{Number: r.Number, Problem: bad[r.Number]}
 		for i := range t.Header {
 			row.Cells = append(row.Cells, Clip(r.Cell(i), 60))
