@@ -27,6 +27,9 @@ type paymentsLoad struct {
 	hd                 headerData
 	d                  paymentsData
 	monthlyErr, sicErr error
+	// own is the team's supplier category, read once by the page (its
+	// key, its alerts and its panel agree on it).
+	own string
 }
 
 // newPaymentsTab is the payments tab, which has no controls.
@@ -60,6 +63,9 @@ func (l *paymentsLoad) facts() []views.Fact {
 func (l *paymentsLoad) page(h *Handler, c *echo.Context, base views.Base, header views.BusinessHeader, _ time.Time) (templ.Component, error) {
 	page := views.BusinessPaymentsPage{Base: base, Header: header}
 	page.Charts = true
+	if len(l.d.SIC) > 0 {
+		l.own = h.ownCategory(c)
+	}
 	if err := h.fillPayments(c, &page, l); err != nil {
 		return nil, err
 	}
@@ -90,7 +96,7 @@ func (h *Handler) fillPayments(c *echo.Context, page *views.BusinessPaymentsPage
 			return err
 		}
 		if page.MonthlyProblem == nil {
-			return h.fillDivergence(c, page, l.d.Monthly, l.d.SIC)
+			return h.fillDivergence(c, page, l.d.Monthly, l.d.SIC, l.own)
 		}
 	}
 	return nil
@@ -103,8 +109,11 @@ func (h *Handler) showBusinessPayments(c *echo.Context, ref upstream.BusinessRef
 	if err := l.hd.pageError(l.errs()...); err != nil {
 		return err
 	}
+	if l.sicErr == nil && len(l.d.SIC) > 0 {
+		l.own = h.ownCategory(c)
+	}
 	if l.monthlyErr == nil && l.sicErr == nil {
-		h.evaluatePayments(c, ld, ref, &l.hd, l.d.Monthly, l.d.SIC)
+		h.evaluatePayments(c, ld, ref, &l.hd, l.d.Monthly, l.d.SIC, l.own)
 	}
 	l.hd.news = h.reportNews(c, ld, &l.hd)
 	return h.respond(c, ld, func() (int, templ.Component, error) {

@@ -103,22 +103,41 @@ func (h *Handler) workspaceKey(c *echo.Context, ld *loaded) string {
 	if _, ok := sessionOf(c); !ok {
 		return ""
 	}
-	g := h.glance(c)
+	g := h.counts(c, ld).glance
 	return strconv.FormatInt(g.Changed, 10) + "/" + strconv.Itoa(g.Unread) + "/" + ld.state
 }
 
-// unreadAlerts counts the analyst's unread alerts, for the header.
-func (h *Handler) unreadAlerts(c *echo.Context) int { return h.glance(c).Unread }
+// headerCounts are the header's workspace figures: the workspace's last
+// change and its unread alerts (the glance), and the decisions waiting
+// for the user. A kept page's key and the page's Base must agree on them.
+type headerCounts struct {
+	glance  store.Glance
+	waiting int
+}
 
-// glance reads the workspace's header state once per request. A failing
-// database hides the count instead of failing the page.
-func (h *Handler) glance(c *echo.Context) store.Glance {
-	// Read once per request, so the page key and the header share one
-	// query.
-	st := stateOf(c)
-	if st.glance != nil {
-		return *st.glance
+// counts are the header's counts of the page ld loaded, read at their
+// first use (the page's key, else its Base) and kept on ld, so the key
+// and the header share one read. A page without service data (ld nil) is
+// never kept and reads them once, for its Base.
+func (h *Handler) counts(c *echo.Context, ld *loaded) headerCounts {
+	if ld != nil && ld.counts != nil {
+		return *ld.counts
 	}
+	hc := headerCounts{glance: h.glance(c), waiting: h.waitingForMe(c)}
+	if ld != nil {
+		ld.counts = &hc
+	}
+	return hc
+}
+
+// awaiting is the header's count of decisions waiting for the user, as
+// the page ld loaded shows it.
+func (h *Handler) awaiting(c *echo.Context, ld *loaded) int { return h.counts(c, ld).waiting }
+
+// glance reads the workspace's header state, from the in-process copy
+// while the analyst's workspace has not changed. A failing database hides
+// the count instead of failing the page.
+func (h *Handler) glance(c *echo.Context) store.Glance {
 	a := h.analyst(c)
 	g, ok := h.wsBook.glance.GetIfPresent(a)
 	if !ok {
@@ -130,7 +149,6 @@ func (h *Handler) glance(c *echo.Context) store.Glance {
 			h.wsBook.glance.Set(a, g)
 		}
 	}
-	st.glance = &g
 	return g
 }
 
