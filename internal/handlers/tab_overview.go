@@ -155,10 +155,7 @@ func (h *Handler) businessOverview(c *echo.Context, ref upstream.BusinessRef, dr
 		// Before the page key: a new alert changes the header's count.
 		// A frame that ends in the past is history: its last month is not
 		// the business's score now, and no rule may fire on it.
-		h.evaluateReport(c, ld, ref, &l.hd, l.d.History)
-		// The team's latest known scores arrive here too (issue 26).
-		h.recordTeamScores(c, ld, ref, &l.hd, l.d.History)
-		h.noteReportScores(c, ld, ref, &l.hd, l.d.History)
+		h.reportArrived(c, ld, ref, &l.hd, l.d.History)
 	}
 	// Read before the page key, which must change with the team's data.
 	account := h.accountPanel(c, ld, ref, &l.hd, l.d.History, l.histErr)

@@ -337,8 +337,7 @@ func (h *Handler) showWatchlist(c *echo.Context) error {
 		var payLatest, zLatest map[int32]views.Latest
 		if page.ScoresProblem = h.sectionProblem(c, errors.Join(perr, zerr)); page.ScoresProblem == nil {
 			payLatest, zLatest = views.PortfolioLatest(pay), views.PortfolioLatest(z)
-			h.evaluatePortfolio(c, ld, pay, z)
-			h.recordPortfolioScores(c, ld, pay, z) // the team's known scores (issue 26)
+			h.portfolioArrived(c, ld, pay, z)
 		}
 		// Risk and DBT come only with a report: the values last seen on
 		// one, from the workspace, without a request.
@@ -494,19 +493,7 @@ func (h *Handler) changedSince(c *echo.Context, ld *loaded, pay, z upstream.Port
 		}
 		return cmp.Or(cmp.Compare(x.Name, y.Name), cmp.Compare(x.Score, y.Score))
 	})
-	// Only new and changed values are written: an unchanged mark keeps
-	// its time anyway, and a visit then writes nothing.
-	var fresh []store.Reading
-	for _, r := range append(views.Readings(views.PortfolioPay, payL), views.Readings(views.PortfolioZ, zL)...) {
-		if s, ok := seen[store.SeenKey{BusinessID: r.BusinessID, Score: r.Score}]; !ok || s.Value != r.Value {
-			fresh = append(fresh, r)
-		}
-	}
-	if len(fresh) > 0 {
-		if err := h.ws.MarkSeen(ctx, a, fresh); err != nil {
-			h.logWorkspace(c, "mark seen", err)
-		}
-	}
+	h.seenArrived(c, seen, payL, zL)
 	var state strings.Builder
 	for _, ch := range changed {
 		state.WriteString(ch.URL + "|" + ch.Score + "|" + ch.Was + "|" + ch.Now + "\n")
