@@ -184,3 +184,12 @@ func (h *Handler) worklistSummary(c *echo.Context) *views.WorklistSummary {
 	}
 	return s
 }
+
+// statementYears are the newest statement years known of the team's
+// businesses; none when the store does not keep them.
+func (h *Handler) statementYears(c *echo.Context) (map[int32]int, error) {
+	if h.worklists == nil {
+		return nil, nil
+	}
+	return h.worklists.StatementYears(c.Request().Context(), h.analyst(c))
+}
