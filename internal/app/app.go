@@ -15,6 +15,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/alerts"
 	"creditdash/internal/digest"
 	"creditdash/internal/handlers"
 	"creditdash/internal/health"
@@ -218,6 +219,7 @@ func Build(ctx context.Context, cfg Config, s Seams) (a *App, err error) {
 		Uploads:            a.Store,
 		Decisions:          a.Store,
 		Worklists:          a.Store,
+		Arrivals:           alerts.NewArrivals(a.Store, a.Store, a.Store, a.Store),
 		Rules:              a.Store,
 		SupplierCategories: a.Store,
 		SampleLedgers:      cfg.SampleLedgers,

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v5"
-	"github.com/maypok86/otter/v2"
 
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
@@ -32,86 +30,10 @@ type Accounts interface {
 	Unlinked(ctx context.Context, a store.Analyst, limit int) ([]store.Account, error)
 	LinkAccount(ctx context.Context, a store.Analyst, account string, business int32) error
 	SaveLimitInputs(ctx context.Context, a store.Analyst, account string, in store.LimitInputs) error
-	RecordScores(ctx context.Context, a store.Analyst, o store.Observation) (bool, error)
 	KnownScores(ctx context.Context, a store.Analyst) (map[int32]map[store.Score]store.KnownScore, error)
 	TeamBusinesses(ctx context.Context, a store.Analyst) (map[int32]store.TeamBusiness, error)
 	RiskAsOf(ctx context.Context, a store.Analyst, month int) (map[int32]float64, error)
 	RiskMonths(ctx context.Context, a store.Analyst, business int32) ([]store.ScoreMonth, error)
-}
-
-// teamMark is a business's score data already recorded for the team from
-// these very cached copies.
-type teamMark struct {
-	team        string
-	business    int32
-	fingerprint uint64
-}
-
-// newTeamMarks bounds the marks like the rules' evaluation marks.
-func newTeamMarks() (*otter.Cache[teamMark, struct{}], error) {
-	return otter.New(&otter.Options[teamMark, struct{}]{
-		MaximumSize:      100_000,
-		ExpiryCalculator: otter.ExpiryWriting[teamMark, struct{}](2 * pageLife),
-	})
-}
-
-// recordTeamScores keeps a report's latest scores for the team, where they
-// arrive, beside the alert rules: once per cached copy, so a warm report
-// costs no query. A failing store loses only this record, never the page.
-func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow) {
-	if h.accts == nil {
-		return
-	}
-	id, name := reportBusiness(ref, hd)
-	if id == 0 {
-		return
-	}
-	mark, fetched, done := h.teamCopy(ld, id)
-	if done {
-		return
-	}
-	var naics []upstream.NAICSCode
-	if hd.naicsErr == nil {
-		naics = hd.naics
-	}
-	o := views.TeamObservation(id, name, hist, naics, fetched)
-	kept, err := h.accts.RecordScores(h.wsCtx(c), h.analyst(c), o)
-	if err != nil {
-		h.logWorkspace(c, "record team scores", err)
-		return
-	}
-	// A business no account links to is asked about again next time: an
-	// import may link it meanwhile.
-	if kept {
-		h.markTeamCopy(ld, mark)
-	}
-}
-
-// teamCopy is the mark of the page's cached copies of business (0: the
-// portfolio's), the time they were fetched, and whether they were already
-// recorded for the team: each copy is recorded once, so a warm page costs
-// no query.
-func (h *Handler) teamCopy(ld *loaded, business int32) (mark teamMark, fetched time.Time, done bool) {
-	rep := ld.rd.Report()
-	mark = teamMark{team: h.service, business: business, fingerprint: rep.Fingerprint}
-	if rep.Fingerprint != 0 {
-		if _, ok := h.teamMarks.GetIfPresent(mark); ok {
-			return mark, time.Time{}, true
-		}
-	}
-	fetched = rep.FetchedAt
-	if fetched.IsZero() {
-		fetched = h.now()
-	}
-	return mark, fetched, false
-}
-
-// markTeamCopy remembers that the page's copies were recorded; copies
-// with a failed call are recorded again next time.
-func (h *Handler) markTeamCopy(ld *loaded, mark teamMark) {
-	if rep := ld.rd.Report(); rep.Fingerprint != 0 && rep.Failed == 0 {
-		h.teamMarks.Set(mark, struct{}{})
-	}
 }
 
 // accountsError turns a store refusal into the analyst's words.

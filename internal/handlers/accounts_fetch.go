@@ -8,8 +8,8 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/alerts"
 	"creditdash/internal/upstream"
-	"creditdash/internal/views"
 )
 
 // maxFetchedAtOnce bounds the businesses one click fetches or resolves.
@@ -70,7 +70,8 @@ func (h *Handler) submitAccountScores(c *echo.Context) error {
 		if t.naicErr == nil {
 			naics = t.naics
 		}
-		if _, err := h.accts.RecordScores(c.Request().Context(), a, views.TeamObservation(t.id, "", t.hist, naics, fetched)); err != nil {
+		r := alerts.Report{ID: t.id, History: t.hist, NAICS: naics, Fetched: fetched}
+		if _, err := h.arrivals.TeamScores(c.Request().Context(), a, r); err != nil {
 			return accountsError(err)
 		}
 		n++

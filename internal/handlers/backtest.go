@@ -176,7 +176,7 @@ func (h *Handler) showBacktest(c *echo.Context) error {
 // of the window, oldest first.
 func (h *Handler) exportBacktest(c *echo.Context) error {
 	// A refusal is the page, whose links are the page's, not the file's.
-	stateOf(c).page = &url.URL{Path: "/alerts/backtest", RawQuery: c.Request().URL.RawQuery}
+	standFor(c, &url.URL{Path: "/alerts/backtest", RawQuery: c.Request().URL.RawQuery})
 	_, _, r, done, err := h.runBacktest(c)
 	if done || err != nil {
 		return err

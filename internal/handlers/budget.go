@@ -67,6 +67,9 @@ type loaded struct {
 	// last change here (the home page's changed marks, a report's account
 	// panel): part of the page's key too.
 	state string
+	// counts are the header's counts, read once for the page's key and
+	// its Base (workspace.go).
+	counts *headerCounts
 }
 
 // allOffered is every section the page left unloaded offered as one, for

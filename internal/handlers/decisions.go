@@ -153,7 +153,7 @@ func (h *Handler) submitLimitRequest(c *echo.Context) error {
 			}
 			return err
 		}
-		data, err := json.Marshal(d)
+		data, err := json.Marshal(d.kept())
 		if err != nil {
 			return err
 		}

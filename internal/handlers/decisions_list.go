@@ -22,13 +22,9 @@ func (h *Handler) deciderAuthority(user string) float64 {
 }
 
 // waitingForMe is how many requests wait for the signed-in user's
-// decision, read once per request and only for deciders. A failing
+// decision, read only for deciders (once per page: see counts). A failing
 // database hides the count instead of failing the page.
 func (h *Handler) waitingForMe(c *echo.Context) int {
-	st := stateOf(c)
-	if st.waiting != nil {
-		return *st.waiting
-	}
 	n := 0
 	s, ok := sessionOf(c)
 	if ok && h.decisions != nil {
@@ -40,7 +36,6 @@ func (h *Handler) waitingForMe(c *echo.Context) int {
 			}
 		}
 	}
-	st.waiting = &n
 	return n
 }
 

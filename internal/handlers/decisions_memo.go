@@ -32,7 +32,7 @@ func (h *Handler) extraEvidence(c *echo.Context, a store.Analyst, id int32) []st
 			h.log.Info("request evidence left out", "request_id", requestID(c), "tab", tab.Name(), "err", err)
 			continue
 		}
-		data, err := json.Marshal(d)
+		data, err := json.Marshal(d.kept())
 		if err != nil {
 			continue
 		}
@@ -111,29 +111,16 @@ func (h *Handler) fillMemoSheet(c *echo.Context, r store.LimitRequest, s *views.
 		if !ok {
 			continue
 		}
-		rt, err := lookupTab(tab)
+		d, err := readCopy(tab, full.Data)
 		if err != nil {
-			return err
-		}
-		d := rt.copy()
-		if err := json.Unmarshal(full.Data, d); err != nil {
 			return bad(err)
 		}
 		src := views.NewSheetSource(strings.ToLower(tab.Label())+" copy", views.DecisionPath(r.ID)+"/evidence/"+e.Tab, full.Fetched)
-		if hd := d.head(); hd.Ident != nil || len(hd.NAICS) > 0 {
-			s.FillHeader(upstream.ByID(r.BusinessID), hd.Ident, hd.NAICS)
+		if hd := d.header(); hd.identification() != nil || len(hd.naics) > 0 {
+			s.FillHeader(upstream.ByID(r.BusinessID), hd.identification(), hd.naics)
 		}
-		switch d := d.(type) {
-		case *overviewData:
-			sheetOverview(s, d, src)
-		case *paymentsData:
-			sheetPayments(s, d, src)
-		case *financialsData:
-			if err := sheetFinancials(s, d, src); err != nil {
-				return bad(err)
-			}
-		case *officersData:
-			sheetOfficers(s, d.Officers, full.Fetched, src)
+		if err := d.sheet(s, src, full.Fetched); err != nil {
+			return bad(err)
 		}
 	}
 	return nil

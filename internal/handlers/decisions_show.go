@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -122,17 +121,13 @@ func (h *Handler) showEvidence(c *echo.Context) error {
 	if err != nil {
 		return decisionsError(err)
 	}
-	rt, err := lookupTab(tab)
+	d, err := readCopy(tab, e.Data)
 	if err != nil {
-		return err
-	}
-	d := rt.copy()
-	if err := json.Unmarshal(e.Data, d); err != nil {
 		return fmt.Errorf("handlers: request %d evidence %s: %w", r.ID, tab.Name(), err)
 	}
-	hd := d.head()
+	hd := d.header()
 	ref := upstream.ByID(r.BusinessID)
-	header := views.NewBusinessHeader(ref, hd.Ident, hd.NAICS, tab, c.Scheme()+"://"+c.Request().Host+views.BusinessPath(ref, tab))
+	header := views.NewBusinessHeader(ref, hd.identification(), hd.naics, tab, c.Scheme()+"://"+c.Request().Host+views.BusinessPath(ref, tab))
 	base := h.base(c, nil, header.Name+" · "+tab.Label()+" · as of "+views.Date(e.Fetched)+" · evidence of request "+fmt.Sprint(r.ID), views.NavAccounts)
 	base.Workspace.Snapshot = &views.SnapshotMark{Name: header.Name, BusinessID: r.BusinessID, Tab: tab.Name(), TabLabel: tab.Label(),
 		AsOf: views.DateTime(e.Fetched), AsOfISO: e.Fetched.UTC().Format(time.RFC3339), Saved: views.DateTime(r.RequestedAt),

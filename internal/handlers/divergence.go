@@ -36,54 +36,51 @@ func (h *Handler) ownCategory(c *echo.Context) string {
 	if h.suppliers == nil {
 		return ""
 	}
-	st := stateOf(c)
-	if st.category != nil {
-		return *st.category // read once per request: the page's key and its panel agree
-	}
 	code, err := h.suppliers.SupplierCategory(c.Request().Context(), h.analyst(c))
 	if err != nil {
 		h.logWorkspace(c, "supplier category", err)
 		return ""
 	}
-	st.category = &code
 	return code
 }
 
 // evaluatePayments checks the divergence rules against a payments tab's
-// monthly and SIC summaries.
-func (h *Handler) evaluatePayments(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, monthly, sic []upstream.PaymentSummaryRow) {
+// monthly and SIC summaries; own is the team's category as the page read
+// it.
+func (h *Handler) evaluatePayments(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, monthly, sic []upstream.PaymentSummaryRow, own string) {
 	id, name := reportBusiness(ref, hd)
 	if id == 0 || len(sic) == 0 {
 		return
 	}
 	// The page shows the team's category, which another analyst may change:
 	// a kept page must not outlive it.
-	ld.state += "\ncategory:" + h.ownCategory(c)
+	ld.state += "\ncategory:" + own
 	done, mark := h.evaluatedAlready(c, ld, id)
 	if done {
 		return
 	}
-	h.markEvaluated(mark, h.evaluateDivergence(c, id, name, monthly, sic))
+	h.markEvaluated(mark, h.evaluateDivergence(c, id, name, monthly, sic, own))
 }
 
 // evaluateDivergence has internal/alerts check the divergence rules and
 // reports whether it could check every one of them.
-func (h *Handler) evaluateDivergence(c *echo.Context, id int32, name string, monthly, sic []upstream.PaymentSummaryRow) bool {
+func (h *Handler) evaluateDivergence(c *echo.Context, id int32, name string, monthly, sic []upstream.PaymentSummaryRow, own string) bool {
 	a := h.analyst(c)
 	res, err := alerts.Payments(c.Request().Context(), h.ws, a, id, name, monthly, sic,
-		func() string { return h.ownCategory(c) }, func() (map[int32][]int, bool) { return h.folderMembers(c) })
+		func() string { return own }, func() (map[int32][]int, bool) { return h.folderMembers(c) })
 	return h.alertsChecked(c, a, res, err)
 }
 
 // fillDivergence fills the payments tab's two DBT lines: the category the
 // query names, else the analyst's own when the business reports it, else
-// the one whose DBT rose most against the overall DBT.
-func (h *Handler) fillDivergence(c *echo.Context, page *views.BusinessPaymentsPage, monthly, sic []upstream.PaymentSummaryRow) error {
+// the one whose DBT rose most against the overall DBT. own is the team's
+// category as the page read it.
+func (h *Handler) fillDivergence(c *echo.Context, page *views.BusinessPaymentsPage, monthly, sic []upstream.PaymentSummaryRow, own string) error {
 	page.DivergenceOptions = views.DivergenceOptions(sic)
 	if len(page.DivergenceOptions) == 0 {
 		return nil
 	}
-	page.OwnCategory = h.ownCategory(c)
+	page.OwnCategory = own
 	code := views.MatchCategory(sic, strings.TrimSpace(c.QueryParam("category")))
 	if code == "" {
 		code = views.MatchCategory(sic, page.OwnCategory)

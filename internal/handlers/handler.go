@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v5"
 	"github.com/maypok86/otter/v2"
 
+	"creditdash/internal/alerts"
 	"creditdash/internal/roles"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
@@ -72,7 +73,6 @@ type Workspace interface {
 	MarkAllAlertsRead(ctx context.Context, a store.Analyst, upTo time.Time) (int, error)
 	RecordAlerts(ctx context.Context, a store.Analyst, fired []store.Triggered) (int, error)
 	LastSeen(ctx context.Context, a store.Analyst) (map[store.SeenKey]store.Seen, error)
-	MarkSeen(ctx context.Context, a store.Analyst, readings []store.Reading) error
 	SaveSnapshot(ctx context.Context, a store.Analyst, spec store.SnapshotSpec) (store.SnapshotInfo, error)
 	Snapshots(ctx context.Context, a store.Analyst) ([]store.SnapshotInfo, error)
 	Snapshot(ctx context.Context, a store.Analyst, snapshot int64) (store.Snapshot, error)
@@ -201,6 +201,10 @@ type Config struct {
 	// Worklists are the team's worklist, owners and statement years
 	// (worklist.go); nil turns /worklist off (404).
 	Worklists Worklists
+	// Arrivals records what fresh scores say (internal/alerts: the team's
+	// known scores, last-seen marks, statement years); nil records them
+	// into Accounts, Workspace and Worklists.
+	Arrivals *alerts.Arrivals
 }
 
 // Handler serves every page of the dashboard.
@@ -222,8 +226,10 @@ type Handler struct {
 	features *featureBook
 	// providers remembers the accounts' trade providers (trade_book.go).
 	providers *providerBook
-	// reportMarks remembers the reports whose scores were noted (triage.go).
+	// reportMarks remembers the reports whose scores were noted, arrivals
+	// records what fresh scores say (arrived.go).
 	reportMarks *reportMarks
+	arrivals    *alerts.Arrivals
 	signOuts    SignOuts
 	// throttle bounds sign-in attempts and codes (see throttle.go).
 	throttle *signInThrottle
@@ -375,6 +381,9 @@ func New(cfg Config) (*Handler, error) {
 	}
 	if h.accts == nil {
 		h.accts, _ = cfg.Workspace.(Accounts)
+	}
+	if h.arrivals = cfg.Arrivals; h.arrivals == nil {
+		h.arrivals = newArrivals(h.accts, cfg.Workspace, cfg.Worklists)
 	}
 	var err error
 	if h.wsBook, err = newWorkspaceBook(); err != nil {

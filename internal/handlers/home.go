@@ -86,8 +86,7 @@ func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) err
 	if perr == nil && zerr == nil {
 		// The portfolio's scores arrived: check the alert rules and the
 		// marks of the previous visit, before the page key counts alerts.
-		h.evaluatePortfolio(c, ld, pay, z)
-		h.recordPortfolioScores(c, ld, pay, z) // the team's known scores (issue 26)
+		h.portfolioArrived(c, ld, pay, z)
 		changed, changedKnown = h.changedSince(c, ld, pay, z)
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {

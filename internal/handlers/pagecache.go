@@ -142,7 +142,7 @@ func (h *Handler) pageKey(c *echo.Context, ld *loaded, gz bool) (key, other page
 	num(int64(rep.Fingerprint))
 	num(int64(ld.also))
 	field(h.workspaceKey(c, ld))  // notes, watch state and unread alerts are shown too
-	num(int64(h.waitingForMe(c))) // the header's decisions waiting
+	num(int64(h.awaiting(c, ld))) // the header's decisions waiting
 	if !h.features.offered(s.User, featureSearch) {
 		field("no-search")
 	}

@@ -7,10 +7,20 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
+// The address a page stands for is the one piece of page state kept on
+// the request (reqstate.go) rather than passed: the error handler, which
+// Echo calls with the context and the error only, links its retry there,
+// and so do the budget's "Load" links and the Base of any page a form's
+// handler renders. A handler that answers for another address says so
+// once, before loading, with showAt, showWithout or standFor.
+
 // showAt makes a page answered to a POST stand for the page at path: its
 // links to refresh, retry, load a section or share point there, not at the
 // form's own address, which has no page.
-func showAt(c *echo.Context, path string) { stateOf(c).page = &url.URL{Path: path} }
+func showAt(c *echo.Context, path string) { standFor(c, &url.URL{Path: path}) }
+
+// standFor makes the page answered stand for the address u.
+func standFor(c *echo.Context, u *url.URL) { stateOf(c).page = u }
 
 // showWithout makes the page stand for its address without the query
 // parameter name: a one-time word such as ?export=limited is said once,
@@ -23,7 +33,7 @@ func showWithout(c *echo.Context, name string) {
 	}
 	q.Del(name)
 	u.RawQuery = q.Encode()
-	stateOf(c).page = &u
+	standFor(c, &u)
 }
 
 // pageURL is the address of the page being answered: the request's own,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/alerts"
 	"creditdash/internal/credit"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
@@ -212,7 +213,7 @@ func (h *Handler) submitRefreshPlan(c *echo.Context) error {
 		if t.fetched.IsZero() {
 			t.fetched = h.now()
 		}
-		if _, err := h.accts.RecordScores(ctx, a, views.TeamObservation(t.id, "", t.hist, nil, t.fetched)); err != nil {
+		if _, err := h.arrivals.TeamScores(ctx, a, alerts.Report{ID: t.id, History: t.hist, Fetched: t.fetched}); err != nil {
 			return accountsError(err)
 		}
 		ids = append(ids, strconv.Itoa(int(t.id)))

@@ -77,11 +77,12 @@ func (h *Handler) base(c *echo.Context, ld *loaded, title string, nav views.Nav)
 	}
 	b.User = s.User
 	b.Role = string(h.roles.Of(s.User).Role)
-	b.Workspace.Unread = h.unreadAlerts(c)
+	counts := h.counts(c, ld)
+	b.Workspace.Unread = counts.glance.Unread
 	if m, ok := h.providers.mark(s.User); ok {
 		b.TradeProviders = m.has
 	}
-	b.Decisions, b.Waiting = h.decisions != nil, h.waitingForMe(c)
+	b.Decisions, b.Waiting = h.decisions != nil, counts.waiting
 	if q, ok := h.cache.Quota(s.User); ok {
 		b.Quota = &views.Quota{Limit: q.Limit, Remaining: q.Remaining, RenewsAt: q.RenewsAt(), Now: now}
 	}

@@ -1,8 +1,12 @@
 package handlers
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/upstream"
@@ -11,51 +15,50 @@ import (
 
 // reportTab is one tab of the business report, as pkgsite's unitTabs
 // rows are: everything the dashboard does with a tab (show it live, load
-// it for a dated copy or a decision's evidence, read a copy back) starts
-// from its row. Adding a tab is a row here; see the README's "How to add a
-// report tab".
+// it for a dated copy or a decision's evidence, read a copy back, print
+// it on a credit sheet) starts from its row. A tab is its row here and its
+// file (tab_<name>.go); see the README's "How to add a report tab".
 type reportTab struct {
 	tab views.BusinessTab
-	// load prepares the tab's calls with its controls' values (a query,
-	// a form, a copy's saved controls).
-	load func(value func(string) string) tabLoad
-	// copy is an empty copy of the tab's data, to decode a saved one into.
-	copy func() tabData
+	// load is the tab with its controls' values (a query's, a form's, a
+	// copy's), ready to load or to read a copy back into.
+	load func(value func(string) string) tabPage
 	// show serves the live tab at its literal routes.
 	show func(h *Handler, c *echo.Context, ref upstream.BusinessRef) error
 }
 
 // reportTabs are the report's tabs, in the order views shows them.
 var reportTabs = []reportTab{
-	{
-		tab: views.TabOverview,
-		load: func(value func(string) string) tabLoad {
-			return &overviewLoad{win: windowOrDefault(value("from"), value("to"))}
-		},
-		copy: func() tabData { return &overviewData{} },
-		show: (*Handler).showBusinessOverview,
-	},
-	{
-		tab:  views.TabPayments,
-		load: func(func(string) string) tabLoad { return &paymentsLoad{} },
-		copy: func() tabData { return &paymentsData{} },
-		show: (*Handler).showBusinessPayments,
-	},
-	{
-		tab: views.TabFinancials,
-		load: func(value func(string) string) tabLoad {
-			l, _, _ := newFinancialsLoad(value)
-			return l
-		},
-		copy: func() tabData { return &financialsData{} },
-		show: (*Handler).showBusinessFinancials,
-	},
-	{
-		tab:  views.TabOfficers,
-		load: func(func(string) string) tabLoad { return &officersLoad{} },
-		copy: func() tabData { return &officersData{} },
-		show: (*Handler).showBusinessOfficers,
-	},
+	{tab: views.TabOverview, load: newOverviewTab, show: (*Handler).showBusinessOverview},
+	{tab: views.TabPayments, load: newPaymentsTab, show: (*Handler).showBusinessPayments},
+	{tab: views.TabFinancials, load: newFinancialsTab, show: (*Handler).showBusinessFinancials},
+	{tab: views.TabOfficers, load: newOfficersTab, show: (*Handler).showBusinessOfficers},
+}
+
+// tabPage is one tab: its calls and what they answered, live or read back
+// from a dated copy. A copy keeps the tab's data as JSON and renders it
+// again with the live tab's own code and no call.
+type tabPage interface {
+	// sections are the tab's calls, the header's first.
+	sections(ref upstream.BusinessRef) []section
+	// header is what the header's calls answered (or the copy kept).
+	header() *headerData
+	// errs are the tab's own calls' errors.
+	errs() []error
+	// kept is the tab's data as a dated copy keeps it (encoded as JSON),
+	// with the header's answers and the controls' values.
+	kept() any
+	// restore reads a kept copy back: its data, header and controls.
+	restore(data []byte) error
+	// value is one of the tab's controls as it was shown with, "" when
+	// unset, so today's data is loaded the same way to compare.
+	value(name string) string
+	// facts are what a comparison of two copies compares.
+	facts() []views.Fact
+	// page renders a copy with today's templates; asOf is its fetch time.
+	page(h *Handler, c *echo.Context, base views.Base, header views.BusinessHeader, asOf time.Time) (templ.Component, error)
+	// sheet fills the tab's part of a credit sheet from a copy.
+	sheet(s *views.CreditSheet, src *views.SheetSource, asOf time.Time) error
 }
 
 // lookupTab is tab's row. A tab views knows and this table lacks is a
@@ -79,4 +82,73 @@ func (h *Handler) showTab(tab views.BusinessTab) tab {
 		panic(err)
 	}
 	return func(c *echo.Context, ref upstream.BusinessRef) error { return rt.show(h, c, ref) }
+}
+
+// noControls is a form without values: each control's default.
+func noControls(string) string { return "" }
+
+// readCopy reads a dated copy of tab (a snapshot or a decision's
+// evidence) back into its tab.
+func readCopy(tab views.BusinessTab, data []byte) (tabPage, error) {
+	rt, err := lookupTab(tab)
+	if err != nil {
+		return nil, err
+	}
+	l := rt.load(noControls)
+	if err := l.restore(data); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// loadTab reads a tab of business id through the cache within the hourly
+// budget, as the tab itself does, and returns it only when every call
+// answered: a copy or a comparison of half a tab would mislead.
+func (h *Handler) loadTab(c *echo.Context, tab views.BusinessTab, id int32, value func(string) string) (tabPage, *loaded, error) {
+	rt, err := lookupTab(tab)
+	if err != nil {
+		return nil, nil, err
+	}
+	l := rt.load(value)
+	ld := h.load(c, l.sections(upstream.ByID(id))...)
+	hd := l.header()
+	if err := hd.pageError(l.errs()...); err != nil {
+		return nil, ld, err
+	}
+	identErr := hd.identErr
+	if errors.Is(identErr, upstream.ErrNotFound) {
+		identErr = nil // not offered by the service: the copy names the id
+	}
+	if err := errors.Join(append([]error{identErr, hd.naicsErr}, l.errs()...)...); err != nil {
+		return nil, ld, err
+	}
+	return l, ld, nil
+}
+
+// copyHeader is the header's service data, kept by every tab's copy. Its
+// field names are those overview copies were first saved with, so those
+// still open.
+type copyHeader struct {
+	Ident *upstream.Identification `json:"ident,omitempty"`
+	NAICS []upstream.NAICSCode     `json:"naics"`
+}
+
+// headerCopy is what a copy keeps of the header's answers.
+func headerCopy(hd *headerData) copyHeader {
+	return copyHeader{Ident: hd.identification(), NAICS: hd.naics}
+}
+
+// restoreCopy decodes a copy's data into d and its header's answers into
+// hd; an identification the copy lacks was not offered by the service.
+func restoreCopy(data []byte, d any, ch *copyHeader, hd *headerData) error {
+	if err := json.Unmarshal(data, d); err != nil {
+		return err
+	}
+	*hd = headerData{naics: ch.NAICS}
+	if ch.Ident != nil {
+		hd.ident = *ch.Ident
+	} else {
+		hd.identErr = upstream.ErrNotFound
+	}
+	return nil
 }

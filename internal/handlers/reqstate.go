@@ -5,31 +5,29 @@ import (
 	"net/url"
 
 	"github.com/labstack/echo/v5"
-
-	"creditdash/internal/store"
 )
 
 // request is the one value Echo's per-request store holds: the signed-in
-// session and what the request learned on its way, each a typed field
-// behind its accessor (sessionOf, csrfToken, pageURL, wsCtx, glance,
-// waitingForMe). What a page shows is not here: drafts and page state are
-// arguments (noteDraft, loaded.state).
+// session and what derives from the request itself, each a typed field
+// behind its accessor (sessionOf, csrfToken, pageURL, wsCtx). What a page
+// shows is not here: drafts, the header's counts, the team's supplier
+// category and other page state are arguments or the page's own values
+// (noteDraft, loaded.counts, loaded.state, paymentsLoad.own).
 type request struct {
 	session  Session
 	signedIn bool
-	// csrf is the token this request's forms carry.
+	// csrf is the token this request's forms carry, derived from the
+	// session.
 	csrf string
-	// page is the page a form's answer stands for (showAt, showWithout);
-	// nil for the request's own address.
+	// page is the address a form's answer stands for (showAt,
+	// showWithout); nil for the request's own address. It stays here
+	// because the error handler, which receives only the context and the
+	// error, links its retry to it (pageurl.go).
 	page *url.URL
-	// ws is the context the page's workspace reads share (wsCtx).
+	// ws is the context the request's workspace reads share (wsCtx): one
+	// deadline for the whole request, like the request's own context,
+	// which every store read already takes from here.
 	ws context.Context
-	// glance and waiting are the header's workspace state, read once.
-	glance  *store.Glance
-	waiting *int
-	// category is the team's supplier category as this request read it
-	// (ownCategory).
-	category *string
 }
 
 // ctxRequest is the key of the request's state in Echo's store.

@@ -1,11 +1,7 @@
 package handlers
 
 import (
-	"strconv"
-	"time"
-
 	"github.com/labstack/echo/v5"
-	"github.com/maypok86/otter/v2"
 
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
@@ -29,8 +25,7 @@ func (h *Handler) folderTriage(c *echo.Context, ld *loaded, pay, z upstream.Port
 	t := triage{err: err, by: views.ReadTriageSort(c.QueryParam("sort"))}
 	if err == nil {
 		t.pay, t.z = views.PortfolioLatest(pay), views.PortfolioLatest(z)
-		h.evaluatePortfolio(c, ld, pay, z)
-		h.recordPortfolioScores(c, ld, pay, z) // the team's known scores (issue 26)
+		h.portfolioArrived(c, ld, pay, z)
 	}
 	seen, serr := h.ws.LastSeen(h.wsCtx(c), h.analyst(c))
 	if serr != nil {
@@ -55,41 +50,4 @@ func (t triage) page(members []views.Member, base string) views.Triage {
 	}
 	tr.Rows = rows
 	return tr
-}
-
-// reportMarks remembers which reports' scores were noted, so a report
-// viewed again from the same copies writes nothing. Bounded.
-type reportMarks = otter.Cache[string, struct{}]
-
-func newReportMarks() *reportMarks {
-	return otter.Must(&otter.Options[string, struct{}]{
-		MaximumSize:      maxFeatureMarks,
-		ExpiryCalculator: otter.ExpiryWriting[string, struct{}](time.Hour),
-	})
-}
-
-// noteReportScores remembers the latest Risk and DBT a report showed as
-// the analyst's last-seen marks: they come only with a report, and the
-// folder pages and the watch list show them from there without asking
-// the service. Pay and Z″ are noted from the portfolio's histories.
-func (h *Handler) noteReportScores(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow) {
-	id, _ := reportBusiness(ref, hd)
-	rep := ld.rd.Report()
-	if id == 0 || rep.Fingerprint == 0 || rep.Failed > 0 {
-		return
-	}
-	a := h.analyst(c)
-	key := a.Service + "\x00" + a.User + "\x00" + strconv.FormatInt(int64(id), 10) + "\x00" + strconv.FormatUint(rep.Fingerprint, 16)
-	if _, ok := h.reportMarks.GetIfPresent(key); ok {
-		return
-	}
-	readings := views.ReportReadings(id, hist)
-	if len(readings) == 0 {
-		return
-	}
-	if err := h.ws.MarkSeen(h.wsCtx(c), a, readings); err != nil {
-		h.logWorkspace(c, "mark seen", err)
-		return
-	}
-	h.reportMarks.Set(key, struct{}{})
 }

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v5"
 
@@ -22,7 +21,6 @@ type Worklists interface {
 	LastReviews(ctx context.Context, a store.Analyst) (map[string]store.Review, error)
 	PendingRequests(ctx context.Context, a store.Analyst) ([]store.PendingRequest, error)
 	AssignOwner(ctx context.Context, a store.Analyst, accounts []string, owner, reason string) (int, error)
-	RecordStatementYear(ctx context.Context, a store.Analyst, business int32, year int, fetched time.Time) (bool, error)
 	StatementYears(ctx context.Context, a store.Analyst) (map[int32]int, error)
 }
 
@@ -185,4 +183,13 @@ func (h *Handler) worklistSummary(c *echo.Context) *views.WorklistSummary {
 		}
 	}
 	return s
+}
+
+// statementYears are the newest statement years known of the team's
+// businesses; none when the store does not keep them.
+func (h *Handler) statementYears(c *echo.Context) (map[int32]int, error) {
+	if h.worklists == nil {
+		return nil, nil
+	}
+	return h.worklists.StatementYears(c.Request().Context(), h.analyst(c))
 }

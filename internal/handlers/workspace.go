@@ -103,22 +103,41 @@ func (h *Handler) workspaceKey(c *echo.Context, ld *loaded) string {
 	if _, ok := sessionOf(c); !ok {
 		return ""
 	}
-	g := h.glance(c)
+	g := h.counts(c, ld).glance
 	return strconv.FormatInt(g.Changed, 10) + "/" + strconv.Itoa(g.Unread) + "/" + ld.state
 }
 
-// unreadAlerts counts the analyst's unread alerts, for the header.
-func (h *Handler) unreadAlerts(c *echo.Context) int { return h.glance(c).Unread }
+// headerCounts are the header's workspace figures: the workspace's last
+// change and its unread alerts (the glance), and the decisions waiting
+// for the user. A kept page's key and the page's Base must agree on them.
+type headerCounts struct {
+	glance  store.Glance
+	waiting int
+}
 
-// glance reads the workspace's header state once per request. A failing
-// database hides the count instead of failing the page.
-func (h *Handler) glance(c *echo.Context) store.Glance {
-	// Read once per request, so the page key and the header share one
-	// query.
-	st := stateOf(c)
-	if st.glance != nil {
-		return *st.glance
+// counts are the header's counts of the page ld loaded, read at their
+// first use (the page's key, else its Base) and kept on ld, so the key
+// and the header share one read. A page without service data (ld nil) is
+// never kept and reads them once, for its Base.
+func (h *Handler) counts(c *echo.Context, ld *loaded) headerCounts {
+	if ld != nil && ld.counts != nil {
+		return *ld.counts
 	}
+	hc := headerCounts{glance: h.glance(c), waiting: h.waitingForMe(c)}
+	if ld != nil {
+		ld.counts = &hc
+	}
+	return hc
+}
+
+// awaiting is the header's count of decisions waiting for the user, as
+// the page ld loaded shows it.
+func (h *Handler) awaiting(c *echo.Context, ld *loaded) int { return h.counts(c, ld).waiting }
+
+// glance reads the workspace's header state, from the in-process copy
+// while the analyst's workspace has not changed. A failing database hides
+// the count instead of failing the page.
+func (h *Handler) glance(c *echo.Context) store.Glance {
 	a := h.analyst(c)
 	g, ok := h.wsBook.glance.GetIfPresent(a)
 	if !ok {
@@ -130,7 +149,6 @@ func (h *Handler) glance(c *echo.Context) store.Glance {
 			h.wsBook.glance.Set(a, g)
 		}
 	}
-	st.glance = &g
 	return g
 }
 
@@ -319,8 +337,7 @@ func (h *Handler) showWatchlist(c *echo.Context) error {
 		var payLatest, zLatest map[int32]views.Latest
 		if page.ScoresProblem = h.sectionProblem(c, errors.Join(perr, zerr)); page.ScoresProblem == nil {
 			payLatest, zLatest = views.PortfolioLatest(pay), views.PortfolioLatest(z)
-			h.evaluatePortfolio(c, ld, pay, z)
-			h.recordPortfolioScores(c, ld, pay, z) // the team's known scores (issue 26)
+			h.portfolioArrived(c, ld, pay, z)
 		}
 		// Risk and DBT come only with a report: the values last seen on
 		// one, from the workspace, without a request.
@@ -476,19 +493,7 @@ func (h *Handler) changedSince(c *echo.Context, ld *loaded, pay, z upstream.Port
 		}
 		return cmp.Or(cmp.Compare(x.Name, y.Name), cmp.Compare(x.Score, y.Score))
 	})
-	// Only new and changed values are written: an unchanged mark keeps
-	// its time anyway, and a visit then writes nothing.
-	var fresh []store.Reading
-	for _, r := range append(views.Readings(views.PortfolioPay, payL), views.Readings(views.PortfolioZ, zL)...) {
-		if s, ok := seen[store.SeenKey{BusinessID: r.BusinessID, Score: r.Score}]; !ok || s.Value != r.Value {
-			fresh = append(fresh, r)
-		}
-	}
-	if len(fresh) > 0 {
-		if err := h.ws.MarkSeen(ctx, a, fresh); err != nil {
-			h.logWorkspace(c, "mark seen", err)
-		}
-	}
+	h.seenArrived(c, seen, payL, zL)
 	var state strings.Builder
 	for _, ch := range changed {
 		state.WriteString(ch.URL + "|" + ch.Score + "|" + ch.Was + "|" + ch.Now + "\n")

@@ -90,7 +90,8 @@ func (h *Handler) evaluate(c *echo.Context, series []views.ScoreSeries, fromPort
 }
 
 // alertsChecked logs a failed check and, when new alerts were stored,
-// moves the analyst's workspace on so the header's count is read again.
+// moves the analyst's workspace on so the header's count is read anew
+// (a page reads it after its alerts are checked, see counts).
 func (h *Handler) alertsChecked(c *echo.Context, a store.Analyst, res alerts.Result, err error) (complete bool) {
 	if err != nil {
 		h.logWorkspace(c, "alerts", err)
@@ -98,7 +99,6 @@ func (h *Handler) alertsChecked(c *echo.Context, a store.Analyst, res alerts.Res
 	}
 	if res.Recorded > 0 {
 		h.touched(a)
-		stateOf(c).glance = nil // read again, with the new ones
 	}
 	return res.Complete
 }

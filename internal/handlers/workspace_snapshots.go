@@ -7,9 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/store"
@@ -21,44 +19,8 @@ import (
 // A dated snapshot keeps the service data a report tab was built from, so
 // it renders again with today's templates and no service call. Each tab's
 // calls and the filling of its sections are shared with the live tab
-// (business_tab_data.go); this file saves, lists, shows and compares.
-
-// tabData is one tab's service data as a dated copy keeps it.
-type tabData interface {
-	// head is the header's data.
-	head() copyHeader
-	// value is one of the tab's controls as the copy was shown with, ""
-	// when unset, so today's data is loaded the same way to compare.
-	value(name string) string
-	// facts are what a comparison compares, as the tab shows them.
-	facts() []views.Fact
-	// page renders the copy with today's templates; asOf is its fetch time.
-	page(h *Handler, c *echo.Context, base views.Base, header views.BusinessHeader, asOf time.Time) (templ.Component, error)
-}
-
-// loadTab reads a tab of business id through the cache within the hourly
-// budget, as the tab itself does, and returns its data only when every
-// call answered: a copy or a comparison of half a tab would mislead.
-func (h *Handler) loadTab(c *echo.Context, tab views.BusinessTab, id int32, value func(string) string) (tabData, *loaded, error) {
-	rt, err := lookupTab(tab)
-	if err != nil {
-		return nil, nil, err
-	}
-	l := rt.load(value)
-	ld := h.load(c, l.sections(upstream.ByID(id))...)
-	hd := l.header()
-	if err := hd.pageError(l.errs()...); err != nil {
-		return nil, ld, err
-	}
-	identErr := hd.identErr
-	if errors.Is(identErr, upstream.ErrNotFound) {
-		identErr = nil // not offered by the service: the copy names the id
-	}
-	if err := errors.Join(append([]error{identErr, hd.naicsErr}, l.errs()...)...); err != nil {
-		return nil, ld, err
-	}
-	return l.data(), ld, nil
-}
+// (its tabPage, report_tabs.go); this file saves, lists, shows and
+// compares.
 
 // snapshotTab reads the tab a save form names. A form without one is the
 // overview's, as before every tab had the button.
@@ -92,12 +54,12 @@ func (h *Handler) submitSnapshot(c *echo.Context) error {
 		}
 		return err
 	}
-	data, err := json.Marshal(d)
+	data, err := json.Marshal(d.kept())
 	if err != nil {
 		return err
 	}
 	name := "Business " + strconv.FormatInt(int64(id), 10)
-	if ident := d.head().Ident; ident != nil && ident.BusinessName != "" {
+	if ident := d.header().identification(); ident != nil && ident.BusinessName != "" {
 		name = ident.BusinessName
 	}
 	fetched := ld.rd.Report().FetchedAt
@@ -127,7 +89,7 @@ func (h *Handler) showSnapshots(c *echo.Context) error {
 }
 
 // snapshot reads one of the analyst's snapshots, its tab and its data.
-func (h *Handler) snapshot(c *echo.Context) (store.Snapshot, views.BusinessTab, tabData, error) {
+func (h *Handler) snapshot(c *echo.Context) (store.Snapshot, views.BusinessTab, tabPage, error) {
 	id, err := rowID(c)
 	if err != nil {
 		return store.Snapshot{}, "", nil, err
@@ -141,12 +103,8 @@ func (h *Handler) snapshot(c *echo.Context) (store.Snapshot, views.BusinessTab, 
 		// Only a later version could have stored it.
 		return s, "", nil, fmt.Errorf("handlers: snapshot %d keeps tab %q, which this version does not know", s.ID, s.Tab)
 	}
-	rt, err := lookupTab(tab)
+	d, err := readCopy(tab, s.Data)
 	if err != nil {
-		return s, "", nil, err
-	}
-	d := rt.copy()
-	if err := json.Unmarshal(s.Data, d); err != nil {
 		return s, "", nil, fmt.Errorf("handlers: snapshot %d: %w", s.ID, err)
 	}
 	return s, tab, d, nil
@@ -159,11 +117,11 @@ func (h *Handler) showSnapshot(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	hd := d.head()
+	hd := d.header()
 	// A copy is the analyst's own: a colleague can open the live report.
 	ref := upstream.ByID(s.BusinessID)
 	share := h.siteURL(c) + views.BusinessPath(ref, tab)
-	header := views.NewBusinessHeader(ref, hd.Ident, hd.NAICS, tab, share)
+	header := views.NewBusinessHeader(ref, hd.identification(), hd.naics, tab, share)
 	base := h.base(c, nil, header.Name+" · "+tab.Label()+" · as of "+views.Date(s.Fetched), views.NavWorkspace)
 	base.Workspace.Snapshot = views.NewSnapshotMark(s.SnapshotInfo)
 	page, err := d.page(h, c, base, header, s.Fetched)

@@ -55,6 +55,12 @@ type cell struct {
 	text string
 }
 
+// downloadRoutes are the portfolio download's operation, which writes its
+// own body.
+func (s *Server) downloadRoutes() routeTable {
+	return routeTable{"/v1/Portfolio/Download": {http.MethodGet: {raw: s.download}}}
+}
+
 func str(s string) cell { return cell{cellString, s} }
 func num(n int64) cell  { return cell{cellNumber, strconv.FormatInt(n, 10)} }
 

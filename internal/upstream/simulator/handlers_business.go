@@ -8,6 +8,22 @@ import (
 	"time"
 )
 
+// businessRoutes are the operations on one business.
+func (s *Server) businessRoutes() routeTable {
+	return routeTable{
+		"/v1/Business/LatestAnnualStatements": getOp(s.statements),
+		"/v1/Business/PaymentSummary/Monthly": getOp(s.paymentsMonthly),
+		"/v1/Business/PaymentSummary/SIC":     getOp(s.paymentsSIC),
+		"/v1/Business/CreditScoreHistory":     getOp(s.creditScoreHistory),
+		"/v1/Business/RiskHistory":            getOp(s.riskHistory),
+		"/v1/Business/Officers":               getOp(s.officers),
+		"/v1/Business/NAICSCodes":             getOp(s.naicsCodes),
+		"/v1/Business/Summary":                getOp(s.summary),
+		"/v1/Business/WordFill":               getOp(s.wordFill),
+		"/v1/Business/IdentificationGroup":    getOp(s.identificationGroup),
+	}
+}
+
 // statements answers Business/LatestAnnualStatements: one element per fiscal
 // year, newest first unless SortOrder=A, filtered by StandardYear, cut to count.
 func (s *Server) statements(c *call) (any, *apiError) {

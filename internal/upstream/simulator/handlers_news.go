@@ -16,6 +16,16 @@ const (
 	maxNewsBusinesses = 1000
 )
 
+// newsRoutes are the news operations; a folder's news is matched by its
+// prefix and tail (match).
+func (s *Server) newsRoutes() routeTable {
+	return routeTable{
+		folderNewsPath:        getOp(s.folderNews),
+		"/v1/Industries/News": getOp(s.industryNews),
+		"/v1/News":            getOp(s.news),
+	}
+}
+
 // folderNews answers Portfolio/Folders/{FolderId}/News: the news of the
 // folder's businesses, newest first.
 func (s *Server) folderNews(c *call) (any, *apiError) {

@@ -1,5 +1,15 @@
 package simulator
 
+// portfolioRoutes are the portfolio's operations.
+func (s *Server) portfolioRoutes() routeTable {
+	return routeTable{
+		"/v1/Portfolio/PayScoreHistory": getOp(s.payScoreHistory),
+		"/v1/Portfolio/ZScoreHistory":   getOp(s.zScoreHistory),
+		"/v1/Portfolio/Folders":         getOp(s.folders),
+		"/v1/Portfolio/Businesses":      getOp(s.portfolioBusinesses),
+	}
+}
+
 // folders answers Portfolio/Folders.
 func (s *Server) folders(c *call) (any, *apiError) {
 	out := make([]wireFolder, 0, len(c.acct.Folders))

@@ -13,6 +13,11 @@ const (
 	maxSearchCount     = 200
 )
 
+// searchRoutes are the search's operation.
+func (s *Server) searchRoutes() routeTable {
+	return routeTable{"/v1/Business/Search": getOp(s.search)}
+}
+
 // search answers Business/Search (ours) over the dataset's businesses (bulk
 // ones are not searched): an exact id first, then names that start with q,
 // then names that contain it, case-insensitively, each group by name.

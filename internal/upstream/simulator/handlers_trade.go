@@ -8,6 +8,15 @@ const (
 	paramTradeProviderID = "TradeProviderId"
 )
 
+// tradeRoutes are the trade providers' operations: the list and the
+// choice.
+func (s *Server) tradeRoutes() routeTable {
+	return routeTable{"/v1/Trade/TradeProviders": {
+		http.MethodGet:  {data: s.tradeProviders},
+		http.MethodPost: {data: s.chooseTradeProvider},
+	}}
+}
+
 // tradeProviders answers GET Trade/TradeProviders (shape is ours).
 func (s *Server) tradeProviders(c *call) (any, *apiError) {
 	out := wireTradeProviders{TradeProviders: make([]wireTradeProvider, 0, len(c.acct.TradeProviders))}

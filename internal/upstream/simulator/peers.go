@@ -37,6 +37,11 @@ type peerQuery struct {
 	dbt           scoreMatch
 }
 
+// peerRoutes are the peer analysis's operation.
+func (s *Server) peerRoutes() routeTable {
+	return routeTable{"/v1/Business/PeerAnalysis": getOp(s.peerAnalysis)}
+}
+
 // readPeerQuery reads and checks the parameters; bad values are a 400
 // InvalidParameter, an unknown folder a 404.
 func readPeerQuery(c *call) (peerQuery, *apiError) {

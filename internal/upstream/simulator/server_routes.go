@@ -31,37 +31,31 @@ const (
 	maxFormBytes     = 64 << 10
 )
 
-// routes maps path -> method -> operation.
-func (s *Server) routes() map[string]map[string]route {
-	get := func(f func(*call) (any, *apiError)) map[string]route {
-		return map[string]route{http.MethodGet: {data: f}}
+// routeTable maps path -> method -> operation. Each area's file lists
+// its own operations in a literal table beside their handlers
+// (handlers_business.go, handlers_portfolio.go, ...), so the stand-in of
+// an operation is its handler and its row, in one file.
+type routeTable = map[string]map[string]route
+
+// getOp is an operation answering GET with data.
+func getOp(f func(*call) (any, *apiError)) map[string]route {
+	return map[string]route{http.MethodGet: {data: f}}
+}
+
+// routes is every area's table in one; a path routed by two areas is a
+// mistake in the code and fails when the server is made.
+func (s *Server) routes() routeTable {
+	table := routeTable{}
+	for _, area := range []routeTable{s.businessRoutes(), s.peerRoutes(), s.portfolioRoutes(), s.newsRoutes(),
+		s.searchRoutes(), s.tradeRoutes(), s.downloadRoutes()} {
+		for path, ops := range area {
+			if _, dup := table[path]; dup {
+				panic("simulator: " + path + " is routed twice")
+			}
+			table[path] = ops
+		}
 	}
-	return map[string]map[string]route{
-		"/v1/Business/LatestAnnualStatements": get(s.statements),
-		"/v1/Business/PaymentSummary/Monthly": get(s.paymentsMonthly),
-		"/v1/Business/PaymentSummary/SIC":     get(s.paymentsSIC),
-		"/v1/Business/CreditScoreHistory":     get(s.creditScoreHistory),
-		"/v1/Business/RiskHistory":            get(s.riskHistory),
-		"/v1/Business/Officers":               get(s.officers),
-		"/v1/Business/NAICSCodes":             get(s.naicsCodes),
-		"/v1/Business/Summary":                get(s.summary),
-		"/v1/Business/WordFill":               get(s.wordFill),
-		"/v1/Business/IdentificationGroup":    get(s.identificationGroup),
-		"/v1/Business/PeerAnalysis":           get(s.peerAnalysis),
-		"/v1/Business/Search":                 get(s.search),
-		"/v1/Portfolio/PayScoreHistory":       get(s.payScoreHistory),
-		"/v1/Portfolio/ZScoreHistory":         get(s.zScoreHistory),
-		"/v1/Portfolio/Folders":               get(s.folders),
-		"/v1/Portfolio/Businesses":            get(s.portfolioBusinesses),
-		folderNewsPath:                        get(s.folderNews),
-		"/v1/Industries/News":                 get(s.industryNews),
-		"/v1/News":                            get(s.news),
-		"/v1/Portfolio/Download":              {http.MethodGet: {raw: s.download}},
-		"/v1/Trade/TradeProviders": {
-			http.MethodGet:  {data: s.tradeProviders},
-			http.MethodPost: {data: s.chooseTradeProvider},
-		},
-	}
+	return table
 }
 
 // match finds the operations of path; folder is the {FolderId} segment.

@@ -1,0 +1,191 @@
+package handlers
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v5"
+	"github.com/maypok86/otter/v2"
+
+	"creditdash/internal/alerts"
+	"creditdash/internal/store"
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+)
+
+// Fresh scores are handed to internal/alerts here, right after a page's
+// data is read and before its view model is built (views only read): the
+// alert rules (workspace_alerts.go), the team's latest known scores, the
+// analyst's last-seen marks and the statement years that bring reviews
+// forward. Each is recorded once per cached copy of the page, so a warm
+// page costs no query, and a failing store loses only the record, never
+// the page.
+
+// reportArrived hands a report's fresh score history over: the rules,
+// the team's scores and the last-seen Risk and DBT. Only a frame that
+// reaches the latest month is fresh: an older one is history.
+func (h *Handler) reportArrived(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow) {
+	h.evaluateReport(c, ld, ref, hd, hist)
+	h.recordTeamScores(c, ld, ref, hd, hist)
+	h.noteReportScores(c, ld, ref, hd, hist)
+}
+
+// portfolioArrived hands the portfolio's fresh Pay and Z″ histories over:
+// the rules and the team's known scores.
+func (h *Handler) portfolioArrived(c *echo.Context, ld *loaded, pay, z upstream.PortfolioScoreHistory) {
+	h.evaluatePortfolio(c, ld, pay, z)
+	h.recordPortfolioScores(c, ld, pay, z)
+}
+
+// teamMark is a business's score data already recorded for the team from
+// these very cached copies.
+type teamMark struct {
+	team        string
+	business    int32
+	fingerprint uint64
+}
+
+// newTeamMarks bounds the marks like the rules' evaluation marks.
+func newTeamMarks() (*otter.Cache[teamMark, struct{}], error) {
+	return otter.New(&otter.Options[teamMark, struct{}]{
+		MaximumSize:      100_000,
+		ExpiryCalculator: otter.ExpiryWriting[teamMark, struct{}](2 * pageLife),
+	})
+}
+
+// recordTeamScores keeps a report's latest scores for the team (the
+// overview, the limit calculator): once per cached copy.
+func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow) {
+	id, name := reportBusiness(ref, hd)
+	if !h.arrivals.KeepsTeam() || id == 0 {
+		return
+	}
+	mark, fetched, done := h.teamCopy(ld, id)
+	if done {
+		return
+	}
+	r := alerts.Report{ID: id, Name: name, History: hist, Fetched: fetched}
+	if hd.naicsErr == nil {
+		r.NAICS = hd.naics
+	}
+	kept, err := h.arrivals.TeamScores(h.wsCtx(c), h.analyst(c), r)
+	if err != nil {
+		h.logWorkspace(c, "record team scores", err)
+		return
+	}
+	// A business no account links to is asked about again next time: an
+	// import may link it meanwhile.
+	if kept {
+		h.markTeamCopy(ld, mark)
+	}
+}
+
+// recordPortfolioScores keeps the latest Pay and Z″ of the portfolio
+// histories a page received (home, folder, watch list, scores) as the
+// team's known scores, as a report keeps its four: once per cached copy.
+// Either history may be empty.
+func (h *Handler) recordPortfolioScores(c *echo.Context, ld *loaded, pay, z upstream.PortfolioScoreHistory) {
+	if !h.arrivals.KeepsPortfolio() || ld == nil {
+		return
+	}
+	// Business 0 marks the portfolio's copies, apart from any report's.
+	mark, fetched, done := h.teamCopy(ld, 0)
+	if done {
+		return
+	}
+	if err := h.arrivals.PortfolioScores(h.wsCtx(c), h.analyst(c), pay, z, fetched); err != nil {
+		h.logWorkspace(c, "record portfolio scores", err)
+		return
+	}
+	h.markTeamCopy(ld, mark)
+}
+
+// teamCopy is the mark of the page's cached copies of business (0: the
+// portfolio's), the time they were fetched, and whether they were already
+// recorded for the team.
+func (h *Handler) teamCopy(ld *loaded, business int32) (mark teamMark, fetched time.Time, done bool) {
+	rep := ld.rd.Report()
+	mark = teamMark{team: h.service, business: business, fingerprint: rep.Fingerprint}
+	if rep.Fingerprint != 0 {
+		if _, ok := h.teamMarks.GetIfPresent(mark); ok {
+			return mark, time.Time{}, true
+		}
+	}
+	fetched = rep.FetchedAt
+	if fetched.IsZero() {
+		fetched = h.now()
+	}
+	return mark, fetched, false
+}
+
+// markTeamCopy remembers that the page's copies were recorded; copies
+// with a failed call are recorded again next time.
+func (h *Handler) markTeamCopy(ld *loaded, mark teamMark) {
+	if rep := ld.rd.Report(); rep.Fingerprint != 0 && rep.Failed == 0 {
+		h.teamMarks.Set(mark, struct{}{})
+	}
+}
+
+// reportMarks remembers which reports' scores were noted, so a report
+// viewed again from the same copies writes nothing. Bounded.
+type reportMarks = otter.Cache[string, struct{}]
+
+func newReportMarks() *reportMarks {
+	return otter.Must(&otter.Options[string, struct{}]{
+		MaximumSize:      maxFeatureMarks,
+		ExpiryCalculator: otter.ExpiryWriting[string, struct{}](time.Hour),
+	})
+}
+
+// noteReportScores remembers the latest Risk and DBT a report showed as
+// the analyst's last-seen marks, once per cached copy. Pay and Z″ are
+// noted from the portfolio's histories (changedSince).
+func (h *Handler) noteReportScores(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow) {
+	id, _ := reportBusiness(ref, hd)
+	rep := ld.rd.Report()
+	if id == 0 || rep.Fingerprint == 0 || rep.Failed > 0 {
+		return
+	}
+	a := h.analyst(c)
+	key := a.Service + "\x00" + a.User + "\x00" + strconv.FormatInt(int64(id), 10) + "\x00" + strconv.FormatUint(rep.Fingerprint, 16)
+	if _, ok := h.reportMarks.GetIfPresent(key); ok {
+		return
+	}
+	noted, err := h.arrivals.ReportSeen(h.wsCtx(c), a, id, hist)
+	if err != nil {
+		h.logWorkspace(c, "mark seen", err)
+		return
+	}
+	if noted {
+		h.reportMarks.Set(key, struct{}{})
+	}
+}
+
+// recordStatementYear keeps the newest statement year a page received of
+// a business for the team, where statements arrive (the financials tab
+// and the limit calculator), so a new year brings its accounts' reviews
+// forward.
+func (h *Handler) recordStatementYear(c *echo.Context, ref upstream.BusinessRef, hd *headerData, stmts []upstream.AnnualFinancials) {
+	id, _ := reportBusiness(ref, hd)
+	if err := h.arrivals.Statements(h.wsCtx(c), h.analyst(c), id, stmts, h.now()); err != nil {
+		h.logWorkspace(c, "record statement year", err)
+	}
+}
+
+// seenArrived remembers the portfolio's latest Pay and Z″ as the
+// analyst's last-seen marks, against the marks the page read.
+func (h *Handler) seenArrived(c *echo.Context, seen map[store.SeenKey]store.Seen, pay, z map[int32]views.Latest) {
+	if err := h.arrivals.PortfolioSeen(h.wsCtx(c), h.analyst(c), seen, pay, z); err != nil {
+		h.logWorkspace(c, "mark seen", err)
+	}
+}
+
+// newArrivals records into the handlers' own stores, for a Config that
+// names no Arrivals: each is kept only when its store keeps it.
+func newArrivals(accts Accounts, ws Workspace, worklists Worklists) *alerts.Arrivals {
+	team, _ := accts.(alerts.TeamScores)
+	known, _ := accts.(alerts.KnownScores)
+	seen, _ := ws.(alerts.SeenMarks)
+	reviews, _ := worklists.(alerts.Reviews)
+	return alerts.NewArrivals(team, known, seen, reviews)
+}
