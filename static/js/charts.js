@@ -288,15 +288,34 @@
   // the whole range and cannot slide).
   function paper(option) {
     var p = Object.assign({}, option);
+    var series = [].concat(p.series || []);
+    // A whole legend of many entries may take a second row: the plot starts
+    // below it. One or two entries share the title's row, as on screen.
+    var legendRow = p.legend && series.length > 2 ? 24 : 0;
     if (p.legend) {
       p.legend = [].concat(p.legend).map(function (l) { return Object.assign({}, l, { type: "plain" }); });
-      // A whole legend may take a second row: the plot starts below it.
-      p.grid = [].concat(p.grid || [{}]).map(function (g) {
-        return Object.assign({}, g, { top: (parseInt(g.top, 10) || 60) + 24 });
-      });
     }
+    // The room the slider had below the plot goes to the plot: a chart
+    // sized for paper is short, and its months must still read.
+    var sliderRoom = 0;
     if (p.dataZoom) {
-      p.dataZoom = [].concat(p.dataZoom).filter(function (z) { return z.type !== "slider"; });
+      var zooms = [].concat(p.dataZoom);
+      p.dataZoom = zooms.filter(function (z) { return z.type !== "slider"; });
+      sliderRoom = p.dataZoom.length < zooms.length ? 40 : 0;
+    }
+    if (legendRow || sliderRoom) {
+      p.grid = [].concat(p.grid || [{}]).map(function (g) {
+        var top = parseInt(g.top, 10);
+        var bottom = parseInt(g.bottom, 10);
+        var out = Object.assign({}, g);
+        if (legendRow) {
+          out.top = (isNaN(top) ? 60 : top) + legendRow;
+        }
+        if (sliderRoom && !isNaN(bottom)) {
+          out.bottom = Math.max(8, bottom - sliderRoom);
+        }
+        return out;
+      });
     }
     // Paper is printed at once: no cells left for later frames.
     if (p.series) {
