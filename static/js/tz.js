@@ -16,7 +16,9 @@
   "use strict";
   var script = document.currentScript;
   var worker = script ? script.getAttribute("data-worker") : null;
-  var zoneName = "creditdash_tz";
+  // The zone's cookie as document.cookie lists it, and its name.
+  var zoneCookie = "creditdash_tz=";
+  var zoneName = zoneCookie.slice(0, -1);
   var checkedName = "creditdash_tz_checked";
   if (!worker || !window.Worker) {
     return;
@@ -40,8 +42,8 @@
     var zone = "";
     var checked = false;
     cookies.forEach(function (c) {
-      if (c.indexOf(zoneName + "=") === 0) {
-        zone = decodeURIComponent(c.slice(zoneName.length + 1));
+      if (c.indexOf(zoneCookie) === 0) {
+        zone = decodeURIComponent(c.slice(zoneCookie.length));
       } else if (c === checkedName + "=1") {
         checked = true;
       }
@@ -63,7 +65,7 @@
     var secure = location.protocol === "https:" ? "; Secure" : "";
     document.cookie = checkedName + "=1; Path=/; SameSite=Lax" + secure;
     if (zone !== current) {
-      document.cookie = zoneName + "=" + encodeURIComponent(zone) + "; Path=/; Max-Age=" + year + "; SameSite=Lax" + secure;
+      document.cookie = zoneCookie + encodeURIComponent(zone) + "; Path=/; Max-Age=" + year + "; SameSite=Lax" + secure;
     }
   }
 
