@@ -9,8 +9,8 @@ import (
 )
 
 // printWidth is the width A4 leaves for the page between the print
-// stylesheet's margins (210 mm less 2 × 12 mm), in CSS pixels.
-const printWidth = 703
+// stylesheet's margins (210 mm less 2 × 10 mm), in CSS pixels.
+const printWidth = 718
 
 // printFit is what printFitView measures under the print stylesheet.
 type printFit struct {

@@ -27,6 +27,11 @@
   var STALL = 3000;
   // A heat map's cells drawn per frame, above a threshold of cells.
   var CHUNK = 60;
+  // The characters of a row name a phone's heat map shows.
+  var LABEL = 13;
+  // Canvas pixels per CSS pixel at most: a phone's 2.6 or 3 paints up to
+  // twice the pixels of 2 for no sharper a chart at its size.
+  var MAX_DPR = 2;
 
   var script = document.currentScript;
   var source = script ? script.getAttribute("data-echarts") : null;
@@ -64,9 +69,20 @@
       grid.bottom = 72;
       option.grid = grid;
     }
+    // Names cut to a length here, not by ECharts' "truncate", which
+    // measures each name letter by letter on the canvas: for a page of
+    // fifty businesses that text measuring was the longest part of the
+    // first render on a phone.
     [].concat(option.yAxis || []).forEach(function (y) {
-      y.axisLabel = Object.assign({}, y.axisLabel || {}, { width: 84, overflow: "truncate" });
+      y.axisLabel = Object.assign({}, y.axisLabel || {}, { formatter: shorten });
     });
+  }
+
+  // shorten cuts a heat map's row name to what a phone's 84 px column
+  // holds at ECharts' 12 px type.
+  function shorten(name) {
+    var s = String(name);
+    return s.length > LABEL ? s.slice(0, LABEL - 1) + "\u2026" : s;
   }
 
   function options(el) {
@@ -137,7 +153,8 @@
       return null;
     }
     el.setAttribute("data-drawing", "true");
-    var chart = window.echarts.init(el, null, { renderer: "canvas" });
+    var chart = window.echarts.init(el, null, { renderer: "canvas",
+      devicePixelRatio: Math.min(window.devicePixelRatio || 1, MAX_DPR) });
     var entry = { el: el, chart: chart, option: option, narrow: isNarrow(el),
       width: el.clientWidth, height: el.clientHeight, set: false, rendered: false };
     drawn.push(entry);
@@ -288,15 +305,34 @@
   // the whole range and cannot slide).
   function paper(option) {
     var p = Object.assign({}, option);
+    var series = [].concat(p.series || []);
+    // A whole legend of many entries may take a second row: the plot starts
+    // below it. One or two entries share the title's row, as on screen.
+    var legendRow = p.legend && series.length > 2 ? 24 : 0;
     if (p.legend) {
       p.legend = [].concat(p.legend).map(function (l) { return Object.assign({}, l, { type: "plain" }); });
-      // A whole legend may take a second row: the plot starts below it.
-      p.grid = [].concat(p.grid || [{}]).map(function (g) {
-        return Object.assign({}, g, { top: (parseInt(g.top, 10) || 60) + 24 });
-      });
     }
+    // The room the slider had below the plot goes to the plot: a chart
+    // sized for paper is short, and its months must still read.
+    var sliderRoom = 0;
     if (p.dataZoom) {
-      p.dataZoom = [].concat(p.dataZoom).filter(function (z) { return z.type !== "slider"; });
+      var zooms = [].concat(p.dataZoom);
+      p.dataZoom = zooms.filter(function (z) { return z.type !== "slider"; });
+      sliderRoom = p.dataZoom.length < zooms.length ? 40 : 0;
+    }
+    if (legendRow || sliderRoom) {
+      p.grid = [].concat(p.grid || [{}]).map(function (g) {
+        var top = parseInt(g.top, 10);
+        var bottom = parseInt(g.bottom, 10);
+        var out = Object.assign({}, g);
+        if (legendRow) {
+          out.top = (isNaN(top) ? 60 : top) + legendRow;
+        }
+        if (sliderRoom && !isNaN(bottom)) {
+          out.bottom = Math.max(8, bottom - sliderRoom);
+        }
+        return out;
+      });
     }
     // Paper is printed at once: no cells left for later frames.
     if (p.series) {
