@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,11 +41,15 @@ type Accounts interface {
 }
 
 // teamMark is a business's score data already recorded for the team from
-// these very cached copies.
+// these very cached copies, or (unlinked) found linked to no account of the
+// team at the team's version: until the version moves, no import or link
+// has linked it, so a warm report asks the store nothing.
 type teamMark struct {
 	team        string
 	business    int32
 	fingerprint uint64
+	unlinked    bool
+	version     int64
 }
 
 // newTeamMarks bounds the marks like the rules' evaluation marks.
@@ -55,10 +60,28 @@ func newTeamMarks() (*otter.Cache[teamMark, struct{}], error) {
 	})
 }
 
+// reportTeam is the team's version as a report reads it once, for its
+// marks and its account tile; a failing read keeps nothing, and the page
+// asks the store as before.
+func (h *Handler) reportTeam(c *echo.Context) teamState {
+	a := h.analyst(c)
+	if h.accts == nil {
+		return teamState{a: a}
+	}
+	ts, err := h.teamNow(h.wsCtx(c), a)
+	if err != nil {
+		h.logWorkspace(c, "team version", err)
+		return teamState{a: a}
+	}
+	return ts
+}
+
 // recordTeamScores keeps a report's latest scores for the team, where they
 // arrive, beside the alert rules: once per cached copy, so a warm report
-// costs no query. A failing store loses only this record, never the page.
-func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow) {
+// costs no query. A business linked to no account is asked about again
+// only once the team's version (ts) moves: an import may link it. A
+// failing store loses only this record, never the page.
+func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ts teamState, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow) {
 	if h.accts == nil {
 		return
 	}
@@ -70,6 +93,12 @@ func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ref upstream.Bus
 	if done {
 		return
 	}
+	unlinked := teamMark{team: h.service, business: id, unlinked: true, version: ts.version}
+	if ts.keep {
+		if _, ok := h.teamMarks.GetIfPresent(unlinked); ok {
+			return
+		}
+	}
 	var naics []upstream.NAICSCode
 	if hd.naicsErr == nil {
 		naics = hd.naics
@@ -80,10 +109,13 @@ func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ref upstream.Bus
 		h.logWorkspace(c, "record team scores", err)
 		return
 	}
-	// A business no account links to is asked about again next time: an
-	// import may link it meanwhile.
-	if kept {
+	switch {
+	case kept:
 		h.markTeamCopy(ld, mark)
+	case ts.keep && (len(o.Latest) > 0 || len(o.Risk) > 0 || o.NAICS != ""):
+		// Nothing was kept because no account is linked (an empty
+		// observation says nothing of links).
+		h.teamMarks.Set(unlinked, struct{}{})
 	}
 }
 
@@ -146,14 +178,19 @@ func monthOf(date string) int {
 }
 
 // accountPanel is the overview's account tile, from the team's accounts of
-// the business and the scores the page received; nil without an account.
-// Its state joins the kept page's key.
-func (h *Handler) accountPanel(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow, histErr error) *views.AccountPanel {
+// the business (kept for the team's version ts, so a warm report reads
+// them from memory) and the scores the page received; nil without an
+// account. Its state joins the kept page's key.
+func (h *Handler) accountPanel(c *echo.Context, ld *loaded, ts teamState, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow, histErr error) *views.AccountPanel {
 	id, _ := reportBusiness(ref, hd)
 	if h.accts == nil || id == 0 {
 		return nil
 	}
-	accts, err := h.accts.AccountsOfBusiness(h.wsCtx(c), h.analyst(c), id)
+	ctx := h.wsCtx(c)
+	accts, err := keptTeam(ctx, h, ts, "accounts of business", strconv.Itoa(int(id)), func(ctx context.Context) ([]store.Account, int, error) {
+		accts, err := h.accts.AccountsOfBusiness(ctx, ts.a, id)
+		return accts, accountsWeight(accts), err
+	})
 	if err != nil {
 		h.logWorkspace(c, "accounts of business", err)
 		return nil

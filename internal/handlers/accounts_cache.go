@@ -170,3 +170,22 @@ func figuresHeap(f *views.Figures) int {
 	}
 	return n
 }
+
+// accountsWeight is about what a few accounts hold: their structs, texts
+// and saved inputs (a report's account tile keeps one business's).
+func accountsWeight(accts []store.Account) int {
+	n := len(accts) * int(unsafe.Sizeof(store.Account{}))
+	for _, a := range accts {
+		n += len(a.Account) + len(a.Name) + len(a.CustomerID) + len(a.SupplierID) + len(a.Owner) + len(a.AsOf)
+		if a.Limit != nil {
+			n += 8
+		}
+		if a.Terms != nil {
+			n += 8
+		}
+		if a.Inputs != nil {
+			n += int(unsafe.Sizeof(*a.Inputs)) + len(a.Inputs.SavedBy) + 8
+		}
+	}
+	return n
+}

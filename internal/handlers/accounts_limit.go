@@ -107,7 +107,7 @@ func (h *Handler) limitPage(c *echo.Context, ref upstream.BusinessRef, get func(
 		return err
 	}
 	if l.histErr == nil {
-		h.recordTeamScores(c, ld, ref, &l.hd, l.hist) // fresh scores arrive here too
+		h.recordTeamScores(c, ld, h.reportTeam(c), ref, &l.hd, l.hist) // fresh scores arrive here too
 	}
 	if l.stmtsErr == nil {
 		h.recordStatementYear(c, ref, &l.hd, l.stmts)

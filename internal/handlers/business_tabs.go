@@ -27,17 +27,22 @@ func (h *Handler) businessOverview(c *echo.Context, ref upstream.BusinessRef, dr
 		return err
 	}
 	l.hd.news = h.reportNews(c, ld, &l.hd)
+	// The team's version, read once: the score record's mark, the account
+	// tile and the header's decisions waiting are kept under it, so a warm
+	// report reads none of them.
+	ts := h.reportTeam(c)
+	h.waitingAt(c, ts)
 	if l.histErr == nil && win.reachesLatest() {
 		// Before the page key: a new alert changes the header's count.
 		// A frame that ends in the past is history: its last month is not
 		// the business's score now, and no rule may fire on it.
 		h.evaluateReport(c, ld, ref, &l.hd, l.d.History)
 		// The team's latest known scores arrive here too (issue 26).
-		h.recordTeamScores(c, ld, ref, &l.hd, l.d.History)
+		h.recordTeamScores(c, ld, ts, ref, &l.hd, l.d.History)
 		h.noteReportScores(c, ld, ref, &l.hd, l.d.History)
 	}
 	// Read before the page key, which must change with the team's data.
-	account := h.accountPanel(c, ld, ref, &l.hd, l.d.History, l.histErr)
+	account := h.accountPanel(c, ld, ts, ref, &l.hd, l.d.History, l.histErr)
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessOverviewPage{Account: account}
 		// The notes are read while the header reads the watch state.

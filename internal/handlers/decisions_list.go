@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v5"
 
@@ -25,6 +27,13 @@ func (h *Handler) deciderAuthority(user string) float64 {
 // decision, read once per request and only for deciders. A failing
 // database hides the count instead of failing the page.
 func (h *Handler) waitingForMe(c *echo.Context) int {
+	return h.waitingAt(c, teamState{a: h.analyst(c)})
+}
+
+// waitingAt is waitingForMe for a page that read the team's version ts:
+// the count is kept under it (every decision moves it), so a warm report
+// does not count again.
+func (h *Handler) waitingAt(c *echo.Context, ts teamState) int {
 	st := stateOf(c)
 	if st.waiting != nil {
 		return *st.waiting
@@ -33,8 +42,13 @@ func (h *Handler) waitingForMe(c *echo.Context) int {
 	s, ok := sessionOf(c)
 	if ok && h.decisions != nil {
 		if authority := h.deciderAuthority(s.User); authority > 0 {
+			arg := strconv.FormatFloat(authority, 'g', -1, 64) + " " + ts.a.User
 			var err error
-			if n, err = h.decisions.CountWaiting(h.wsCtx(c), h.analyst(c), authority); err != nil {
+			n, err = keptTeam(h.wsCtx(c), h, ts, "decisions waiting", arg, func(ctx context.Context) (int, int, error) {
+				n, err := h.decisions.CountWaiting(ctx, ts.a, authority)
+				return n, len(arg), err
+			})
+			if err != nil {
 				h.log.Warn("decisions waiting not counted", "request_id", requestID(c), "err", err)
 				n = 0
 			}
