@@ -80,6 +80,13 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		if err != nil {
 			return err
 		}
+		// The profile spans the load but for its last second, so it
+		// holds only what the load made.
+		profiled := make(chan profileOutcome, 1)
+		go func() {
+			p, err := web.cpuProfile(ctx, o.duration-time.Second)
+			profiled <- profileOutcome{cpuPartsOf(p, err), err}
+		}()
 		t, wall := closedLoop(ctx, browsers, analystMix, o.duration)
 		spentAfter, err := web.spent(ctx)
 		if err != nil {
@@ -123,6 +130,12 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		perCall := float64(cpuPerPage) / float64(max(out.standInPerCall, 1))
 		l.rep.Check(fig, "analysts: dashboard CPU per page view / stand-in CPU per call", fmt.Sprintf("%.1f (%.2f ms / %.2f ms)",
 			perCall, ms64(cpuPerPage), ms64(out.standInPerCall)), fmt.Sprintf("<= %d", cpuPerCallTarget), perCall <= cpuPerCallTarget)
+		prof := <-profiled
+		if prof.err != nil {
+			l.rep.Broken(fig, "analysts: dashboard CPU per page view by part", prof.err)
+		} else {
+			l.rep.Info(fig, "analysts: dashboard CPU per page view by part", partsText(prof.parts, cpuPerPage))
+		}
 		l.rep.Info(fig, "analysts: dashboard heap allocated per page view", fmt.Sprintf("%.0f kB (%.1f collections/s)",
 			used.allocated/1e3/float64(max(t.count(), 1)), used.gcCycles/wall.Seconds()))
 		l.rep.Check(fig, "analysts: peak resident memory", mib(peak), "<= "+mib(memTarget), peak <= memTarget)
@@ -136,6 +149,7 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 			return err
 		}
 		l.rep.Check(fig, "analysts: resident memory after idle", mib(idle), "<= "+mib(memTarget), idle <= memTarget)
+		l.cpuFloor(ctx, web, browsers, cpuPerPage, out.standInPerCall, float64(calls)/float64(pages), prof.parts)
 
 		l.rep.Note(fig, "%d users load1..load%d signed in through the form, then a closed loop each for %v (one keep-alive connection per analyst, %v per page at most), pages %s",
 			o.analysts, o.analysts, o.duration, requestTimeout, mixText(t))

@@ -106,6 +106,25 @@ func TestOperatorPage(t *testing.T) {
 	}
 }
 
+// Go's profiles are served on the operators' listener only under PPROF,
+// and never on the public one.
+func TestPprofOnlyWhenAsked(t *testing.T) {
+	_, ops := startRun(t, nil)
+	if code, _ := get(t, "http://"+ops+"/debug/pprof/"); code != http.StatusNotFound {
+		t.Errorf("without PPROF, /debug/pprof/: %d, want 404", code)
+	}
+	public, ops := startRun(t, map[string]string{"PPROF": "true"})
+	if code, body := get(t, "http://"+ops+"/debug/pprof/"); code != http.StatusOK || !strings.Contains(body, "goroutine") {
+		t.Errorf("with PPROF, /debug/pprof/: %d", code)
+	}
+	if code, _ := get(t, "http://"+ops+"/debug/pprof/profile?seconds=1"); code != http.StatusOK {
+		t.Errorf("with PPROF, a CPU profile: %d", code)
+	}
+	if _, body := get(t, "http://"+public+"/debug/pprof/"); strings.Contains(body, "goroutine") {
+		t.Error("the public listener serves /debug/pprof/")
+	}
+}
+
 // With a shared store, replicas see each other on the operator page.
 func TestOperatorPageCountsReplicas(t *testing.T) {
 	url := redistest.URL(t)
