@@ -97,6 +97,9 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 			return err
 		}
 		used := spentAfter.minus(spentBefore)
+		// What is live on the heap as the load ends, by part: what the
+		// collector has to work around under the soft memory limit.
+		heap, heapErr := web.heapProfile(ctx)
 		peak, err := figures.ProcStatus(web.PID(), "VmHWM")
 		if err != nil {
 			return err
@@ -135,6 +138,12 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 			l.rep.Broken(fig, "analysts: dashboard CPU per page view by part", prof.err)
 		} else {
 			l.rep.Info(fig, "analysts: dashboard CPU per page view by part", partsText(prof.parts, cpuPerPage))
+		}
+		if heapErr != nil {
+			l.rep.Broken(fig, "analysts: dashboard heap live at the end, by part", heapErr)
+		} else {
+			parts, live := partsBy(heap, "inuse_space")
+			l.rep.Info(fig, "analysts: dashboard heap live at the end, by part", heapText(parts, float64(live)))
 		}
 		l.rep.Info(fig, "analysts: dashboard heap allocated per page view", fmt.Sprintf("%.0f kB (%.1f collections/s)",
 			used.allocated/1e3/float64(max(t.count(), 1)), used.gcCycles/wall.Seconds()))

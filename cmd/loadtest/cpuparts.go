@@ -89,14 +89,22 @@ func partOf(frames []string) string {
 
 // cpuParts are the profile's CPU samples by part, largest first.
 func cpuParts(p *profile.Profile) []cpuPart {
+	parts, _ := partsBy(p, "cpu")
+	return parts
+}
+
+// partsBy are the profile's values of sample type typ by part, largest
+// first (cpu: CPU time; inuse_space: bytes live on the heap), and their
+// total.
+func partsBy(p *profile.Profile, typ string) ([]cpuPart, int64) {
 	idx := -1
 	for i, st := range p.SampleType {
-		if st.Type == "cpu" {
+		if st.Type == typ {
 			idx = i
 		}
 	}
 	if idx < 0 {
-		return nil
+		return nil, 0
 	}
 	byPart := map[string]int64{}
 	var total int64
@@ -115,7 +123,7 @@ func cpuParts(p *profile.Profile) []cpuPart {
 		total += v
 	}
 	if total == 0 {
-		return nil
+		return nil, 0
 	}
 	parts := make([]cpuPart, 0, len(byPart))
 	for name, v := range byPart {
@@ -124,7 +132,7 @@ func cpuParts(p *profile.Profile) []cpuPart {
 	slices.SortFunc(parts, func(a, b cpuPart) int {
 		return cmp.Or(cmp.Compare(b.share, a.share), strings.Compare(a.name, b.name))
 	})
-	return parts
+	return parts, total
 }
 
 // partsText writes parts as each one's CPU per page view out of perPage.
@@ -136,21 +144,40 @@ func partsText(parts []cpuPart, perPage time.Duration) string {
 	return strings.Join(out, ", ")
 }
 
+// heapText writes parts as each one's live heap out of total bytes.
+func heapText(parts []cpuPart, total float64) string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = fmt.Sprintf("%s %.1f MiB", p.name, total*p.share/(1<<20))
+	}
+	return strings.Join(out, ", ")
+}
+
+// heapProfile takes the dashboard's heap profile (what is live as of its
+// last collection), from its operators' listener.
+func (d *dashboard) heapProfile(ctx context.Context) (*profile.Profile, error) {
+	return d.profileAt(ctx, d.ops+"/debug/pprof/heap", 30*time.Second)
+}
+
 // cpuProfile takes a CPU profile of the dashboard over d, from its
 // operators' listener.
 func (d *dashboard) cpuProfile(ctx context.Context, dur time.Duration) (*profile.Profile, error) {
-	url := fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", d.ops, max(int(dur.Seconds()), 1))
+	return d.profileAt(ctx, fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", d.ops, max(int(dur.Seconds()), 1)), dur+30*time.Second)
+}
+
+// profileAt reads one profile from url.
+func (d *dashboard) profileAt(ctx context.Context, url string, timeout time.Duration) (*profile.Profile, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := (&http.Client{Timeout: dur + 30*time.Second}).Do(req)
+	resp, err := (&http.Client{Timeout: timeout}).Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("loadtest: the dashboard's CPU profile: %w", err)
+		return nil, fmt.Errorf("loadtest: the dashboard's profile: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("loadtest: the dashboard's CPU profile: status %d", resp.StatusCode)
+		return nil, fmt.Errorf("loadtest: the dashboard's profile: status %d", resp.StatusCode)
 	}
 	return profile.Parse(resp.Body)
 }
