@@ -97,13 +97,14 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 			return err
 		}
 		used := spentAfter.minus(spentBefore)
-		// What is live on the heap as the load ends, by part: what the
-		// collector has to work around under the soft memory limit.
-		heap, heapErr := web.heapProfile(ctx)
 		peak, err := figures.ProcStatus(web.PID(), "VmHWM")
 		if err != nil {
 			return err
 		}
+		// What is live on the heap as the load ends, by part: what the
+		// collector has to work around under the soft memory limit. Read
+		// after the peak, which its making would raise.
+		heap, heapErr := web.heapProfile(ctx)
 		counts, err := l.sim.Requests(ctx)
 		if err != nil {
 			return err
@@ -163,7 +164,7 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		l.rep.Note(fig, "%d users load1..load%d signed in through the form, then a closed loop each for %v (one keep-alive connection per analyst, %v per page at most), pages %s",
 			o.analysts, o.analysts, o.duration, requestTimeout, mixText(t))
 		l.rep.Note(fig, "service calls counted by the stand-in for those users after sign-in, per page answered (exports included): %s", describe(byPath))
-		l.rep.Note(fig, "memory of the dashboard from /proc: VmRSS %s before the load, VmHWM (peak, reset through clear_refs before the load) %s; after-idle is VmRSS %v after the load stopped (CACHE_TTL=NEWS_TTL=CACHE_KEEP_STALE=%v), connections closed",
+		l.rep.Note(fig, "memory of the dashboard from /proc: VmRSS %s before the load, VmHWM (peak, reset through clear_refs before the load, a CPU profile running through the load) %s; after-idle is VmRSS %v after the load stopped (CACHE_TTL=NEWS_TTL=CACHE_KEEP_STALE=%v), connections closed",
 			mib(before), mib(peak), o.idle, o.ttl)
 		if nFail > 0 {
 			l.rep.Note(fig, "failed pages: %s (%s)", statuses(fails), t.redirectText())
