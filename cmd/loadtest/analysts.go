@@ -80,13 +80,6 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		if err != nil {
 			return err
 		}
-		// The profile spans the load but for its last second, so it
-		// holds only what the load made.
-		profiled := make(chan profileOutcome, 1)
-		go func() {
-			p, err := web.cpuProfile(ctx, o.duration-time.Second)
-			profiled <- profileOutcome{cpuPartsOf(p, err), err}
-		}()
 		t, wall := closedLoop(ctx, browsers, analystMix, o.duration)
 		spentAfter, err := web.spent(ctx)
 		if err != nil {
@@ -134,12 +127,6 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		perCall := float64(cpuPerPage) / float64(max(out.standInPerCall, 1))
 		l.rep.Check(fig, "analysts: dashboard CPU per page view / stand-in CPU per call", fmt.Sprintf("%.1f (%.2f ms / %.2f ms)",
 			perCall, ms64(cpuPerPage), ms64(out.standInPerCall)), fmt.Sprintf("<= %d", cpuPerCallTarget), perCall <= cpuPerCallTarget)
-		prof := <-profiled
-		if prof.err != nil {
-			l.rep.Broken(fig, "analysts: dashboard CPU per page view by part", prof.err)
-		} else {
-			l.rep.Info(fig, "analysts: dashboard CPU per page view by part", partsText(prof.parts, cpuPerPage))
-		}
 		if heapErr != nil {
 			l.rep.Broken(fig, "analysts: dashboard heap live at the end, by part", heapErr)
 		} else {
@@ -159,12 +146,21 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 			return err
 		}
 		l.rep.Check(fig, "analysts: resident memory after idle", mib(idle), "<= "+mib(memTarget), idle <= memTarget)
-		l.cpuFloor(ctx, web, browsers, cpuPerPage, out.standInPerCall, float64(calls)/float64(pages), prof.parts)
+		// The parts come from a CPU profile of a shorter run of the same
+		// mix after the memory figures, whose peak the profiling would
+		// raise by some MiB.
+		parts, err := l.profiledRun(ctx, web, browsers)
+		if err != nil {
+			l.rep.Broken(fig, "analysts: dashboard CPU per page view by part", err)
+		} else {
+			l.rep.Info(fig, "analysts: dashboard CPU per page view by part", partsText(parts, cpuPerPage))
+		}
+		l.cpuFloor(ctx, web, browsers, cpuPerPage, out.standInPerCall, float64(calls)/float64(pages), parts)
 
 		l.rep.Note(fig, "%d users load1..load%d signed in through the form, then a closed loop each for %v (one keep-alive connection per analyst, %v per page at most), pages %s",
 			o.analysts, o.analysts, o.duration, requestTimeout, mixText(t))
 		l.rep.Note(fig, "service calls counted by the stand-in for those users after sign-in, per page answered (exports included): %s", describe(byPath))
-		l.rep.Note(fig, "memory of the dashboard from /proc: VmRSS %s before the load, VmHWM (peak, reset through clear_refs before the load, a CPU profile running through the load) %s; after-idle is VmRSS %v after the load stopped (CACHE_TTL=NEWS_TTL=CACHE_KEEP_STALE=%v), connections closed",
+		l.rep.Note(fig, "memory of the dashboard from /proc: VmRSS %s before the load, VmHWM (peak, reset through clear_refs before the load) %s; after-idle is VmRSS %v after the load stopped (CACHE_TTL=NEWS_TTL=CACHE_KEEP_STALE=%v), connections closed",
 			mib(before), mib(peak), o.idle, o.ttl)
 		if nFail > 0 {
 			l.rep.Note(fig, "failed pages: %s (%s)", statuses(fails), t.redirectText())

@@ -182,16 +182,26 @@ func (d *dashboard) profileAt(ctx context.Context, url string, timeout time.Dura
 	return profile.Parse(resp.Body)
 }
 
-// profileOutcome is the profile taken during the load, by part.
-type profileOutcome struct {
-	parts []cpuPart
-	err   error
-}
+// profileRun is how long the analysts' mix runs again under a CPU profile.
+const profileRun = 12 * time.Second
 
-// cpuPartsOf is cpuParts of a profile that came.
-func cpuPartsOf(p *profile.Profile, err error) []cpuPart {
-	if err != nil {
-		return nil
+// profiledRun runs the analysts' mix again for profileRun under a CPU
+// profile of the dashboard (spanning all but its last second, so it holds
+// only what the load made) and returns the profile's parts.
+func (l *lab) profiledRun(ctx context.Context, web *dashboard, browsers []*browser) ([]cpuPart, error) {
+	type outcome struct {
+		p   *profile.Profile
+		err error
 	}
-	return cpuParts(p)
+	done := make(chan outcome, 1)
+	go func() {
+		p, err := web.cpuProfile(ctx, profileRun-time.Second)
+		done <- outcome{p, err}
+	}()
+	closedLoop(ctx, browsers, analystMix, profileRun)
+	o := <-done
+	if o.err != nil {
+		return nil, o.err
+	}
+	return cpuParts(o.p), nil
 }
