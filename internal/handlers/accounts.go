@@ -41,15 +41,11 @@ type Accounts interface {
 }
 
 // teamMark is a business's score data already recorded for the team from
-// these very cached copies, or (unlinked) found linked to no account of the
-// team at the team's version: until the version moves, no import or link
-// has linked it, so a warm report asks the store nothing.
+// these very cached copies.
 type teamMark struct {
 	team        string
 	business    int32
 	fingerprint uint64
-	unlinked    bool
-	version     int64
 }
 
 // newTeamMarks bounds the marks like the rules' evaluation marks.
@@ -93,10 +89,15 @@ func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ts teamState, re
 	if done {
 		return
 	}
-	unlinked := teamMark{team: h.service, business: id, unlinked: true, version: ts.version}
+	// A business found linked to no account at the team's version is
+	// not asked about again until the version moves: no import or link
+	// has linked it meanwhile, so a warm report asks the store nothing.
+	unlinked := strconv.Itoa(int(id))
 	if ts.keep {
-		if _, ok := h.teamMarks.GetIfPresent(unlinked); ok {
-			return
+		if e, ok := h.teamData.GetIfPresent(teamKey{team: ts.a.Service, version: -1, kind: "unlinked", arg: unlinked}); ok {
+			if l, ok := e.v.(latestEntry); ok && l.version == ts.version {
+				return
+			}
 		}
 	}
 	var naics []upstream.NAICSCode
@@ -115,7 +116,8 @@ func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ts teamState, re
 	case ts.keep && (len(o.Latest) > 0 || len(o.Risk) > 0 || o.NAICS != ""):
 		// Nothing was kept because no account is linked (an empty
 		// observation says nothing of links).
-		h.teamMarks.Set(unlinked, struct{}{})
+		h.teamData.Set(teamKey{team: ts.a.Service, version: -1, kind: "unlinked", arg: unlinked},
+			teamEntry{v: latestEntry{version: ts.version}, bytes: smallReadBytes})
 	}
 }
 
@@ -178,7 +180,7 @@ func monthOf(date string) int {
 }
 
 // accountPanel is the overview's account tile, from the team's accounts of
-// the business (kept for the team's version ts, so a warm report reads
+// the business (kept with the team's version ts, so a warm report reads
 // them from memory) and the scores the page received; nil without an
 // account. Its state joins the kept page's key.
 func (h *Handler) accountPanel(c *echo.Context, ld *loaded, ts teamState, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow, histErr error) *views.AccountPanel {
@@ -187,7 +189,7 @@ func (h *Handler) accountPanel(c *echo.Context, ld *loaded, ts teamState, ref up
 		return nil
 	}
 	ctx := h.wsCtx(c)
-	accts, err := keptTeam(ctx, h, ts, "accounts of business", strconv.Itoa(int(id)), func(ctx context.Context) ([]store.Account, int, error) {
+	accts, err := keptLatest(ctx, h, ts, "accounts of business", strconv.Itoa(int(id)), func(ctx context.Context) ([]store.Account, int, error) {
 		accts, err := h.accts.AccountsOfBusiness(ctx, ts.a, id)
 		return accts, accountsWeight(accts), err
 	})

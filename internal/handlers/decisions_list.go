@@ -44,7 +44,7 @@ func (h *Handler) waitingAt(c *echo.Context, ts teamState) int {
 		if authority := h.deciderAuthority(s.User); authority > 0 {
 			arg := strconv.FormatFloat(authority, 'g', -1, 64) + " " + ts.a.User
 			var err error
-			n, err = keptTeam(h.wsCtx(c), h, ts, "decisions waiting", arg, func(ctx context.Context) (int, int, error) {
+			n, err = keptLatest(h.wsCtx(c), h, ts, "decisions waiting", arg, func(ctx context.Context) (int, int, error) {
 				n, err := h.decisions.CountWaiting(ctx, ts.a, authority)
 				return n, len(arg), err
 			})
