@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/pprof"
 	"os"
 	"time"
 
@@ -32,8 +31,8 @@ func serveOperators(ln net.Listener, a *app, log *slog.Logger) (stop func()) {
 	mux.Handle("GET /{$}", http.RedirectHandler("/status", http.StatusSeeOther))
 	if a.cfg.Pprof {
 		// Only when asked (PPROF): a profile costs CPU while it runs.
-		mux.HandleFunc("GET /debug/pprof/", pprof.Index)
-		mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("GET /debug/pprof/profile", serveCPUProfile)
+		mux.HandleFunc("GET /debug/pprof/heap", serveHeapProfile)
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, WriteTimeout: 30 * time.Second,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}

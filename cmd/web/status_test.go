@@ -110,18 +110,23 @@ func TestOperatorPage(t *testing.T) {
 // and never on the public one.
 func TestPprofOnlyWhenAsked(t *testing.T) {
 	_, ops := startRun(t, nil)
-	if code, _ := get(t, "http://"+ops+"/debug/pprof/"); code != http.StatusNotFound {
-		t.Errorf("without PPROF, /debug/pprof/: %d, want 404", code)
+	for _, path := range []string{"/debug/pprof/heap", "/debug/pprof/profile?seconds=1"} {
+		if code, _ := get(t, "http://"+ops+path); code != http.StatusNotFound {
+			t.Errorf("without PPROF, %s: %d, want 404", path, code)
+		}
 	}
 	public, ops := startRun(t, map[string]string{"PPROF": "true"})
-	if code, body := get(t, "http://"+ops+"/debug/pprof/"); code != http.StatusOK || !strings.Contains(body, "goroutine") {
-		t.Errorf("with PPROF, /debug/pprof/: %d", code)
+	for _, path := range []string{"/debug/pprof/heap", "/debug/pprof/profile?seconds=1"} {
+		// A profile is gzipped protocol buffers.
+		if code, body := get(t, "http://"+ops+path); code != http.StatusOK || !strings.HasPrefix(body, "\x1f\x8b") {
+			t.Errorf("with PPROF, %s: %d, %d bytes", path, code, len(body))
+		}
+		if _, body := get(t, "http://"+public+path); strings.HasPrefix(body, "\x1f\x8b") {
+			t.Errorf("the public listener serves %s", path)
+		}
 	}
-	if code, _ := get(t, "http://"+ops+"/debug/pprof/profile?seconds=1"); code != http.StatusOK {
-		t.Errorf("with PPROF, a CPU profile: %d", code)
-	}
-	if _, body := get(t, "http://"+public+"/debug/pprof/"); strings.Contains(body, "goroutine") {
-		t.Error("the public listener serves /debug/pprof/")
+	if code, _ := get(t, "http://"+ops+"/debug/pprof/profile?seconds=x"); code != http.StatusBadRequest {
+		t.Errorf("with PPROF, seconds=x: %d, want 400", code)
 	}
 }
 
