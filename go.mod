@@ -9,6 +9,7 @@ require (
 	github.com/chromedp/chromedp v0.22.1
 	github.com/go-echarts/go-echarts/v2 v2.7.3
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875
+	github.com/google/pprof v0.0.0-20261016150608-1facf8f91b50
 	github.com/gorilla/securecookie v1.1.2
 	github.com/gorilla/sessions v1.4.0
 	github.com/jackc/pgx/v5 v5.12.0

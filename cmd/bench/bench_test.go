@@ -78,3 +78,36 @@ func TestCheckOnceNamesTheMisses(t *testing.T) {
 		t.Errorf("the table's notes lack the per-path counts of the miss:\n%s", out.String())
 	}
 }
+
+func TestReadmeListsCountTheSteps(t *testing.T) {
+	lines := strings.Split(`## How a page reaches the service
+
+How to add a service operation: three packages.
+
+1. The client,
+   its path.
+2. The stand-in.
+
+3. The pages.
+
+Tests fake a service.
+## How to add a report tab
+
+Adding a tab touches:
+
+1. one
+2. two
+
+Afterwards.
+1. not counted`, "\n")
+	if got := listAfter(lines, func(l string) bool { return strings.HasPrefix(l, "How to add a service operation") }); got != 3 {
+		t.Errorf("service operation steps = %d, want 3", got)
+	}
+	if got := listAfter(lines, func(l string) bool { return l == "## How to add a report tab" }); got != 2 {
+		t.Errorf("report tab files = %d, want 2", got)
+	}
+	tab, op, err := readmeLists("../../README.md")
+	if err != nil || tab == 0 || op == 0 {
+		t.Errorf("the README's lists: %d, %d, %v", tab, op, err)
+	}
+}

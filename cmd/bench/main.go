@@ -29,6 +29,7 @@ type options struct {
 	requests       int    // warm requests per measure
 	clients        int    // concurrent warm clients
 	exportRuns     int    // downloads of each kind, alternating
+	readme         string // the README whose how-to lists figure 6 counts
 }
 
 func main() {
@@ -41,6 +42,7 @@ func main() {
 	flag.IntVar(&o.requests, "requests", 2000, "requests per warm measure")
 	flag.IntVar(&o.clients, "clients", 8, "concurrent clients of the warm measures")
 	flag.IntVar(&o.exportRuns, "export-runs", 3, "downloads of each kind (direct, through the dashboard), alternating")
+	flag.StringVar(&o.readme, "readme", "README.md", "the README whose how-to lists figure 6 counts")
 	flag.Parse()
 	if o.samples < 1 || o.requests < 1 || o.clients < 1 || o.exportRuns < 1 || o.rows < 0 {
 		fmt.Fprintln(os.Stderr, "bench: -samples, -requests, -clients and -export-runs must be at least 1, -rows at least 0")
@@ -107,6 +109,7 @@ func run(ctx context.Context, o options, rep *report) error {
 		func() { l.pageWeight(ctx) },
 		// The longest, so last: tens of seconds at a million rows.
 		func() { l.export(ctx) },
+		l.structure,
 	}
 	for _, measure := range measures {
 		measure()

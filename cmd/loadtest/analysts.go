@@ -94,6 +94,10 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		if err != nil {
 			return err
 		}
+		// What is live on the heap as the load ends, by part: what the
+		// collector has to work around under the soft memory limit. Read
+		// after the peak, which its making would raise.
+		heap, heapErr := web.heapProfile(ctx)
 		counts, err := l.sim.Requests(ctx)
 		if err != nil {
 			return err
@@ -123,6 +127,12 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		perCall := float64(cpuPerPage) / float64(max(out.standInPerCall, 1))
 		l.rep.Check(fig, "analysts: dashboard CPU per page view / stand-in CPU per call", fmt.Sprintf("%.1f (%.2f ms / %.2f ms)",
 			perCall, ms64(cpuPerPage), ms64(out.standInPerCall)), fmt.Sprintf("<= %d", cpuPerCallTarget), perCall <= cpuPerCallTarget)
+		if heapErr != nil {
+			l.rep.Broken(fig, "analysts: dashboard heap live at the end, by part", heapErr)
+		} else {
+			parts, live := partsBy(heap, "inuse_space")
+			l.rep.Info(fig, "analysts: dashboard heap live at the end, by part", heapText(parts, float64(live)))
+		}
 		l.rep.Info(fig, "analysts: dashboard heap allocated per page view", fmt.Sprintf("%.0f kB (%.1f collections/s)",
 			used.allocated/1e3/float64(max(t.count(), 1)), used.gcCycles/wall.Seconds()))
 		l.rep.Check(fig, "analysts: peak resident memory", mib(peak), "<= "+mib(memTarget), peak <= memTarget)
@@ -136,6 +146,16 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 			return err
 		}
 		l.rep.Check(fig, "analysts: resident memory after idle", mib(idle), "<= "+mib(memTarget), idle <= memTarget)
+		// The parts come from a CPU profile of a shorter run of the same
+		// mix after the memory figures, whose peak the profiling would
+		// raise by some MiB.
+		parts, err := l.profiledRun(ctx, web, browsers)
+		if err != nil {
+			l.rep.Broken(fig, "analysts: dashboard CPU per page view by part", err)
+		} else {
+			l.rep.Info(fig, "analysts: dashboard CPU per page view by part", partsText(parts, cpuPerPage))
+		}
+		l.cpuFloor(ctx, web, browsers, cpuPerPage, out.standInPerCall, float64(calls)/float64(pages), parts)
 
 		l.rep.Note(fig, "%d users load1..load%d signed in through the form, then a closed loop each for %v (one keep-alive connection per analyst, %v per page at most), pages %s",
 			o.analysts, o.analysts, o.duration, requestTimeout, mixText(t))

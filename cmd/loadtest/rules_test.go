@@ -50,3 +50,25 @@ func TestRulesRow(t *testing.T) {
 		t.Errorf("rulesRow(1 ms, 0) = %q, %v: no baseline must not pass as a ratio of infinity", measured, ok)
 	}
 }
+
+// A profile's sample goes to the collector when any frame is its, else to
+// the part of its innermost frame that names one.
+func TestPartOf(t *testing.T) {
+	for _, c := range []struct {
+		frames []string
+		want   string
+	}{
+		{[]string{"runtime.scanobject", "runtime.gcDrain", "runtime.gcBgMarkWorker"}, "GC"},
+		{[]string{"runtime.memmove", "runtime.mallocgc", "runtime.gcAssistAlloc", "encoding/json.Marshal"}, "GC"},
+		{[]string{"runtime.mallocgc", "encoding/json.Marshal", "creditdash/internal/views.Chart", "github.com/a-h/templ.Render"}, "json"},
+		{[]string{"crypto/sha256.block", "creditdash/internal/handlers.(*Handler).pageKey"}, "handlers"},
+		{[]string{"crypto/aes.encrypt", "github.com/gorilla/securecookie.(*SecureCookie).Decode"}, "session"},
+		{[]string{"syscall.Syscall", "internal/poll.(*FD).Write", "net/http.(*conn).serve"}, "network I/O"},
+		{[]string{"github.com/klauspost/compress/flate.(*compressor).write", "creditdash/internal/handlers.gzipBytes"}, "gzip"},
+		{[]string{"runtime.findRunnable", "runtime.schedule"}, otherPart},
+	} {
+		if got := partOf(c.frames); got != c.want {
+			t.Errorf("partOf(%v) = %q, want %q", c.frames, got, c.want)
+		}
+	}
+}

@@ -63,6 +63,9 @@ type config struct {
 	Roles *roles.Table
 	// ShowVersion is -version: print the build and exit.
 	ShowVersion bool
+	// Pprof serves Go's profiles (/debug/pprof/) on the operators'
+	// listener, for make loadtest's CPU by part; off unless asked for.
+	Pprof bool
 	// SMTPURL sends the e-mail digest (smtp:// with STARTTLS when offered,
 	// smtps:// with implicit TLS); empty writes mails to DATA_DIR/outbox
 	// in demo mode and sends none otherwise. DigestFrom is the sender's
@@ -115,6 +118,7 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (co
 	fs.StringVar(&cfg.LogFormat, "log-format", "text", "text or json (json: every line, the first and the last included)")
 	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "debug, info, warn or error")
 	fs.Int64Var(&cfg.DemoSeed, "demo-seed", 1, "seed of the stand-in's demo data")
+	fs.BoolVar(&cfg.Pprof, "pprof", false, "profiling aid: serve a CPU profile (/debug/pprof/profile?seconds=N) and the heap profile (/debug/pprof/heap) on the operators' listener (METRICS_ADDR)")
 	fs.StringVar(&cfg.StaticDir, "static-dir", "", "development aid: serve static files from this folder instead of the embedded copy")
 	fs.StringVar(&cfg.DataDir, "data-dir", "./data", "folder of the workspace database creditdash.db")
 	fs.Var(&proxies, "trusted-proxies", "addresses or networks of the reverse proxies in front, comma-separated: their X-Forwarded-For and X-Request-ID are believed")

@@ -21,14 +21,19 @@ const (
 	replicaTTL     = time.Minute
 )
 
-// serveOperators serves /metrics and the operator page /status on
-// METRICS_ADDR's own listener, so none of it is reachable through the
-// dashboard's public address.
+// serveOperators serves /metrics and the operator page /status (and Go's
+// profiles under PPROF) on METRICS_ADDR's own listener, so none of it is
+// reachable through the dashboard's public address.
 func serveOperators(ln net.Listener, a *app, log *slog.Logger) (stop func()) {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", a.meter.Handler())
 	mux.HandleFunc("GET /status", a.showStatus)
 	mux.Handle("GET /{$}", http.RedirectHandler("/status", http.StatusSeeOther))
+	if a.cfg.Pprof {
+		// Only when asked (PPROF): a profile costs CPU while it runs.
+		mux.HandleFunc("GET /debug/pprof/profile", serveCPUProfile)
+		mux.HandleFunc("GET /debug/pprof/heap", serveHeapProfile)
+	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, WriteTimeout: 30 * time.Second,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	go func() {

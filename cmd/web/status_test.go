@@ -106,6 +106,30 @@ func TestOperatorPage(t *testing.T) {
 	}
 }
 
+// Go's profiles are served on the operators' listener only under PPROF,
+// and never on the public one.
+func TestPprofOnlyWhenAsked(t *testing.T) {
+	_, ops := startRun(t, nil)
+	for _, path := range []string{"/debug/pprof/heap", "/debug/pprof/profile?seconds=1"} {
+		if code, _ := get(t, "http://"+ops+path); code != http.StatusNotFound {
+			t.Errorf("without PPROF, %s: %d, want 404", path, code)
+		}
+	}
+	public, ops := startRun(t, map[string]string{"PPROF": "true"})
+	for _, path := range []string{"/debug/pprof/heap", "/debug/pprof/profile?seconds=1"} {
+		// A profile is gzipped protocol buffers.
+		if code, body := get(t, "http://"+ops+path); code != http.StatusOK || !strings.HasPrefix(body, "\x1f\x8b") {
+			t.Errorf("with PPROF, %s: %d, %d bytes", path, code, len(body))
+		}
+		if _, body := get(t, "http://"+public+path); strings.HasPrefix(body, "\x1f\x8b") {
+			t.Errorf("the public listener serves %s", path)
+		}
+	}
+	if code, _ := get(t, "http://"+ops+"/debug/pprof/profile?seconds=x"); code != http.StatusBadRequest {
+		t.Errorf("with PPROF, seconds=x: %d, want 400", code)
+	}
+}
+
 // With a shared store, replicas see each other on the operator page.
 func TestOperatorPageCountsReplicas(t *testing.T) {
 	url := redistest.URL(t)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v5"
@@ -34,6 +35,28 @@ type Accounts interface {
 	TeamBusinesses(ctx context.Context, a store.Analyst) (map[int32]store.TeamBusiness, error)
 	RiskAsOf(ctx context.Context, a store.Analyst, month int) (map[int32]float64, error)
 	RiskMonths(ctx context.Context, a store.Analyst, business int32) ([]store.ScoreMonth, error)
+}
+
+// teamOf is the team's version as the page ld loaded reads it, once: the
+// score record's mark, the account tile and the header's decisions
+// waiting are kept under it, so a warm report reads none of them. A
+// failing read keeps nothing, and the page asks the store as before.
+func (h *Handler) teamOf(c *echo.Context, ld *loaded) teamState {
+	if ld != nil && ld.team != nil {
+		return *ld.team
+	}
+	ts := teamState{a: h.analyst(c)}
+	if h.accts != nil || h.decisions != nil {
+		if now, err := h.teamNow(h.wsCtx(c), ts.a); err != nil {
+			h.logWorkspace(c, "team version", err)
+		} else {
+			ts = now
+		}
+	}
+	if ld != nil {
+		ld.team = &ts
+	}
+	return ts
 }
 
 // accountsError turns a store refusal into the analyst's words.
@@ -68,14 +91,19 @@ func monthOf(date string) int {
 }
 
 // accountPanel is the overview's account tile, from the team's accounts of
-// the business and the scores the page received; nil without an account.
-// Its state joins the kept page's key.
+// the business (kept with the team's version ts, so a warm report reads
+// them from memory) and the scores the page received; nil without an
+// account. Its state joins the kept page's key.
 func (h *Handler) accountPanel(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow, histErr error) *views.AccountPanel {
 	id, _ := reportBusiness(ref, hd)
 	if h.accts == nil || id == 0 {
 		return nil
 	}
-	accts, err := h.accts.AccountsOfBusiness(h.wsCtx(c), h.analyst(c), id)
+	ctx, ts := h.wsCtx(c), h.teamOf(c, ld)
+	accts, err := keptLatest(ctx, h, ts, "accounts of business", strconv.Itoa(int(id)), func(ctx context.Context) ([]store.Account, int, error) {
+		accts, err := h.accts.AccountsOfBusiness(ctx, ts.a, id)
+		return accts, accountsWeight(accts), err
+	})
 	if err != nil {
 		h.logWorkspace(c, "accounts of business", err)
 		return nil

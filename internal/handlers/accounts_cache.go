@@ -170,3 +170,61 @@ func figuresHeap(f *views.Figures) int {
 	}
 	return n
 }
+
+// accountsWeight is about what a few accounts hold: their structs, texts
+// and saved inputs (a report's account tile keeps one business's).
+func accountsWeight(accts []store.Account) int {
+	n := len(accts) * int(unsafe.Sizeof(store.Account{}))
+	for _, a := range accts {
+		n += len(a.Account) + len(a.Name) + len(a.CustomerID) + len(a.SupplierID) + len(a.Owner) + len(a.AsOf)
+		if a.Limit != nil {
+			n += 8
+		}
+		if a.Terms != nil {
+			n += 8
+		}
+		if a.Inputs != nil {
+			n += int(unsafe.Sizeof(*a.Inputs)) + len(a.Inputs.SavedBy) + 8
+		}
+	}
+	return n
+}
+
+// A report's small reads of the team (a business's accounts, a decider's
+// requests waiting, a business found linked to no account) are kept under
+// one key each, with the version they were read at: a newer version
+// replaces the entry instead of adding one, so a team whose version moves
+// often (every first statement year recorded moves it) does not pile up
+// copies of older versions. They share the team's bound.
+
+// latestEntry is a small read and the team's version it was read at.
+type latestEntry struct {
+	version int64
+	v       any
+}
+
+// smallReadBytes is the weight of a small read beyond its own bytes: its
+// key, entry and the cache's node.
+const smallReadBytes = 256
+
+// keptLatest is load's result for the team's version ts, read once per
+// version; it is worked out each time when ts has no version.
+func keptLatest[T any](ctx context.Context, h *Handler, ts teamState, kind, arg string, load func(ctx context.Context) (T, int, error)) (T, error) {
+	if !ts.keep {
+		v, _, err := load(ctx)
+		return v, err
+	}
+	// Version -1 keys the latest entry, apart from keptTeam's per version.
+	k := teamKey{team: ts.a.Service, version: -1, kind: kind, arg: arg}
+	if e, ok := h.teamData.GetIfPresent(k); ok {
+		if l, ok := e.v.(latestEntry); ok && l.version == ts.version {
+			return l.v.(T), nil
+		}
+	}
+	v, n, err := load(ctx)
+	if err != nil {
+		return v, err
+	}
+	h.teamData.Set(k, teamEntry{v: latestEntry{version: ts.version, v: v}, bytes: uint32(min(n+smallReadBytes, 1<<31))})
+	return v, nil
+}

@@ -54,7 +54,10 @@ func newTeamMarks() (*otter.Cache[teamMark, struct{}], error) {
 }
 
 // recordTeamScores keeps a report's latest scores for the team (the
-// overview, the limit calculator): once per cached copy.
+// overview, the limit calculator): once per cached copy. A business found
+// linked to no account is not asked about again until the team's version
+// moves (an import or a link moves it), so a warm report asks the store
+// nothing.
 func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ref upstream.BusinessRef, hd *headerData, hist []upstream.CreditScoreHistoryRow) {
 	id, name := reportBusiness(ref, hd)
 	if !h.arrivals.KeepsTeam() || id == 0 {
@@ -64,19 +67,31 @@ func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ref upstream.Bus
 	if done {
 		return
 	}
+	ts := h.teamOf(c, ld)
+	unlinked := teamKey{team: ts.a.Service, version: -1, kind: "unlinked", arg: strconv.Itoa(int(id))}
+	if ts.keep {
+		if e, ok := h.teamData.GetIfPresent(unlinked); ok {
+			if l, ok := e.v.(latestEntry); ok && l.version == ts.version {
+				return
+			}
+		}
+	}
 	r := alerts.Report{ID: id, Name: name, History: hist, Fetched: fetched}
 	if hd.naicsErr == nil {
 		r.NAICS = hd.naics
 	}
-	kept, err := h.arrivals.TeamScores(h.wsCtx(c), h.analyst(c), r)
+	kept, err := h.arrivals.TeamScores(h.wsCtx(c), ts.a, r)
 	if err != nil {
 		h.logWorkspace(c, "record team scores", err)
 		return
 	}
-	// A business no account links to is asked about again next time: an
-	// import may link it meanwhile.
-	if kept {
+	switch {
+	case kept:
 		h.markTeamCopy(ld, mark)
+	case ts.keep && (len(r.History) > 0 || len(r.NAICS) > 0):
+		// Nothing was kept because no account links to it (an empty
+		// report says nothing of links).
+		h.teamData.Set(unlinked, teamEntry{v: latestEntry{version: ts.version}, bytes: smallReadBytes})
 	}
 }
 

@@ -70,6 +70,8 @@ type loaded struct {
 	// counts are the header's counts, read once for the page's key and
 	// its Base (workspace.go).
 	counts *headerCounts
+	// team is the team's version as the page read it (teamOf).
+	team *teamState
 }
 
 // allOffered is every section the page left unloaded offered as one, for

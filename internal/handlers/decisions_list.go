@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v5"
 
@@ -22,15 +24,26 @@ func (h *Handler) deciderAuthority(user string) float64 {
 }
 
 // waitingForMe is how many requests wait for the signed-in user's
-// decision, read only for deciders (once per page: see counts). A failing
-// database hides the count instead of failing the page.
-func (h *Handler) waitingForMe(c *echo.Context) int {
+// decision, read only for deciders (once per page: see counts). On a page
+// that loaded service data (ld) the count is kept under the team's version
+// (every decision moves it), so a warm report does not count again. A
+// failing database hides the count instead of failing the page.
+func (h *Handler) waitingForMe(c *echo.Context, ld *loaded) int {
 	n := 0
 	s, ok := sessionOf(c)
 	if ok && h.decisions != nil {
 		if authority := h.deciderAuthority(s.User); authority > 0 {
+			ts := teamState{a: h.analyst(c)}
+			if ld != nil {
+				ts = h.teamOf(c, ld)
+			}
+			arg := strconv.FormatFloat(authority, 'g', -1, 64) + " " + ts.a.User
 			var err error
-			if n, err = h.decisions.CountWaiting(h.wsCtx(c), h.analyst(c), authority); err != nil {
+			n, err = keptLatest(h.wsCtx(c), h, ts, "decisions waiting", arg, func(ctx context.Context) (int, int, error) {
+				n, err := h.decisions.CountWaiting(ctx, ts.a, authority)
+				return n, len(arg), err
+			})
+			if err != nil {
 				h.log.Warn("decisions waiting not counted", "request_id", requestID(c), "err", err)
 				n = 0
 			}

@@ -123,7 +123,7 @@ func (h *Handler) counts(c *echo.Context, ld *loaded) headerCounts {
 	if ld != nil && ld.counts != nil {
 		return *ld.counts
 	}
-	hc := headerCounts{glance: h.glance(c), waiting: h.waitingForMe(c)}
+	hc := headerCounts{glance: h.glance(c), waiting: h.waitingForMe(c, ld)}
 	if ld != nil {
 		ld.counts = &hc
 	}
