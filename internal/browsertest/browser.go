@@ -51,8 +51,12 @@ const (
 	// StepTimeout is how long one helper (a wait, a click) may take; a
 	// missing element fails after this rather than after the whole test.
 	StepTimeout = 15 * time.Second
-	// startTimeout bounds the start of Chromium itself.
-	startTimeout = 30 * time.Second
+	// startTimeout bounds one start of Chromium itself. Under a whole
+	// make test on two busy cores a first start was seen to take more than
+	// 30 s (every test binary compiling and running at once), so a start
+	// gets a minute and a second try (startTries).
+	startTimeout = 60 * time.Second
+	startTries   = 2
 	// cleanupTimeout bounds the last screenshot and closing the tab, which
 	// run after the test's own deadline may have passed.
 	cleanupTimeout = 10 * time.Second

@@ -76,10 +76,25 @@ func (s *sharedBrowser) get(path string) (context.Context, error) {
 	if s.ctx != nil || s.err != nil {
 		return s.ctx, s.err
 	}
+	var err error
+	for range startTries {
+		ctx, cancelCtx, cancelAlloc, e := start(path)
+		if e == nil {
+			s.ctx, s.cancelCtx, s.cancelAlloc = ctx, cancelCtx, cancelAlloc
+			return ctx, nil
+		}
+		err = errors.Join(err, e)
+	}
+	s.err = err
+	return nil, err
+}
+
+// start starts one Chromium. The first Do binds the browser's life to its
+// context, so it cannot carry a timeout; a timer kills a start that hangs
+// instead.
+func start(path string) (context.Context, context.CancelFunc, context.CancelFunc, error) {
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), flags(path)...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
-	// The first Do binds the browser's life to its context, so it cannot
-	// carry a timeout; a timer kills a start that hangs instead.
 	timer := time.AfterFunc(startTimeout, cancelAlloc)
 	err := chromedp.Do(ctx)
 	if !timer.Stop() {
@@ -88,11 +103,9 @@ func (s *sharedBrowser) get(path string) (context.Context, error) {
 	if err != nil {
 		cancelCtx()
 		cancelAlloc()
-		s.err = err
-		return nil, err
+		return nil, nil, nil, err
 	}
-	s.ctx, s.cancelCtx, s.cancelAlloc = ctx, cancelCtx, cancelAlloc
-	return ctx, nil
+	return ctx, cancelCtx, cancelAlloc, nil
 }
 
 // close shuts Chromium down gracefully so its temporary profile is removed.
