@@ -7,8 +7,10 @@ import (
 	"creditdash/internal/upstream/cache"
 )
 
-// A page's calls each run once. They all start at once against the cache;
-// a call whose copy is held finishes there. When the page is planned (its
+// A page's calls each run once. They run one after another against the
+// cache in the request's own goroutine while every copy is held (a warm
+// page starts no goroutine); at the first miss the calls not started yet
+// start at once, each in its own goroutine. When the page is planned (its
 // user's budget is short), a call that must ask the service waits at its
 // miss until every call has either finished or waited: then what each
 // section would spend is known, the plan decides, the waiting calls of the
@@ -26,6 +28,12 @@ type pageRun struct {
 	// decide plans the sections from what each would spend; nil lets every
 	// miss fetch.
 	decide func(costs []int) plan
+	// calls are the page's calls, next the first not started yet; spread
+	// starts the rest at the first miss.
+	calls  []pageCall
+	next   int
+	spread sync.Once
+	wg     sync.WaitGroup
 
 	mu      sync.Mutex
 	decided sync.Cond
@@ -43,19 +51,42 @@ func (h *Handler) runSections(ctx context.Context, rd *cache.Reader, gate func(*
 	r := &pageRun{h: h, rd: rd, gate: gate, slots: make(chan struct{}, maxParallel), decide: decide,
 		running: countCalls(secs), costs: make([]int, len(secs))}
 	r.decided.L = &r.mu
-	var wg sync.WaitGroup
 	for i, sec := range secs {
 		for _, call := range sec.calls {
-			wg.Go(func() { r.run(ctx, i, call) })
+			r.calls = append(r.calls, pageCall{section: i, call: call})
 		}
 	}
-	wg.Wait()
+	for r.next < len(r.calls) {
+		pc := r.calls[r.next]
+		r.next++
+		r.run(ctx, pc.section, pc.call)
+	}
+	r.wg.Wait()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if decide != nil && !r.done {
 		r.settle() // no calls at all
 	}
 	return r.p, r.fetched
+}
+
+// pageCall is one call of a page and the index of its section.
+type pageCall struct {
+	section int
+	call    func(context.Context, Source)
+}
+
+// startRest starts every call not started yet, each in its own goroutine,
+// once: at the first miss, so the calls after it do not wait for its
+// fetch. Until then only the request's goroutine runs calls, so next is
+// read and moved by it alone.
+func (r *pageRun) startRest(ctx context.Context) {
+	r.spread.Do(func() {
+		for _, pc := range r.calls[r.next:] {
+			r.wg.Go(func() { r.run(ctx, pc.section, pc.call) })
+		}
+		r.next = len(r.calls)
+	})
 }
 
 // run runs one call of section i through a reader that holds its misses.
@@ -84,6 +115,9 @@ func (r *pageRun) run(ctx context.Context, i int, call func(context.Context, Sou
 // however many pages the user opens at once, only callsPerUser of their
 // calls run); release gives both back.
 func (r *pageRun) hold(ctx context.Context, i int) (release func(), err error) {
+	// The calls not started yet count as running: they must start before
+	// this one waits for the plan.
+	r.startRest(ctx)
 	r.mu.Lock()
 	if r.decide != nil && !r.done {
 		r.costs[i]++
