@@ -214,17 +214,36 @@ func keptLatest[T any](ctx context.Context, h *Handler, ts teamState, kind, arg 
 		v, _, err := load(ctx)
 		return v, err
 	}
-	// Version -1 keys the latest entry, apart from keptTeam's per version.
-	k := teamKey{team: ts.a.Service, version: -1, kind: kind, arg: arg}
-	if e, ok := h.teamData.GetIfPresent(k); ok {
-		if l, ok := e.v.(latestEntry); ok && l.version == ts.version {
-			return l.v.(T), nil
-		}
+	k := latestKey(ts, kind, arg)
+	if v, ok := h.latestAt(k, ts); ok {
+		return v.(T), nil
 	}
 	v, n, err := load(ctx)
 	if err != nil {
 		return v, err
 	}
-	h.teamData.Set(k, teamEntry{v: latestEntry{version: ts.version, v: v}, bytes: uint32(min(n+smallReadBytes, 1<<31))})
+	h.keepLatest(k, ts, v, n)
 	return v, nil
+}
+
+// latestKey keys a small read's latest entry: version -1, apart from
+// keptTeam's entries per version.
+func latestKey(ts teamState, kind, arg string) teamKey {
+	return teamKey{team: ts.a.Service, version: -1, kind: kind, arg: arg}
+}
+
+// latestAt is the small read kept under k when it was read at the team's
+// version ts.
+func (h *Handler) latestAt(k teamKey, ts teamState) (any, bool) {
+	if e, ok := h.teamData.GetIfPresent(k); ok {
+		if l, ok := e.v.(latestEntry); ok && l.version == ts.version {
+			return l.v, true
+		}
+	}
+	return nil, false
+}
+
+// keepLatest keeps v, of about n bytes, as read at the team's version ts.
+func (h *Handler) keepLatest(k teamKey, ts teamState, v any, n int) {
+	h.teamData.Set(k, teamEntry{v: latestEntry{version: ts.version, v: v}, bytes: uint32(min(n+smallReadBytes, 1<<31))})
 }

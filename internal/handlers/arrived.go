@@ -68,13 +68,9 @@ func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ref upstream.Bus
 		return
 	}
 	ts := h.teamOf(c, ld)
-	unlinked := teamKey{team: ts.a.Service, version: -1, kind: "unlinked", arg: strconv.Itoa(int(id))}
-	if ts.keep {
-		if e, ok := h.teamData.GetIfPresent(unlinked); ok {
-			if l, ok := e.v.(latestEntry); ok && l.version == ts.version {
-				return
-			}
-		}
+	unlinked := latestKey(ts, "unlinked", strconv.Itoa(int(id)))
+	if _, ok := h.latestAt(unlinked, ts); ok && ts.keep {
+		return
 	}
 	r := alerts.Report{ID: id, Name: name, History: hist, Fetched: fetched}
 	if hd.naicsErr == nil {
@@ -91,7 +87,7 @@ func (h *Handler) recordTeamScores(c *echo.Context, ld *loaded, ref upstream.Bus
 	case ts.keep && (len(r.History) > 0 || len(r.NAICS) > 0):
 		// Nothing was kept because no account links to it (an empty
 		// report says nothing of links).
-		h.teamData.Set(unlinked, teamEntry{v: latestEntry{version: ts.version}, bytes: smallReadBytes})
+		h.keepLatest(unlinked, ts, true, 0)
 	}
 }
 
