@@ -106,15 +106,12 @@ func (h *Handler) accountPanel(c *echo.Context, ld *loaded, ref upstream.Busines
 	})
 	if err != nil {
 		h.logWorkspace(c, "accounts of business", err)
+		ld.partial = true
 		return nil
 	}
 	var known map[store.Score]store.KnownScore
 	if histErr == nil {
 		known = views.TeamObservation(id, "", hist, nil, h.now()).Latest
 	}
-	p := views.NewAccountPanel(id, accts, known)
-	if p != nil {
-		ld.state += "\naccount:" + p.State()
-	}
-	return p
+	return views.NewAccountPanel(id, accts, known)
 }

@@ -75,13 +75,43 @@ func TestAccountsFollowWritesOnAnotherReplica(t *testing.T) {
 			Latest: map[store.Score]store.KnownScore{store.ScoreRisk: {Value: 2, Month: 202609, Fetched: fetched}}}); err != nil {
 			t.Fatal(err)
 		}
-		if got := row("after the scores"); strings.Contains(got, "no score known yet") || !strings.Contains(got, "2") {
+		if got := onReplica(t, func() string { return row("after the scores") }, func(got string) bool {
+			return !strings.Contains(got, "no score known yet") && strings.Contains(got, "2")
+		}); got != "" {
 			t.Errorf("A-1 on B after its scores arrived on A = %q, want its band", got)
 		}
 		newer := strings.Replace(ledgerCSV, "A-1;Westbridge;1001;1.500,00;1.000,00;500,00", "A-1;Westbridge;1001;2.500,00;2.000,00;500,00", 1)
 		importLedger(t, u, "aging.csv", []byte(newer), "2026-10-31")
-		if got := row("after a newer ledger"); !strings.Contains(got, "$2,500") {
+		if got := onReplica(t, func() string { return row("after a newer ledger") }, func(got string) bool {
+			return strings.Contains(got, "$2,500")
+		}); got != "" {
 			t.Errorf("A-1 on B after a newer ledger on A = %q, want $2,500", got)
 		}
 	})
+}
+
+// replicaDelay bounds how long a write on one replica may take to show on
+// another: on PostgreSQL the other hears of it by a notification, a moment
+// after the commit (on SQLite the stores of one process share their book
+// and it shows at once).
+const replicaDelay = 2 * time.Second
+
+// onReplica reads a page's text with get until ok accepts it, for at most
+// replicaDelay; it returns "" when accepted, else the last text read.
+func onReplica(t *testing.T, get func() string, ok func(string) bool) string {
+	t.Helper()
+	start := time.Now()
+	for tries := 1; ; tries++ {
+		got := get()
+		if ok(got) {
+			if tries > 1 {
+				t.Logf("shown on the other replica after %v", time.Since(start).Round(time.Millisecond))
+			}
+			return ""
+		}
+		if time.Since(start) > replicaDelay {
+			return got
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }

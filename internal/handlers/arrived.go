@@ -13,13 +13,14 @@ import (
 	"creditdash/internal/views"
 )
 
-// Fresh scores are handed to internal/alerts here, right after a page's
-// data is read and before its view model is built (views only read): the
-// alert rules (workspace_alerts.go), the team's latest known scores, the
-// analyst's last-seen marks and the statement years that bring reviews
-// forward. Each is recorded once per cached copy of the page, so a warm
-// page costs no query, and a failing store loses only the record, never
-// the page.
+// Fresh scores are handed to internal/alerts here, before a page's view
+// model is built (views only read): the alert rules (workspace_alerts.go),
+// the team's latest known scores, the analyst's last-seen marks and the
+// statement years that bring reviews forward. Each is recorded once per
+// cached copy of the page, and a failing store loses only the record,
+// never the page. A report hands them over only when it builds its page:
+// a kept page was built from the same copies, rules and team version, so
+// when one is served nothing has arrived.
 
 // reportArrived hands a report's fresh score history over: the rules,
 // the team's scores and the last-seen Risk and DBT. Only a frame that
@@ -28,6 +29,7 @@ func (h *Handler) reportArrived(c *echo.Context, ld *loaded, ref upstream.Busine
 	h.evaluateReport(c, ld, ref, hd, hist)
 	h.recordTeamScores(c, ld, ref, hd, hist)
 	h.noteReportScores(c, ld, ref, hd, hist)
+	ld.arrived()
 }
 
 // portfolioArrived hands the portfolio's fresh Pay and Z″ histories over:
@@ -200,3 +202,8 @@ func newArrivals(accts Accounts, ws Workspace, worklists Worklists) *alerts.Arri
 	reviews, _ := worklists.(alerts.Reviews)
 	return alerts.NewArrivals(team, known, seen, reviews)
 }
+
+// arrived marks that what a page handed over may have moved the header's
+// counts (an alert that fired) and the team's version (scores the team did
+// not know): the page reads them again for its header and its key.
+func (ld *loaded) arrived() { ld.counts, ld.team = nil, nil }

@@ -64,9 +64,13 @@ type loaded struct {
 	// (see reportNews): they are part of the page's key.
 	also uint64
 	// state is what the page shows of the workspace beyond the analyst's
-	// last change here (the home page's changed marks, a report's account
-	// panel): part of the page's key too.
+	// last change here (the home page's changed marks): part of the page's
+	// key too.
 	state string
+	// partial is set when a read of the team's or the analyst's data
+	// failed while the page was built: it shows without that part and is
+	// not kept.
+	partial bool
 	// counts are the header's counts, read once for the page's key and
 	// its Base (workspace.go).
 	counts *headerCounts

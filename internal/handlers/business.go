@@ -91,9 +91,9 @@ type headerData struct {
 	identErr error
 	naics    []upstream.NAICSCode
 	naicsErr error
-	// news is the stories naming the business among the news already
-	// fetched (report_news.go); nil on a dated copy.
-	news *views.ReportNews
+	// stories are the news already fetched, read for the stories naming
+	// the business (report_news.go); nil on a dated copy.
+	stories *storiesRead
 }
 
 // section is the header's service calls: the first section of every tab.
@@ -174,7 +174,7 @@ func (h *Handler) businessBase(c *echo.Context, ld *loaded, ref upstream.Busines
 	}
 	share := h.siteURL(c) + pageURL(c).RequestURI()
 	header := views.NewBusinessHeader(ref, hd.identification(), hd.naics, tab, share)
-	header.News = hd.news
+	header.News = h.newsSection(hd)
 	switch {
 	case hd.naicsErr != nil:
 		header.NAICSProblem = h.sectionProblem(c, hd.naicsErr)

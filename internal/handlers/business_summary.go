@@ -32,7 +32,7 @@ func (h *Handler) showBusinessSummary(c *echo.Context, ref upstream.BusinessRef)
 	if err := ov.hd.pageError(ov.summaryErr, ov.histErr, pl.monthlyErr, pl.sicErr, fl.stmtsErr, fl.zHistErr); err != nil {
 		return err
 	}
-	ov.hd.news = h.reportNews(c, ld, &ov.hd)
+	h.reportNews(c, ld, &ov.hd)
 	var notes func() *views.NotesSection
 	if id, _ := reportBusiness(ref, &ov.hd); id != 0 {
 		notes = h.startNotes(c, id, nil)

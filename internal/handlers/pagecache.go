@@ -84,7 +84,13 @@ func (h *Handler) respond(c *echo.Context, ld *loaded, build func() (int, templ.
 	if err != nil {
 		return err
 	}
-	if !keep {
+	if keep && !ld.partial {
+		// Keyed again: building may have moved what the key reads (a rule
+		// that fired, scores recorded for the team), and the page shows
+		// the state after.
+		key, _, keep = h.pageKey(c, ld, gz)
+	}
+	if !keep || ld.partial {
 		return h.render(c, status, page)
 	}
 	html, err := renderHTML(c, page)
@@ -143,6 +149,7 @@ func (h *Handler) pageKey(c *echo.Context, ld *loaded, gz bool) (key, other page
 	num(int64(ld.also))
 	field(h.workspaceKey(c, ld))  // notes, watch state and unread alerts are shown too
 	num(int64(h.awaiting(c, ld))) // the header's decisions waiting
+	num(h.teamOf(c, ld).version)  // the account tile, the team's known scores
 	if !h.features.offered(s.User, featureSearch) {
 		field("no-search")
 	}

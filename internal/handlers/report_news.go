@@ -16,8 +16,9 @@ const maxNewsFolders = 50
 // industry news, read from the cache alone. It never asks the service (an
 // Ordinary account's budget is for the report itself), so a feed not
 // fetched lately is listed as one to open instead. What it read joins the
-// page's key, so the report changes once a feed arrives.
-func (h *Handler) reportNews(c *echo.Context, ld *loaded, hd *headerData) *views.ReportNews {
+// page's key, so the report changes once a feed arrives; the section's
+// view is built with the header (newsSection), on a kept page never.
+func (h *Handler) reportNews(c *echo.Context, ld *loaded, hd *headerData) {
 	ctx := c.Request().Context()
 	pr := ld.rd.Probe(nil)
 	var (
@@ -45,10 +46,25 @@ func (h *Handler) reportNews(c *echo.Context, ld *loaded, hd *headerData) *views
 		unread = append(unread, industry)
 	}
 	ld.also = pr.Report().Fingerprint
+	hd.stories = &storiesRead{feeds: feeds, unread: unread}
+}
+
+// storiesRead are the feeds reportNews read, and those it could not.
+type storiesRead struct {
+	feeds  []views.NewsFeed
+	unread []views.NavLink
+}
+
+// newsSection is the report's "News and events" section from what
+// reportNews read; nil when it read nothing (a dated copy).
+func (h *Handler) newsSection(hd *headerData) *views.ReportNews {
+	if hd.stories == nil {
+		return nil
+	}
 	name := ""
 	if hd.identErr == nil {
 		name = hd.ident.BusinessName
 	}
-	rn := views.NewReportNews(name, feeds, unread, h.now())
+	rn := views.NewReportNews(name, hd.stories.feeds, hd.stories.unread, h.now())
 	return &rn
 }

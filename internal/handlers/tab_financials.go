@@ -197,12 +197,13 @@ func (h *Handler) showBusinessFinancials(c *echo.Context, ref upstream.BusinessR
 	if err := l.hd.pageError(l.errs()...); err != nil {
 		return err
 	}
-	l.hd.news = h.reportNews(c, ld, &l.hd)
-	if l.stmtsErr == nil {
-		// A new statement year brings reviews forward (issue 27).
-		h.recordStatementYear(c, ref, &l.hd, l.d.Statements)
-	}
+	h.reportNews(c, ld, &l.hd)
 	return h.respond(c, ld, func() (int, templ.Component, error) {
+		if l.stmtsErr == nil {
+			// A new statement year brings reviews forward (issue 27).
+			h.recordStatementYear(c, ref, &l.hd, l.d.Statements)
+			ld.arrived()
+		}
 		page := views.BusinessFinancialsPage{}
 		page.Base, page.Header = h.businessBase(c, ld, ref, &l.hd, views.TabFinancials)
 		if err := h.fillFinancials(c, &page, l, views.BusinessPath(ref, views.TabFinancials)); err != nil {

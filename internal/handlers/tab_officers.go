@@ -84,7 +84,7 @@ func (h *Handler) showBusinessOfficers(c *echo.Context, ref upstream.BusinessRef
 	if err := l.hd.pageError(l.errs()...); err != nil {
 		return err
 	}
-	l.hd.news = h.reportNews(c, ld, &l.hd)
+	h.reportNews(c, ld, &l.hd)
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.BusinessOfficersPage{}
 		page.Base, page.Header = h.businessBase(c, ld, ref, &l.hd, views.TabOfficers)

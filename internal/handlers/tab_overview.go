@@ -150,17 +150,16 @@ func (h *Handler) businessOverview(c *echo.Context, ref upstream.BusinessRef, dr
 	if err := l.hd.pageError(l.errs()...); err != nil {
 		return err
 	}
-	l.hd.news = h.reportNews(c, ld, &l.hd)
-	if l.histErr == nil && win.reachesLatest() {
-		// Before the page key: a new alert changes the header's count.
-		// A frame that ends in the past is history: its last month is not
-		// the business's score now, and no rule may fire on it.
-		h.reportArrived(c, ld, ref, &l.hd, l.d.History)
-	}
-	// Read before the page key, which must change with the team's data.
-	account := h.accountPanel(c, ld, ref, &l.hd, l.d.History, l.histErr)
+	h.reportNews(c, ld, &l.hd)
+	// A kept page is of the same copies, rules and team version, so
+	// everything below was done when it was built.
 	return h.respond(c, ld, func() (int, templ.Component, error) {
-		page := views.BusinessOverviewPage{Account: account}
+		if l.histErr == nil && win.reachesLatest() {
+			// A frame that ends in the past is history: its last month is
+			// not the business's score now, and no rule may fire on it.
+			h.reportArrived(c, ld, ref, &l.hd, l.d.History)
+		}
+		page := views.BusinessOverviewPage{Account: h.accountPanel(c, ld, ref, &l.hd, l.d.History, l.histErr)}
 		// The notes are read while the header reads the watch state.
 		var notes func() *views.NotesSection
 		if id, _ := reportBusiness(ref, &l.hd); id != 0 {

@@ -112,11 +112,12 @@ func (h *Handler) showBusinessPayments(c *echo.Context, ref upstream.BusinessRef
 	if l.sicErr == nil && len(l.d.SIC) > 0 {
 		l.own = h.ownCategory(c)
 	}
-	if l.monthlyErr == nil && l.sicErr == nil {
-		h.evaluatePayments(c, ld, ref, &l.hd, l.d.Monthly, l.d.SIC, l.own)
-	}
-	l.hd.news = h.reportNews(c, ld, &l.hd)
+	h.reportNews(c, ld, &l.hd)
 	return h.respond(c, ld, func() (int, templ.Component, error) {
+		if l.monthlyErr == nil && l.sicErr == nil {
+			h.evaluatePayments(c, ld, ref, &l.hd, l.d.Monthly, l.d.SIC, l.own)
+			ld.arrived()
+		}
 		page := views.BusinessPaymentsPage{}
 		page.Base, page.Header = h.businessBase(c, ld, ref, &l.hd, views.TabPayments)
 		page.Charts = true

@@ -9,9 +9,10 @@ import (
 
 // TestWarmReportFollowsTeamWritesOnAnotherReplica: a report keeps its
 // account tile and its "no account linked" mark under the team's version,
-// so warm reports ask the store one question; a ledger imported through
-// another replica moves the version, and the next report shows the tile
-// and records the business's scores for the team at once.
+// so warm reports ask the store nothing; a ledger imported through
+// another replica moves the version, and B's report shows the tile (as
+// soon as B hears of the write) and records the business's scores for the
+// team.
 func TestWarmReportFollowsTeamWritesOnAnotherReplica(t *testing.T) {
 	workspaceEngines(t, func(t *testing.T, opts apptest.Options) {
 		a, b := twoReplicas(t, opts)
@@ -26,8 +27,9 @@ func TestWarmReportFollowsTeamWritesOnAnotherReplica(t *testing.T) {
 			t.Fatalf("scores known before any account is linked: %v (%v)", known[1001], err)
 		}
 		importLedger(t, u, "aging.csv", []byte(ledgerCSV), "2026-09-30")
-		p := onB.Get("/businesses/1001")
-		if tile := p.Text(".verdict .account-tile"); !strings.Contains(tile, "$1,500") {
+		if tile := onReplica(t, func() string { return onB.Get("/businesses/1001").Text(".verdict .account-tile") }, func(tile string) bool {
+			return strings.Contains(tile, "$1,500")
+		}); tile != "" {
 			t.Errorf("report on B after the import on A: tile = %q, want A-1's $1,500", tile)
 		}
 		if known, err := b.Store.KnownScores(t.Context(), team); err != nil || len(known[1001]) == 0 {

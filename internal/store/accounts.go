@@ -171,12 +171,18 @@ func (s *Store) teamWriteIf(ctx context.Context, service, op string, fn func(tx 
 		}
 		return wrap(op, err)
 	}
-	if changed {
-		if err := s.bumpTeam(ctx, tx, service); err != nil {
-			return wrap(op, err)
-		}
+	if !changed {
+		return wrap(op, tx.Commit())
 	}
-	return wrap(op, tx.Commit())
+	v, err := s.bumpTeam(ctx, tx, service)
+	if err != nil {
+		return wrap(op, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return wrap(op, err)
+	}
+	s.teams.moved(service, v)
+	return nil
 }
 
 // ImportLedger stores a ledger for its date, in one transaction: it

@@ -9,6 +9,10 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
+// listenerName names the listener's connection among the server's, for
+// operators (pg_stat_activity) and tests.
+const listenerName = "creditdash team versions"
+
 // openPostgres opens a bounded pool through pgx's database/sql driver, so
 // both engines share every query.
 func (s *Store) openPostgres(ctx context.Context, cfg Config) error {
@@ -41,6 +45,13 @@ func (s *Store) openPostgres(ctx context.Context, cfg Config) error {
 		// Waiting (Config.Wait): Open retries through this pool.
 	}
 	s.w, s.r = db, newReads(db, false)
+	s.teams = newTeamBook(false)
+	listener := pc.Copy()
+	listener.RuntimeParams["application_name"] = listenerName
+	var listening context.Context
+	listening, s.stopListening = context.WithCancel(context.Background())
+	s.listenDone = make(chan struct{})
+	go s.listenTeams(listening, listener)
 	s.log.Info("store: postgres", "host", pc.Host, "database", pc.Database)
 	return nil
 }

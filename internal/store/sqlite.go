@@ -77,6 +77,7 @@ func (s *Store) openSQLite(ctx context.Context, cfg Config) error {
 	r.SetMaxOpenConns(cfg.MaxConns)
 	r.SetMaxIdleConns(cfg.MaxConns)
 	s.w, s.r = w, newReads(r, true)
+	s.teams, s.releaseBook = sqliteBook(path)
 	s.reserve = filepath.Join(filepath.Dir(path), ReserveName)
 	if err := keepReserve(s.reserve); err != nil {
 		s.log.Warn("store: no room kept for deletes on a full disk", "err", err)

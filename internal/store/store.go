@@ -74,6 +74,13 @@ type Store struct {
 	// reserve is the file of room kept for deletes on SQLite (see
 	// reserve.go); "" on PostgreSQL.
 	reserve string
+	// teams are the team versions believed in this process (team_book.go);
+	// releaseBook gives a SQLite file's shared book back; stopListening
+	// ends PostgreSQL's listener, which closes listenDone when gone.
+	teams         *teamBook
+	releaseBook   func()
+	stopListening context.CancelFunc
+	listenDone    chan struct{}
 }
 
 // Open connects to the engine the config selects, runs pending migrations
@@ -143,7 +150,16 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close releases the connections; the Store is unusable afterwards.
 func (s *Store) Close() error {
-	s.closeOnce.Do(func() { close(s.closed) })
+	s.closeOnce.Do(func() {
+		close(s.closed)
+		if s.stopListening != nil {
+			s.stopListening()
+			<-s.listenDone
+		}
+		if s.releaseBook != nil {
+			s.releaseBook()
+		}
+	})
 	if s.r.db == s.w {
 		return s.w.Close() // PostgreSQL: one pool, no statements kept
 	}

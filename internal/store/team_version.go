@@ -13,29 +13,43 @@ import (
 // clock and moves at least one step per write, so a database restored from
 // a backup never hands out a number an older copy was kept under.
 
-// bumpTeam moves the team's version forward within tx.
-func (s *Store) bumpTeam(ctx context.Context, tx *sql.Tx, service string) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO team_versions (service, version) VALUES ($1, $2)
+// bumpTeam moves the team's version forward within tx and returns it; on
+// PostgreSQL the commit also announces it to the other replicas.
+func (s *Store) bumpTeam(ctx context.Context, tx *sql.Tx, service string) (int64, error) {
+	var v int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO team_versions (service, version) VALUES ($1, $2)
 		ON CONFLICT (service) DO UPDATE SET version =
-			CASE WHEN excluded.version > team_versions.version THEN excluded.version ELSE team_versions.version + 1 END`,
-		service, s.stamp())
-	return err
+			CASE WHEN excluded.version > team_versions.version THEN excluded.version ELSE team_versions.version + 1 END
+		RETURNING version`,
+		service, s.stamp()).Scan(&v)
+	if err != nil || s.engine != Postgres {
+		return v, err
+	}
+	return v, announceTeam(ctx, tx, service, v)
 }
 
 // TeamVersion is the team's version: it changes whenever any of the team's
 // data does (accounts, ledgers, limits, calculator inputs, known scores,
-// reviews, decisions). A team that never wrote is at 0.
+// reviews, decisions). A team that never wrote is at 0. It is answered
+// from the process's book while that may be believed (team_book.go).
 func (s *Store) TeamVersion(ctx context.Context, a Analyst) (int64, error) {
-	ctx, cancel := s.bound(ctx)
-	defer cancel()
 	a, err := team(a)
 	if err != nil {
 		return 0, err
 	}
-	var v int64
+	v, era, ok := s.teams.get(a.Service)
+	if ok {
+		return v, nil
+	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	err = s.r.QueryRowContext(ctx, "SELECT version FROM team_versions WHERE service = $1", a.Service).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
+		v, err = 0, nil
 	}
-	return v, wrap("team version", err)
+	if err != nil {
+		return 0, wrap("team version", err)
+	}
+	s.teams.learn(a.Service, v, era)
+	return v, nil
 }

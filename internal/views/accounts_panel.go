@@ -1,7 +1,6 @@
 package views
 
 import (
-	"strings"
 
 	"creditdash/internal/credit"
 	"creditdash/internal/store"
@@ -54,16 +53,3 @@ func NewAccountPanel(business int32, accts []store.Account, known map[store.Scor
 	return p
 }
 
-// State is what the tile shows, for the kept page's key: an import by
-// another analyst must not be hidden behind a kept page.
-func (p *AccountPanel) State() string {
-	if p == nil {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString(p.AsOf + "|" + p.Balance + "|" + p.Limit + "|" + p.EL)
-	for _, r := range p.Rows {
-		b.WriteString("|" + r.Account + "|" + r.Name + "|" + r.Implied + "|" + r.Owner)
-	}
-	return b.String()
-}
