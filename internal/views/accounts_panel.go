@@ -1,7 +1,6 @@
 package views
 
 import (
-
 	"creditdash/internal/credit"
 	"creditdash/internal/store"
 )
@@ -52,4 +51,3 @@ func NewAccountPanel(business int32, accts []store.Account, known map[store.Scor
 	}
 	return p
 }
-
