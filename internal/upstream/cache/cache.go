@@ -208,7 +208,7 @@ func ValidToken(s string) bool {
 func (r *Reader) Read(ctx context.Context, rq upstream.Request, out any, fetch upstream.Fetch) error {
 	c := r.c
 	token := CopyToken(rq.Key)
-	fullKey := r.who.owner() + token
+	fullKey := r.owner + token
 	held, ok := c.store.GetIfPresent(fullKey)
 	if ok && c.fresh(rq.Kind, held) {
 		c.counts.first.Add(1)

@@ -21,6 +21,8 @@ type Reader struct {
 	upstream.User
 	c   *Cache
 	who Who
+	// owner is who.owner(), worked out once: a page reads a dozen copies.
+	owner string
 	// hold, when set, is asked before a copy is fetched: an error answers
 	// the read instead (a miss), nil lets the fetch go on.
 	hold func(ctx context.Context) error
@@ -32,7 +34,7 @@ type Reader struct {
 func (c *Cache) Reader(who Who) *Reader { return c.reader(who, nil, &record{}) }
 
 func (c *Cache) reader(who Who, hold func(context.Context) error, rec *record) *Reader {
-	r := &Reader{c: c, who: who, hold: hold, rec: rec}
+	r := &Reader{c: c, who: who, owner: who.owner(), hold: hold, rec: rec}
 	r.User = *c.svc.Kept(who.Key, r)
 	return r
 }
