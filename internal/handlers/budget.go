@@ -61,8 +61,11 @@ type loaded struct {
 	rd     *cache.Reader
 	offers []*deferredError
 	// also fingerprints copies the page showed from the cache alone
-	// (see reportNews): they are part of the page's key.
-	also uint64
+	// (see reportNews): they are part of the page's key. alsoDeps are
+	// those copies for kept_first.go, alsoLost set when too many to note.
+	also     uint64
+	alsoDeps []cache.Dep
+	alsoLost bool
 	// state is what the page shows of the workspace beyond the analyst's
 	// last change here (the home page's changed marks): part of the page's
 	// key too.

@@ -44,6 +44,7 @@ type Cache interface {
 	Quota(user string) (upstream.RateLimit, bool)
 	Forget(user string, copies []string)
 	ForgetUser(user string)
+	Holds(deps []cache.Dep) bool
 }
 
 // Source is what a page's sections read: every operation of the service
@@ -220,8 +221,10 @@ type Handler struct {
 	writeTimeout time.Duration
 	now          func() time.Time
 	urls         views.Assets
-	// pages keeps finished pages (see pagecache.go).
-	pages *otter.Cache[pageKey, *keptPage]
+	// pages keeps finished pages (see pagecache.go); firsts the copies
+	// each was read from, to send it before reading them (kept_first.go).
+	pages  *otter.Cache[pageKey, *keptPage]
+	firsts *otter.Cache[pageKey, keptFirst]
 	// features remembers the optional operations the service lacks.
 	features *featureBook
 	// providers remembers the accounts' trade providers (trade_book.go).
@@ -413,6 +416,9 @@ func New(cfg Config) (*Handler, error) {
 	}
 	if cfg.PageCacheBytes == 0 {
 		cfg.PageCacheBytes = defaultPageCacheBytes
+	}
+	if h.firsts, err = newFirsts(cfg.PageCacheBytes / 4); err != nil {
+		return nil, err
 	}
 	if h.pages, err = newPageCache(cfg.PageCacheBytes); err != nil {
 		return nil, err

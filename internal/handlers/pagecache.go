@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"hash"
 	"strconv"
 	"sync"
 	"time"
@@ -70,12 +71,14 @@ func (h *Handler) respond(c *echo.Context, ld *loaded, build func() (int, templ.
 		if p, ok := h.pages.GetIfPresent(key); ok {
 			// Logged before the write, so the line is there once the page is.
 			h.log.Debug("page served from the page cache", "request_id", requestID(c))
+			h.rememberFirst(c, ld, gz, key)
 			return writeKept(c, p)
 		}
 		if p, ok := h.pages.GetIfPresent(other); ok {
 			if q, err := recode(p, gz); err == nil {
 				h.pages.Set(key, q)
 				h.log.Debug("page served from the page cache", "request_id", requestID(c))
+				h.rememberFirst(c, ld, gz, key)
 				return writeKept(c, q)
 			}
 		}
@@ -103,6 +106,7 @@ func (h *Handler) respond(c *echo.Context, ld *loaded, build func() (int, templ.
 		p.body, p.gz = gzipBytes(html.Bytes()), true
 	}
 	h.pages.Set(key, p)
+	h.rememberFirst(c, ld, gz, key)
 	return writeKept(c, p)
 }
 
@@ -125,57 +129,85 @@ func recode(p *keptPage, gz bool) (*keptPage, error) {
 // keep is false for a page that must not be kept: not a GET, or a call
 // failed (a failure is never kept).
 func (h *Handler) pageKey(c *echo.Context, ld *loaded, gz bool) (key, other pageKey, keep bool) {
-	r := c.Request()
-	s, signedIn := sessionOf(c)
 	rep := ld.rd.Report()
-	if r.Method != "GET" || !signedIn || rep.Failed > 0 || rep.FetchedAt.IsZero() {
+	if c.Request().Method != "GET" || rep.Failed > 0 || rep.FetchedAt.IsZero() {
 		return pageKey{}, pageKey{}, false
 	}
-	hs := sha256.New()
-	field := func(s string) {
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
-		hs.Write(n[:])
-		hs.Write([]byte(s))
+	hs, ok := h.pageFields(c, ld)
+	if !ok {
+		return pageKey{}, pageKey{}, false
 	}
-	num := func(v int64) { field(strconv.FormatInt(v, 10)) }
-	field(s.User)
-	field(csrfToken(c))
-	field(c.Scheme())
-	field(r.Host)
-	field(r.URL.RequestURI())
-	num(h.now().Truncate(time.Minute).Unix())
-	num(int64(rep.Fingerprint))
-	num(int64(ld.also))
-	field(h.workspaceKey(c, ld))  // notes, watch state and unread alerts are shown too
-	num(int64(h.awaiting(c, ld))) // the header's decisions waiting
-	num(h.teamOf(c, ld).version)  // the account tile, the team's known scores
-	if !h.features.offered(s.User, featureSearch) {
-		field("no-search")
-	}
-	if ck, err := c.Cookie(tzCookie); err == nil {
-		field("tz:" + ck.Value) // renewal times are shown in it
-	}
-	if m, _ := h.providers.mark(s.User); m.has {
-		field("trade-providers") // the navigation shows their page
-	}
-	if q, ok := h.cache.Quota(s.User); ok {
-		num(int64(q.Limit))
-		num(int64(q.Remaining))
-		num(q.RenewsAt().Truncate(time.Minute).Unix())
-	}
+	hs.num(int64(rep.Fingerprint))
+	hs.num(int64(ld.also))
+	hs.field(ld.state)
 	for _, o := range ld.offers {
-		field(o.section)
-		num(int64(o.cost))
-		num(int64(o.left))
+		hs.field(o.section)
+		hs.num(int64(o.cost))
+		hs.num(int64(o.left))
 	}
-	sum := hs.Sum(nil)
+	return hs.keys(gz)
+}
+
+// keyHash builds a page key field by field, each with its length.
+type keyHash struct{ h hash.Hash }
+
+func (k keyHash) field(s string) {
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+	k.h.Write(n[:])
+	k.h.Write([]byte(s))
+}
+
+func (k keyHash) num(v int64) { k.field(strconv.FormatInt(v, 10)) }
+
+// keys are the page's key in the encoding asked for and in the other.
+func (k keyHash) keys(gz bool) (key, other pageKey, keep bool) {
+	sum := k.h.Sum(nil)
 	gzKey, plainKey := pageKey(sum), pageKey(sum)
 	plainKey[0] ^= 1 // the plain copy's key: the same page, told apart by one bit
 	if gz {
 		return gzKey, plainKey, true
 	}
 	return plainKey, gzKey, true
+}
+
+// pageFields hashes what a page shows besides the service's data and the
+// workspace state the page itself worked out (ld.state): the user, the
+// address, the minute, the header's counts, the team's version, the
+// quota. ok is false for a visitor not signed in.
+func (h *Handler) pageFields(c *echo.Context, ld *loaded) (keyHash, bool) {
+	s, signedIn := sessionOf(c)
+	if !signedIn {
+		return keyHash{}, false
+	}
+	r := c.Request()
+	hs := keyHash{sha256.New()}
+	hs.field(s.User)
+	hs.field(csrfToken(c))
+	hs.field(c.Scheme())
+	hs.field(r.Host)
+	hs.field(r.URL.RequestURI())
+	hs.num(h.now().Truncate(time.Minute).Unix())
+	g := h.counts(c, ld).glance // notes, watch state and unread alerts are shown too
+	hs.num(g.Changed)
+	hs.num(int64(g.Unread))
+	hs.num(int64(h.awaiting(c, ld))) // the header's decisions waiting
+	hs.num(h.teamOf(c, ld).version)  // the account tile, the team's known scores
+	if !h.features.offered(s.User, featureSearch) {
+		hs.field("no-search")
+	}
+	if ck, err := c.Cookie(tzCookie); err == nil {
+		hs.field("tz:" + ck.Value) // renewal times are shown in it
+	}
+	if m, _ := h.providers.mark(s.User); m.has {
+		hs.field("trade-providers") // the navigation shows their page
+	}
+	if q, ok := h.cache.Quota(s.User); ok {
+		hs.num(int64(q.Limit))
+		hs.num(int64(q.Remaining))
+		hs.num(q.RenewsAt().Truncate(time.Minute).Unix())
+	}
+	return hs, true
 }
 
 // writeKept sends a finished page, kept or just rendered.

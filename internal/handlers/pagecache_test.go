@@ -168,3 +168,43 @@ func TestKeptPagesLastTheMinuteTheyName(t *testing.T) {
 		t.Errorf("freshness after a minute: %q", p.Text(".freshness"))
 	}
 }
+
+// TestWarmPageSentBeforeItsReads: once a page is kept, the next visit is
+// sent without reading its copies from the cache; a Refresh (its copies
+// forgotten) and copies that expire make the page read them again.
+func TestWarmPageSentBeforeItsReads(t *testing.T) {
+	clock := newClock(time.Now().Truncate(time.Minute))
+	app := apptest.Start(t, apptest.Options{Now: clock.Now})
+	u := app.SignIn(t, "demo")
+	reads := func() uint64 { s := app.Cache.Stats(); return s.FirstHits + s.SecondHits + s.Misses }
+	u.Get("/businesses/1001")
+	kept := u.Get("/businesses/1001") // kept, read from the cache, and noted
+	before := reads()
+	again := u.Get("/businesses/1001")
+	if n := reads() - before; n != 0 {
+		t.Errorf("a kept page read %d copies before it was sent, want none", n)
+	}
+	if again.Body != kept.Body {
+		t.Error("the page sent before its reads differs from the kept page")
+	}
+	r := u.Submit(again, ".freshness form.refresh")
+	before = reads()
+	if p := u.Get(r.Location()); p.Status != http.StatusOK {
+		t.Fatalf("after Refresh: status %d", p.Status)
+	}
+	if reads() == before {
+		t.Error("after a Refresh the page was sent without reading its copies again")
+	}
+	u.Get("/businesses/1001")
+	clock.Advance(30 * time.Second) // same minute, copies still fresh
+	before = reads()
+	u.Get("/businesses/1001")
+	if n := reads() - before; n != 0 {
+		t.Errorf("within its minute a kept page read %d copies, want none", n)
+	}
+	clock.Advance(2 * time.Hour) // every copy expired
+	before = reads()
+	if p := u.Get("/businesses/1001"); p.Status != http.StatusOK || reads() == before {
+		t.Errorf("with every copy expired: status %d, %d reads; want the page read again", p.Status, reads()-before)
+	}
+}

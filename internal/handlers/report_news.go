@@ -45,7 +45,8 @@ func (h *Handler) reportNews(c *echo.Context, ld *loaded, hd *headerData) {
 	} else {
 		unread = append(unread, industry)
 	}
-	ld.also = pr.Report().Fingerprint
+	rep := pr.Report()
+	ld.also, ld.alsoDeps, ld.alsoLost = rep.Fingerprint, rep.Deps, rep.Deps == nil
 	hd.stories = &storiesRead{feeds: feeds, unread: unread}
 }
 

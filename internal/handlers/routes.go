@@ -46,7 +46,7 @@ func (h *Handler) Routes() *echo.Echo {
 	pages.POST("/login/verify", h.submitVerify)
 	pages.POST("/logout", h.submitLogout)
 
-	app := pages.Group("", h.requireSignIn, h.sameSitePages, h.guardRoles, h.admitPages)
+	app := pages.Group("", h.requireSignIn, h.sameSitePages, h.guardRoles, h.sendKeptFirst, h.admitPages)
 	app.GET("/", h.showHome)
 	app.GET("/open", h.openBusiness)
 	app.POST("/refresh", h.submitRefresh)

@@ -96,17 +96,6 @@ func (h *Handler) touched(a store.Analyst) {
 	h.wsBook.glance.Invalidate(a)
 }
 
-// workspaceKey is what a kept page must match of the workspace: its last
-// change on any replica and the unread count in the header (alerts are
-// recorded by other pages and other replicas), and the page's own state.
-func (h *Handler) workspaceKey(c *echo.Context, ld *loaded) string {
-	if _, ok := sessionOf(c); !ok {
-		return ""
-	}
-	g := h.counts(c, ld).glance
-	return strconv.FormatInt(g.Changed, 10) + "/" + strconv.Itoa(g.Unread) + "/" + ld.state
-}
-
 // headerCounts are the header's workspace figures: the workspace's last
 // change and its unread alerts (the glance), and the decisions waiting
 // for the user. A kept page's key and the page's Base must agree on them.

@@ -212,14 +212,14 @@ func (r *Reader) Read(ctx context.Context, rq upstream.Request, out any, fetch u
 	held, ok := c.store.GetIfPresent(fullKey)
 	if ok && c.fresh(rq.Kind, held) {
 		c.counts.first.Add(1)
-		r.rec.used(token, held.fetchedAt, held.version)
+		r.rec.used(token, held.fetchedAt, Dep{key: fullKey, kind: rq.Kind, version: held.version})
 		upstream.Assign(out, held.value)
 		return nil
 	}
 	if e := secondGet(ctx, c, fullKey, rq, out); e != nil {
 		if c.fresh(rq.Kind, e) {
 			c.counts.second.Add(1)
-			r.rec.used(token, e.fetchedAt, e.version)
+			r.rec.used(token, e.fetchedAt, Dep{key: fullKey, kind: rq.Kind, version: e.version})
 			upstream.Assign(out, e.value)
 			return nil
 		}
@@ -229,7 +229,7 @@ func (r *Reader) Read(ctx context.Context, rq upstream.Request, out any, fetch u
 	}
 	if r.hold != nil {
 		if err := r.hold(ctx); err != nil {
-			r.rec.miss()
+			r.rec.miss(Dep{key: fullKey, kind: rq.Kind, absent: true})
 			return err
 		}
 	}
@@ -270,7 +270,7 @@ func (r *Reader) Read(ctx context.Context, rq upstream.Request, out any, fetch u
 		return err
 	}
 	e := v.(*entry)
-	r.rec.used(token, e.fetchedAt, e.version)
+	r.rec.used(token, e.fetchedAt, Dep{key: fullKey, kind: rq.Kind, version: e.version})
 	upstream.Assign(out, e.value)
 	return nil
 }

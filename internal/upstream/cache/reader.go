@@ -83,6 +83,9 @@ type Report struct {
 	// Fingerprint identifies the exact copies used: two pages built from
 	// the same copies have the same one.
 	Fingerprint uint64
+	// Deps are the copies read and those found missing, for Holds; nil
+	// when there were more than MaxCopies of them.
+	Deps []Dep
 }
 
 // Report says how the reads so far were answered.
@@ -90,7 +93,7 @@ func (r *Reader) Report() Report {
 	s := r.rec.snapshot()
 	slices.Sort(s.tokens) // calls run at once: their order says nothing
 	return Report{FetchedAt: s.oldest, StaleSince: s.staleSince, StaleReason: s.staleReason,
-		Copies: s.tokens, Failed: s.failures, Fingerprint: s.sum}
+		Copies: s.tokens, Failed: s.failures, Fingerprint: s.sum, Deps: s.deps}
 }
 
 // MaxCopies bounds the copy tokens a page lists: pages read a handful.
@@ -113,6 +116,9 @@ type noted struct {
 	// sum adds up a hash of each copy used (its token and version), in any
 	// order.
 	sum uint64
+	// deps are the copies used and missed, nil once past MaxCopies.
+	deps     []Dep
+	depsLost bool
 }
 
 // seed makes the copy hashes of this process; they are never stored.
@@ -131,11 +137,12 @@ func copyHash(token string, version uint64, stale bool) uint64 {
 	return h.Sum64()
 }
 
-func (r *record) used(token string, at time.Time, version uint64) {
+func (r *record) used(token string, at time.Time, d Dep) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.seen(at, token)
-	r.sum += copyHash(token, version, false)
+	r.sum += copyHash(token, d.version, false)
+	r.depend(d)
 }
 
 func (r *record) stale(token string, at time.Time, version uint64, why string) {
@@ -149,7 +156,24 @@ func (r *record) stale(token string, at time.Time, version uint64, why string) {
 }
 
 func (r *record) failed() { r.mu.Lock(); r.failures++; r.mu.Unlock() }
-func (r *record) miss()   { r.mu.Lock(); r.misses++; r.mu.Unlock() }
+
+func (r *record) miss(d Dep) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.misses++
+	r.depend(d)
+}
+
+// depend notes a copy the page depends on; the caller holds the lock.
+func (r *noted) depend(d Dep) {
+	switch {
+	case r.depsLost:
+	case len(r.deps) >= 2*MaxCopies:
+		r.deps, r.depsLost = nil, true
+	default:
+		r.deps = append(r.deps, d)
+	}
+}
 
 // seen notes a copy's fetch time and token; the caller holds the lock.
 func (r *noted) seen(at time.Time, token string) {
@@ -171,5 +195,6 @@ func (r *record) snapshot() noted {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return noted{oldest: r.oldest, staleSince: r.staleSince, staleReason: r.staleReason,
-		misses: r.misses, failures: r.failures, tokens: append([]string(nil), r.tokens...), sum: r.sum}
+		misses: r.misses, failures: r.failures, tokens: append([]string(nil), r.tokens...), sum: r.sum,
+		deps: append([]Dep(nil), r.deps...), depsLost: r.depsLost}
 }
