@@ -417,10 +417,14 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.PageCacheBytes == 0 {
 		cfg.PageCacheBytes = defaultPageCacheBytes
 	}
-	if h.firsts, err = newFirsts(cfg.PageCacheBytes / 4); err != nil {
+	// The notes of what kept pages were read from share the pages' bound:
+	// a report's note (a dozen copies, about 1.6 kB) is about a fifth of
+	// its gzipped page, so a sixth keeps a note for most kept pages.
+	firstBytes := cfg.PageCacheBytes / 6
+	if h.firsts, err = newFirsts(firstBytes); err != nil {
 		return nil, err
 	}
-	if h.pages, err = newPageCache(cfg.PageCacheBytes); err != nil {
+	if h.pages, err = newPageCache(cfg.PageCacheBytes - firstBytes); err != nil {
 		return nil, err
 	}
 	h.urls = views.Assets{

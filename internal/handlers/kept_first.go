@@ -30,7 +30,7 @@ const depWeight = 128
 
 func newFirsts(maxBytes uint64) (*otter.Cache[pageKey, keptFirst], error) {
 	return otter.New(&otter.Options[pageKey, keptFirst]{
-		MaximumWeight:    max(maxBytes, 1<<20),
+		MaximumWeight:    maxBytes,
 		Weigher:          func(_ pageKey, f keptFirst) uint32 { return uint32(64 + len(f.deps)*depWeight) },
 		ExpiryCalculator: otter.ExpiryWriting[pageKey, keptFirst](pageLife),
 	})
