@@ -41,7 +41,7 @@ func (c *Client) SignIn(ctx context.Context, cr Credentials) (LoginResult, error
 	if cr.BrowserKey != "" {
 		form.Set(formKey, cr.BrowserKey)
 	}
-	res, err := c.signInCall(ctx, opLogin, call{op: opLogin, path: pathLogin, form: form})
+	res, err := c.signInCall(ctx, opLogin, call{op: opLogin, path: "/v1/Users/Login", form: form})
 	if err == nil && res.Username == "" {
 		res.Username = cr.User
 	}

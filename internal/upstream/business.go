@@ -37,7 +37,7 @@ type StatementsQuery struct {
 
 // LatestAnnualStatements returns annual statements, one element per fiscal year.
 func (u *User) LatestAnnualStatements(ctx context.Context, ref BusinessRef, sq StatementsQuery) ([]AnnualFinancials, error) {
-	cl, err := businessCall("Business/LatestAnnualStatements", pathLatestAnnualStatements, ref, 3)
+	cl, err := businessCall("Business/LatestAnnualStatements", "/v1/Business/LatestAnnualStatements", ref, 3)
 	if err != nil {
 		return nil, err
 	}
@@ -56,18 +56,18 @@ func (u *User) LatestAnnualStatements(ctx context.Context, ref BusinessRef, sq S
 
 // PaymentSummaryMonthly returns the monthly trade-payment aging, newest first.
 func (u *User) PaymentSummaryMonthly(ctx context.Context, ref BusinessRef) ([]PaymentSummaryRow, error) {
-	return getBusiness[[]PaymentSummaryRow](ctx, u, "Business/PaymentSummary/Monthly", pathPaymentSummaryMonthly, ref)
+	return getBusiness[[]PaymentSummaryRow](ctx, u, "Business/PaymentSummary/Monthly", "/v1/Business/PaymentSummary/Monthly", ref)
 }
 
 // PaymentSummarySIC returns the monthly aging per SIC supplier category.
 func (u *User) PaymentSummarySIC(ctx context.Context, ref BusinessRef) ([]PaymentSummaryRow, error) {
-	return getBusiness[[]PaymentSummaryRow](ctx, u, "Business/PaymentSummary/SIC", pathPaymentSummarySIC, ref)
+	return getBusiness[[]PaymentSummaryRow](ctx, u, "Business/PaymentSummary/SIC", "/v1/Business/PaymentSummary/SIC", ref)
 }
 
 // CreditScoreHistory returns monthly scores between from and to (inclusive
 // dates; zero values leave the service's default of the last 24 months).
 func (u *User) CreditScoreHistory(ctx context.Context, ref BusinessRef, from, to time.Time) ([]CreditScoreHistoryRow, error) {
-	cl, err := businessCall("Business/CreditScoreHistory", pathCreditScoreHistory, ref, 2)
+	cl, err := businessCall("Business/CreditScoreHistory", "/v1/Business/CreditScoreHistory", ref, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (u *User) CreditScoreHistory(ctx context.Context, ref BusinessRef, from, to
 // RiskHistory returns the most recent count months of the average risk
 // score, newest first (count 0: all).
 func (u *User) RiskHistory(ctx context.Context, ref BusinessRef, count int) ([]RiskHistoryRow, error) {
-	cl, err := businessCall("Business/RiskHistory", pathRiskHistory, ref, 1)
+	cl, err := businessCall("Business/RiskHistory", "/v1/Business/RiskHistory", ref, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -93,22 +93,22 @@ func (u *User) RiskHistory(ctx context.Context, ref BusinessRef, count int) ([]R
 
 // Officers returns the officers of a business.
 func (u *User) Officers(ctx context.Context, ref BusinessRef) ([]Officer, error) {
-	return getBusiness[[]Officer](ctx, u, "Business/Officers", pathOfficers, ref)
+	return getBusiness[[]Officer](ctx, u, "Business/Officers", "/v1/Business/Officers", ref)
 }
 
 // NAICSCodes returns the industry codes of a business.
 func (u *User) NAICSCodes(ctx context.Context, ref BusinessRef) ([]NAICSCode, error) {
-	return getBusiness[[]NAICSCode](ctx, u, "Business/NAICSCodes", pathNAICSCodes, ref)
+	return getBusiness[[]NAICSCode](ctx, u, "Business/NAICSCodes", "/v1/Business/NAICSCodes", ref)
 }
 
 // Summary returns the summary text of a business.
 func (u *User) Summary(ctx context.Context, ref BusinessRef) (BusinessSummary, error) {
-	return getBusiness[BusinessSummary](ctx, u, "Business/Summary", pathSummary, ref)
+	return getBusiness[BusinessSummary](ctx, u, "Business/Summary", "/v1/Business/Summary", ref)
 }
 
 // WordFill returns the latest financial comments of a business.
 func (u *User) WordFill(ctx context.Context, ref BusinessRef) (WordFill, error) {
-	return getBusiness[WordFill](ctx, u, "Business/WordFill", pathWordFill, ref)
+	return getBusiness[WordFill](ctx, u, "Business/WordFill", "/v1/Business/WordFill", ref)
 }
 
 // IdentificationGroup names and locates a business; it also turns a

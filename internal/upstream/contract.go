@@ -4,30 +4,16 @@ import "time"
 
 // This file holds every choice we made where the service specification is
 // silent ("ours" in shared/CONTRACT-CHOICES.md): parameter names, formats,
-// paths of operations the specification names without shapes. Aligning the
-// client with the real service should be a change to this file alone.
+// paths of operations the specification leaves open or names without
+// shapes. Aligning the client with the real service should be a change to
+// this file alone. An operation the specification spells out names its
+// path beside its method (business.go, portfolio.go, ...).
 
-// Paths of the operations, relative to the base URL.
+// Paths of the operations whose paths are ours, relative to the base URL.
 const (
-	pathLogin                  = "/v1/Users/Login"
-	pathTwoFactorKey           = "/v1/Users/2FAKey"
-	pathPeerAnalysis           = "/v1/Business/PeerAnalysis"
-	pathLatestAnnualStatements = "/v1/Business/LatestAnnualStatements"
-	pathPaymentSummaryMonthly  = "/v1/Business/PaymentSummary/Monthly"
-	pathPaymentSummarySIC      = "/v1/Business/PaymentSummary/SIC"
-	pathCreditScoreHistory     = "/v1/Business/CreditScoreHistory"
-	pathRiskHistory            = "/v1/Business/RiskHistory"
-	pathOfficers               = "/v1/Business/Officers"
-	pathNAICSCodes             = "/v1/Business/NAICSCodes"
-	pathSummary                = "/v1/Business/Summary"
-	pathWordFill               = "/v1/Business/WordFill"
-	pathPayScoreHistory        = "/v1/Portfolio/PayScoreHistory"
-	pathZScoreHistory          = "/v1/Portfolio/ZScoreHistory"
-	pathFolders                = "/v1/Portfolio/Folders"
-	pathFolderNewsFormat       = "/v1/Portfolio/Folders/%d/News"
-	pathIndustryNews           = "/v1/Industries/News"
-	pathTradeProviders         = "/v1/Trade/TradeProviders"
-	pathDownload               = "/v1/Portfolio/Download"
+	// Two-factor sign-in and peer analysis (CONTRACT-CHOICES.md).
+	pathTwoFactorKey = "/v1/Users/2FAKey"
+	pathPeerAnalysis = "/v1/Business/PeerAnalysis"
 
 	// Operations the specification names without shapes; the dashboard hides
 	// the feature when a service answers 404 for them.

@@ -76,7 +76,7 @@ func (c *Client) download(ctx context.Context, key string, dq DownloadQuery) (_ 
 	idle := time.AfterFunc(c.timeout, func() {
 		cancel(fmt.Errorf("no data from the service for %s", c.timeout))
 	})
-	resp, err := c.send(ctx, call{op: op, path: pathDownload, key: key, query: q, stream: true})
+	resp, err := c.send(ctx, call{op: op, path: "/v1/Portfolio/Download", key: key, query: q, stream: true})
 	if err != nil {
 		idle.Stop()
 		cancel(nil)

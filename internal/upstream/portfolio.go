@@ -8,6 +8,13 @@ import (
 	"time"
 )
 
+// pathFolders is the folders' path: the portfolio reads it, and so does the
+// start-up check that the service answers (ping.go).
+const pathFolders = "/v1/Portfolio/Folders"
+
+// pathTradeProviders lists the trade providers (GET) and chooses one (POST).
+const pathTradeProviders = "/v1/Trade/TradeProviders"
+
 // PortfolioQuery selects months and a page of businesses for the portfolio
 // score histories; zero fields leave the service's defaults (the last 12
 // months, rows 1 to DefaultPortfolioRows).
@@ -32,13 +39,13 @@ func (pq PortfolioQuery) values() query {
 // PayScoreHistory returns monthly Pay scores of the portfolio's businesses.
 func (u *User) PayScoreHistory(ctx context.Context, pq PortfolioQuery) (PortfolioScoreHistory, error) {
 	var out PortfolioScoreHistory
-	return out, u.do(ctx, call{op: "Portfolio/PayScoreHistory", path: pathPayScoreHistory, query: pq.values(), kind: KindPortfolio}, &out)
+	return out, u.do(ctx, call{op: "Portfolio/PayScoreHistory", path: "/v1/Portfolio/PayScoreHistory", query: pq.values(), kind: KindPortfolio}, &out)
 }
 
 // ZScoreHistory returns monthly Z-Scores of the portfolio's businesses.
 func (u *User) ZScoreHistory(ctx context.Context, pq PortfolioQuery) (PortfolioScoreHistory, error) {
 	var out PortfolioScoreHistory
-	return out, u.do(ctx, call{op: "Portfolio/ZScoreHistory", path: pathZScoreHistory, query: pq.values(), kind: KindPortfolio}, &out)
+	return out, u.do(ctx, call{op: "Portfolio/ZScoreHistory", path: "/v1/Portfolio/ZScoreHistory", query: pq.values(), kind: KindPortfolio}, &out)
 }
 
 // Folders returns the user's portfolio folders.
@@ -62,14 +69,14 @@ func (u *User) PortfolioBusinesses(ctx context.Context, folderID int) ([]Portfol
 // FolderNews returns the news of one folder's businesses, newest first.
 func (u *User) FolderNews(ctx context.Context, folderID int) ([]NewsItem, error) {
 	var out []NewsItem
-	path := fmt.Sprintf(pathFolderNewsFormat, folderID)
+	path := fmt.Sprintf("/v1/Portfolio/Folders/%d/News", folderID)
 	return out, u.do(ctx, call{op: "Portfolio/Folders/News", path: path, kind: KindNews}, &out)
 }
 
 // IndustryNews returns the top stories (at most 20) of the user's industry.
 func (u *User) IndustryNews(ctx context.Context) ([]NewsItem, error) {
 	var out []NewsItem
-	return out, u.do(ctx, call{op: "Industries/News", path: pathIndustryNews, kind: KindNews}, &out)
+	return out, u.do(ctx, call{op: "Industries/News", path: "/v1/Industries/News", kind: KindNews}, &out)
 }
 
 // News returns the news of the user's whole portfolio. A service without
