@@ -45,7 +45,7 @@ func (s *Store) openPostgres(ctx context.Context, cfg Config) error {
 		// Waiting (Config.Wait): Open retries through this pool.
 	}
 	s.w, s.r = db, newReads(db, false)
-	s.teams = newTeamBook(false)
+	s.teams = newTeamBook(false, 0)
 	listener := pc.Copy()
 	listener.RuntimeParams["application_name"] = listenerName
 	var listening context.Context

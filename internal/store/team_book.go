@@ -3,6 +3,7 @@ package store
 import (
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // A warm page needs the team's version before anything else (every kept
@@ -12,7 +13,9 @@ import (
 // can have moved them unseen:
 //   - on SQLite the process owns the file (several replicas share
 //     PostgreSQL), so every write passes through this process, and every
-//     store opened on the same file in it shares one book;
+//     store opened on the same file in it shares one book; should a second
+//     process write to the file all the same, what it wrote shows within
+//     sqliteBelief, as a version read is believed no longer;
 //   - on PostgreSQL each store listens for the versions other replicas
 //     commit (NOTIFY, sent by the write's own transaction, team_listen.go)
 //     and believes its book only while that connection is up; while it is
@@ -21,6 +24,10 @@ import (
 //
 // Versions only move forward, so the book keeps the larger of what it
 // knows and what it hears, whichever arrives first.
+
+// sqliteBelief is how long a SQLite book believes a version it read:
+// nothing tells it of another process's writes.
+const sqliteBelief = 2 * time.Second
 
 // maxBookTeams bounds a book: a deployment serves one team per service,
 // so past this many something is wrong, and the book starts again.
@@ -33,11 +40,19 @@ type teamBook struct {
 	// does, so a read that began before a change is not kept after it.
 	live     bool
 	era      uint64
-	versions map[string]int64
+	versions map[string]booked
+	// belief bounds how long a version is believed; 0: while live.
+	belief time.Duration
 }
 
-func newTeamBook(live bool) *teamBook {
-	return &teamBook{live: live, versions: map[string]int64{}}
+// booked is a version and when the book learned it.
+type booked struct {
+	v  int64
+	at time.Time
+}
+
+func newTeamBook(live bool, belief time.Duration) *teamBook {
+	return &teamBook{live: live, belief: belief, versions: map[string]booked{}}
 }
 
 // get is the team's version as believed here, and the era it was asked
@@ -48,8 +63,11 @@ func (b *teamBook) get(service string) (v int64, era uint64, ok bool) {
 	if !b.live {
 		return 0, b.era, false
 	}
-	v, ok = b.versions[service]
-	return v, b.era, ok
+	e, ok := b.versions[service]
+	if ok && b.belief > 0 && time.Since(e.at) >= b.belief {
+		return 0, b.era, false
+	}
+	return e.v, b.era, ok
 }
 
 // learn keeps a version read from the database in era, unless the book
@@ -73,13 +91,17 @@ func (b *teamBook) moved(service string, v int64) {
 
 // keep records v unless a later version is known; b.mu is held.
 func (b *teamBook) keep(service string, v int64) {
-	if old, ok := b.versions[service]; ok && old >= v {
+	now := time.Now()
+	if old, ok := b.versions[service]; ok && old.v >= v {
+		if old.v == v {
+			b.versions[service] = booked{v: v, at: now} // confirmed
+		}
 		return
 	}
 	if len(b.versions) >= maxBookTeams {
 		clear(b.versions)
 	}
-	b.versions[service] = v
+	b.versions[service] = booked{v: v, at: now}
 }
 
 // setLive starts the book again, empty, believed or not.
@@ -115,7 +137,7 @@ func sqliteBook(path string) (*teamBook, func()) {
 	defer sqliteBooks.Unlock()
 	sb, ok := sqliteBooks.byPath[path]
 	if !ok {
-		sb = &sharedBook{book: newTeamBook(true)}
+		sb = &sharedBook{book: newTeamBook(true, sqliteBelief)}
 		sqliteBooks.byPath[path] = sb
 	}
 	sb.users++

@@ -106,7 +106,7 @@ func TestTeamVersionListenerLost(t *testing.T) {
 // TestTeamBookLearnsNothingStale: a read begun before the book started
 // again is not kept, and an older version never replaces a newer one.
 func TestTeamBookLearnsNothingStale(t *testing.T) {
-	b := newTeamBook(true)
+	b := newTeamBook(true, 0)
 	_, era, _ := b.get("s")
 	b.setLive(true)
 	b.learn("s", 5, era)
@@ -139,4 +139,20 @@ func (b *teamBook) currentEra() uint64 {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	return b.era
+}
+
+// TestSQLiteBookBelievesAMoment: a SQLite book believes a version it read
+// for sqliteBelief only, so a write by another process on the same file
+// shows within it.
+func TestSQLiteBookBelievesAMoment(t *testing.T) {
+	b := newTeamBook(true, 20*time.Millisecond)
+	_, era, _ := b.get("s")
+	b.learn("s", 5, era)
+	if v, _, ok := b.get("s"); !ok || v != 5 {
+		t.Fatalf("book = %d, %v; want 5 at once", v, ok)
+	}
+	time.Sleep(30 * time.Millisecond)
+	if _, _, ok := b.get("s"); ok {
+		t.Error("a version read was believed past the book's belief")
+	}
 }
