@@ -42,7 +42,7 @@ func TestSICHeatMapDrawsOnAPhone(t *testing.T) {
 		t.Errorf("heat map %v px wide on a %d px screen", w, phoneWidth)
 	}
 	sw := Eval[int](b, `document.documentElement.scrollWidth`)
-	iw := Eval[int](b, `window.innerWidth`)
+	iw := Eval[int](b, `document.documentElement.clientWidth`)
 	if sw > iw {
 		t.Errorf("the page scrolls sideways at %d px: scrollWidth %d", iw, sw)
 	}
