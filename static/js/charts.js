@@ -15,10 +15,13 @@
 // 300-500 ms task. Print draws the rest at once, whole, and opens the data
 // tables (details) for the paper.
 //
-// A heat map on a phone (inside .heat-chart, narrower than PHONE) is not
-// drawn at all: the coloured table below it has the same numbers, and its
-// first render was the page's longest task. app.css hides it for the same
-// width, so the page does not move; its "Show as chart" button draws it.
+// On a phone (PHONE) charts start as they come into view, not before. A
+// heat map there (inside .heat-chart) is not drawn at all: the coloured
+// table below it has the same numbers, and its first render was the page's
+// longest task. app.css hides it for the same width, so the page does not
+// move; its "Show as chart" button draws it, and a screen that turns wide
+// draws it too. With every chart of the page waiting so, ECharts is not
+// fetched either; paper prints those heat maps as their tables.
 (function () {
   "use strict";
 
