@@ -881,7 +881,7 @@ func sicHeatSection(m views.SICHeatMap) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = Chart(m.Chart).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = HeatChart(m.Chart).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -214,7 +214,7 @@ func Scores(v views.ScoresPage) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				} else if v.Chart != nil {
-					templ_7745c5c3_Err = Chart(*v.Chart).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = HeatChart(*v.Chart).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

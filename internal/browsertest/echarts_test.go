@@ -169,7 +169,7 @@ type audit struct {
 func auditCharts(t *testing.T, b *Browser, want int) []string {
 	t.Helper()
 	drawn := Eval[int](b, waitChartsDrawn)
-	ids := Eval[[]string](b, `Array.from(document.querySelectorAll('[data-chart]'), (el) => el.id)`)
+	ids := Eval[[]string](b, `Array.from(document.querySelectorAll('[data-chart]:not([data-chart-deferred])'), (el) => el.id)`)
 	var checked []string
 	for _, id := range ids {
 		a := Eval[audit](b, auditChart+"("+jsString(id)+")")

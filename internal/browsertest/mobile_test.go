@@ -77,8 +77,12 @@ type region struct {
 	Width, FirstColumn float64
 }
 
+// The screen's width is the layout viewport's (documentElement.clientWidth),
+// not innerWidth: a phone zooms a page wider than itself out, and
+// innerWidth then grows with the page (the payments tab's 619 px select
+// went unseen that way).
 const pageLayout = `(() => {
-	const iw = window.innerWidth;
+	const iw = document.documentElement.clientWidth;
 	const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
 		(el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : '');
 	const wide = [];

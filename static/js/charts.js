@@ -14,14 +14,26 @@
 // under Lighthouse's mobile throttling the first chart's one render was a
 // 300-500 ms task. Print draws the rest at once, whole, and opens the data
 // tables (details) for the paper.
+//
+// On a phone (PHONE) charts start as they come into view, not before. A
+// heat map there (inside .heat-chart) is not drawn at all: the coloured
+// table below it has the same numbers, and its first render was the page's
+// longest task. app.css hides it for the same width, so the page does not
+// move; its "Show as chart" button draws it, and a screen that turns wide
+// draws it too. With every chart of the page waiting so, ECharts is not
+// fetched either; paper prints those heat maps as their tables.
 (function () {
   "use strict";
 
   // Below this container width a chart gets its phone layout (see narrow).
   var NARROW = 560;
   // How far outside the viewport a chart starts drawing, so it is ready
-  // when scrolled to.
+  // when scrolled to. On a phone (PHONE) a chart starts as it comes into
+  // view: its first drawing is a phone's 100-150 ms of work, which a chart
+  // just below the first screen (the payments tab's aging chart, 120 px
+  // under a 412x823 phone's) took while the page itself was still loading.
   var MARGIN = "200px 0px";
+  var PHONE_MARGIN = "0px";
   // How long the next chart waits for one whose frame does not come (a
   // hidden tab renders nothing until it is shown).
   var STALL = 3000;
@@ -32,11 +44,15 @@
   // Canvas pixels per CSS pixel at most: a phone's 2.6 or 3 paints up to
   // twice the pixels of 2 for no sharper a chart at its size.
   var MAX_DPR = 2;
+  // The screens on which a heat map waits for its button: app.css hides
+  // .heat-chart's chart at the same width.
+  var PHONE = "screen and (max-width: 700px)";
 
   var script = document.currentScript;
   var source = script ? script.getAttribute("data-echarts") : null;
   var requested = false;
   var reducedMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+  var phone = window.matchMedia ? window.matchMedia(PHONE) : null;
   // Charts waiting to be drawn, in the order they came into view.
   var queue = [];
   var busy = false;
@@ -195,6 +211,10 @@
     if (el.clientWidth === entry.width && el.clientHeight === entry.height) {
       return;
     }
+    if (el.clientWidth === 0 || el.clientHeight === 0) {
+      // Hidden (a phone's heat map put away): nothing to fit until shown.
+      return;
+    }
     entry.width = el.clientWidth;
     entry.height = el.clientHeight;
     var narrowNow = isNarrow(el);
@@ -279,24 +299,80 @@
     }
   }
 
-  function start() {
-    var els = document.querySelectorAll("[data-chart]");
-    if (!window.IntersectionObserver) {
-      for (var i = 0; i < els.length; i++) {
-        enqueue(els[i]);
-      }
+  // watch draws a chart when it comes near the viewport.
+  function watch(el) {
+    if (observer) {
+      observer.observe(el);
+    } else {
+      enqueue(el);
+    }
+  }
+
+  // deferred says a chart waits for its button: a heat map on a phone
+  // that has not asked for it.
+  function deferred(el) {
+    var box = el.parentNode;
+    return !!(phone && phone.matches && box && box.classList &&
+      box.classList.contains("heat-chart") && !box.classList.contains("shown"));
+  }
+
+  // toggle shows or puts away a heat map on a phone; the first show draws
+  // it (fetching ECharts if need be).
+  function toggle(button) {
+    var el = document.getElementById(button.getAttribute("data-show-chart"));
+    if (!el || !el.parentNode || !el.parentNode.classList) {
       return;
     }
-    observer = new IntersectionObserver(function (entries) {
-      entries.forEach(function (e) {
-        if (e.isIntersecting) {
-          observer.unobserve(e.target);
-          enqueue(e.target);
-        }
-      });
-    }, { rootMargin: MARGIN });
+    var show = !el.parentNode.classList.contains("shown");
+    el.parentNode.classList.toggle("shown", show);
+    button.setAttribute("aria-expanded", show ? "true" : "false");
+    button.textContent = show ? "Hide chart" : "Show as chart";
+    if (show && el.hasAttribute("data-chart-deferred")) {
+      el.removeAttribute("data-chart-deferred");
+      enqueue(el);
+    }
+  }
+
+  // widened draws the heat maps a phone left waiting once the screen is
+  // wide enough to show them (a tablet turned, a window made wider).
+  // Paper is not a wider screen: printing leaves "screen" for "print" and
+  // prints a waiting heat map as its table.
+  function widened() {
+    if (phone.matches || window.matchMedia("print").matches) {
+      return;
+    }
+    var els = document.querySelectorAll("[data-chart-deferred]");
+    for (var i = 0; i < els.length; i++) {
+      els[i].removeAttribute("data-chart-deferred");
+      watch(els[i]);
+    }
+  }
+
+  function start() {
+    var els = document.querySelectorAll("[data-chart]");
+    var buttons = document.querySelectorAll("[data-show-chart]");
+    for (var b = 0; b < buttons.length; b++) {
+      buttons[b].addEventListener("click", function (e) { toggle(e.currentTarget); });
+    }
+    if (phone && phone.addEventListener) {
+      phone.addEventListener("change", widened);
+    }
+    if (window.IntersectionObserver) {
+      observer = new IntersectionObserver(function (entries) {
+        entries.forEach(function (e) {
+          if (e.isIntersecting) {
+            observer.unobserve(e.target);
+            enqueue(e.target);
+          }
+        });
+      }, { rootMargin: phone && phone.matches ? PHONE_MARGIN : MARGIN });
+    }
     for (var j = 0; j < els.length; j++) {
-      observer.observe(els[j]);
+      if (deferred(els[j])) {
+        els[j].setAttribute("data-chart-deferred", "true");
+      } else {
+        watch(els[j]);
+      }
     }
   }
 
@@ -349,7 +425,7 @@
   var opened = [];
   window.addEventListener("beforeprint", function () {
     if (window.echarts) {
-      var els = document.querySelectorAll("[data-chart]:not([data-drawing])");
+      var els = document.querySelectorAll("[data-chart]:not([data-drawing]):not([data-chart-deferred])");
       for (var i = 0; i < els.length; i++) {
         if (observer) {
           observer.unobserve(els[i]);
@@ -413,8 +489,13 @@
   }
 
   // Once the page has loaded and the browser is idle, ECharts comes anyway:
-  // a print draws every chart at once and cannot wait for a download.
+  // a print draws every chart at once and cannot wait for a download. Not
+  // when every chart waits for its button (a phone's score grid): paper
+  // prints those as their tables.
   window.addEventListener("load", function () {
+    if (!document.querySelector("[data-chart]:not([data-chart-deferred])")) {
+      return;
+    }
     if (window.requestIdleCallback) {
       window.requestIdleCallback(requestECharts, { timeout: 3000 });
     } else {
