@@ -207,7 +207,7 @@ func Snapshots(v views.SnapshotsPage) templ.Component {
 					}
 					return nil
 				})
-				templ_7745c5c3_Err = scrollRegion("Dated copies", "").Render(templ.WithChildren(ctx, templ_7745c5c3_Var3), templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = scrollRegion("Dated copies", "first-screen").Render(templ.WithChildren(ctx, templ_7745c5c3_Var3), templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
