@@ -70,6 +70,19 @@ func readHeat(b *Browser, id string) heatView {
 })()`)
 }
 
+// openOnPhone signs demo in on path, opens it again at a phone's size (the
+// window's own size back when the test ends) and waits for it to settle.
+func openOnPhone(t *testing.T, app *apptest.App, b *Browser, path string) {
+	t.Helper()
+	openSignedIn(t, app, b, path)
+	setViewport(b, phoneWidth, phoneHeight, true)
+	t.Cleanup(func() { setViewport(b, windowWidth, windowHeight, false) })
+	if status := b.Navigate(app.URL + path); status != http.StatusOK {
+		t.Fatalf("GET %s: status %d", path, status)
+	}
+	Eval[bool](b, settled)
+}
+
 // On a phone the score grid is its coloured table: the heat map's chart is
 // neither laid out nor begun, ECharts is not even fetched, and nothing moves
 // when the script decides so. "Show as chart" draws it at the phone's
@@ -79,13 +92,7 @@ func TestScoreGridOnAPhoneIsATable(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	b := Start(t)
 	const path = "/portfolio/scores?score=pay"
-	openSignedIn(t, app, b, path)
-	setViewport(b, phoneWidth, phoneHeight, true)
-	defer setViewport(b, windowWidth, windowHeight, false)
-	if status := b.Navigate(app.URL + path); status != http.StatusOK {
-		t.Fatalf("GET %s: status %d", path, status)
-	}
-	Eval[bool](b, settled)
+	openOnPhone(t, app, b, path)
 	v := readHeat(b, "score-heatmap")
 	if !v.Deferred || v.ChartShown || v.Canvases > 0 || v.Instance || v.ECharts {
 		t.Errorf("at %d px the heat map was started: %+v", phoneWidth, v)
@@ -134,14 +141,7 @@ func TestScoreGridOnAPhoneIsATable(t *testing.T) {
 func TestScoreGridDrawsWhenThePhoneTurnsWide(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	b := Start(t)
-	const path = "/portfolio/scores?score=z"
-	openSignedIn(t, app, b, path)
-	setViewport(b, phoneWidth, phoneHeight, true)
-	defer setViewport(b, windowWidth, windowHeight, false)
-	if status := b.Navigate(app.URL + path); status != http.StatusOK {
-		t.Fatalf("GET %s: status %d", path, status)
-	}
-	Eval[bool](b, settled)
+	openOnPhone(t, app, b, "/portfolio/scores?score=z")
 	emulateMedia(b, "print")
 	Eval[bool](b, `window.dispatchEvent(new Event('beforeprint')), true`)
 	if v := readHeat(b, "score-heatmap"); !v.Deferred || v.ChartShown || v.Button || v.Instance {
