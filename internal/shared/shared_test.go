@@ -385,3 +385,30 @@ func TestSharedRefusalWithoutFiguresLeavesNoLimit(t *testing.T) {
 		t.Errorf("after a plain answer: quota %+v; want no limit of 1", q)
 	}
 }
+
+// A copy a page found missing may have reached the shared store since, from
+// another replica, and only a read can tell: with a shared store such a
+// page is never held. Copies held in the first level still are.
+func TestMissingCopiesAreNeverHeldWithASharedStore(t *testing.T) {
+	r := newReplicas(t, redistest.URL(t), time.Second, cache.Options{})
+	who := r.login(t, "demo")
+	ctx := context.Background()
+	ref := upstream.ByID(1001)
+	if _, err := r.a.Reader(who).Summary(ctx, ref); err != nil {
+		t.Fatal(err)
+	}
+	rd := r.a.Reader(who)
+	if _, err := rd.Summary(ctx, ref); err != nil { // settles in A's first level
+		t.Fatal(err)
+	}
+	if !r.a.Holds(rd.Report().Deps) {
+		t.Error("a copy held in the first level is not held")
+	}
+	probe := r.a.Reader(who).Probe(nil)
+	if _, err := probe.Officers(ctx, ref); !errors.Is(err, cache.ErrNotCached) {
+		t.Fatalf("probe of officers not read yet: %v", err)
+	}
+	if r.a.Holds(probe.Report().Deps) {
+		t.Error("a copy found missing is held, though another replica may have stored it")
+	}
+}
