@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -203,5 +204,23 @@ func (l *lab) profiledRun(ctx context.Context, web *dashboard, browsers []*brows
 	if o.err != nil {
 		return nil, o.err
 	}
+	if l.opts.cpuProfile != "" {
+		if err := writeProfile(o.p, l.opts.cpuProfile); err != nil {
+			return nil, err
+		}
+	}
 	return cpuParts(o.p), nil
+}
+
+// writeProfile writes p to the file at path, for go tool pprof.
+func writeProfile(p *profile.Profile, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := p.Write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
