@@ -71,6 +71,7 @@ func fill(t testing.TB, s *Store, a Analyst, table string, n int) {
 		"watches":   "(analyst_id, business_id, name, created_at) SELECT a, 100000 + i, 'filler', i",
 		"notes":     "(id, analyst_id, business_id, author, body, created_at, updated_at) SELECT base + i, a, 100000 + i, 'filler', 'filler', i, i",
 		"rules":     "(id, analyst_id, scope, business_id, folder_id, target_name, score, cond, threshold, created_at) SELECT base + i, a, 'business', 100000 + i, 0, '', 'risk', 'below', 5, i",
+		"last_seen": "(analyst_id, business_id, score, value, seen_at) SELECT a, 100000 + i, 'risk', 5, i",
 		"snapshots": "(id, analyst_id, business_id, business_name, tab, fetched_at, created_at, size, data) SELECT base + i, a, 100000 + i, '', 'overview', i, i, 2, '{}'",
 	}[table]
 	if columns == "" {

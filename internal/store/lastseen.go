@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -48,8 +49,9 @@ func (s *Store) MarkSeen(ctx context.Context, a Analyst, readings []Reading) err
 			return invalid("value", "not a number")
 		}
 	}
-	if len(readings) == 0 {
-		return nil
+	readings, err := s.unseen(ctx, a, readings)
+	if err != nil || len(readings) == 0 {
+		return err
 	}
 	return s.write(ctx, a, "mark seen", func(tx *sql.Tx, id int64) error {
 		// The WHERE skips rewriting an unchanged mark: most visits change
@@ -63,13 +65,71 @@ func (s *Store) MarkSeen(ctx context.Context, a Analyst, readings []Reading) err
 		}
 		defer upsert.Close()
 		now := s.stamp()
+		changed := int64(0)
 		for _, r := range readings {
-			if _, err := upsert.ExecContext(ctx, id, r.BusinessID, string(r.Score), r.Value, now); err != nil {
+			res, err := upsert.ExecContext(ctx, id, r.BusinessID, string(r.Score), r.Value, now)
+			if err != nil {
 				return err
 			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			changed += n
+		}
+		if changed == 0 {
+			// Most visits see what the analyst saw before: nothing is
+			// written, and the workspace's version stays where it was.
+			return errUnchanged
+		}
+		// Pruning sorts all the analyst's marks, so it waits until they
+		// are past the bound; counting them is a walk of the key's index.
+		var held int
+		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM last_seen WHERE analyst_id = $1", id).Scan(&held); err != nil {
+			return err
+		}
+		if held <= MaxSeen {
+			return nil
 		}
 		return prune(ctx, tx, "last_seen", "business_id, score", "seen_at DESC, business_id, score", id, MaxSeen)
 	})
+}
+
+// unseen drops the readings of one business (a report's) whose marks
+// already hold their values: most visits see what the analyst saw before,
+// and a read on a reader costs far less than the writer's transaction.
+// Readings of several businesses (a portfolio's) come filtered by the
+// caller and pass as they are.
+func (s *Store) unseen(ctx context.Context, a Analyst, readings []Reading) ([]Reading, error) {
+	if len(readings) == 0 || slices.ContainsFunc(readings, func(r Reading) bool { return r.BusinessID != readings[0].BusinessID }) {
+		return readings, nil
+	}
+	a, err := a.key()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.r.QueryContext(ctx, "SELECT score, value FROM last_seen WHERE analyst_id = "+analystID+" AND business_id = $3",
+		a.Service, a.User, readings[0].BusinessID)
+	if err != nil {
+		return nil, wrap("mark seen", err)
+	}
+	defer rows.Close()
+	held := map[Score]float64{}
+	for rows.Next() {
+		var sc Score
+		var v float64
+		if err := rows.Scan(&sc, &v); err != nil {
+			return nil, wrap("mark seen", err)
+		}
+		held[sc] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap("mark seen", err)
+	}
+	return slices.DeleteFunc(slices.Clone(readings), func(r Reading) bool {
+		v, ok := held[r.Score]
+		return ok && v == r.Value
+	}), nil
 }
 
 // LastSeen is every mark of the analyst.

@@ -40,3 +40,56 @@ func TestLastSeen(t *testing.T) {
 		}
 	})
 }
+
+// TestUnchangedMarksLeaveTheWorkspace: marks that change nothing write
+// nothing, so the workspace's version, which pages are kept by, stays.
+func TestUnchangedMarksLeaveTheWorkspace(t *testing.T) {
+	eachEngine(t, func(t *testing.T, s *Store) {
+		ctx := t.Context()
+		marks := []Reading{{1001, ScoreRisk, 7}, {1002, ScorePay, 4}}
+		must(t, s.MarkSeen(ctx, alice, marks))
+		before, err := s.Glance(ctx, alice)
+		must(t, err)
+		must(t, s.MarkSeen(ctx, alice, marks))
+		same, err := s.Glance(ctx, alice)
+		must(t, err)
+		if same.Changed != before.Changed {
+			t.Errorf("unchanged marks moved the workspace from %d to %d", before.Changed, same.Changed)
+		}
+		must(t, s.MarkSeen(ctx, alice, []Reading{{1001, ScoreRisk, 7}, {1002, ScorePay, 3}}))
+		moved, err := s.Glance(ctx, alice)
+		must(t, err)
+		if moved.Changed <= before.Changed {
+			t.Errorf("a changed mark left the workspace at %d, want past %d", moved.Changed, before.Changed)
+		}
+		if seen, _ := s.LastSeen(ctx, bob); len(seen) != 0 {
+			t.Errorf("bob has marks %v", seen)
+		}
+		must(t, s.MarkSeen(ctx, bob, marks))
+		if seen, _ := s.LastSeen(ctx, bob); len(seen) != 2 {
+			t.Errorf("bob's first marks: %v, want 2", seen)
+		}
+	})
+}
+
+// TestLastSeenBound: past MaxSeen the marks not refreshed longest go.
+func TestLastSeenBound(t *testing.T) {
+	eachEngine(t, func(t *testing.T, s *Store) {
+		ctx := t.Context()
+		fill(t, s, alice, "last_seen", MaxSeen)
+		must(t, s.MarkSeen(ctx, alice, []Reading{{1001, ScoreRisk, 7}, {100002, ScoreRisk, 5}}))
+		if n := rowsOf(t, s, alice, "last_seen"); n != MaxSeen {
+			t.Fatalf("%d marks kept, want the bound %d", n, MaxSeen)
+		}
+		seen, err := s.LastSeen(ctx, alice)
+		must(t, err)
+		if _, ok := seen[SeenKey{100001, ScoreRisk}]; ok {
+			t.Error("the oldest mark was kept")
+		}
+		for _, k := range []SeenKey{{1001, ScoreRisk}, {100002, ScoreRisk}, {100000 + MaxSeen, ScoreRisk}} {
+			if _, ok := seen[k]; !ok {
+				t.Errorf("mark %v went", k)
+			}
+		}
+	})
+}
