@@ -98,6 +98,9 @@ func (l *lab) analystsLoad(ctx context.Context) *analystsRun {
 		// collector has to work around under the soft memory limit. Read
 		// after the peak, which its making would raise.
 		heap, heapErr := web.heapProfile(ctx)
+		if heapErr == nil {
+			heapErr = l.keepProfile(heap, "heap.pprof")
+		}
 		counts, err := l.sim.Requests(ctx)
 		if err != nil {
 			return err

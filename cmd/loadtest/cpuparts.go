@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -204,17 +205,18 @@ func (l *lab) profiledRun(ctx context.Context, web *dashboard, browsers []*brows
 	if o.err != nil {
 		return nil, o.err
 	}
-	if l.opts.cpuProfile != "" {
-		if err := writeProfile(o.p, l.opts.cpuProfile); err != nil {
-			return nil, err
-		}
+	if err := l.keepProfile(o.p, "cpu.pprof"); err != nil {
+		return nil, err
 	}
 	return cpuParts(o.p), nil
 }
 
-// writeProfile writes p to the file at path, for go tool pprof.
-func writeProfile(p *profile.Profile, path string) error {
-	f, err := os.Create(path)
+// keepProfile writes p as name into the -profiles folder, if one was given.
+func (l *lab) keepProfile(p *profile.Profile, name string) error {
+	if l.opts.profiles == "" {
+		return nil
+	}
+	f, err := os.Create(filepath.Join(l.opts.profiles, name))
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ type options struct {
 	keep           bool   // keep the children's logs
 	rulesBulk      int    // figure 6's portfolio
 	rulesPages     int    // figure 6's timed home pages, each way
-	cpuProfile     string // where figure 1's CPU profile of the dashboard is written, if anywhere
+	profiles       string // where figure 1's profiles of the dashboard are written, if anywhere
 }
 
 func main() {
@@ -69,7 +69,7 @@ func main() {
 	flag.DurationVar(&o.floodTime, "flood-time", 3*time.Minute, "longest the log flood may take")
 	flag.IntVar(&o.rulesBulk, "rules-bulk", 1000, "businesses in the bulk user's portfolio of figure 6 (a stand-in of its own)")
 	flag.IntVar(&o.rulesPages, "rules-pages", 20, "home pages timed with and without the broad rules (figure 6)")
-	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write figure 1's CPU profile of the dashboard to this file, for go tool pprof")
+	flag.StringVar(&o.profiles, "profiles", "", "write figure 1's profiles of the dashboard (cpu.pprof, heap.pprof with what the run allocated) into this folder, for go tool pprof")
 	flag.BoolVar(&o.keep, "keep", false, "keep the children's logs and print where")
 	flag.Parse()
 	var err error

@@ -101,9 +101,11 @@ func (h *Handler) respond(c *echo.Context, ld *loaded, build func() (int, templ.
 		return err
 	}
 	defer putBuffer(html)
-	p := &keptPage{status: status, body: bytes.Clone(html.Bytes())}
+	p := &keptPage{status: status, gz: gz}
 	if gz {
-		p.body, p.gz = gzipBytes(html.Bytes()), true
+		p.body = gzipBytes(html.Bytes())
+	} else {
+		p.body = bytes.Clone(html.Bytes())
 	}
 	h.pages.Set(key, p)
 	h.rememberFirst(c, ld, gz, key)

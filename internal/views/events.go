@@ -1,10 +1,14 @@
 package views
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"creditdash/internal/upstream"
 )
@@ -123,12 +127,31 @@ func nameForms(name string) []string {
 	return forms
 }
 
-// names reports whether text names the business in one of its forms, as
-// whole words.
-func names(text string, forms []string) bool {
-	text = " " + strings.ToLower(strings.Join(strings.Fields(text), " ")) + " "
+// names reports whether the texts, read as one, name the business in one
+// of its forms, as whole words. It runs for every story on every report
+// built, so the texts are folded (lower case, runs of white space as one
+// space) into a pooled buffer rather than new strings.
+func names(forms []string, texts ...string) bool {
+	buf := foldBuffers.Get().(*[]byte)
+	defer foldBuffers.Put(buf)
+	text := append((*buf)[:0], ' ')
+	for _, t := range texts {
+		for _, r := range t {
+			if unicode.IsSpace(r) {
+				if text[len(text)-1] != ' ' {
+					text = append(text, ' ')
+				}
+				continue
+			}
+			text = utf8.AppendRune(text, unicode.ToLower(r))
+		}
+		if text[len(text)-1] != ' ' {
+			text = append(text, ' ')
+		}
+	}
+	*buf = text
 	for _, f := range forms {
-		for i := strings.Index(text, f); i >= 0; {
+		for i := bytes.Index(text, []byte(f)); i >= 0; {
 			before, after := text[i-1], byte(' ')
 			if j := i + len(f); j < len(text) {
 				after = text[j]
@@ -136,7 +159,7 @@ func names(text string, forms []string) bool {
 			if !isWordByte(before) && !isWordByte(after) {
 				return true
 			}
-			k := strings.Index(text[i+1:], f)
+			k := bytes.Index(text[i+1:], []byte(f))
 			if k < 0 {
 				break
 			}
@@ -145,6 +168,9 @@ func names(text string, forms []string) bool {
 	}
 	return false
 }
+
+// foldBuffers hold the folded texts of names.
+var foldBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 func isWordByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80
@@ -164,7 +190,7 @@ func NewReportNews(name string, feeds []NewsFeed, unread []NavLink, now time.Tim
 		}
 		for _, n := range f.Items {
 			title, body := PlainText(n.Title), PlainText(n.Description)
-			if !names(title+" \n "+body, forms) {
+			if !names(forms, title, body) {
 				continue
 			}
 			key := title + "\x00" + n.PubDate

@@ -78,3 +78,29 @@ func TestWithEventReplacesTheProbability(t *testing.T) {
 		t.Error("a card without a probability got one")
 	}
 }
+
+// TestNamesReadsWholeWords: a name is found in any case and spacing, as
+// whole words, across the title and the body, and not inside a longer word.
+func TestNamesReadsWholeWords(t *testing.T) {
+	forms := nameForms("Harbor Freight Logistics, Inc.")
+	for _, c := range []struct {
+		texts []string
+		want  bool
+	}{
+		{[]string{"HARBOR   freight\tlogistics inc. files"}, true},
+		{[]string{"News of Harbor Freight", "Logistics today"}, true},
+		{[]string{"(harbor freight logistics)"}, true},
+		{[]string{"harbor freight logisticsx"}, false},
+		{[]string{"xharbor freight logistics"}, false},
+		{[]string{"harbor freight"}, false},
+		{[]string{""}, false},
+		{nil, false},
+	} {
+		if got := names(forms, c.texts...); got != c.want {
+			t.Errorf("names(%q) = %v, want %v", c.texts, got, c.want)
+		}
+	}
+	if !names(nameForms("Ölwerke Süd GmbH"), "Die ÖLWERKE SÜD GMBH meldet") {
+		t.Error("a name with capitals beyond ASCII was not found")
+	}
+}
