@@ -68,11 +68,14 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 			log.Warn("demo mode: no SESSION_SECRET, so cookie keys were generated; sign-ins end when the process stops")
 		}
 	}
-	// The cache's bound is a bound on resident memory only if the
-	// collector runs before the heap doubles: a soft limit of the cache,
-	// the page cache and room for requests, unless GOMEMLIMIT says otherwise.
+	// CACHE_MB bounds resident memory only if the collector runs before
+	// the heap doubles: it is the heap's soft limit, unless GOMEMLIMIT says
+	// otherwise, and the caches leave the collector its room within it
+	// (app's collectorBytes). Resident memory adds about 40 MiB: the
+	// program's own code and data, the SQLite page caches (9 MiB at most),
+	// goroutine stacks, and the overshoot while the collector catches up.
 	if getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(int64(cfg.CacheBytes) + memoryHeadroom)
+		debug.SetMemoryLimit(int64(cfg.CacheBytes))
 	}
 	built, err := dashboard.New(ctx, dashboard.Config{
 		ServiceURL:      serviceURL,

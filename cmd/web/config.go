@@ -113,7 +113,7 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (co
 	fs.DurationVar(&cfg.SessionLifetime, "session-lifetime", 12*time.Hour, "longest a sign-in lasts")
 	fs.DurationVar(&cfg.CacheTTL, "cache-ttl", 15*time.Minute, "how long scores, statements, officers and portfolio data stay fresh")
 	fs.DurationVar(&cfg.NewsTTL, "news-ttl", 5*time.Minute, "how long news and search results stay fresh")
-	fs.UintVar(&cacheMB, "cache-mb", 64, "memory bound of the cache in MiB")
+	fs.UintVar(&cacheMB, "cache-mb", 84, "memory bound of the heap in MiB: the caches and the collector's room")
 	fs.DurationVar(&cfg.KeepStale, "cache-keep-stale", 24*time.Hour, "how long expired copies are kept for outages")
 	fs.StringVar(&cfg.LogFormat, "log-format", "text", "text or json (json: every line, the first and the last included)")
 	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "debug, info, warn or error")

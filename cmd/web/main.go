@@ -36,18 +36,6 @@ func main() {
 	os.Exit(code)
 }
 
-// memoryHeadroom is what Go's heap may use beyond CACHE_MB: requests in
-// flight, buffers, the runtime. CACHE_MB itself holds the copies of the
-// service's answers, the finished pages and the decoded sessions. Resident
-// memory adds about 36 MiB of the program's own code and the SQLite page
-// caches (9 MiB at most), and the soft limit is overshot while the
-// collector catches up. Under make loadtest's 200 analysts at CACHE_MB=64
-// (three runs each, alternating, 2026-11-27) 24 MiB peaked at 129-130 MiB,
-// over CACHE_MB + 64; 20 MiB peaked at 126 (two runs) for the same CPU per
-// page view within the noise (1.57-1.71 ms against 1.49-1.72); 16 MiB
-// peaked at 122 but cost about a tenth more CPU (1.78-2.15 ms).
-const memoryHeadroom = 20 << 20
-
 // run reads the config, checks every setting, binds the listeners, starts
 // the dashboard and serves until ctx ends (SIGINT or SIGTERM), then drains.
 // It returns the exit code; every line it writes to stderr is a log line

@@ -43,8 +43,10 @@ type Config struct {
 	CacheTTL, NewsTTL time.Duration
 	// KeepStale is how long an expired copy is kept for outages.
 	KeepStale time.Duration
-	// CacheBytes bounds the copies, the finished pages and the decoded
-	// sessions together; zero means each part's own default.
+	// CacheBytes is the heap's budget (CACHE_MB, the process's soft memory
+	// limit): the collector's room, then the copies, the finished pages,
+	// the decoded sessions and the team's figures share the rest; zero
+	// means each part's own default.
 	CacheBytes uint64
 	// RedisURL, when set, shares answers, budgets, sign-outs and sign-in
 	// attempts with the other replicas.

@@ -25,3 +25,33 @@ func TestSharedPrefixIsTheService(t *testing.T) {
 		t.Errorf("prefix %q: want creditdash:<short>:", a)
 	}
 }
+
+// TestHeapBudgetShares: CACHE_MB is the whole heap's budget, the soft
+// memory limit: the collector's room and every cache share it exactly,
+// each gets some, and the default keeps a 50,000-account team's figures.
+func TestHeapBudgetShares(t *testing.T) {
+	for _, mib := range []uint64{1, 8, 64, 84, 1024, 1 << 20} {
+		total := mib << 20
+		parts := map[string]uint64{"collector": collectorBytes(total), "copies": cacheBytes(total), "pages": pageBytes(total),
+			"sessions": sessionBytes(total), "team": teamBytes(total)}
+		var sum uint64
+		for name, n := range parts {
+			if n == 0 || n > total {
+				t.Errorf("CACHE_MB=%d: %s gets %d bytes", mib, name, n)
+			}
+			sum += n
+		}
+		if sum != total {
+			t.Errorf("CACHE_MB=%d: the shares add up to %d bytes, want %d", mib, sum, total)
+		}
+		if c := collectorBytes(total); c < min(20<<20, total/2) || c > total/2 {
+			t.Errorf("CACHE_MB=%d: the collector's room is %d bytes", mib, c)
+		}
+	}
+	if team := teamBytes(84 << 20); team < 27e6 {
+		t.Errorf("the default's team share is %d bytes, less than a 50,000-account team's 27 MB", team)
+	}
+	if cacheBytes(0) != 0 || pageBytes(0) != 0 || sessionBytes(0) != 0 || teamBytes(0) != 0 {
+		t.Error("no budget should leave every part its own default")
+	}
+}

@@ -39,7 +39,7 @@ func (s *Store) openSQLite(ctx context.Context, cfg Config) error {
 		// per note.
 		"synchronous(NORMAL)",
 		// Each connection's page cache lives outside Go's heap and its
-		// memory limit, so it is counted in the headroom: 1 MiB each
+		// memory limit, so it adds to resident memory beyond CACHE_MB: 1 MiB each
 		// instead of SQLite's 2, 9 MiB for the writer and eight readers.
 		"cache_size(-1024)",
 	} {
