@@ -167,13 +167,16 @@ func TestCopiesTravelBetweenReplicasIntact(t *testing.T) {
 	if s := r.b.Stats(); s.SecondHits == 0 || s.Misses != 0 {
 		t.Errorf("B's stats %+v: want second-level hits and no misses", s)
 	}
-	// Read again on B: now from its own memory.
-	if _, err := r.b.Reader(who).Summary(ctx, ref); err != nil {
-		t.Fatal(err)
-	}
-	if s := r.b.Stats(); s.FirstHits == 0 {
-		t.Errorf("B's stats %+v: want a first-level hit on the second read", s)
-	}
+	// Read again on B: now from its own memory. The server's news of A's
+	// writes may reach B after B kept its copies and drop one (the whole
+	// make test, every package at once, once delayed it so); the copy read
+	// again is then kept.
+	eventually(t, "B answers from its own memory", func() bool {
+		if _, err := r.b.Reader(who).Summary(ctx, ref); err != nil {
+			t.Fatal(err)
+		}
+		return r.b.Stats().FirstHits > 0
+	})
 }
 
 // A Refresh on B reaches A's first level: A asks the service again. A
