@@ -72,21 +72,32 @@ func TestUnchangedMarksLeaveTheWorkspace(t *testing.T) {
 	})
 }
 
-// TestLastSeenBound: past MaxSeen the marks not refreshed longest go.
+// TestLastSeenBound: past the bound the marks not refreshed longest go, a
+// tenth of the bound at once. The bound is lowered to 100 marks: the real
+// one's 100,000 take longer to sort under the race detector than a write
+// may.
 func TestLastSeenBound(t *testing.T) {
+	seenBound = 100
+	t.Cleanup(func() { seenBound = MaxSeen })
 	eachEngine(t, func(t *testing.T, s *Store) {
 		ctx := t.Context()
-		fill(t, s, alice, "last_seen", MaxSeen)
-		must(t, s.MarkSeen(ctx, alice, []Reading{{1001, ScoreRisk, 7}, {100002, ScoreRisk, 5}}))
-		if n := rowsOf(t, s, alice, "last_seen"); n != MaxSeen {
-			t.Fatalf("%d marks kept, want the bound %d", n, MaxSeen)
+		fill(t, s, alice, "last_seen", 100)
+		must(t, s.MarkSeen(ctx, alice, []Reading{{100002, ScoreRisk, 5}}))
+		if n := rowsOf(t, s, alice, "last_seen"); n != 100 {
+			t.Fatalf("%d marks kept at the bound, want 100", n)
+		}
+		must(t, s.MarkSeen(ctx, alice, []Reading{{1001, ScoreRisk, 7}}))
+		if n := rowsOf(t, s, alice, "last_seen"); n != 90 {
+			t.Fatalf("%d marks kept past the bound, want 90", n)
 		}
 		seen, err := s.LastSeen(ctx, alice)
 		must(t, err)
-		if _, ok := seen[SeenKey{100001, ScoreRisk}]; ok {
-			t.Error("the oldest mark was kept")
+		for i := int32(1); i <= 11; i++ {
+			if _, ok := seen[SeenKey{100000 + i, ScoreRisk}]; ok {
+				t.Errorf("mark %d, among the oldest, was kept", 100000+i)
+			}
 		}
-		for _, k := range []SeenKey{{1001, ScoreRisk}, {100002, ScoreRisk}, {100000 + MaxSeen, ScoreRisk}} {
+		for _, k := range []SeenKey{{1001, ScoreRisk}, {100012, ScoreRisk}, {100100, ScoreRisk}} {
 			if _, ok := seen[k]; !ok {
 				t.Errorf("mark %v went", k)
 			}
