@@ -73,7 +73,7 @@ type Workspace interface {
 	MarkAlertRead(ctx context.Context, a store.Analyst, alert int64) error
 	MarkAllAlertsRead(ctx context.Context, a store.Analyst, upTo time.Time) (int, error)
 	RecordAlerts(ctx context.Context, a store.Analyst, fired []store.Triggered) (int, error)
-	LastSeen(ctx context.Context, a store.Analyst) (map[store.SeenKey]store.Seen, error)
+	LastSeen(ctx context.Context, a store.Analyst, businesses []int32) (map[store.SeenKey]store.Seen, error)
 	SaveSnapshot(ctx context.Context, a store.Analyst, spec store.SnapshotSpec) (store.SnapshotInfo, error)
 	Snapshots(ctx context.Context, a store.Analyst) ([]store.SnapshotInfo, error)
 	Snapshot(ctx context.Context, a store.Analyst, snapshot int64) (store.Snapshot, error)

@@ -112,7 +112,8 @@ func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) err
 				if perr == nil && zerr == nil {
 					payL, zL = views.PortfolioLatest(pay), views.PortfolioLatest(z)
 				}
-				if seen, err := h.ws.LastSeen(h.wsCtx(c), h.analyst(c)); err == nil {
+				ids := idsOf(found, func(r upstream.SearchResult) int32 { return r.BusinessID })
+				if seen, err := h.ws.LastSeen(h.wsCtx(c), h.analyst(c), ids); err == nil {
 					views.WithKnownScores(page.Results, payL, zL, seen)
 				}
 			} else {

@@ -80,7 +80,7 @@ func (h *Handler) showFolder(c *echo.Context) error {
 	if err := expiredAmong(ferr, nerr, merr, perr, zerr); err != nil {
 		return err
 	}
-	tri, err := h.folderTriage(c, ld, pay, z, errors.Join(perr, zerr))
+	tri, err := h.folderTriage(c, ld, members, pay, z, errors.Join(perr, zerr))
 	if err != nil {
 		return err
 	}

@@ -330,7 +330,8 @@ func (h *Handler) showWatchlist(c *echo.Context) error {
 		}
 		// Risk and DBT come only with a report: the values last seen on
 		// one, from the workspace, without a request.
-		seen, err := h.ws.LastSeen(h.wsCtx(c), h.analyst(c))
+		ids := idsOf(list, func(w store.Watch) int32 { return w.BusinessID })
+		seen, err := h.ws.LastSeen(h.wsCtx(c), h.analyst(c), ids)
 		if err != nil {
 			return workspaceError(err)
 		}
@@ -462,13 +463,14 @@ func (h *Handler) submitDeleteWorkspace(c *echo.Context) error {
 func (h *Handler) changedSince(c *echo.Context, ld *loaded, pay, z upstream.PortfolioScoreHistory) (changed []views.Changed, known bool) {
 	ctx := h.wsCtx(c)
 	a := h.analyst(c)
-	seen, err := h.ws.LastSeen(ctx, a)
+	both := append(slices.Clone(pay.Businesses), z.Businesses...)
+	seen, err := h.ws.LastSeen(ctx, a, idsOf(both, func(b upstream.PortfolioBusinessScores) int32 { return b.BusinessID }))
 	if err != nil {
 		h.logWorkspace(c, "last seen", err)
 		return nil, false
 	}
 	names := map[int32]string{}
-	for _, b := range append(slices.Clone(pay.Businesses), z.Businesses...) {
+	for _, b := range both {
 		names[b.BusinessID] = b.BusinessName
 	}
 	payL, zL := views.PortfolioLatest(pay), views.PortfolioLatest(z)
@@ -489,6 +491,16 @@ func (h *Handler) changedSince(c *echo.Context, ld *loaded, pay, z upstream.Port
 	}
 	ld.state += strconv.FormatBool(len(seen) > 0) + "\n" + state.String()
 	return changed, len(seen) > 0
+}
+
+// idsOf are the business ids of xs, for reading the marks of a page's
+// businesses only.
+func idsOf[T any](xs []T, id func(T) int32) []int32 {
+	out := make([]int32, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, id(x))
+	}
+	return out
 }
 
 // sendCSV writes a download whose rows are already in hand (bounded by

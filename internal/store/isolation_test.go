@@ -39,7 +39,7 @@ func readAll(t *testing.T, s *Store, a Analyst) workspace {
 	g, err := s.Glance(ctx, a)
 	must(t, err)
 	w.Unread = g.Unread
-	w.Seen, err = s.LastSeen(ctx, a)
+	w.Seen, err = s.LastSeen(ctx, a, []int32{1001, 1002})
 	must(t, err)
 	w.Snapshots, err = s.Snapshots(ctx, a)
 	must(t, err)

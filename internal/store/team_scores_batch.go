@@ -3,13 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
-	"strconv"
-	"strings"
+	"slices"
 )
-
-// maxLinkedQuery is how many business ids one query of the linked ones
-// names: far below both engines' bound on parameters.
-const maxLinkedQuery = 500
 
 // RecordKnownScores keeps what a page received of many businesses at once
 // (the portfolio's Pay and Z″ histories), in one transaction, for those an
@@ -61,21 +56,9 @@ func (s *Store) RecordKnownScores(ctx context.Context, a Analyst, obs []Observat
 // linked to.
 func (s *Store) linkedAmong(ctx context.Context, service string, ids []int32) (map[int32]bool, error) {
 	out := map[int32]bool{}
-	for len(ids) > 0 {
-		n := min(len(ids), maxLinkedQuery)
-		chunk := ids[:n]
-		ids = ids[n:]
-		args := make([]any, 0, n+1)
-		args = append(args, service)
-		var in strings.Builder
-		for i, id := range chunk {
-			if i > 0 {
-				in.WriteString(", ")
-			}
-			in.WriteString("$" + strconv.Itoa(i+2))
-			args = append(args, int64(id))
-		}
-		rows, err := s.r.QueryContext(ctx, "SELECT DISTINCT business_id FROM team_accounts WHERE service = $1 AND business_id IN ("+in.String()+")", args...)
+	for chunk := range slices.Chunk(ids, maxIDList) {
+		in, args := inList([]any{service}, chunk)
+		rows, err := s.r.QueryContext(ctx, "SELECT DISTINCT business_id FROM team_accounts WHERE service = $1 AND business_id IN ("+in+")", args...)
 		if err != nil {
 			return nil, wrap("linked businesses", err)
 		}
