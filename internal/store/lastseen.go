@@ -131,6 +131,10 @@ func (s *Store) LastSeen(ctx context.Context, a Analyst, businesses []int32) (ma
 	if err != nil {
 		return nil, err
 	}
+	// Each business once, in key order: a page's lists repeat businesses
+	// (the home page's Pay and Z″ moves), and every one is a probe of the
+	// key's index.
+	businesses = slices.Compact(slices.Sorted(slices.Values(businesses)))
 	out := map[SeenKey]Seen{}
 	for chunk := range slices.Chunk(businesses, maxIDList) {
 		in, args := inList([]any{a.Service, a.User}, chunk)
