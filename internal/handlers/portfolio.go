@@ -80,10 +80,6 @@ func (h *Handler) showFolder(c *echo.Context) error {
 	if err := expiredAmong(ferr, nerr, merr, perr, zerr); err != nil {
 		return err
 	}
-	tri, err := h.folderTriage(c, ld, members, pay, z, errors.Join(perr, zerr))
-	if err != nil {
-		return err
-	}
 	name, known := views.FolderName(folders, id)
 	switch {
 	case ferr == nil && !known, errors.Is(nerr, upstream.ErrNotFound):
@@ -92,6 +88,12 @@ func (h *Handler) showFolder(c *echo.Context) error {
 		name = "Folder " + strconv.Itoa(id) // the folder list failed; the rest may not have
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
+		// Only a page built hands its scores over and reads its marks: a
+		// kept one was built from the same copies and workspace.
+		tri, err := h.folderTriage(c, ld, members, pay, z, errors.Join(perr, zerr))
+		if err != nil {
+			return 0, nil, err
+		}
 		page := views.FolderPage{Base: h.base(c, ld, name, views.NavPortfolio), Name: name, Export: views.NewExportForm(id)}
 		page.Flash = h.exportFlash(c)
 		page.NewsProblem = h.sectionProblem(c, nerr)

@@ -19,13 +19,16 @@ type triage struct {
 }
 
 // folderTriage reads what the triage table needs beyond the page's
-// sections: the last-seen marks, from the workspace. Portfolio scores
-// that arrived check the alert rules, as on the watch list.
+// sections: the last-seen marks of the folder's members, from the
+// workspace. Portfolio scores that arrived check the alert rules, as on
+// the watch list, and the header's counts are read again after them. It
+// runs only when the folder's page is built.
 func (h *Handler) folderTriage(c *echo.Context, ld *loaded, members []upstream.PortfolioBusiness, pay, z upstream.PortfolioScoreHistory, err error) (triage, error) {
 	t := triage{err: err, by: views.ReadTriageSort(c.QueryParam("sort"))}
 	if err == nil {
 		t.pay, t.z = views.PortfolioLatest(pay), views.PortfolioLatest(z)
 		h.portfolioArrived(c, ld, pay, z)
+		ld.arrived()
 	}
 	ids := idsOf(members, func(m upstream.PortfolioBusiness) int32 { return m.BusinessID })
 	seen, serr := h.ws.LastSeen(h.wsCtx(c), h.analyst(c), ids)
