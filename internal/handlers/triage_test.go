@@ -1,14 +1,17 @@
 package handlers_test
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
 	"creditdash/internal/apptest"
+	"creditdash/internal/store"
 )
 
 // triageRows reads a triage table: each row's business link and its four
@@ -116,5 +119,46 @@ func TestWatchlistShowsRiskAndDBT(t *testing.T) {
 	row := strings.Join(strings.Fields(p.Text("table.watchlist tbody tr")), " ")
 	if !strings.Contains(row, "9 · low risk") || !strings.Contains(row, "days ·") {
 		t.Errorf("1002's row = %q, want its Risk 9 as \"9 · low risk\" and its DBT", row)
+	}
+}
+
+// TestKeptFolderPageFollowsTheMarks: a folder page reads its members'
+// last-seen marks only when it builds, so a mark written since must move
+// the page on rather than let the kept one show the old value. Written
+// straight to the store, as another replica would, it shows once the
+// replica's glance at the workspace is no longer believed (2 s).
+func TestKeptFolderPageFollowsTheMarks(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	u.Get("/")
+	u.Get("/businesses/1004") // Risk 1: seen on its report
+	riskOf1004 := func(p *apptest.Page) string {
+		ids, cells := triageRows(p)
+		for i, id := range ids {
+			if id == "1004" {
+				return cells[i][0]
+			}
+		}
+		t.Fatalf("no row of 1004 among %v", ids)
+		return ""
+	}
+	u.Get("/portfolio/folders/104")
+	if got := riskOf1004(u.Get("/portfolio/folders/104")); !strings.HasPrefix(got, "1 ·") {
+		t.Fatalf("1004's Risk cell = %q, want the 1 seen on its report", got)
+	}
+	a := store.Analyst{Service: apptest.WorkspaceService, User: "demo"}
+	if err := app.Store.MarkSeen(context.Background(), a, []store.Reading{{BusinessID: 1004, Score: store.ScoreRisk, Value: 6}}); err != nil {
+		t.Fatal(err)
+	}
+	// Polled for 10 s, well past the glance's 2 s: under the race detector
+	// one page may take longer than what is left of them.
+	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+		got := riskOf1004(u.Get("/portfolio/folders/104"))
+		if strings.HasPrefix(got, "6 ·") {
+			break
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("after a new mark 1004's Risk cell = %q, want 6", got)
+		}
 	}
 }
