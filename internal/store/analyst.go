@@ -63,11 +63,6 @@ func (s *Store) write(ctx context.Context, a Analyst, op string, fn func(tx *sql
 	return s.writeOnce(ctx, a, op, fn)
 }
 
-// errUnchanged is what a write's fn returns when it found nothing to
-// change: the transaction is rolled back, so the workspace's version does
-// not move and pages kept on it stay, and write returns nil.
-var errUnchanged = errors.New("store: nothing changed")
-
 // writeOnce is write, one try.
 func (s *Store) writeOnce(ctx context.Context, a Analyst, op string, fn func(tx *sql.Tx, id int64) error) error {
 	a, err := a.key()
@@ -93,9 +88,6 @@ func (s *Store) writeOnce(ctx context.Context, a Analyst, op string, fn func(tx 
 		return fmt.Errorf("store: %s: %w", op, err)
 	}
 	if err := fn(tx, id); err != nil {
-		if errors.Is(err, errUnchanged) {
-			return nil // rolled back, the workspace's version with it
-		}
 		if isStoreError(err) {
 			return err
 		}

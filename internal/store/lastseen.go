@@ -40,7 +40,8 @@ type Seen struct {
 // MarkSeen records what the analyst has now seen. Call it after reading
 // LastSeen for the same page, or every business looks unchanged. A mark
 // whose value did not change keeps its time, so At is when the analyst
-// first saw the value.
+// first saw the value, and a visit that saw nothing new writes nothing:
+// the workspace's version, which kept pages are keyed by, stays.
 func (s *Store) MarkSeen(ctx context.Context, a Analyst, readings []Reading) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -60,8 +61,9 @@ func (s *Store) MarkSeen(ctx context.Context, a Analyst, readings []Reading) err
 		return err
 	}
 	return s.write(ctx, a, "mark seen", func(tx *sql.Tx, id int64) error {
-		// The WHERE skips rewriting an unchanged mark: most visits change
-		// nothing, and PostgreSQL would write a new row version for each.
+		// unseen dropped the unchanged marks; the WHERE still skips one
+		// another write set to the same value since, which PostgreSQL
+		// would otherwise write again as a new row version.
 		upsert, err := tx.PrepareContext(ctx, `INSERT INTO last_seen (analyst_id, business_id, score, value, seen_at)
 			VALUES ($1, $2, $3, $4, $5)
 			ON CONFLICT (analyst_id, business_id, score) DO UPDATE SET value = excluded.value, seen_at = excluded.seen_at
@@ -71,22 +73,10 @@ func (s *Store) MarkSeen(ctx context.Context, a Analyst, readings []Reading) err
 		}
 		defer upsert.Close()
 		now := s.stamp()
-		changed := int64(0)
 		for _, r := range readings {
-			res, err := upsert.ExecContext(ctx, id, r.BusinessID, string(r.Score), r.Value, now)
-			if err != nil {
+			if _, err := upsert.ExecContext(ctx, id, r.BusinessID, string(r.Score), r.Value, now); err != nil {
 				return err
 			}
-			n, err := res.RowsAffected()
-			if err != nil {
-				return err
-			}
-			changed += n
-		}
-		if changed == 0 {
-			// Most visits see what the analyst saw before: nothing is
-			// written, and the workspace's version stays where it was.
-			return errUnchanged
 		}
 		// Pruning sorts all the analyst's marks, so it waits until they
 		// are past the bound; counting them is a walk of the key's index.
@@ -118,16 +108,18 @@ func (s *Store) seenOf(a Analyst, businesses []int32) (string, []any) {
 	return head + " AND business_id IN (" + in + ")", args
 }
 
-// unseen drops the readings of one business (a report's) whose marks
-// already hold their values: most visits see what the analyst saw before,
-// and a read on a reader costs far less than the writer's transaction.
-// Readings of several businesses (a portfolio's) come filtered by the
-// caller and pass as they are.
+// unseen drops the readings whose marks already hold their values: most
+// visits see what the analyst saw before, and reading the marks of a
+// page's businesses costs far less than the writer's transaction.
 func (s *Store) unseen(ctx context.Context, a Analyst, readings []Reading) ([]Reading, error) {
-	if len(readings) == 0 || slices.ContainsFunc(readings, func(r Reading) bool { return r.BusinessID != readings[0].BusinessID }) {
-		return readings, nil
+	if len(readings) == 0 {
+		return nil, nil
 	}
-	held, err := s.LastSeen(ctx, a, []int32{readings[0].BusinessID})
+	ids := make([]int32, len(readings))
+	for i, r := range readings {
+		ids[i] = r.BusinessID
+	}
+	held, err := s.LastSeen(ctx, a, ids)
 	if err != nil {
 		return nil, err
 	}
