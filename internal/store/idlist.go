@@ -1,34 +1,31 @@
 package store
 
-import (
-	"slices"
-	"strconv"
-	"strings"
-)
+import "strconv"
 
-// maxIDList is how many business ids one query's IN list names: far below
-// both engines' bound on parameters.
-const maxIDList = 500
-
-// inList is the IN list of ids for a query whose own parameters (lead)
-// come first, and the arguments of both. The list is padded with its last
-// id to a power of four (or maxIDList), so a query takes one of six shapes
-// and SQLite's kept statements (maxPrepared) are not spent on every
-// length. ids holds at most maxIDList and at least one.
-func inList(lead []any, ids []int32) (string, []any) {
-	n := 1
-	for n < len(ids) {
-		n *= 4
-	}
-	n = min(n, maxIDList)
-	args := slices.Grow(slices.Clone(lead), n)
-	var in strings.Builder
-	for i := range n {
-		if i > 0 {
-			in.WriteString(", ")
+// idsIn is the condition that column is one of ids, which the query takes
+// as its parameter number n, and that parameter's value: PostgreSQL gets
+// one array, SQLite one JSON array read by json_each. One parameter
+// whatever the length, so there is no bound on parameters to chunk around
+// and one statement to keep. Against IN lists of up to 500 parameters, a
+// watch list's marks (1,000 of 100,000) and a home page's (100 of 200)
+// took a third to a half less time on SQLite; on PostgreSQL, planning a
+// 500-item IN list had taken most of 23 ms (BenchmarkLastSeen).
+func (s *Store) idsIn(column string, n int, ids []int32) (string, any) {
+	param := "$" + strconv.Itoa(n)
+	if s.engine == Postgres {
+		wide := make([]int64, len(ids))
+		for i, id := range ids {
+			wide[i] = int64(id)
 		}
-		in.WriteString("$" + strconv.Itoa(len(lead)+i+1))
-		args = append(args, int64(ids[min(i, len(ids)-1)]))
+		return column + " = ANY(" + param + ")", wide
 	}
-	return in.String(), args
+	b := make([]byte, 0, 2+8*len(ids))
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(id), 10)
+	}
+	return column + " IN (SELECT value FROM json_each(" + param + "))", string(append(b, ']'))
 }

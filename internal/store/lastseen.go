@@ -91,23 +91,6 @@ func (s *Store) MarkSeen(ctx context.Context, a Analyst, readings []Reading) err
 	})
 }
 
-// seenOf is the query of an analyst's marks of some businesses, at most
-// maxIDList, and its arguments. PostgreSQL takes them as one array
-// (planning a 500-item IN list took most of a 23 ms watch list); SQLite has
-// no arrays and takes an IN list.
-func (s *Store) seenOf(a Analyst, businesses []int32) (string, []any) {
-	const head = "SELECT business_id, score, value, seen_at FROM last_seen WHERE analyst_id = " + analystID
-	if s.engine == Postgres {
-		ids := make([]int64, len(businesses))
-		for i, b := range businesses {
-			ids[i] = int64(b)
-		}
-		return head + " AND business_id = ANY($3)", []any{a.Service, a.User, ids}
-	}
-	in, args := inList([]any{a.Service, a.User}, businesses)
-	return head + " AND business_id IN (" + in + ")", args
-}
-
 // unseen drops the readings whose marks already hold their values: most
 // visits see what the analyst saw before, and reading the marks of a
 // page's businesses costs far less than the writer's transaction.
@@ -140,33 +123,28 @@ func (s *Store) LastSeen(ctx context.Context, a Analyst, businesses []int32) (ma
 	if err != nil {
 		return nil, err
 	}
-	// Each business once, in key order: a page's lists repeat businesses
-	// (the home page's Pay and Z″ moves), and every one is a probe of the
-	// key's index.
-	businesses = slices.Compact(slices.Sorted(slices.Values(businesses)))
 	out := map[SeenKey]Seen{}
-	for chunk := range slices.Chunk(businesses, maxIDList) {
-		query, args := s.seenOf(a, chunk)
-		rows, err := s.r.QueryContext(ctx, query, args...)
-		if err != nil {
+	if len(businesses) == 0 {
+		return out, nil
+	}
+	in, ids := s.idsIn("business_id", 3, businesses)
+	rows, err := s.r.QueryContext(ctx, "SELECT business_id, score, value, seen_at FROM last_seen WHERE analyst_id = "+analystID+" AND "+in, a.Service, a.User, ids)
+	if err != nil {
+		return nil, wrap("last seen", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k SeenKey
+		var v Seen
+		var at int64
+		if err := rows.Scan(&k.BusinessID, &k.Score, &v.Value, &at); err != nil {
 			return nil, wrap("last seen", err)
 		}
-		for rows.Next() {
-			var k SeenKey
-			var v Seen
-			var at int64
-			if err := rows.Scan(&k.BusinessID, &k.Score, &v.Value, &at); err != nil {
-				rows.Close()
-				return nil, wrap("last seen", err)
-			}
-			v.At = fromStamp(at)
-			out[k] = v
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, wrap("last seen", err)
-		}
+		v.At = fromStamp(at)
+		out[k] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap("last seen", err)
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -114,7 +115,7 @@ func TestLastSeenBound(t *testing.T) {
 }
 
 // TestLastSeenOfManyBusinesses: the marks of the businesses asked for and
-// no others, past one query's list of ids and for a list of one.
+// no others, for long lists, short ones, repeated ids and none.
 func TestLastSeenOfManyBusinesses(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		ctx := t.Context()
@@ -137,6 +138,10 @@ func TestLastSeenOfManyBusinesses(t *testing.T) {
 			if len(seen) != n {
 				t.Errorf("%d marks of %d businesses, want %d", len(seen), n, n)
 			}
+		}
+		twice := append(slices.Clone(ids[:3]), ids[:3]...)
+		if seen, err := s.LastSeen(ctx, alice, twice); err != nil || len(seen) != 3 {
+			t.Errorf("3 businesses each asked twice: %d marks, %v", len(seen), err)
 		}
 		if seen, err := s.LastSeen(ctx, alice, nil); err != nil || len(seen) != 0 {
 			t.Errorf("no businesses: %v, %v", seen, err)

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"slices"
 )
 
 // RecordKnownScores keeps what a page received of many businesses at once
@@ -56,25 +55,21 @@ func (s *Store) RecordKnownScores(ctx context.Context, a Analyst, obs []Observat
 // linked to.
 func (s *Store) linkedAmong(ctx context.Context, service string, ids []int32) (map[int32]bool, error) {
 	out := map[int32]bool{}
-	for chunk := range slices.Chunk(ids, maxIDList) {
-		in, args := inList([]any{service}, chunk)
-		rows, err := s.r.QueryContext(ctx, "SELECT DISTINCT business_id FROM team_accounts WHERE service = $1 AND business_id IN ("+in+")", args...)
-		if err != nil {
+	in, list := s.idsIn("business_id", 2, ids)
+	rows, err := s.r.QueryContext(ctx, "SELECT DISTINCT business_id FROM team_accounts WHERE service = $1 AND "+in, service, list)
+	if err != nil {
+		return nil, wrap("linked businesses", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b int64
+		if err := rows.Scan(&b); err != nil {
 			return nil, wrap("linked businesses", err)
 		}
-		for rows.Next() {
-			var b int64
-			if err := rows.Scan(&b); err != nil {
-				rows.Close()
-				return nil, wrap("linked businesses", err)
-			}
-			out[int32(b)] = true
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, wrap("linked businesses", err)
-		}
+		out[int32(b)] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap("linked businesses", err)
 	}
 	return out, nil
 }
