@@ -56,7 +56,7 @@ func (s *arrivalStore) RecordStatementYear(_ context.Context, _ store.Analyst, b
 	return true, nil
 }
 
-func ptr[T any](v T) *T { return &v }
+func ptr[T int | float64](v T) upstream.Num[T] { return upstream.Some(v) }
 
 // A report's history is kept for the team with its four scores and the
 // header's industry; kept says whether an account links the business.

@@ -53,7 +53,7 @@ func TestPeersFullAccessMatchesTheService(t *testing.T) {
 		if got[0] != w.Value || got[1] != w.Min || got[2] != w.Median || got[3] != w.Max || got[4] != w.Rank || got[5] != w.Direction {
 			t.Errorf("%s row = %q, want %q %q %q %q %q %q", label, got, w.Value, w.Min, w.Median, w.Max, w.Rank, w.Direction)
 		}
-		if r.Rank != nil {
+		if r.Rank.OK {
 			ranked++
 			if !strings.HasSuffix(got[4], " of "+strconv.Itoa(r.Count)) {
 				t.Errorf("%s rank %q, want … of %d", label, got[4], r.Count)

@@ -215,8 +215,8 @@ func TestScoresCellsEqualTheService(t *testing.T) {
 			}
 			want := map[string]float64{}
 			for _, s := range b.Scores {
-				if s.Score != nil {
-					want[monthLabel(s.Year, s.Month)] = *s.Score
+				if s.Score.OK {
+					want[monthLabel(s.Year, s.Month)] = s.Score.V
 				}
 			}
 			if len(want) == 0 {

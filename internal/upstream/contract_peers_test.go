@@ -30,13 +30,13 @@ func TestContractPeerAnalysisValues(t *testing.T) {
 		t.Fatalf("statements of %d: %d, %v", pa.PeerYear, len(st), err)
 	}
 	v := st[0].Values
-	want := math.Round(*v["CurrentAssets"].Value / *v["CurrentLiabilities"].Value * 1e4) / 1e4
+	want := math.Round(v["CurrentAssets"].Value.V / v["CurrentLiabilities"].Value.V * 1e4) / 1e4
 	cur := pa.Ratios[0]
-	if cur.Ratio != upstream.RatioCurrent || cur.Value == nil || *cur.Value != want || cur.Rank == nil || cur.Min == nil {
+	if cur.Ratio != upstream.RatioCurrent || !cur.Value.OK || cur.Value.V != want || !cur.Rank.OK || !cur.Min.OK {
 		t.Errorf("current ratio %+v, want value %v from the statements", cur, want)
 	}
 	for _, r := range pa.Ratios {
-		if r.Count > pa.PeerCount || (r.Rank != nil && (*r.Rank < 1 || *r.Rank > r.Count)) {
+		if r.Count > pa.PeerCount || (r.Rank.OK && (r.Rank.V < 1 || r.Rank.V > r.Count)) {
 			t.Errorf("%s: rank %v of %d, %d peers", r.Ratio, r.Rank, r.Count, pa.PeerCount)
 		}
 	}
@@ -100,15 +100,15 @@ type xmlNumber struct {
 	Nil  string `xml:"nil,attr"`
 }
 
-func (n xmlNumber) float(t *testing.T) *float64 {
+func (n xmlNumber) float(t *testing.T) upstream.Num[float64] {
 	if n.Nil == "true" {
-		return nil
+		return upstream.Num[float64]{}
 	}
 	f, err := strconv.ParseFloat(n.Text, 64)
 	if err != nil {
 		t.Fatalf("XML number %q: %v", n.Text, err)
 	}
-	return &f
+	return upstream.Some(f)
 }
 
 // The XML answer says value for value what the client read from JSON.
@@ -139,9 +139,8 @@ func TestContractPeerAnalysisXMLMatchesJSON(t *testing.T) {
 			for _, r := range x.Data.Ratios {
 				pr := upstream.PeerRatio{Ratio: r.Ratio, Value: r.Value.float(t), Max: r.Max.float(t), Min: r.Min.float(t),
 					Median: r.Median.float(t), Count: r.Count}
-				if rank := r.Rank.float(t); rank != nil {
-					n := int(*rank)
-					pr.Rank = &n
+				if rank, ok := r.Rank.float(t).Get(); ok {
+					pr.Rank = upstream.Some(int(rank))
 				}
 				fromXML.Ratios = append(fromXML.Ratios, pr)
 			}

@@ -485,7 +485,7 @@ func TestContractValuesDecode(t *testing.T) {
 	if err != nil || len(rows) < 12 {
 		t.Fatalf("monthly: %d rows, %v", len(rows), err)
 	}
-	if _, ok := rows[0].Month(); !ok || rows[0].DBTIndex == nil || rows[0].TotalDue <= 0 {
+	if _, ok := rows[0].Month(); !ok || !rows[0].DBTIndex.OK || rows[0].TotalDue <= 0 {
 		t.Errorf("first monthly row = %+v", rows[0])
 	}
 	scores, err := s.client.As(key).CreditScoreHistory(ctx, upstream.ByID(1003), time.Time{}, time.Time{})
@@ -493,7 +493,7 @@ func TestContractValuesDecode(t *testing.T) {
 		t.Fatalf("scores of 1003: %v", err)
 	}
 	for _, r := range scores {
-		if r.PayScore != nil {
+		if r.PayScore.OK {
 			t.Fatalf("1003 has a Pay score in %d-%02d, want none (thin trade file)", r.Year, r.Month)
 		}
 	}

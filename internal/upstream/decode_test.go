@@ -79,7 +79,7 @@ func BenchmarkDecodeAnswer(b *testing.B) {
 	for i := range cap(rows) {
 		rows = append(rows, PaymentSummaryRow{
 			CategoryName: fmt.Sprintf("Category %d of supplier industries", i%10), CategoryCode: fmt.Sprint(10 + i%10),
-			MonthReported: fmt.Sprintf("2026-%02d", 1+i/10%12), Accounts: 21, DBTIndex: &dbt, AverageDBTIndex: &dbt,
+			MonthReported: fmt.Sprintf("2026-%02d", 1+i/10%12), Accounts: 21, DBTIndex: Some(dbt), AverageDBTIndex: Some(dbt),
 			TotalDue: 1260154, CurrentAmount: 1028743, PastDue30Days: 130071, PastDue60Days: 44285, PastDue90Days: 22211,
 			PastDueOver90Days: 26253, OtherAmount: 8591, CurrentAmountPercent: 81.64, PastDue30DaysPercent: 10.32,
 			PastDue60DaysPercent: 3.51, PastDue90DaysPercent: 1.76, PastDueOver90DaysPercent: 2.08, OtherAmountPercent: 0.68,

@@ -24,34 +24,34 @@ type AnnualFinancials struct {
 
 // DataPoint is one statement value; Value is nil when the service has none.
 type DataPoint struct {
-	Label string   `json:"Label"`
-	Value *float64 `json:"Value"`
-	Text  string   `json:"Text"`
+	Label string       `json:"Label"`
+	Value Num[float64] `json:"Value"`
+	Text  string       `json:"Text"`
 }
 
 // PaymentSummaryRow is one month of trade-payment aging, overall or for one
 // SIC category. Amounts are whole currency units.
 type PaymentSummaryRow struct {
-	CategoryName             string  `json:"CategoryName"`
-	CategoryCode             string  `json:"CategoryCode"`
-	MonthReported            string  `json:"MonthReported"`
-	Accounts                 int     `json:"Accounts"`
-	DBTIndex                 *int    `json:"DBTIndex"`
-	AverageDBTIndex          *int    `json:"AverageDBTIndex"`
-	TotalDue                 int64   `json:"TotalDue"`
-	CurrentAmount            int64   `json:"CurrentAmount"`
-	PastDue30Days            int64   `json:"PastDue30Days"`
-	PastDue60Days            int64   `json:"PastDue60Days"`
-	PastDue90Days            int64   `json:"PastDue90Days"`
-	PastDueOver90Days        int64   `json:"PastDueOver90Days"`
-	OtherAmount              int64   `json:"OtherAmount"`
-	CreditBalance            int64   `json:"CreditBalance"`
-	CurrentAmountPercent     float64 `json:"CurrentAmountPercent"`
-	PastDue30DaysPercent     float64 `json:"PastDue30DaysPercent"`
-	PastDue60DaysPercent     float64 `json:"PastDue60DaysPercent"`
-	PastDue90DaysPercent     float64 `json:"PastDue90DaysPercent"`
-	PastDueOver90DaysPercent float64 `json:"PastDueOver90DaysPercent"`
-	OtherAmountPercent       float64 `json:"OtherAmountPercent"`
+	CategoryName             string   `json:"CategoryName"`
+	CategoryCode             string   `json:"CategoryCode"`
+	MonthReported            string   `json:"MonthReported"`
+	Accounts                 int      `json:"Accounts"`
+	DBTIndex                 Num[int] `json:"DBTIndex"`
+	AverageDBTIndex          Num[int] `json:"AverageDBTIndex"`
+	TotalDue                 int64    `json:"TotalDue"`
+	CurrentAmount            int64    `json:"CurrentAmount"`
+	PastDue30Days            int64    `json:"PastDue30Days"`
+	PastDue60Days            int64    `json:"PastDue60Days"`
+	PastDue90Days            int64    `json:"PastDue90Days"`
+	PastDueOver90Days        int64    `json:"PastDueOver90Days"`
+	OtherAmount              int64    `json:"OtherAmount"`
+	CreditBalance            int64    `json:"CreditBalance"`
+	CurrentAmountPercent     float64  `json:"CurrentAmountPercent"`
+	PastDue30DaysPercent     float64  `json:"PastDue30DaysPercent"`
+	PastDue60DaysPercent     float64  `json:"PastDue60DaysPercent"`
+	PastDue90DaysPercent     float64  `json:"PastDue90DaysPercent"`
+	PastDueOver90DaysPercent float64  `json:"PastDueOver90DaysPercent"`
+	OtherAmountPercent       float64  `json:"OtherAmountPercent"`
 }
 
 // Month parses MonthReported; ok is false when the service sent something else.
@@ -63,20 +63,20 @@ func (r PaymentSummaryRow) Month() (t time.Time, ok bool) {
 // CreditScoreHistoryRow is one month of a business's scores; a nil score
 // means the service has none for that month.
 type CreditScoreHistoryRow struct {
-	RiskScore *int     `json:"RiskScore"`
-	DBTScore  *int     `json:"DBTScore"`
-	ZScore    *float64 `json:"ZScore"`
-	PayScore  *int     `json:"PayScore"`
-	Year      int      `json:"Year"`
-	Month     int      `json:"Month"`
-	Quarter   int      `json:"Quarter"`
+	RiskScore Num[int]     `json:"RiskScore"`
+	DBTScore  Num[int]     `json:"DBTScore"`
+	ZScore    Num[float64] `json:"ZScore"`
+	PayScore  Num[int]     `json:"PayScore"`
+	Year      int          `json:"Year"`
+	Month     int          `json:"Month"`
+	Quarter   int          `json:"Quarter"`
 }
 
 // RiskHistoryRow is one month's average risk score.
 type RiskHistoryRow struct {
-	Year             int      `json:"Year"`
-	Month            int      `json:"Month"`
-	AverageRiskScore *float64 `json:"AverageRiskScore"`
+	Year             int          `json:"Year"`
+	Month            int          `json:"Month"`
+	AverageRiskScore Num[float64] `json:"AverageRiskScore"`
 }
 
 // PortfolioScoreHistory is one page of monthly scores of the portfolio.
@@ -95,9 +95,9 @@ type PortfolioBusinessScores struct {
 
 // MonthlyScore is one month's score of a business in the portfolio.
 type MonthlyScore struct {
-	Year  int      `json:"Year"`
-	Month int      `json:"Month"`
-	Score *float64 `json:"Score"`
+	Year  int          `json:"Year"`
+	Month int          `json:"Month"`
+	Score Num[float64] `json:"Score"`
 }
 
 // Officer is a person holding a title at a business.
@@ -105,7 +105,7 @@ type Officer struct {
 	FirstName     string   `json:"FirstName"`
 	MiddleInitial string   `json:"MiddleInitial"`
 	LastName      string   `json:"LastName"`
-	Age           *int     `json:"Age"`
+	Age           Num[int] `json:"Age"`
 	Title         string   `json:"Title"`
 	DateOfTitle   DateTime `json:"DateOfTitle"`
 	DateOfHire    DateTime `json:"DateOfHire"`
@@ -226,14 +226,14 @@ type PeerAnalysis struct {
 // are nil where the business lacks the inputs; Min, Median and Max are nil
 // when no peer has the ratio.
 type PeerRatio struct {
-	Ratio  string   `json:"Ratio"`
-	Value  *float64 `json:"Value"`
-	Max    *float64 `json:"Max"`
-	Min    *float64 `json:"Min"`
-	Median *float64 `json:"Median"`
+	Ratio  string       `json:"Ratio"`
+	Value  Num[float64] `json:"Value"`
+	Max    Num[float64] `json:"Max"`
+	Min    Num[float64] `json:"Min"`
+	Median Num[float64] `json:"Median"`
 	// Count is how many peers have the ratio; Rank 1 is the best of them.
-	Count int  `json:"Count"`
-	Rank  *int `json:"Rank"`
+	Count int      `json:"Count"`
+	Rank  Num[int] `json:"Rank"`
 }
 
 // HigherIsBetter says which way the ratio's rank runs.

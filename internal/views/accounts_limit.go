@@ -87,12 +87,12 @@ func LatestStatement(stmts []upstream.AnnualFinancials) credit.Statement {
 	}
 	s := stmts[0]
 	st := credit.Statement{}
-	if dp, ok := s.Values[keyFiscalYear]; ok && dp.Value != nil && !math.IsNaN(*dp.Value) {
-		st.Year = int(*dp.Value)
+	if dp, ok := s.Values[keyFiscalYear]; ok && dp.Value.OK && !math.IsNaN(dp.Value.V) {
+		st.Year = int(dp.Value.V)
 	}
 	get := func(k string) *float64 {
-		if dp, ok := s.Values[k]; ok && dp.Value != nil && !math.IsNaN(*dp.Value) && !math.IsInf(*dp.Value, 0) {
-			v := *dp.Value
+		if dp, ok := s.Values[k]; ok && dp.Value.OK && !math.IsNaN(dp.Value.V) && !math.IsInf(dp.Value.V, 0) {
+			v := dp.Value.V
 			return &v
 		}
 		return nil

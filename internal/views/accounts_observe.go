@@ -28,18 +28,18 @@ func TeamObservation(id int32, name string, rows []upstream.CreditScoreHistoryRo
 			continue
 		}
 		m := r.Year*100 + r.Month
-		if r.RiskScore != nil {
-			put(store.ScoreRisk, m, float64(*r.RiskScore))
-			o.Risk = append(o.Risk, store.ScoreMonth{Month: m, Value: float64(*r.RiskScore)})
+		if r.RiskScore.OK {
+			put(store.ScoreRisk, m, float64(r.RiskScore.V))
+			o.Risk = append(o.Risk, store.ScoreMonth{Month: m, Value: float64(r.RiskScore.V)})
 		}
-		if r.PayScore != nil {
-			put(store.ScorePay, m, float64(*r.PayScore))
+		if r.PayScore.OK {
+			put(store.ScorePay, m, float64(r.PayScore.V))
 		}
-		if r.DBTScore != nil {
-			put(store.ScoreDBT, m, float64(*r.DBTScore))
+		if r.DBTScore.OK {
+			put(store.ScoreDBT, m, float64(r.DBTScore.V))
 		}
-		if r.ZScore != nil {
-			put(store.ScoreZ, m, *r.ZScore)
+		if r.ZScore.OK {
+			put(store.ScoreZ, m, r.ZScore.V)
 		}
 	}
 	if len(naics) > 0 {
@@ -58,11 +58,11 @@ func PortfolioObservations(pay, z upstream.PortfolioScoreHistory, fetched time.T
 		for _, b := range h.Businesses {
 			best := store.KnownScore{}
 			for _, m := range b.Scores {
-				if m.Score == nil || math.IsNaN(*m.Score) || math.IsInf(*m.Score, 0) || m.Month < 1 || m.Month > 12 || m.Year < 1900 || m.Year > 9999 {
+				if !m.Score.OK || math.IsNaN(m.Score.V) || math.IsInf(m.Score.V, 0) || m.Month < 1 || m.Month > 12 || m.Year < 1900 || m.Year > 9999 {
 					continue
 				}
 				if month := m.Year*100 + m.Month; month > best.Month {
-					best = store.KnownScore{Value: *m.Score, Month: month, Fetched: fetched}
+					best = store.KnownScore{Value: m.Score.V, Month: month, Fetched: fetched}
 				}
 			}
 			if best.Month == 0 || b.BusinessID <= 0 {

@@ -19,7 +19,7 @@ func btScores(id int32, vals ...float64) upstream.PortfolioBusinessScores {
 		}
 		m := monthIndexOf(2025, 10) + monthIndex(i)
 		x := v
-		b.Scores = append(b.Scores, upstream.MonthlyScore{Year: m.year(), Month: m.month(), Score: &x})
+		b.Scores = append(b.Scores, upstream.MonthlyScore{Year: m.year(), Month: m.month(), Score: upstream.Some(x)})
 	}
 	return b
 }
@@ -39,8 +39,8 @@ func TestReplayRuleHandComputed(t *testing.T) {
 	f := btScores(6, 4, 4)
 	sep := monthIndexOf(2025, 9)
 	four := 4.0
-	f.Scores = append([]upstream.MonthlyScore{{Year: sep.year(), Month: sep.month(), Score: &four}}, f.Scores...)
-	d := upstream.PortfolioBusinessScores{BusinessID: 4, BusinessName: "BD", Scores: []upstream.MonthlyScore{{Year: 2025, Month: 9, Score: &four}}}
+	f.Scores = append([]upstream.MonthlyScore{{Year: sep.year(), Month: sep.month(), Score: upstream.Some(four)}}, f.Scores...)
+	d := upstream.PortfolioBusinessScores{BusinessID: 4, BusinessName: "BD", Scores: []upstream.MonthlyScore{{Year: 2025, Month: 9, Score: upstream.Some(four)}}}
 	hist := upstream.PortfolioScoreHistory{Businesses: []upstream.PortfolioBusinessScores{
 		btScores(1, 6, 4, 4, 6, 3, 2),
 		btScores(2, 4, 4, nan, 7, nan, 4),
@@ -154,7 +154,7 @@ func benchHistory(n, months int) upstream.PortfolioScoreHistory {
 			m := monthIndexOf(2024, 1) + monthIndex(i)
 			v = min(10, max(1, v+float64(rng.IntN(3)-1)))
 			x := v
-			b.Scores = append(b.Scores, upstream.MonthlyScore{Year: m.year(), Month: m.month(), Score: &x})
+			b.Scores = append(b.Scores, upstream.MonthlyScore{Year: m.year(), Month: m.month(), Score: upstream.Some(x)})
 		}
 		h.Businesses = append(h.Businesses, b)
 	}

@@ -137,7 +137,7 @@ func TestScoreChartsEmpty(t *testing.T) {
 func TestRiskHistoryChart(t *testing.T) {
 	p, err := RiskHistoryChart([]upstream.RiskHistoryRow{
 		{Year: 2026, Month: 10, AverageRiskScore: fp(2.02)},
-		{Year: 2026, Month: 9, AverageRiskScore: nil},
+		{Year: 2026, Month: 9, AverageRiskScore: upstream.Num[float64]{}},
 		{Year: 2026, Month: 8, AverageRiskScore: fp(2.9)},
 	})
 	if err != nil {
@@ -202,7 +202,7 @@ func TestSICDBTChart(t *testing.T) {
 	p, err := SICDBTChart([]upstream.PaymentSummaryRow{
 		payment("2026-10", "73", "Business Services", 500, ip(12)),
 		payment("2026-10", "50", "Wholesale", 100, ip(3)),
-		payment("2026-09", "73", "Business Services", 500, nil),
+		payment("2026-09", "73", "Business Services", 500, upstream.Num[int]{}),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -86,9 +86,9 @@ func SICDBTChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 	for _, m := range months {
 		row := DataRow{Cells: []DataCell{{Text: m.String()}}}
 		for _, c := range cats {
-			if v := g.dbt(c, m); v != nil {
-				z := DBTZone(*v)
-				row.Cells = append(row.Cells, DataCell{Text: Int(int64(*v)) + " (" + z.Label + ")", Class: "num"})
+			if v, ok := g.dbt(c, m).Get(); ok {
+				z := DBTZone(v)
+				row.Cells = append(row.Cells, DataCell{Text: Int(int64(v)) + " (" + z.Label + ")", Class: "num"})
 			} else {
 				row.Cells = append(row.Cells, missingCell(Dash))
 			}
@@ -106,8 +106,8 @@ func SICDBTChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 		data := make([]ecItem, len(months))
 		for j, m := range months {
 			data[j] = ecItem{Value: noValue}
-			if v := g.dbt(c, m); v != nil {
-				data[j].Value = *v
+			if v, ok := g.dbt(c, m).Get(); ok {
+				data[j].Value = v
 			}
 		}
 		line.Series = append(line.Series, ecSeries{Name: c, Type: "line", Data: data,
@@ -125,7 +125,7 @@ const maxDBTLines = 4
 // worstCategories picks the maxDBTLines categories with the highest average
 // DBT over the months (those without any DBT last), keeping the given
 // (alphabetical) order so the legend matches the table's columns.
-func worstCategories(cats []string, months []monthIndex, dbt func(string, monthIndex) *int) []string {
+func worstCategories(cats []string, months []monthIndex, dbt func(string, monthIndex) upstream.Num[int]) []string {
 	if len(cats) <= maxDBTLines {
 		return cats
 	}
@@ -133,8 +133,8 @@ func worstCategories(cats []string, months []monthIndex, dbt func(string, monthI
 	for _, c := range cats {
 		sum, n := 0, 0
 		for _, m := range months {
-			if v := dbt(c, m); v != nil {
-				sum += *v
+			if v, ok := dbt(c, m).Get(); ok {
+				sum += v
 				n++
 			}
 		}
@@ -169,7 +169,7 @@ func paymentChart(title string, months []string) *ecOption {
 type sicGrid struct {
 	cats   []string
 	months []monthIndex
-	cells  map[sicCell]*int
+	cells  map[sicCell]upstream.Num[int]
 }
 
 type sicCell struct {
@@ -178,7 +178,7 @@ type sicCell struct {
 }
 
 func newSICGrid(rows []upstream.PaymentSummaryRow) sicGrid {
-	g := sicGrid{cells: map[sicCell]*int{}}
+	g := sicGrid{cells: map[sicCell]upstream.Num[int]{}}
 	for _, r := range rows {
 		m, ok := paymentMonthIndex(r)
 		if !ok {
@@ -196,5 +196,5 @@ func newSICGrid(rows []upstream.PaymentSummaryRow) sicGrid {
 	return g
 }
 
-// dbt is the DBT of category c in month m, nil when none was reported.
-func (g sicGrid) dbt(c string, m monthIndex) *int { return g.cells[sicCell{c, m}] }
+// dbt is the DBT of category c in month m, not OK when none was reported.
+func (g sicGrid) dbt(c string, m monthIndex) upstream.Num[int] { return g.cells[sicCell{c, m}] }

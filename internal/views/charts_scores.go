@@ -163,8 +163,8 @@ func RiskHistoryChart(rows []upstream.RiskHistoryRow) (ChartPanel, error) {
 		labels[i] = m.String()
 		data[i] = ecItem{Name: labels[i] + " · no average risk score", Value: noValue}
 		row := DataRow{Cells: []DataCell{{Text: labels[i]}}}
-		if r.AverageRiskScore != nil && !math.IsNaN(*r.AverageRiskScore) {
-			v := *r.AverageRiskScore
+		if r.AverageRiskScore.OK && !math.IsNaN(r.AverageRiskScore.V) {
+			v := r.AverageRiskScore.V
 			z := RiskZone(int(math.Round(v)))
 			data[i] = ecItem{Name: labels[i] + " · average risk " + Decimal(v, 2) + " (" + z.Label + ")", Value: round(v, 2)}
 			row.Cells = append(row.Cells, numCell(Decimal(v, 2)), DataCell{Text: z.Label, Class: z.Class()})

@@ -172,10 +172,10 @@ var compareMeasures = []measure{
 	{"DBT (days beyond terms)", "lower is better", -1, scoreLatest(ScoreDBT), scoreFormat(ScoreDBT), ScoreDBT.zone},
 	{"DBT, 12-month change", "a fall is better", -1, scoreChange(ScoreDBT), changeFormat(ScoreDBT), nil},
 	{"Industry DBT", "the industry's average: context, not marked", 0, payFigure(func(r *upstream.PaymentSummaryRow) (float64, bool) {
-		if r.AverageDBTIndex == nil {
+		if !r.AverageDBTIndex.OK {
 			return 0, false
 		}
-		return float64(*r.AverageDBTIndex), true
+		return float64(r.AverageDBTIndex.V), true
 	}), func(v float64) string { return Decimal(v, 0) }, nil},
 	{"Past-due share", "of the total due, latest month; lower is better", -1, payFigure(func(r *upstream.PaymentSummaryRow) (float64, bool) {
 		if r.TotalDue <= 0 {

@@ -135,7 +135,7 @@ func RiskHistoryCoverage(rows []upstream.RiskHistoryRow, cards []ScoreCard) Cove
 	b := CoverageBadge{Score: "Average risk"}
 	var months []monthIndex
 	for _, r := range rows {
-		if r.AverageRiskScore != nil && !math.IsNaN(*r.AverageRiskScore) {
+		if r.AverageRiskScore.OK && !math.IsNaN(r.AverageRiskScore.V) {
 			months = append(months, monthIndexOf(r.Year, r.Month))
 		}
 	}

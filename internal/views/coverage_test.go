@@ -21,7 +21,7 @@ func TestScoreCoverage(t *testing.T) {
 	zStops := func(i int, r *upstream.CreditScoreHistoryRow) {
 		full(i, r)
 		if i >= 17 {
-			r.ZScore = nil
+			r.ZScore = upstream.Num[float64]{}
 		}
 	}
 	// A public company whose Z″ and Risk come back null in every month

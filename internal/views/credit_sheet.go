@@ -119,10 +119,10 @@ func WorstCategories(rows []upstream.PaymentSummaryRow) (month string, out []Agi
 		}
 	}
 	dbt := func(r upstream.PaymentSummaryRow) int {
-		if r.DBTIndex == nil {
+		if !r.DBTIndex.OK {
 			return -1
 		}
-		return *r.DBTIndex
+		return r.DBTIndex.V
 	}
 	slices.SortStableFunc(same, func(a, b upstream.PaymentSummaryRow) int {
 		if c := cmp.Compare(dbt(b), dbt(a)); c != 0 {

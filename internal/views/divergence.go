@@ -60,17 +60,17 @@ func MatchCategory(sic []upstream.PaymentSummaryRow, code string) string {
 func NewDivergence(monthly, sic []upstream.PaymentSummaryRow, code string) Divergence {
 	d := Divergence{Code: code, Overall: map[monthIndex]int{}}
 	for _, r := range monthly {
-		if m, ok := paymentMonthIndex(r); ok && r.DBTIndex != nil {
-			d.Overall[m] = *r.DBTIndex
+		if m, ok := paymentMonthIndex(r); ok && r.DBTIndex.OK {
+			d.Overall[m] = r.DBTIndex.V
 		}
 	}
 	for _, r := range sic {
-		if strings.TrimSpace(r.CategoryCode) != code || r.DBTIndex == nil {
+		if strings.TrimSpace(r.CategoryCode) != code || !r.DBTIndex.OK {
 			continue
 		}
 		if m, ok := paymentMonthIndex(r); ok {
 			d.Label = categoryLabel(r)
-			d.Category = append(d.Category, dbtPoint{m, *r.DBTIndex})
+			d.Category = append(d.Category, dbtPoint{m, r.DBTIndex.V})
 		}
 	}
 	slices.SortFunc(d.Category, func(a, b dbtPoint) int { return int(a.month - b.month) })

@@ -9,7 +9,7 @@ import (
 
 // payRow is one month's payment summary row with its DBT.
 func payRow(code, month string, dbt int) upstream.PaymentSummaryRow {
-	return upstream.PaymentSummaryRow{CategoryCode: code, CategoryName: "Cat " + code, MonthReported: month, DBTIndex: &dbt}
+	return upstream.PaymentSummaryRow{CategoryCode: code, CategoryName: "Cat " + code, MonthReported: month, DBTIndex: upstream.Some(dbt)}
 }
 
 // divergenceRows: overall 9, 9, 10, 10, 11 (Jun..Oct); SIC 36 2, 3, 8,

@@ -62,7 +62,7 @@ type ZTerm struct {
 // ExplainZ works out Z″ for every fiscal year of the statements and sets it
 // beside the service's Z″ of the year-end month from the score history.
 func ExplainZ(stmts []upstream.AnnualFinancials, hist []upstream.CreditScoreHistoryRow) ZExplanation {
-	zs := map[monthIndex]*float64{}
+	zs := map[monthIndex]upstream.Num[float64]{}
 	for _, r := range hist {
 		zs[monthIndexOf(r.Year, r.Month)] = r.ZScore
 	}
@@ -112,12 +112,12 @@ func ExplainZ(stmts []upstream.AnnualFinancials, hist []upstream.CreditScoreHist
 			y.Service = "no period end date"
 		case !ok:
 			y.Service = "outside the score history loaded (the last 24 months)"
-		case z == nil || math.IsNaN(*z):
+		case !z.OK || math.IsNaN(z.V):
 			y.Service = "not reported for " + end.String()
 		default:
-			y.Service = Decimal(*z, 2)
+			y.Service = Decimal(z.V, 2)
 			if complete {
-				if d := sum - *z; math.Abs(d) <= zTolerance {
+				if d := sum - z.V; math.Abs(d) <= zTolerance {
 					y.Verdict = "agrees (same to two decimals)"
 				} else {
 					y.Verdict, y.Differs = "differs by "+Signed(d, 2)+" — beyond rounding", true
@@ -133,8 +133,8 @@ func ExplainZ(stmts []upstream.AnnualFinancials, hist []upstream.CreditScoreHist
 // ShareholdersEquity fall back on their identities when only their parts
 // are sent.
 func statementNumber(s upstream.AnnualFinancials, key string) (float64, bool) {
-	if dp, ok := s.Values[key]; ok && dp.Value != nil && !math.IsNaN(*dp.Value) && !math.IsInf(*dp.Value, 0) {
-		return *dp.Value, true
+	if dp, ok := s.Values[key]; ok && dp.Value.OK && !math.IsNaN(dp.Value.V) && !math.IsInf(dp.Value.V, 0) {
+		return dp.Value.V, true
 	}
 	var a, b string
 	switch key {
@@ -220,13 +220,13 @@ func ExplainDBT(rows []upstream.PaymentSummaryRow) DBTExplanation {
 	if r.TotalDue > 0 {
 		e.Computed = Decimal(e.raw, 2)
 	}
-	if r.AverageDBTIndex != nil {
-		e.Industry = Int(int64(*r.AverageDBTIndex))
+	if r.AverageDBTIndex.OK {
+		e.Industry = Int(int64(r.AverageDBTIndex.V))
 	}
-	if r.DBTIndex != nil {
-		e.Service = Int(int64(*r.DBTIndex))
+	if r.DBTIndex.OK {
+		e.Service = Int(int64(r.DBTIndex.V))
 		if r.TotalDue > 0 {
-			if d := e.raw - float64(*r.DBTIndex); math.Abs(d) <= dbtTolerance {
+			if d := e.raw - float64(r.DBTIndex.V); math.Abs(d) <= dbtTolerance {
 				e.Verdict = "agrees (the service rounds to whole days)"
 			} else {
 				e.Verdict, e.Differs = "differs by "+Signed(d, 1)+" days — beyond rounding", true

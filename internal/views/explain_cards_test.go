@@ -68,7 +68,7 @@ func TestPayWhyFromDBT(t *testing.T) {
 	if want := "Largest input change over the same 12 months: DBT -24 (from 30 days to 6 days, late to slow)."; pay.Why != want {
 		t.Errorf("Pay why = %q, want %q", pay.Why, want)
 	}
-	rows[11].DBTScore = nil // Oct 2025
+	rows[11].DBTScore = upstream.Num[int]{} // Oct 2025
 	pay = ScoreCards(rows, bp(false))[ScorePay]
 	if !strings.HasPrefix(pay.Why, "The page has no inputs to explain it: none of DBT has a value") {
 		t.Errorf("Pay why without DBT a year ago = %q", pay.Why)

@@ -23,20 +23,33 @@ func demoBusiness(t *testing.T, id int32) ([]upstream.AnnualFinancials, []upstre
 	for _, s := range b.Statements {
 		v := map[string]upstream.DataPoint{}
 		for k, dp := range s.Values {
-			v[k] = upstream.DataPoint{Label: dp.Label, Value: dp.Value, Text: dp.Text}
+			v[k] = upstream.DataPoint{Label: dp.Label, Value: num(dp.Value), Text: dp.Text}
 		}
 		stmts = append(stmts, upstream.AnnualFinancials{Values: v})
 	}
 	var hist []upstream.CreditScoreHistoryRow
 	for _, m := range b.Scores {
-		hist = append(hist, upstream.CreditScoreHistoryRow{Year: m.Year, Month: m.Month, RiskScore: m.Risk,
-			PayScore: m.Pay, DBTScore: m.DBT, ZScore: m.Z})
+		hist = append(hist, upstream.CreditScoreHistoryRow{Year: m.Year, Month: m.Month, RiskScore: num(m.Risk),
+			PayScore: num(m.Pay), DBTScore: num(m.DBT), ZScore: num(m.Z)})
 	}
 	var pays []upstream.PaymentSummaryRow
 	for _, r := range b.PaymentsMonthly {
-		pays = append(pays, upstream.PaymentSummaryRow(r))
+		pays = append(pays, upstream.PaymentSummaryRow{CategoryName: r.CategoryName, CategoryCode: r.CategoryCode,
+			MonthReported: r.MonthReported, Accounts: r.Accounts, DBTIndex: num(r.DBTIndex), AverageDBTIndex: num(r.AverageDBTIndex),
+			TotalDue: r.TotalDue, CurrentAmount: r.CurrentAmount, PastDue30Days: r.PastDue30Days, PastDue60Days: r.PastDue60Days,
+			PastDue90Days: r.PastDue90Days, PastDueOver90Days: r.PastDueOver90Days, OtherAmount: r.OtherAmount, CreditBalance: r.CreditBalance,
+			CurrentAmountPercent: r.CurrentAmountPercent, PastDue30DaysPercent: r.PastDue30DaysPercent, PastDue60DaysPercent: r.PastDue60DaysPercent,
+			PastDue90DaysPercent: r.PastDue90DaysPercent, PastDueOver90DaysPercent: r.PastDueOver90DaysPercent, OtherAmountPercent: r.OtherAmountPercent})
 	}
 	return stmts, hist, pays
+}
+
+// num is the stand-in's optional number as the client decodes it.
+func num[T int | float64](p *T) upstream.Num[T] {
+	if p == nil {
+		return upstream.Num[T]{}
+	}
+	return upstream.Some(*p)
 }
 
 // The four terms of every scenario business's fiscal years sum to the Z″
@@ -69,8 +82,8 @@ func TestExplainZAgreesWithDemoData(t *testing.T) {
 }
 
 func TestExplainZArithmetic(t *testing.T) {
-	f := func(v float64) upstream.DataPoint { return upstream.DataPoint{Value: &v} }
-	z := func(v float64) *float64 { return &v }
+	f := func(v float64) upstream.DataPoint { return upstream.DataPoint{Value: upstream.Some(v)} }
+	z := func(v float64) upstream.Num[float64] { return upstream.Some(v) }
 	stmt := upstream.AnnualFinancials{Values: map[string]upstream.DataPoint{
 		"FiscalYear":    f(2025),
 		"PeriodEndDate": {Text: "2025-12-31T00:00:00"},
@@ -81,13 +94,13 @@ func TestExplainZArithmetic(t *testing.T) {
 	want := 3.662
 	tests := []struct {
 		name        string
-		service     *float64
+		service     upstream.Num[float64]
 		wantVerdict string
 		wantDiffers bool
 	}{
 		{"agrees", z(3.66), "agrees (same to two decimals)", false},
 		{"differs", z(3.50), "differs by +0.16 — beyond rounding", true},
-		{"not reported", nil, "", false},
+		{"not reported", upstream.Num[float64]{}, "", false},
 	}
 	for _, tt := range tests {
 		hist := []upstream.CreditScoreHistoryRow{{Year: 2025, Month: 12, ZScore: tt.service}}
@@ -120,7 +133,7 @@ func TestExplainZArithmetic(t *testing.T) {
 }
 
 func TestExplainDBT(t *testing.T) {
-	i := func(v int) *int { return &v }
+	i := func(v int) upstream.Num[int] { return upstream.Some(v) }
 	rows := []upstream.PaymentSummaryRow{
 		{MonthReported: "2026-08", TotalDue: 1000, DBTIndex: i(99)},
 		// 100·15 + 50·45 + 20·75 + 10·105 = 1500+2250+1500+1050 = 6300 / 1000 = 6.3

@@ -156,8 +156,8 @@ func statementRow(stmts []upstream.AnnualFinancials, key, fallback string, limit
 
 func statementCell(key string, dp upstream.DataPoint) StatementCell {
 	switch {
-	case dp.Value != nil && !math.IsNaN(*dp.Value) && !math.IsInf(*dp.Value, 0):
-		return StatementCell{Text: statementValue(key, *dp.Value), Class: "num"}
+	case dp.Value.OK && !math.IsNaN(dp.Value.V) && !math.IsInf(dp.Value.V, 0):
+		return StatementCell{Text: statementValue(key, dp.Value.V), Class: "num"}
 	case dp.Text != "" && key == keyPeriodEndDate:
 		if t, err := time.Parse("2006-01-02T15:04:05", dp.Text); err == nil {
 			return StatementCell{Text: Date(t)}
@@ -188,8 +188,8 @@ func statementValue(key string, v float64) string {
 func fiscalYearLabel(s upstream.AnnualFinancials, i int) string {
 	dp, ok := s.Values[keyFiscalYear]
 	switch {
-	case ok && dp.Value != nil && *dp.Value == math.Trunc(*dp.Value) && math.Abs(*dp.Value) < 1e5:
-		return "FY " + strconv.Itoa(int(*dp.Value))
+	case ok && dp.Value.OK && dp.Value.V == math.Trunc(dp.Value.V) && math.Abs(dp.Value.V) < 1e5:
+		return "FY " + strconv.Itoa(int(dp.Value.V))
 	case ok && dp.Text != "":
 		return "FY " + dp.Text
 	default:

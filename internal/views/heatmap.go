@@ -194,7 +194,7 @@ func monthValues(buf monthScores, scores []upstream.MonthlyScore) monthScores {
 	buf = buf[:0]
 	for _, s := range scores {
 		if usableScore(s) {
-			buf = append(buf, monthScore{monthIndexOf(s.Year, s.Month), *s.Score})
+			buf = append(buf, monthScore{monthIndexOf(s.Year, s.Month), s.Score.V})
 		}
 	}
 	return inMonthOrder(buf)
@@ -225,7 +225,7 @@ func (ms monthScores) at(m monthIndex) (float64, bool) {
 
 // usableScore is a score in a real month with a finite value.
 func usableScore(s upstream.MonthlyScore) bool {
-	return s.Score != nil && s.Month >= 1 && s.Month <= 12 && !math.IsNaN(*s.Score) && !math.IsInf(*s.Score, 0)
+	return s.Score.OK && s.Month >= 1 && s.Month <= 12 && !math.IsNaN(s.Score.V) && !math.IsInf(s.Score.V, 0)
 }
 
 // latestMonth is the latest month with a score anywhere in the answer.

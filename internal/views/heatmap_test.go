@@ -127,13 +127,13 @@ func TestHeatMapChartOptions(t *testing.T) {
 // Scores are indexed by month whatever their order; the later of two for
 // one month stands, as the service's order has it; impossible ones are out.
 func TestMonthValuesIndexesByMonth(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
+	f := func(v float64) upstream.Num[float64] { return upstream.Some(v) }
 	scores := []upstream.MonthlyScore{
 		{Year: 2026, Month: 3, Score: f(30)},
 		{Year: 2025, Month: 12, Score: f(12)},
 		{Year: 2026, Month: 1, Score: f(10)},
 		{Year: 2026, Month: 1, Score: f(11)},
-		{Year: 2026, Month: 2, Score: nil},
+		{Year: 2026, Month: 2, Score: upstream.Num[float64]{}},
 		{Year: 2026, Month: 13, Score: f(99)},
 		{Year: 2026, Month: 4, Score: f(math.NaN())},
 	}

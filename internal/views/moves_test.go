@@ -6,7 +6,7 @@ import (
 	"creditdash/internal/upstream"
 )
 
-func f(v float64) *float64 { return &v }
+func f(v float64) upstream.Num[float64] { return upstream.Some(v) }
 
 // hist builds a history: each business is a name and its scores keyed by
 // month of 2026 (nil means the month is absent).
@@ -86,7 +86,7 @@ func TestBiggestMovesOfNothing(t *testing.T) {
 	}
 	// Null scores and impossible months are not data.
 	odd := hist("PayScore", upstream.PortfolioBusinessScores{BusinessID: 1, BusinessName: "Odd", Scores: []upstream.MonthlyScore{
-		{Year: 2026, Month: 9, Score: f(5)}, {Year: 2026, Month: 10, Score: nil}, {Year: 2026, Month: 13, Score: f(1)},
+		{Year: 2026, Month: 9, Score: f(5)}, {Year: 2026, Month: 10, Score: upstream.Num[float64]{}}, {Year: 2026, Month: 13, Score: f(1)},
 	}})
 	if got := BiggestMoves(odd, upstream.PortfolioScoreHistory{}, 10); len(got) != 0 {
 		t.Errorf("got %+v, want no move when the latest month is null", got)

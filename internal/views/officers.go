@@ -37,8 +37,8 @@ func OfficerRows(officers []upstream.Officer, now time.Time) []OfficerRow {
 		if r.Title == "" {
 			r.Title = Dash
 		}
-		if o.Age != nil && *o.Age > 0 {
-			r.Age = strconv.Itoa(*o.Age)
+		if o.Age.OK && o.Age.V > 0 {
+			r.Age = strconv.Itoa(o.Age.V)
 		}
 		out = append(out, r)
 	}

@@ -67,12 +67,12 @@ func agingRow(r upstream.PaymentSummaryRow) AgingRow {
 			a.Buckets[i].Percent = Dash
 		}
 	}
-	if r.DBTIndex != nil {
-		a.DBT = Int(int64(*r.DBTIndex))
-		a.DBTZone = DBTZone(*r.DBTIndex)
+	if r.DBTIndex.OK {
+		a.DBT = Int(int64(r.DBTIndex.V))
+		a.DBTZone = DBTZone(r.DBTIndex.V)
 	}
-	if r.AverageDBTIndex != nil {
-		a.IndustryDBT = Int(int64(*r.AverageDBTIndex))
+	if r.AverageDBTIndex.OK {
+		a.IndustryDBT = Int(int64(r.AverageDBTIndex.V))
 	}
 	return a
 }

@@ -6,7 +6,7 @@ import (
 	"creditdash/internal/upstream"
 )
 
-func payment(month, code, name string, total int64, dbt *int) upstream.PaymentSummaryRow {
+func payment(month, code, name string, total int64, dbt upstream.Num[int]) upstream.PaymentSummaryRow {
 	return upstream.PaymentSummaryRow{
 		CategoryName: name, CategoryCode: code, MonthReported: month, Accounts: 1234,
 		DBTIndex: dbt, AverageDBTIndex: ip(6), TotalDue: total,
@@ -21,7 +21,7 @@ func TestAgingRows(t *testing.T) {
 	rows := AgingRows([]upstream.PaymentSummaryRow{
 		payment("2026-09", "", "All categories", 1000000, ip(52)),
 		payment("2026-10", "", "All categories", 1148966, ip(55)),
-		payment("garbage", "", "All categories", 10, nil),
+		payment("garbage", "", "All categories", 10, upstream.Num[int]{}),
 	})
 	if len(rows) != 3 {
 		t.Fatalf("got %d rows", len(rows))
@@ -57,7 +57,7 @@ func TestSICLatest(t *testing.T) {
 		payment("2026-09", "73", "Business Services", 900, ip(4)),
 		payment("2026-10", "50", "Wholesale Trade - Durable Goods", 100, ip(3)),
 		payment("2026-10", "73", "Business Services", 500, ip(12)),
-		payment("2026-10", "", "No code", 500, nil),
+		payment("2026-10", "", "No code", 500, upstream.Num[int]{}),
 	})
 	if month != "Oct 2026" {
 		t.Errorf("month = %q", month)

@@ -75,18 +75,19 @@ var peerFormats = map[string]peerFormat{
 
 // formatRatio shows a ratio value: margins and shares of assets as percents
 // (0.114 -> "11.4%"), the others with two decimals.
-func formatRatio(ratio string, v *float64) string {
-	if v == nil || math.IsNaN(*v) || math.IsInf(*v, 0) {
+func formatRatio(ratio string, n upstream.Num[float64]) string {
+	v, ok := n.Get()
+	if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
 		return Dash
 	}
 	f, known := peerFormats[ratio]
 	switch {
 	case !known:
-		return Decimal(*v, 4)
+		return Decimal(v, 4)
 	case f.percent:
-		return Percent(*v * 100)
+		return Percent(v * 100)
 	}
-	return Decimal(*v, 2)
+	return Decimal(v, 2)
 }
 
 func ratioLabel(ratio string) string {
@@ -113,11 +114,11 @@ func Ordinal(n int) string {
 }
 
 // RankText reads "38th of 41"; Dash when there is no rank.
-func RankText(rank *int, count int) string {
-	if rank == nil || *rank < 1 || count < 1 {
+func RankText(rank upstream.Num[int], count int) string {
+	if !rank.OK || rank.V < 1 || count < 1 {
 		return Dash
 	}
-	return Ordinal(*rank) + " of " + strconv.Itoa(count)
+	return Ordinal(rank.V) + " of " + strconv.Itoa(count)
 }
 
 // forPeriod is "for 2025 Q4", or "for that period" when the service named
@@ -160,8 +161,8 @@ func PeerView(pa upstream.PeerAnalysis) (PeerSection, error) {
 		Note: "each bar is the peers' range of one ratio, worst at the left and best at the right; ◆ the peers' median, ● this business"}
 	var measured bool // any ratio of any business in the period
 	for _, r := range pa.Ratios {
-		measured = measured || r.Value != nil || r.Min != nil || r.Max != nil
-		s.Included = s.Included || r.Value != nil
+		measured = measured || r.Value.OK || r.Min.OK || r.Max.OK
+		s.Included = s.Included || r.Value.OK
 	}
 	switch {
 	case len(pa.Ratios) == 0:
@@ -183,7 +184,7 @@ func PeerView(pa upstream.PeerAnalysis) (PeerSection, error) {
 			Value: formatRatio(r.Ratio, r.Value), Min: formatRatio(r.Ratio, r.Min),
 			Median: formatRatio(r.Ratio, r.Median), Max: formatRatio(r.Ratio, r.Max),
 			Rank: RankText(r.Rank, r.Count), HigherIsBetter: r.HigherIsBetter(),
-			Direction: "higher is better", Missing: r.Value == nil,
+			Direction: "higher is better", Missing: !r.Value.OK,
 		}
 		if !row.HigherIsBetter {
 			row.Direction = "lower is better"
@@ -245,20 +246,20 @@ func peerChart(ratios []upstream.PeerRatio) (Chart, error) {
 	var labels []string
 	var track, median, mine []ecItem
 	for _, r := range ratios {
-		if r.Min == nil || r.Max == nil || r.Median == nil {
+		if !r.Min.OK || !r.Max.OK || !r.Median.OK {
 			continue
 		}
 		label := ratioLabel(r.Ratio)
-		lo, hi, up := *r.Min, *r.Max, r.HigherIsBetter()
+		lo, hi, up := r.Min.V, r.Max.V, r.HigherIsBetter()
 		labels = append(labels, label)
 		track = append(track, ecItem{Name: label + " · peers " + formatRatio(r.Ratio, r.Min) + " to " +
 			formatRatio(r.Ratio, r.Max) + " (" + strconv.Itoa(r.Count) + ")", Value: 100})
 		median = append(median, ecItem{Name: label + " · peers' median " + formatRatio(r.Ratio, r.Median),
-			Value: peerPosition(*r.Median, lo, hi, up)})
+			Value: peerPosition(r.Median.V, lo, hi, up)})
 		point := ecItem{Name: label + " · this business: none", Value: noValue}
-		if r.Value != nil {
+		if r.Value.OK {
 			point = ecItem{Name: label + " · this business " + formatRatio(r.Ratio, r.Value) + ", " +
-				RankText(r.Rank, r.Count), Value: peerPosition(*r.Value, lo, hi, up)}
+				RankText(r.Rank, r.Count), Value: peerPosition(r.Value.V, lo, hi, up)}
 		}
 		mine = append(mine, point)
 	}

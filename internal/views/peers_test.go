@@ -20,16 +20,16 @@ func TestOrdinal(t *testing.T) {
 }
 
 func TestRankText(t *testing.T) {
-	n := func(i int) *int { return &i }
+	n := func(i int) upstream.Num[int] { return upstream.Some(i) }
 	tests := []struct {
-		rank  *int
+		rank  upstream.Num[int]
 		count int
 		want  string
 	}{
 		{n(38), 41, "38th of 41"},
 		{n(1), 1, "1st of 1"},
 		{n(2), 12, "2nd of 12"},
-		{nil, 41, Dash},
+		{upstream.Num[int]{}, 41, Dash},
 		{n(0), 41, Dash},
 		{n(3), 0, Dash},
 	}
@@ -41,10 +41,10 @@ func TestRankText(t *testing.T) {
 }
 
 func TestFormatRatio(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
+	f := func(v float64) upstream.Num[float64] { return upstream.Some(v) }
 	tests := []struct {
 		ratio string
-		v     *float64
+		v     upstream.Num[float64]
 		want  string
 	}{
 		{upstream.RatioCurrent, f(0.9), "0.90"},
@@ -53,7 +53,7 @@ func TestFormatRatio(t *testing.T) {
 		{upstream.RatioReturnOnEquity, f(-0.335), "-33.5%"},
 		{upstream.RatioLiabilitiesToAssets, f(0.5575), "55.8%"},
 		{"SomethingNew", f(1.23456), "1.2346"},
-		{upstream.RatioCurrent, nil, Dash},
+		{upstream.RatioCurrent, upstream.Num[float64]{}, Dash},
 	}
 	for _, tt := range tests {
 		if got := formatRatio(tt.ratio, tt.v); got != tt.want {
@@ -85,8 +85,8 @@ func TestPeerPosition(t *testing.T) {
 // peerAnswer is a service answer with a ranked ratio, a lower-is-better
 // one, one the business lacks and one no peer has.
 func peerAnswer() upstream.PeerAnalysis {
-	f := func(v float64) *float64 { return &v }
-	n := func(i int) *int { return &i }
+	f := func(v float64) upstream.Num[float64] { return upstream.Some(v) }
+	n := func(i int) upstream.Num[int] { return upstream.Some(i) }
 	return upstream.PeerAnalysis{PeerYear: 2025, PeerQuarter: 4, SIC: "5311", IndustryName: "Department Stores", PeerCount: 41,
 		Ratios: []upstream.PeerRatio{
 			{Ratio: upstream.RatioCurrent, Value: f(0.9), Min: f(0.5), Median: f(1.5), Max: f(2.5), Count: 41, Rank: n(38)},
@@ -134,8 +134,8 @@ func TestPeerViewWithoutStatements(t *testing.T) {
 // business without a statement for the period are each told plainly,
 // never as a ranking of dashes or "1st of 1".
 func TestPeerViewThinGroups(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
-	one := func(i int) *int { return &i }
+	f := func(v float64) upstream.Num[float64] { return upstream.Some(v) }
+	one := func(i int) upstream.Num[int] { return upstream.Some(i) }
 	nothing := upstream.PeerAnalysis{PeerYear: 2015, PeerQuarter: 4, PeerCount: 0, Ratios: []upstream.PeerRatio{
 		{Ratio: upstream.RatioCurrent}, {Ratio: upstream.RatioNetMargin}}}
 	if s, _ := PeerView(nothing); len(s.Rows) != 0 || s.Panel.Empty != "No statements for 2015 Q4 from this business or its peers: choose another year." {

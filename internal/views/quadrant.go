@@ -204,11 +204,11 @@ func latestScore(scores []upstream.MonthlyScore) (float64, monthIndex, bool) {
 	var val float64
 	found := false
 	for _, s := range scores {
-		if s.Score == nil || math.IsNaN(*s.Score) {
+		if !s.Score.OK || math.IsNaN(s.Score.V) {
 			continue
 		}
 		if m := monthIndexOf(s.Year, s.Month); !found || m > best {
-			best, val, found = m, *s.Score, true
+			best, val, found = m, s.Score.V, true
 		}
 	}
 	return val, best, found
@@ -217,8 +217,8 @@ func latestScore(scores []upstream.MonthlyScore) (float64, monthIndex, bool) {
 // scoreAt is the score of month m.
 func scoreAt(scores []upstream.MonthlyScore, m monthIndex) (float64, bool) {
 	for _, s := range scores {
-		if monthIndexOf(s.Year, s.Month) == m && s.Score != nil && !math.IsNaN(*s.Score) {
-			return *s.Score, true
+		if monthIndexOf(s.Year, s.Month) == m && s.Score.OK && !math.IsNaN(s.Score.V) {
+			return s.Score.V, true
 		}
 	}
 	return 0, false

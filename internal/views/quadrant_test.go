@@ -24,8 +24,8 @@ func TestPlaceQuadrant(t *testing.T) {
 }
 
 func TestPlaceQuadrants(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
-	months := func(vals ...*float64) []upstream.MonthlyScore {
+	f := func(v float64) upstream.Num[float64] { return upstream.Some(v) }
+	months := func(vals ...upstream.Num[float64]) []upstream.MonthlyScore {
 		out := make([]upstream.MonthlyScore, len(vals))
 		for i, v := range vals {
 			out[i] = upstream.MonthlyScore{Year: 2026, Month: i + 1, Score: v}
@@ -33,18 +33,18 @@ func TestPlaceQuadrants(t *testing.T) {
 		return out
 	}
 	pay := upstream.PortfolioScoreHistory{Businesses: []upstream.PortfolioBusinessScores{
-		{BusinessID: 1, BusinessName: "A", Scores: months(f(8), nil, nil, nil, nil, nil, f(5))},
-		{BusinessID: 2, BusinessName: "B", Scores: months(f(3), nil, nil, nil, nil, nil, f(7))},
-		{BusinessID: 3, BusinessName: "C", Scores: months(nil, nil)},
+		{BusinessID: 1, BusinessName: "A", Scores: months(f(8), upstream.Num[float64]{}, upstream.Num[float64]{}, upstream.Num[float64]{}, upstream.Num[float64]{}, upstream.Num[float64]{}, f(5))},
+		{BusinessID: 2, BusinessName: "B", Scores: months(f(3), upstream.Num[float64]{}, upstream.Num[float64]{}, upstream.Num[float64]{}, upstream.Num[float64]{}, upstream.Num[float64]{}, f(7))},
+		{BusinessID: 3, BusinessName: "C", Scores: months(upstream.Num[float64]{}, upstream.Num[float64]{})},
 		{BusinessID: 4, BusinessName: "D", Scores: months(f(6), f(6))},
-		{BusinessID: 6, BusinessName: "F", Scores: months(f(3), nil, nil, nil, nil, nil, f(2))},
+		{BusinessID: 6, BusinessName: "F", Scores: months(f(3), upstream.Num[float64]{}, upstream.Num[float64]{}, upstream.Num[float64]{}, upstream.Num[float64]{}, upstream.Num[float64]{}, f(2))},
 		{BusinessID: 7, BusinessName: "G", Scores: months(f(6), f(6))},
 	}}
 	z := upstream.PortfolioScoreHistory{Businesses: []upstream.PortfolioBusinessScores{
 		{BusinessID: 1, BusinessName: "A", Scores: months(f(3), f(0.8))},
 		{BusinessID: 2, BusinessName: "B", Scores: months(f(4), f(4))},
 		{BusinessID: 3, BusinessName: "C", Scores: months(f(1), f(1))},
-		{BusinessID: 5, BusinessName: "E", Scores: months(nil)},
+		{BusinessID: 5, BusinessName: "E", Scores: months(upstream.Num[float64]{})},
 		// F's Z″ stops in January, G's Pay in February: old values are
 		// never placed as the latest.
 		{BusinessID: 6, BusinessName: "F", Scores: months(f(0.5))},
@@ -80,7 +80,7 @@ func TestPlaceQuadrants(t *testing.T) {
 
 // A business without a name is placed as "Business N", never an empty link.
 func TestPlaceQuadrantsNameless(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
+	f := func(v float64) upstream.Num[float64] { return upstream.Some(v) }
 	pay := upstream.PortfolioScoreHistory{Businesses: []upstream.PortfolioBusinessScores{{BusinessID: 9, BusinessName: " ", Scores: []upstream.MonthlyScore{
 		{Year: 2026, Month: 1, Score: f(8)}, {Year: 2026, Month: 7, Score: f(5)}}}}}
 	z := upstream.PortfolioScoreHistory{Businesses: []upstream.PortfolioBusinessScores{{BusinessID: 9, Scores: []upstream.MonthlyScore{

@@ -130,19 +130,17 @@ func newScoreHistory(rows []upstream.CreditScoreHistoryRow) scoreHistory {
 		h.points[ScorePay] = append(h.points[ScorePay], intPoint(m, r.PayScore))
 		h.points[ScoreDBT] = append(h.points[ScoreDBT], intPoint(m, r.DBTScore))
 		zp := scorePoint{month: m}
-		if r.ZScore != nil && !math.IsNaN(*r.ZScore) {
-			zp.value, zp.ok = *r.ZScore, true
+		if r.ZScore.OK && !math.IsNaN(r.ZScore.V) {
+			zp.value, zp.ok = r.ZScore.V, true
 		}
 		h.points[ScoreZ] = append(h.points[ScoreZ], zp)
 	}
 	return h
 }
 
-func intPoint(m monthIndex, v *int) scorePoint {
-	if v == nil {
-		return scorePoint{month: m}
-	}
-	return scorePoint{month: m, value: float64(*v), ok: true}
+func intPoint(m monthIndex, n upstream.Num[int]) scorePoint {
+	v, ok := n.Get()
+	return scorePoint{month: m, value: float64(v), ok: ok}
 }
 
 // lastReported is the newest point with a value.

@@ -7,9 +7,9 @@ import (
 	"creditdash/internal/upstream"
 )
 
-func ip(n int) *int         { return &n }
-func fp(f float64) *float64 { return &f }
-func bp(b bool) *bool       { return &b }
+func ip(n int) upstream.Num[int]         { return upstream.Some(n) }
+func fp(f float64) upstream.Num[float64] { return upstream.Some(f) }
+func bp(b bool) *bool                    { return &b }
 
 // history makes n monthly rows ending in Oct 2026, oldest first; fill sets
 // each row's scores (i counts from 0 at the oldest).

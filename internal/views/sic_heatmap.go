@@ -75,13 +75,12 @@ func NewSICHeatMap(rows []upstream.PaymentSummaryRow) (SICHeatMap, error) {
 		sum, n := 0, 0
 		for i, m := range months {
 			// A negative index is no DBT the zones can place: shown as missing.
-			p := g.dbt(c, m)
-			if p == nil || *p < 0 {
+			v, ok := g.dbt(c, m).Get()
+			if !ok || v < 0 {
 				row.Cells[i] = HeatCell{Text: Dash, Missing: true, Zone: Zone{Label: "no DBT"},
 					Title: c + ", " + m.String() + ": no DBT"}
 				continue
 			}
-			v := *p
 			z := DBTZone(v)
 			row.Cells[i] = HeatCell{Text: Int(int64(v)), Zone: z, value: float64(v),
 				Title: c + ", " + m.String() + ": DBT " + ScoreDBT.format(float64(v)) + " (" + z.Label + ")"}

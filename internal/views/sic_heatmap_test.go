@@ -8,7 +8,7 @@ import (
 	"creditdash/internal/upstream"
 )
 
-func sicRow(month, code, name string, dbt *int) upstream.PaymentSummaryRow {
+func sicRow(month, code, name string, dbt upstream.Num[int]) upstream.PaymentSummaryRow {
 	return upstream.PaymentSummaryRow{MonthReported: month, CategoryCode: code, CategoryName: name, DBTIndex: dbt, TotalDue: 1000}
 }
 
@@ -19,10 +19,10 @@ func TestSICHeatMapOrderAndCells(t *testing.T) {
 		sicRow("2026-10", "73", "Business Services", ip(3)),
 		sicRow("2026-09", "73", "Business Services", ip(5)),
 		sicRow("2026-10", "42", "Trucking and Warehousing", ip(40)),
-		sicRow("2026-09", "42", "Trucking and Warehousing", nil),
+		sicRow("2026-09", "42", "Trucking and Warehousing", upstream.Num[int]{}),
 		sicRow("2026-10", "50", "Wholesale-Durable Goods", ip(12)),
 		sicRow("2026-09", "50", "Wholesale-Durable Goods", ip(70)),
-		sicRow("2026-10", "28", "Chemicals", nil),
+		sicRow("2026-10", "28", "Chemicals", upstream.Num[int]{}),
 		sicRow("bad", "99", "Unreadable", ip(100)),
 	}
 	hm, err := NewSICHeatMap(rows)

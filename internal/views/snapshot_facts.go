@@ -52,8 +52,8 @@ func OverviewFacts(ident *upstream.Identification, summary string, hist []upstre
 	var latest monthIndex
 	for _, r := range risk {
 		// The service's order is not relied on: the latest month wins.
-		if m := monthIndexOf(r.Year, r.Month); r.AverageRiskScore != nil && !math.IsNaN(*r.AverageRiskScore) && m > latest {
-			avg, latest = Decimal(*r.AverageRiskScore, 1)+" ("+Month(r.Year, r.Month)+")", m
+		if m := monthIndexOf(r.Year, r.Month); r.AverageRiskScore.OK && !math.IsNaN(r.AverageRiskScore.V) && m > latest {
+			avg, latest = Decimal(r.AverageRiskScore.V, 1)+" ("+Month(r.Year, r.Month)+")", m
 		}
 	}
 	return append(facts, Fact{"Average risk", avg}, Fact{"Summary", summary})

@@ -54,7 +54,7 @@ func TestTabFacts(t *testing.T) {
 	dbt := 12
 	ident := &upstream.Identification{BusinessName: "Acme", City: "Columbus", State: "OH", Country: "US"}
 	pay := PaymentsFacts(ident, []upstream.PaymentSummaryRow{
-		{MonthReported: "2026-10", Accounts: 3, TotalDue: 1000, CurrentAmount: 900, PastDue30Days: 100, DBTIndex: &dbt},
+		{MonthReported: "2026-10", Accounts: 3, TotalDue: 1000, CurrentAmount: 900, PastDue30Days: 100, DBTIndex: upstream.Some(dbt)},
 	}, nil)
 	text := factText(pay)
 	for _, want := range []string{"Name: Acme", "Months reported: 1", "Oct 2026: 3 accounts", "DBT 12", "Supplier categories, latest month: none"} {
@@ -64,7 +64,7 @@ func TestTabFacts(t *testing.T) {
 	}
 	age := 58
 	off := OfficersFacts(nil, []upstream.NAICSCode{{Code: "452210", Name: "Department Stores"}},
-		[]upstream.Officer{{FirstName: "Ana", MiddleInitial: "M", LastName: "Ruiz", Title: "CEO", Age: &age}})
+		[]upstream.Officer{{FirstName: "Ana", MiddleInitial: "M", LastName: "Ruiz", Title: "CEO", Age: upstream.Some(age)}})
 	text = factText(off)
 	for _, want := range []string{"Name: unknown", "Industry codes: 452210 Department Stores", "Officers: 1", "Officer Ana M. Ruiz: CEO", "age 58"} {
 		if !strings.Contains(text, want) {

@@ -102,10 +102,10 @@ func yearOnYear(stmts []upstream.AnnualFinancials, i int, key string, v float64)
 		return ""
 	}
 	dp, ok := stmts[prev].Values[key]
-	if !ok || dp.Value == nil || *dp.Value == 0 || math.IsNaN(*dp.Value) || math.IsInf(*dp.Value, 0) {
+	if !ok || !dp.Value.OK || dp.Value.V == 0 || math.IsNaN(dp.Value.V) || math.IsInf(dp.Value.V, 0) {
 		return ""
 	}
-	return Signed((v-*dp.Value)/math.Abs(*dp.Value)*100, 1) + " %"
+	return Signed((v-dp.Value.V)/math.Abs(dp.Value.V)*100, 1) + " %"
 }
 
 // NewStatementGridIn is NewStatementGrid with amounts in units and each
@@ -121,11 +121,11 @@ func NewStatementGridIn(stmts []upstream.AnnualFinancials, units Units) Statemen
 		g.Rows[r].Changes = make([]string, len(g.Rows[r].Cells))
 		for i := range g.Rows[r].Cells {
 			dp, ok := stmts[i].Values[key]
-			if !ok || dp.Value == nil || math.IsNaN(*dp.Value) || math.IsInf(*dp.Value, 0) {
+			if !ok || !dp.Value.OK || math.IsNaN(dp.Value.V) || math.IsInf(dp.Value.V, 0) {
 				continue
 			}
-			g.Rows[r].Cells[i].Text = units.amount(*dp.Value)
-			g.Rows[r].Changes[i] = yearOnYear(stmts, i, key, *dp.Value)
+			g.Rows[r].Cells[i].Text = units.amount(dp.Value.V)
+			g.Rows[r].Changes[i] = yearOnYear(stmts, i, key, dp.Value.V)
 		}
 	}
 	return g

@@ -20,8 +20,8 @@ func StatementYear(stmts []upstream.AnnualFinancials) int {
 		}
 		y := 0
 		switch {
-		case dp.Value != nil && *dp.Value == math.Trunc(*dp.Value) && *dp.Value >= 1900 && *dp.Value <= 9999:
-			y = int(*dp.Value)
+		case dp.Value.OK && dp.Value.V == math.Trunc(dp.Value.V) && dp.Value.V >= 1900 && dp.Value.V <= 9999:
+			y = int(dp.Value.V)
 		case dp.Text != "":
 			if n, err := strconv.Atoi(strings.TrimSpace(dp.Text)); err == nil && n >= 1900 && n <= 9999 {
 				y = n

@@ -145,13 +145,13 @@ func scoresByBusiness(h upstream.PortfolioScoreHistory) map[int32]map[monthIndex
 	out := map[int32]map[monthIndex]float64{}
 	for _, b := range h.Businesses {
 		for _, s := range b.Scores {
-			if s.Score == nil || math.IsNaN(*s.Score) || s.Month < 1 || s.Month > 12 {
+			if !s.Score.OK || math.IsNaN(s.Score.V) || s.Month < 1 || s.Month > 12 {
 				continue
 			}
 			if out[b.BusinessID] == nil {
 				out[b.BusinessID] = map[monthIndex]float64{}
 			}
-			out[b.BusinessID][monthIndexOf(s.Year, s.Month)] = *s.Score
+			out[b.BusinessID][monthIndexOf(s.Year, s.Month)] = s.Score.V
 		}
 	}
 	return out
@@ -169,7 +169,7 @@ func monthSpan(hs ...upstream.PortfolioScoreHistory) []monthIndex {
 	for _, h := range hs {
 		for _, b := range h.Businesses {
 			for _, s := range b.Scores {
-				if s.Score == nil || s.Month < 1 || s.Month > 12 {
+				if !s.Score.OK || s.Month < 1 || s.Month > 12 {
 					continue
 				}
 				m := monthIndexOf(s.Year, s.Month)

@@ -10,7 +10,7 @@ import (
 
 // stressHistory builds a portfolio history from 2025-01 on; nil is a month the
 // business has no score.
-func stressHistory(rows map[int32][]*float64) upstream.PortfolioScoreHistory {
+func stressHistory(rows map[int32][]upstream.Num[float64]) upstream.PortfolioScoreHistory {
 	var h upstream.PortfolioScoreHistory
 	for id, vals := range rows {
 		b := upstream.PortfolioBusinessScores{BusinessID: id, BusinessName: "B" + Int(int64(id))}
@@ -23,7 +23,7 @@ func stressHistory(rows map[int32][]*float64) upstream.PortfolioScoreHistory {
 }
 
 func TestFolderStress(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
+	f := func(v float64) upstream.Num[float64] { return upstream.Some(v) }
 	folders := []upstream.Folder{{FolderID: 1, FolderName: "Retail"}, {FolderID: 2, FolderName: "Empty"}, {FolderID: 3, FolderName: "Unscored"}}
 	members := []upstream.PortfolioBusiness{
 		{BusinessID: 1, FolderID: 1}, {BusinessID: 2, FolderID: 1}, {BusinessID: 3, FolderID: 1}, {BusinessID: 4, FolderID: 1},
@@ -32,15 +32,15 @@ func TestFolderStress(t *testing.T) {
 		{BusinessID: 9, FolderID: 0}, // no folder: counted nowhere
 	}
 	// Months 2025-01 .. 2025-05; 2025-03 has no Pay score at all (a gap).
-	pay := stressHistory(map[int32][]*float64{
-		1: {f(8), f(8), nil, f(3), f(3)},
-		2: {f(4), f(5), nil, f(2), f(2)},
-		3: {f(9), f(9), nil, f(9), f(1)},
+	pay := stressHistory(map[int32][]upstream.Num[float64]{
+		1: {f(8), f(8), upstream.Num[float64]{}, f(3), f(3)},
+		2: {f(4), f(5), upstream.Num[float64]{}, f(2), f(2)},
+		3: {f(9), f(9), upstream.Num[float64]{}, f(9), f(1)},
 		// 4 has no Pay score: thin trade file.
 	})
-	z := stressHistory(map[int32][]*float64{
+	z := stressHistory(map[int32][]upstream.Num[float64]{
 		1: {f(3), f(3), f(1), f(1), f(1)},
-		2: {f(2), f(2), f(2), nil, f(0.5)},
+		2: {f(2), f(2), f(2), upstream.Num[float64]{}, f(0.5)},
 		4: {f(4), f(4), f(4), f(4), f(4)},
 		// 3 has no Z″: private company.
 	})
@@ -145,10 +145,10 @@ func TestFolderStressWithoutScores(t *testing.T) {
 // Past the first MovesCompared businesses by name the histories hold no
 // row: such members are said to be not measured, not to lack a score.
 func TestFolderStressPastTheCap(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
+	f := func(v float64) upstream.Num[float64] { return upstream.Some(v) }
 	members := []upstream.PortfolioBusiness{{BusinessID: 1, FolderID: 1}, {BusinessID: 2, FolderID: 1}, {BusinessID: 3, FolderID: 1}, {BusinessID: 4, FolderID: 2}}
-	pay := stressHistory(map[int32][]*float64{1: {f(3), f(4)}, 2: {nil, nil}})
-	z := stressHistory(map[int32][]*float64{1: {f(2), f(2)}})
+	pay := stressHistory(map[int32][]upstream.Num[float64]{1: {f(3), f(4)}, 2: {upstream.Num[float64]{}, upstream.Num[float64]{}}})
+	z := stressHistory(map[int32][]upstream.Num[float64]{1: {f(2), f(2)}})
 	pay.TotalResults, z.TotalResults = 4, 4 // 3 and 4 come later by name
 	v, err := FolderStress([]upstream.Folder{{FolderID: 1, FolderName: "A"}, {FolderID: 2, FolderName: "B"}}, members, pay, z)
 	if err != nil {
@@ -166,8 +166,8 @@ func TestFolderStressPastTheCap(t *testing.T) {
 // A stray score from long ago does not stretch the months followed: they
 // end with the newest, at most maxStressMonths of them.
 func TestMonthSpanIsBounded(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
-	pay := stressHistory(map[int32][]*float64{1: {f(3), f(4)}})
+	f := func(v float64) upstream.Num[float64] { return upstream.Some(v) }
+	pay := stressHistory(map[int32][]upstream.Num[float64]{1: {f(3), f(4)}})
 	pay.Businesses[0].Scores = append(pay.Businesses[0].Scores, upstream.MonthlyScore{Year: 1, Month: 1, Score: f(9)})
 	span := monthSpan(pay)
 	if len(span) != maxStressMonths || span[len(span)-1] != monthIndexOf(2025, 2) {
@@ -178,10 +178,10 @@ func TestMonthSpanIsBounded(t *testing.T) {
 // The median Z″ of 2.60 and 2.6098 is shown 2.60 and so is grey, as the
 // legend says 2.60 is; its zone used to come from the unrounded 2.6049.
 func TestFolderStressMedianZoneAsShown(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
+	f := func(v float64) upstream.Num[float64] { return upstream.Some(v) }
 	folders := []upstream.Folder{{FolderID: 1, FolderName: "Retail"}}
 	members := []upstream.PortfolioBusiness{{BusinessID: 1, FolderID: 1}, {BusinessID: 2, FolderID: 1}}
-	z := stressHistory(map[int32][]*float64{1: {f(2.6)}, 2: {f(2.6098)}})
+	z := stressHistory(map[int32][]upstream.Num[float64]{1: {f(2.6)}, 2: {f(2.6098)}})
 	v, err := FolderStress(folders, members, stressHistory(nil), z)
 	if err != nil {
 		t.Fatal(err)

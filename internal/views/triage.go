@@ -268,22 +268,22 @@ func (t Triage) Caption() string {
 // to be remembered as last seen.
 func ReportReadings(id int32, hist []upstream.CreditScoreHistoryRow) []store.Reading {
 	var out []store.Reading
-	var risk, dbt *int
+	var risk, dbt upstream.Num[int]
 	ry, rm, dy, dm := 0, 0, 0, 0
 	for _, r := range hist {
 		at := r.Year*12 + r.Month
-		if r.RiskScore != nil && at >= ry*12+rm {
+		if r.RiskScore.OK && at >= ry*12+rm {
 			risk, ry, rm = r.RiskScore, r.Year, r.Month
 		}
-		if r.DBTScore != nil && at >= dy*12+dm {
+		if r.DBTScore.OK && at >= dy*12+dm {
 			dbt, dy, dm = r.DBTScore, r.Year, r.Month
 		}
 	}
-	if risk != nil {
-		out = append(out, store.Reading{BusinessID: id, Score: store.ScoreRisk, Value: float64(*risk)})
+	if risk.OK {
+		out = append(out, store.Reading{BusinessID: id, Score: store.ScoreRisk, Value: float64(risk.V)})
 	}
-	if dbt != nil {
-		out = append(out, store.Reading{BusinessID: id, Score: store.ScoreDBT, Value: float64(*dbt)})
+	if dbt.OK {
+		out = append(out, store.Reading{BusinessID: id, Score: store.ScoreDBT, Value: float64(dbt.V)})
 	}
 	return out
 }

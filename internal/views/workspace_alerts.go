@@ -30,17 +30,17 @@ func ReportSeries(id int32, name string, rows []upstream.CreditScoreHistoryRow) 
 		by[s] = append(by[s], monthScore{monthIndexOf(y, m), v})
 	}
 	for _, r := range rows {
-		if r.RiskScore != nil {
-			put(store.ScoreRisk, r.Year, r.Month, float64(*r.RiskScore))
+		if r.RiskScore.OK {
+			put(store.ScoreRisk, r.Year, r.Month, float64(r.RiskScore.V))
 		}
-		if r.PayScore != nil {
-			put(store.ScorePay, r.Year, r.Month, float64(*r.PayScore))
+		if r.PayScore.OK {
+			put(store.ScorePay, r.Year, r.Month, float64(r.PayScore.V))
 		}
-		if r.DBTScore != nil {
-			put(store.ScoreDBT, r.Year, r.Month, float64(*r.DBTScore))
+		if r.DBTScore.OK {
+			put(store.ScoreDBT, r.Year, r.Month, float64(r.DBTScore.V))
 		}
-		if r.ZScore != nil {
-			put(store.ScoreZ, r.Year, r.Month, *r.ZScore)
+		if r.ZScore.OK {
+			put(store.ScoreZ, r.Year, r.Month, r.ZScore.V)
 		}
 	}
 	var out []ScoreSeries

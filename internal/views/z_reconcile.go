@@ -10,11 +10,11 @@ import (
 // when the history has none.
 func latestZ(hist []upstream.CreditScoreHistoryRow) (z float64, m monthIndex, ok bool) {
 	for _, r := range hist {
-		if r.ZScore == nil || math.IsNaN(*r.ZScore) {
+		if !r.ZScore.OK || math.IsNaN(r.ZScore.V) {
 			continue
 		}
 		if at := monthIndexOf(r.Year, r.Month); !ok || at > m {
-			z, m, ok = *r.ZScore, at, true
+			z, m, ok = r.ZScore.V, at, true
 		}
 	}
 	return z, m, ok
