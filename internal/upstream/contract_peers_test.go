@@ -30,7 +30,7 @@ func TestContractPeerAnalysisValues(t *testing.T) {
 		t.Fatalf("statements of %d: %d, %v", pa.PeerYear, len(st), err)
 	}
 	v := st[0].Values
-	want := math.Round(v["CurrentAssets"].Value.V / v["CurrentLiabilities"].Value.V * 1e4) / 1e4
+	want := math.Round(v["CurrentAssets"].Value.V/v["CurrentLiabilities"].Value.V*1e4) / 1e4
 	cur := pa.Ratios[0]
 	if cur.Ratio != upstream.RatioCurrent || !cur.Value.OK || cur.Value.V != want || !cur.Rank.OK || !cur.Min.OK {
 		t.Errorf("current ratio %+v, want value %v from the statements", cur, want)
