@@ -66,3 +66,4 @@ func TestNumKeepsItsJSON(t *testing.T) {
 		t.Errorf("Get = %v, %v", v, ok)
 	}
 }
+

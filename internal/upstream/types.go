@@ -54,10 +54,29 @@ type PaymentSummaryRow struct {
 	OtherAmountPercent       float64  `json:"OtherAmountPercent"`
 }
 
-// Month parses MonthReported; ok is false when the service sent something else.
+// Month reads MonthReported (monthLayout, "2026-10"); ok is false when the
+// service sent something else. It is read by hand, as time.Parse would
+// read it: a payments page sorts and labels hundreds of rows by month.
 func (r PaymentSummaryRow) Month() (t time.Time, ok bool) {
-	t, err := time.Parse(monthLayout, r.MonthReported)
-	return t, err == nil
+	s := r.MonthReported
+	if len(s) != len(monthLayout) || s[4] != '-' {
+		return time.Time{}, false
+	}
+	n := 0
+	for i := range len(s) {
+		if i == 4 {
+			continue
+		}
+		if s[i] < '0' || s[i] > '9' {
+			return time.Time{}, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	year, month := n/100, n%100
+	if month < 1 || month > 12 {
+		return time.Time{}, false
+	}
+	return time.Date(year, time.Month(month), 1, 0, 0, 0, 0, time.UTC), true
 }
 
 // CreditScoreHistoryRow is one month of a business's scores; a nil score
