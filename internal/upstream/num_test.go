@@ -66,4 +66,3 @@ func TestNumKeepsItsJSON(t *testing.T) {
 		t.Errorf("Get = %v, %v", v, ok)
 	}
 }
-
