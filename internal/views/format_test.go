@@ -96,6 +96,15 @@ func TestMonthsAndDates(t *testing.T) {
 			t.Errorf("Month(2026, %d) = %q, want a dash", m, got)
 		}
 	}
+	// Inside and outside the years whose labels are made once.
+	for _, c := range []struct {
+		y, m int
+		want string
+	}{{1949, 12, "Dec 1949"}, {1950, 1, "Jan 1950"}, {2149, 12, "Dec 2149"}, {2150, 1, "Jan 2150"}, {-5, 3, "Mar -5"}} {
+		if got := Month(c.y, c.m); got != c.want {
+			t.Errorf("Month(%d, %d) = %q, want %q", c.y, c.m, got, c.want)
+		}
+	}
 	d := time.Date(2024, time.March, 4, 14, 5, 0, 0, time.UTC)
 	cases := []struct {
 		name, got, want string

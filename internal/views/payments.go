@@ -104,10 +104,11 @@ func SICLatest(rows []upstream.PaymentSummaryRow) (month string, out []AgingRow)
 }
 
 // sortedPayments orders rows by month (newest first unless oldestFirst);
-// rows whose month cannot be read go last, in the order they came.
+// rows whose month cannot be read go last, in the order they came. Rows
+// already in that order (as the service sends them) are returned as they
+// are, not copied: like every view, callers only read them.
 func sortedPayments(rows []upstream.PaymentSummaryRow, oldestFirst bool) []upstream.PaymentSummaryRow {
-	rows = slices.Clone(rows)
-	slices.SortStableFunc(rows, func(a, b upstream.PaymentSummaryRow) int {
+	order := func(a, b upstream.PaymentSummaryRow) int {
 		ta, oka := a.Month()
 		tb, okb := b.Month()
 		switch {
@@ -118,7 +119,12 @@ func sortedPayments(rows []upstream.PaymentSummaryRow, oldestFirst bool) []upstr
 		default:
 			return tb.Compare(ta)
 		}
-	})
+	}
+	if slices.IsSortedFunc(rows, order) {
+		return rows
+	}
+	rows = slices.Clone(rows)
+	slices.SortStableFunc(rows, order)
 	return rows
 }
 

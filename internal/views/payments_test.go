@@ -1,6 +1,7 @@
 package views
 
 import (
+	"slices"
 	"testing"
 
 	"creditdash/internal/upstream"
@@ -77,5 +78,36 @@ func TestSICLatest(t *testing.T) {
 	}
 	if m, r := SICLatest(nil); m != "" || r != nil {
 		t.Errorf("no rows: %q %v", m, r)
+	}
+}
+
+// TestSortedPaymentsLeavesItsInput: rows out of order are sorted in a
+// copy, never in the answer they came from (a kept copy other pages
+// read); rows in order come back as they are.
+func TestSortedPaymentsLeavesItsInput(t *testing.T) {
+	in := []upstream.PaymentSummaryRow{
+		payment("2026-09", "", "All", 1, ip(1)),
+		payment("bad", "", "All", 2, ip(2)),
+		payment("2026-10", "", "All", 3, ip(3)),
+		payment("2026-08", "", "All", 4, ip(4)),
+	}
+	months := func(rows []upstream.PaymentSummaryRow) (out []string) {
+		for _, r := range rows {
+			out = append(out, r.MonthReported)
+		}
+		return out
+	}
+	got := sortedPayments(in, false)
+	if want := []string{"2026-10", "2026-09", "2026-08", "bad"}; !slices.Equal(months(got), want) {
+		t.Errorf("newest first: %q, want %q", months(got), want)
+	}
+	if want := []string{"2026-09", "bad", "2026-10", "2026-08"}; !slices.Equal(months(in), want) {
+		t.Errorf("the input was reordered: %q", months(in))
+	}
+	if again := sortedPayments(got, false); &again[0] != &got[0] {
+		t.Error("rows already in order were copied")
+	}
+	if old := sortedPayments(got, true); !slices.Equal(months(old), []string{"2026-08", "2026-09", "2026-10", "bad"}) || &old[0] == &got[0] {
+		t.Errorf("oldest first: %q, in a copy", months(old))
 	}
 }
