@@ -47,7 +47,7 @@ func ScoreCharts(rows []upstream.CreditScoreHistoryRow) ([]ChartPanel, error) {
 
 func scoreChart(k ScoreKind, h scoreHistory) (ChartPanel, error) {
 	p := ChartPanel{Title: k.Name() + " history", Note: k.Scale()}
-	pts := h.points[k]
+	pts := h.of(k)
 	if len(pts) == 0 {
 		p.Empty = "No score history in this time frame."
 		return p, nil

@@ -93,7 +93,7 @@ func scoreLatest(k ScoreKind) func(b *compareData) (float64, bool) {
 // business's score (its report says the score is missing for the latest
 // months), and next to the others' it would pass for one.
 func current(h scoreHistory, k ScoreKind) (scorePoint, bool) {
-	p, ok := lastReported(h.points[k])
+	p, ok := lastReported(h.of(k))
 	if !ok || len(h.months) == 0 || p.month != h.months[len(h.months)-1] {
 		return scorePoint{}, false
 	}
@@ -107,7 +107,7 @@ func scoreChange(k ScoreKind) func(b *compareData) (float64, bool) {
 		if !ok {
 			return 0, false
 		}
-		then, ok := at(b.hist.points[k], p.month-12)
+		then, ok := at(b.hist.of(k), p.month-12)
 		return p.value - then.value, ok
 	}
 }
@@ -354,7 +354,7 @@ func CompareCharts(bs []CompareInput) ([]ChartPanel, error) {
 			data := make([]ecItem, 0, len(labels))
 			col := make([]string, 0, len(labels))
 			for m := lo; m <= hi; m++ {
-				pt, ok := at(hs[i].points[k], m)
+				pt, ok := at(hs[i].of(k), m)
 				if !ok {
 					data = append(data, ecItem{Name: m.String() + " · " + name + " · no score", Value: noValue})
 					col = append(col, Dash)

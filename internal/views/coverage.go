@@ -84,7 +84,7 @@ func (c Coverage) Class() string {
 //  8. Otherwise (nothing scored at all, or Z″ when nobody said whether the
 //     business is public): unknown.
 func scoreCoverage(k ScoreKind, h scoreHistory, public *bool) Coverage {
-	pts := h.points[k]
+	pts := h.of(k)
 	if len(pts) == 0 {
 		return CoverageUnknown
 	}
@@ -94,7 +94,7 @@ func scoreCoverage(k ScoreKind, h scoreHistory, public *bool) Coverage {
 	if _, ever := lastReported(pts); ever {
 		return CoverageNotReported
 	}
-	everScored := func(o ScoreKind) bool { _, ok := lastReported(h.points[o]); return ok }
+	everScored := func(o ScoreKind) bool { _, ok := lastReported(h.of(o)); return ok }
 	switch {
 	case k == ScorePay:
 		return CoverageThinFile

@@ -78,7 +78,7 @@ func explainMove(k ScoreKind, h scoreHistory, latest scorePoint) string {
 	before := latest.month - 12
 	var best *inputMove
 	for _, in := range inputsOf(k) {
-		pts := h.points[in]
+		pts := h.of(in)
 		now, ok1 := at(pts, latest.month)
 		then, ok2 := at(pts, before)
 		if !ok1 || !ok2 {

@@ -71,7 +71,7 @@ func ScoreCards(rows []upstream.CreditScoreHistoryRow, public *bool) []ScoreCard
 func scoreCard(k ScoreKind, h scoreHistory, public *bool) ScoreCard {
 	c := ScoreCard{Name: k.Name(), Scale: k.Scale(), short: k.short(), Measures: k.measures(),
 		Coverage: scoreCoverage(k, h, public)}
-	pts := h.points[k]
+	pts := h.of(k)
 	if len(pts) == 0 {
 		c.Missing = "no history in this time frame"
 		return c

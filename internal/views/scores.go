@@ -108,20 +108,35 @@ type scorePoint struct {
 // scoreHistory is the monthly history of every score, oldest first.
 type scoreHistory struct {
 	months []monthIndex
-	points map[ScoreKind][]scorePoint
+	points [len(scoreKinds)][]scorePoint
 }
 
-// newScoreHistory sorts the rows by month (the service sends them oldest
-// first, but the page must not depend on it) and splits them per score.
+// of is the history of score k, nil for a kind there is none of.
+func (h scoreHistory) of(k ScoreKind) []scorePoint {
+	if k < 0 || int(k) >= len(h.points) {
+		return nil
+	}
+	return h.points[k]
+}
+
+// newScoreHistory splits the rows per score by month. The service sends
+// them oldest first, but the page must not depend on it: rows out of
+// order are sorted in a copy.
 func newScoreHistory(rows []upstream.CreditScoreHistoryRow) scoreHistory {
-	rows = slices.Clone(rows)
-	slices.SortStableFunc(rows, func(a, b upstream.CreditScoreHistoryRow) int {
+	order := func(a, b upstream.CreditScoreHistoryRow) int {
 		return cmp.Compare(monthIndexOf(a.Year, a.Month), monthIndexOf(b.Year, b.Month))
-	})
+	}
+	if !slices.IsSortedFunc(rows, order) {
+		rows = slices.Clone(rows)
+		slices.SortStableFunc(rows, order)
+	}
 	n := len(rows)
-	h := scoreHistory{months: make([]monthIndex, 0, n), points: make(map[ScoreKind][]scorePoint, len(scoreKinds))}
+	h := scoreHistory{months: make([]monthIndex, 0, n)}
+	// One block for the four histories: a report makes a few of these.
+	block := make([]scorePoint, 0, len(scoreKinds)*n)
 	for _, k := range scoreKinds {
-		h.points[k] = make([]scorePoint, 0, n)
+		h.points[k] = block[len(block) : len(block) : len(block)+n]
+		block = block[:len(block)+n]
 	}
 	for _, r := range rows {
 		m := monthIndexOf(r.Year, r.Month)
