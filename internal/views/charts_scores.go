@@ -133,14 +133,11 @@ func scoreTip(k ScoreKind, pt scorePoint) string {
 	if !pt.ok {
 		return when + " · no " + k.short() + " score"
 	}
-	z := k.zone(pt.value)
-	s := when + " · " + k.short() + " " + k.format(pt.value) + " (" + z.Label + ")"
-	if k == ScoreRisk || k == ScorePay {
-		if band := bandText(k, int(math.Round(pt.value))); band != "" {
-			s += " · " + band
-		}
+	sep, band := "", bandText(k, int(math.Round(pt.value)))
+	if band != "" {
+		sep = " · "
 	}
-	return s
+	return when + " · " + k.short() + " " + k.format(pt.value) + " (" + k.zone(pt.value).Label + ")" + sep + band
 }
 
 // RiskHistoryChart draws the monthly average risk score (RiskHistory, which

@@ -159,13 +159,18 @@ func change(k ScoreKind, pts []scorePoint, latest scorePoint) (text, trend strin
 // bandText is the bankruptcy-probability band of a Risk or Pay value; for
 // Pay the Risk table is used by assumption, and the text says so.
 func bandText(k ScoreKind, score int) string {
-	p := RiskProbability(score)
-	if p == "" {
+	if score < 1 || score > 10 || (k != ScoreRisk && k != ScorePay) {
 		return ""
 	}
-	s := p + " chance of bankruptcy within 12 months"
-	if k == ScorePay {
-		s += " (Risk table, assumed to apply to Pay)"
-	}
-	return s
+	return bandTexts[k][score]
 }
+
+// bandTexts are bandText's sentences, made once: every month of a Risk or
+// Pay chart's tooltips names one.
+var bandTexts = func() (out [ScorePay + 1][11]string) {
+	for score := 1; score <= 10; score++ {
+		s := RiskProbability(score) + " chance of bankruptcy within 12 months"
+		out[ScoreRisk][score], out[ScorePay][score] = s, s+" (Risk table, assumed to apply to Pay)"
+	}
+	return out
+}()
