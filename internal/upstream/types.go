@@ -22,7 +22,7 @@ type AnnualFinancials struct {
 	Values map[string]DataPoint `json:"values"`
 }
 
-// DataPoint is one statement value; Value is nil when the service has none.
+// DataPoint is one statement value; Value is not OK when the service has none.
 type DataPoint struct {
 	Label string       `json:"Label"`
 	Value Num[float64] `json:"Value"`
@@ -79,7 +79,7 @@ func (r PaymentSummaryRow) Month() (t time.Time, ok bool) {
 	return time.Date(year, time.Month(month), 1, 0, 0, 0, 0, time.UTC), true
 }
 
-// CreditScoreHistoryRow is one month of a business's scores; a nil score
+// CreditScoreHistoryRow is one month of a business's scores; a score not OK
 // means the service has none for that month.
 type CreditScoreHistoryRow struct {
 	RiskScore Num[int]     `json:"RiskScore"`
@@ -242,7 +242,7 @@ type PeerAnalysis struct {
 }
 
 // PeerRatio is one ratio of the business against its peers. Value and Rank
-// are nil where the business lacks the inputs; Min, Median and Max are nil
+// are not OK where the business lacks the inputs; Min, Median and Max are not OK
 // when no peer has the ratio.
 type PeerRatio struct {
 	Ratio  string       `json:"Ratio"`

@@ -164,7 +164,7 @@ func paymentChart(title string, months []string) *ecOption {
 
 // sicGrid is the PaymentSummary/SIC answer as categories by months: the
 // categories in the answer's order, the months it names, and each cell's
-// DBT (nil when the service gave none). Rows whose month cannot be read
+// DBT (not OK when the service gave none). Rows whose month cannot be read
 // are left out.
 type sicGrid struct {
 	cats   []string
