@@ -23,7 +23,7 @@ func TestDecodeAnswerReadsLikeEncodingJSON(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var got []PaymentSummaryRow
-			if _, err := decodeAnswer("x", http.StatusOK, http.Header{}, []byte(body), &got); err != nil {
+			if _, err := decodeAnswer("x", http.StatusOK, http.Header{}, []byte(body), &got, false); err != nil {
 				t.Fatal(err)
 			}
 			var env struct{ Data []PaymentSummaryRow }
@@ -46,7 +46,7 @@ func TestDecodeAnswerMalformedData(t *testing.T) {
 		`{"Success":true,"Data":[`,
 	} {
 		var got []PaymentSummaryRow
-		_, err := decodeAnswer("x", http.StatusOK, http.Header{}, []byte(body), &got)
+		_, err := decodeAnswer("x", http.StatusOK, http.Header{}, []byte(body), &got, false)
 		if e, ok := err.(*Error); !ok || e.Kind != ErrMalformed {
 			t.Errorf("%s: error %v, want ErrMalformed", body, err)
 		}
@@ -93,7 +93,7 @@ func BenchmarkDecodeAnswer(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var out []PaymentSummaryRow
-		if _, err := decodeAnswer("x", http.StatusOK, http.Header{}, body, &out); err != nil || len(out) != len(rows) {
+		if _, err := decodeAnswer("x", http.StatusOK, http.Header{}, body, &out, false); err != nil || len(out) != len(rows) {
 			b.Fatal(err)
 		}
 	}

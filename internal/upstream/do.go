@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -130,7 +131,7 @@ func (c *Client) wire(ctx context.Context, cl call, out any, data bool) (a Answe
 			Err: fmt.Errorf("answer larger than %d bytes", c.maxBody)}
 	}
 	a.Size = buf.Len()
-	raw, err := decodeAnswer(cl.op, resp.StatusCode, resp.Header, buf.Bytes(), out)
+	raw, err := decodeAnswer(cl.op, resp.StatusCode, resp.Header, buf.Bytes(), out, data)
 	if err == nil && data {
 		a.Data = bytes.Clone(raw)
 	}
@@ -154,10 +155,19 @@ func putBodyBuffer(b *bytes.Buffer) {
 	bodyBuffers.Put(b)
 }
 
-// decodeAnswer turns a read answer into out or a typed error, and returns
-// the envelope's Data, a slice of body. It is pure, so the fuzz test can
-// feed it any bytes.
-func decodeAnswer(op string, status int, h http.Header, body []byte, out any) ([]byte, error) {
+// decodeAnswer turns a read answer into out or a typed error; with raw it
+// also returns the envelope's Data, a slice of body. It is pure, so the
+// fuzz test can feed it any bytes.
+func decodeAnswer(op string, status int, h http.Header, body []byte, out any, raw bool) ([]byte, error) {
+	if status == http.StatusOK && out != nil && !raw {
+		env := dataEnvelope{Data: dataInto{out: out}}
+		if err := unmarshalAnswer(body, &env); err == nil && env.Success && env.Data.seen {
+			return nil, nil
+		}
+		// A refusal, an answer without Data or a malformed one is read
+		// again below, to be told apart: rare, and never a page's
+		// common path.
+	}
 	var env envelope
 	decodeErr := unmarshalAnswer(body, &env)
 	if status != http.StatusOK {
@@ -176,6 +186,32 @@ func decodeAnswer(op string, status int, h http.Header, body []byte, out any) ([
 		return nil, &Error{Op: op, Status: status, Kind: ErrMalformed, Err: err}
 	}
 	return env.Data, nil
+}
+
+// dataEnvelope is the envelope of a success read in one pass, its Data
+// decoded where it stands. Read first as a whole value and then decoded,
+// Data was tokenized twice: 3 % of the dashboard's CPU under the 200
+// analysts.
+type dataEnvelope struct {
+	Success   bool     `json:"Success"`
+	Data      dataInto `json:"Data"`
+	ErrorCode string   `json:"ErrorCode"`
+}
+
+// dataInto decodes Data into out (a pointer).
+type dataInto struct {
+	out  any
+	seen bool
+}
+
+// UnmarshalJSONFrom decodes Data; a repeated Data replaces the first, as
+// it does in the envelope read whole.
+func (d *dataInto) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if d.seen {
+		reflect.ValueOf(d.out).Elem().SetZero()
+	}
+	d.seen = true
+	return jsonv2.UnmarshalDecode(dec, d.out)
 }
 
 // answerOptions read the service's JSON as encoding/json does (member

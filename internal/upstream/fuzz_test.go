@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"reflect"
 	"testing"
 )
 
 // FuzzDecodeAnswer feeds any status and body to the envelope decoding: it
-// must never panic, and every failure must be a typed *Error naming the
-// operation.
+// must never panic, every failure must be a typed *Error naming the
+// operation, and the one-pass reading must agree with the envelope read
+// whole (with raw) in the error's kind and the rows decoded.
 func FuzzDecodeAnswer(f *testing.F) {
 	f.Add(200, []byte(`{"Success":true,"Data":[{"MonthReported":"2026-10","Accounts":3,"DBTIndex":null}]}`))
 	f.Add(200, []byte(`{"Success":false,"Data":"nope","ErrorCode":"BusinessNotFound"}`))
@@ -19,12 +21,20 @@ func FuzzDecodeAnswer(f *testing.F) {
 	f.Add(500, []byte(`<html>`))
 	f.Add(200, []byte(``))
 	f.Add(200, []byte(`null`))
+	f.Add(200, []byte(`{"Success":true}`))
+	f.Add(200, []byte(`{"Data":[{"Accounts":1}],"Success":true,"Data":[]}`))
+	f.Add(200, []byte(`{"Success":false,"Data":[{"Accounts":1}],"ErrorCode":"RateLimitExceeded"}`))
+	f.Add(200, []byte(`{"Success":true,"Data":[{"Accounts":"x"}]}`))
 	f.Fuzz(func(t *testing.T, status int, body []byte) {
 		if status < 100 || status > 599 {
 			return
 		}
-		var out []PaymentSummaryRow
-		_, err := decodeAnswer("Business/PaymentSummary/Monthly", status, http.Header{"Retry-After": {"60"}}, body, &out)
+		var out, whole []PaymentSummaryRow
+		_, err := decodeAnswer("Business/PaymentSummary/Monthly", status, http.Header{"Retry-After": {"60"}}, body, &out, false)
+		_, errWhole := decodeAnswer("Business/PaymentSummary/Monthly", status, http.Header{"Retry-After": {"60"}}, body, &whole, true)
+		if kindOf(err) != kindOf(errWhole) || (err == nil && !reflect.DeepEqual(out, whole)) {
+			t.Fatalf("one pass: %v %+v\nwhole: %v %+v", err, out, errWhole, whole)
+		}
 		if err == nil {
 			if status != http.StatusOK {
 				t.Fatalf("status %d decoded as success", status)
@@ -37,6 +47,13 @@ func FuzzDecodeAnswer(f *testing.F) {
 		}
 		_ = err.Error()
 	})
+}
+
+func kindOf(err error) error {
+	if e, ok := err.(*Error); ok {
+		return e.Kind
+	}
+	return err
 }
 
 // FuzzDecodeLogin checks the two accepted shapes of the sign-in answer.
