@@ -12,6 +12,12 @@ import "strconv"
 // 500-item IN list had taken most of 23 ms (BenchmarkLastSeen).
 func (s *Store) idsIn(column string, n int, ids []int32) (string, any) {
 	param := "$" + strconv.Itoa(n)
+	if len(ids) == 1 {
+		// A report's own business: an equality took 40 % less time than
+		// a one-item array on PostgreSQL, a little less on SQLite
+		// (BenchmarkLastSeen/one).
+		return column + " = " + param, int64(ids[0])
+	}
 	if s.engine == Postgres {
 		wide := make([]int64, len(ids))
 		for i, id := range ids {
