@@ -182,7 +182,7 @@ func decodeAnswer(op string, status int, h http.Header, body []byte, out any, ra
 	if out == nil {
 		return env.Data, nil
 	}
-	if err := unmarshalAnswer(env.Data, out); err != nil {
+	if err := unmarshalData(env.Data, out); err != nil {
 		return nil, &Error{Op: op, Status: status, Kind: ErrMalformed, Err: err}
 	}
 	return env.Data, nil
@@ -211,6 +211,9 @@ func (d *dataInto) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		reflect.ValueOf(d.out).Elem().SetZero()
 	}
 	d.seen = true
+	if v := reflect.ValueOf(d.out).Elem(); v.Kind() == reflect.Slice && dec.PeekKind() == '[' {
+		return decodeExact(dec, v)
+	}
 	return jsonv2.UnmarshalDecode(dec, d.out)
 }
 
@@ -221,6 +224,12 @@ var answerOptions = jsonv2.JoinOptions(
 	jsontext.AllowDuplicateNames(true),
 	jsontext.AllowInvalidUTF8(true),
 )
+
+// unmarshalData decodes an answer's Data into out (a pointer) as the
+// one-pass reading does, arrays to their exact length.
+func unmarshalData(data []byte, out any) error {
+	return unmarshalAnswer(data, &dataInto{out: out})
+}
 
 // unmarshalAnswer decodes the service's JSON with the JSON v2 prototype,
 // which decodes its answers about three times as fast as encoding/json with

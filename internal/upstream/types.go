@@ -100,16 +100,16 @@ type RiskHistoryRow struct {
 
 // PortfolioScoreHistory is one page of monthly scores of the portfolio.
 type PortfolioScoreHistory struct {
-	TotalResults int                       `json:"TotalResults"`
-	ScoreType    string                    `json:"ScoreType"`
-	Businesses   []PortfolioBusinessScores `json:"Businesses"`
+	TotalResults int                           `json:"TotalResults"`
+	ScoreType    string                        `json:"ScoreType"`
+	Businesses   Rows[PortfolioBusinessScores] `json:"Businesses"`
 }
 
 // PortfolioBusinessScores is the monthly score history of one business.
 type PortfolioBusinessScores struct {
-	BusinessID   int32          `json:"BusinessId"`
-	BusinessName string         `json:"BusinessName"`
-	Scores       []MonthlyScore `json:"Scores"`
+	BusinessID   int32              `json:"BusinessId"`
+	BusinessName string             `json:"BusinessName"`
+	Scores       Rows[MonthlyScore] `json:"Scores"`
 }
 
 // MonthlyScore is one month's score of a business in the portfolio.
@@ -219,8 +219,8 @@ type PortfolioBusiness struct {
 // TradeProviders lists the account's trade providers and the chosen one.
 type TradeProviders struct {
 	// Current is the chosen provider's id, or "" when none is chosen.
-	Current   string          `json:"Current"`
-	Providers []TradeProvider `json:"TradeProviders"`
+	Current   string              `json:"Current"`
+	Providers Rows[TradeProvider] `json:"TradeProviders"`
 }
 
 // TradeProvider is one trade provider id of the account.
@@ -237,8 +237,8 @@ type PeerAnalysis struct {
 	SIC          string `json:"SIC"`
 	IndustryName string `json:"IndustryName"`
 	// PeerCount is how many businesses were compared, the business included.
-	PeerCount int         `json:"PeerCount"`
-	Ratios    []PeerRatio `json:"Ratios"`
+	PeerCount int             `json:"PeerCount"`
+	Ratios    Rows[PeerRatio] `json:"Ratios"`
 }
 
 // PeerRatio is one ratio of the business against its peers. Value and Rank

@@ -111,7 +111,7 @@ type Keeper interface {
 // Decode decodes a kept copy of an answer's data into out, as the wire
 // would have.
 func (rq Request) Decode(data []byte, out any) error {
-	if err := unmarshalAnswer(data, out); err != nil {
+	if err := unmarshalData(data, out); err != nil {
 		return &Error{Op: rq.Op, Status: 200, Kind: ErrMalformed, Err: err}
 	}
 	return nil
