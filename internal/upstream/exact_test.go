@@ -88,3 +88,28 @@ func TestRowsKeepTheirJSON(t *testing.T) {
 		t.Fatalf("read back %+v (%v), want %+v", back, err, in)
 	}
 }
+
+// BenchmarkDecodePortfolio decodes a portfolio's score history: 100
+// businesses of 24 months each, rows inside rows.
+func BenchmarkDecodePortfolio(b *testing.B) {
+	hist := PortfolioScoreHistory{TotalResults: 100, ScoreType: "Pay"}
+	for i := range 100 {
+		bs := PortfolioBusinessScores{BusinessID: int32(1000 + i), BusinessName: "Business of the portfolio"}
+		for m := range 24 {
+			bs.Scores = append(bs.Scores, MonthlyScore{Year: 2025 + m/12, Month: 1 + m%12, Score: Some(40 + float64(m))})
+		}
+		hist.Businesses = append(hist.Businesses, bs)
+	}
+	body, err := json.Marshal(map[string]any{"Success": true, "Data": hist})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var out PortfolioScoreHistory
+		if _, err := decodeAnswer("x", http.StatusOK, http.Header{}, body, &out, false); err != nil || len(out.Businesses) != 100 {
+			b.Fatal(err)
+		}
+	}
+}
