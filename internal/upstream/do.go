@@ -205,7 +205,8 @@ type dataInto struct {
 }
 
 // UnmarshalJSONFrom decodes Data; a repeated Data replaces the first, as
-// it does in the envelope read whole.
+// it does in the envelope read whole. An array of rows is decoded to its
+// exact length (decodeExact).
 func (d *dataInto) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if d.seen {
 		reflect.ValueOf(d.out).Elem().SetZero()
