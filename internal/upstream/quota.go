@@ -21,15 +21,33 @@ type RateLimit struct {
 // RenewsAt is when the quota renews.
 func (r RateLimit) RenewsAt() time.Time { return r.At.Add(r.Reset) }
 
+// The quota headers' names as net/http keeps them. The service spells
+// them "RateLimit", which is not canonical: Header.Get made a canonical
+// copy of the name on every lookup, three for every answer.
+var (
+	keyRateLimit     = http.CanonicalHeaderKey(headerRateLimit)
+	keyRateRemaining = http.CanonicalHeaderKey(headerRateRemaining)
+	keyRateReset     = http.CanonicalHeaderKey(headerRateReset)
+	keyRetryAfter    = http.CanonicalHeaderKey(headerRetryAfter)
+)
+
+// headerValue is h's first value for key, a canonical name.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 // readRateLimit reads the X-RateLimit-* headers; ok is false when the answer
 // carries none (unlimited accounts).
 func readRateLimit(h http.Header) (RateLimit, bool) {
-	limit, err1 := strconv.Atoi(h.Get(headerRateLimit))
-	remaining, err2 := strconv.Atoi(h.Get(headerRateRemaining))
+	limit, err1 := strconv.Atoi(headerValue(h, keyRateLimit))
+	remaining, err2 := strconv.Atoi(headerValue(h, keyRateRemaining))
 	if err1 != nil || err2 != nil || limit < 0 {
 		return RateLimit{}, false
 	}
-	reset, _ := strconv.Atoi(h.Get(headerRateReset))
+	reset, _ := strconv.Atoi(headerValue(h, keyRateReset))
 	return RateLimit{
 		Limit:     limit,
 		Remaining: max(remaining, 0),
@@ -49,8 +67,8 @@ func clampReset(seconds int) time.Duration {
 
 // retryAfter reads how long until the quota renews from a 429 answer.
 func retryAfter(h http.Header) time.Duration {
-	for _, name := range []string{headerRetryAfter, headerRateReset} {
-		if n, err := strconv.Atoi(h.Get(name)); err == nil && n >= 0 {
+	for _, key := range []string{keyRetryAfter, keyRateReset} {
+		if n, err := strconv.Atoi(headerValue(h, key)); err == nil && n >= 0 {
 			return clampReset(n)
 		}
 	}
