@@ -52,8 +52,9 @@ func TeamObservation(id int32, name string, rows []upstream.CreditScoreHistoryRo
 // the team: each business's latest month with a score, per score. Both
 // histories are sent to every access model, so every analyst may see them.
 func PortfolioObservations(pay, z upstream.PortfolioScoreHistory, fetched time.Time) []store.Observation {
-	byID := map[int32]int{}
-	var out []store.Observation
+	// Both histories list the portfolio's businesses, usually the same ones.
+	byID := make(map[int32]int, len(pay.Businesses))
+	out := make([]store.Observation, 0, max(len(pay.Businesses), len(z.Businesses)))
 	add := func(s store.Score, h upstream.PortfolioScoreHistory) {
 		for _, b := range h.Businesses {
 			best := store.KnownScore{}

@@ -82,9 +82,10 @@ func SICDBTChart(rows []upstream.PaymentSummaryRow) (ChartPanel, error) {
 	for i, m := range months {
 		labels[i] = m.String()
 	}
-	p.Table = DataTable{Caption: "DBT by category and month", Head: append([]string{"Month"}, cats...)}
+	p.Table = DataTable{Caption: "DBT by category and month", Head: append([]string{"Month"}, cats...), Rows: make([]DataRow, 0, len(months))}
 	for _, m := range months {
-		row := DataRow{Cells: []DataCell{{Text: m.String()}}}
+		row := DataRow{Cells: make([]DataCell, 1, 1+len(cats))}
+		row.Cells[0] = DataCell{Text: m.String()}
 		for _, c := range cats {
 			if v, ok := g.dbt(c, m).Get(); ok {
 				z := DBTZone(v)
@@ -178,7 +179,7 @@ type sicCell struct {
 }
 
 func newSICGrid(rows []upstream.PaymentSummaryRow) sicGrid {
-	g := sicGrid{cells: map[sicCell]upstream.Num[int]{}}
+	g := sicGrid{cells: make(map[sicCell]upstream.Num[int], len(rows))}
 	for _, r := range rows {
 		m, ok := paymentMonthIndex(r)
 		if !ok {

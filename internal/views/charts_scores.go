@@ -154,12 +154,14 @@ func RiskHistoryChart(rows []upstream.RiskHistoryRow) (ChartPanel, error) {
 	}
 	labels := make([]string, len(rows))
 	data := make([]ecItem, len(rows))
-	p.Table = DataTable{Caption: "Average risk score by month", Head: []string{"Month", "Average risk", "Zone"}}
+	p.Table = DataTable{Caption: "Average risk score by month", Head: []string{"Month", "Average risk", "Zone"}, Rows: make([]DataRow, 0, len(rows))}
+	cells := make([]DataCell, 3*len(rows)) // one block for every row's three
 	for i, r := range rows {
 		m := monthIndexOf(r.Year, r.Month)
 		labels[i] = m.String()
 		data[i] = ecItem{Name: labels[i] + " · no average risk score", Value: noValue}
-		row := DataRow{Cells: []DataCell{{Text: labels[i]}}}
+		row := DataRow{Cells: cells[3*i : 3*i+1 : 3*i+3]}
+		row.Cells[0] = DataCell{Text: labels[i]}
 		if r.AverageRiskScore.OK && !math.IsNaN(r.AverageRiskScore.V) {
 			v := r.AverageRiskScore.V
 			z := RiskZone(int(math.Round(v)))

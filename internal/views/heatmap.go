@@ -140,7 +140,7 @@ func (hm HeatMap) Chart(id, size string) (Chart, error) {
 		months[i] = m.Label
 	}
 	names := make([]string, len(hm.Rows))
-	var data []ecCell
+	data := make([]ecCell, 0, len(hm.Rows)*len(hm.Months))
 	for y, r := range hm.Rows {
 		names[y] = r.Name
 		for x, c := range r.Cells {

@@ -123,7 +123,7 @@ func (hm *SICHeatMap) chart() (Chart, error) {
 		labels[i] = m.Label[:3] + " " + m.Label[len(m.Label)-2:]
 	}
 	names := make([]string, len(hm.Rows))
-	var data []ecCell
+	data := make([]ecCell, 0, len(hm.Rows)*len(shown))
 	for y, r := range hm.Rows {
 		// The axis has room for a short name; the table has the full one.
 		names[y] = Clip(r.Category, 14)
