@@ -180,12 +180,21 @@ type sicCell struct {
 
 func newSICGrid(rows []upstream.PaymentSummaryRow) sicGrid {
 	g := sicGrid{cells: make(map[sicCell]upstream.Num[int], len(rows))}
+	// A category's label is made once, not once a row: the service sends
+	// every category for each month, a few categories over many months.
+	type named struct{ code, name, label string }
+	var seen []named
 	for _, r := range rows {
 		m, ok := paymentMonthIndex(r)
 		if !ok {
 			continue
 		}
-		c := categoryLabel(r)
+		i := slices.IndexFunc(seen, func(n named) bool { return n.code == r.CategoryCode && n.name == r.CategoryName })
+		if i < 0 {
+			i = len(seen)
+			seen = append(seen, named{r.CategoryCode, r.CategoryName, categoryLabel(r)})
+		}
+		c := seen[i].label
 		if !slices.Contains(g.cats, c) {
 			g.cats = append(g.cats, c)
 		}
