@@ -16,9 +16,10 @@ import (
 // bytes allocated and the heap live.
 var scratches sync.Map // reflect.Type of the slice -> *sync.Pool of pointers to it
 
-// keptScratchRows is the most rows a scratch slice keeps between
-// answers; a rare huge answer's is left to the collector.
-const keptScratchRows = 4096
+// keptScratch is the largest scratch slice, in bytes, kept between
+// answers, as for the answers' own buffers: a rare huge answer's is left
+// to the collector.
+const keptScratch = keptBodyBuffer
 
 // Rows is a slice of an answer's rows inside another answer (a
 // portfolio's businesses and each one's months, a peer analysis's
@@ -57,7 +58,7 @@ func decodeExact(dec *jsontext.Decoder, v reflect.Value) error {
 	// Cleared so the pool holds no strings or rows of an answer; the
 	// decoder zeroes each element it reuses anyway.
 	rows.Clear()
-	if rows.Cap() <= keptScratchRows {
+	if rows.Cap()*int(t.Elem().Size()) <= keptScratch {
 		rows.SetLen(0)
 		pool.(*sync.Pool).Put(p)
 	}
