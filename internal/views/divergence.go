@@ -58,20 +58,24 @@ func MatchCategory(sic []upstream.PaymentSummaryRow, code string) string {
 // NewDivergence reads the two lines for the category code from a
 // business's monthly and SIC payment summaries.
 func NewDivergence(monthly, sic []upstream.PaymentSummaryRow, code string) Divergence {
-	d := Divergence{Code: code, Overall: map[monthIndex]int{}}
+	d := Divergence{Code: code, Overall: make(map[monthIndex]int, len(monthly))}
 	for _, r := range monthly {
 		if m, ok := paymentMonthIndex(r); ok && r.DBTIndex.OK {
 			d.Overall[m] = r.DBTIndex.V
 		}
 	}
-	for _, r := range sic {
+	last := -1 // the category's last row read, whose label is shown
+	for i, r := range sic {
 		if strings.TrimSpace(r.CategoryCode) != code || !r.DBTIndex.OK {
 			continue
 		}
 		if m, ok := paymentMonthIndex(r); ok {
-			d.Label = categoryLabel(r)
+			last = i
 			d.Category = append(d.Category, dbtPoint{m, r.DBTIndex.V})
 		}
+	}
+	if last >= 0 {
+		d.Label = categoryLabel(sic[last])
 	}
 	slices.SortFunc(d.Category, func(a, b dbtPoint) int { return int(a.month - b.month) })
 	d.Category = slices.CompactFunc(d.Category, func(a, b dbtPoint) bool { return a.month == b.month })
