@@ -42,6 +42,12 @@ func TestDivergenceChange(t *testing.T) {
 	if _, ok := NewDivergence(monthly[:3], sic, "36").Change(); ok {
 		t.Error("three months with both lines make a change")
 	}
+	if d := NewDivergence(monthly, sic, "36"); d.Label != "36 Cat 36" || len(d.Category) != 5 {
+		t.Errorf("label %q and %d months, want \"36 Cat 36\" and 5", d.Label, len(d.Category))
+	}
+	if d := NewDivergence(monthly, sic, "99"); d.Label != "" || len(d.Category) != 0 {
+		t.Errorf("a category without rows: label %q, %d months", d.Label, len(d.Category))
+	}
 	if got := SteepestCategory(monthly, sic); got != "36" {
 		t.Errorf("SteepestCategory = %q, want 36", got)
 	}
