@@ -23,31 +23,23 @@ func (r RateLimit) RenewsAt() time.Time { return r.At.Add(r.Reset) }
 
 // The quota headers' names as net/http keeps them. The service spells
 // them "RateLimit", which is not canonical: Header.Get made a canonical
-// copy of the name on every lookup, three for every answer.
+// copy of such a name on every lookup, three for every answer, where a
+// canonical one is only checked.
 var (
 	keyRateLimit     = http.CanonicalHeaderKey(headerRateLimit)
 	keyRateRemaining = http.CanonicalHeaderKey(headerRateRemaining)
 	keyRateReset     = http.CanonicalHeaderKey(headerRateReset)
-	keyRetryAfter    = http.CanonicalHeaderKey(headerRetryAfter)
 )
-
-// headerValue is h's first value for key, a canonical name.
-func headerValue(h http.Header, key string) string {
-	if v := h[key]; len(v) > 0 {
-		return v[0]
-	}
-	return ""
-}
 
 // readRateLimit reads the X-RateLimit-* headers; ok is false when the answer
 // carries none (unlimited accounts).
 func readRateLimit(h http.Header) (RateLimit, bool) {
-	limit, err1 := strconv.Atoi(headerValue(h, keyRateLimit))
-	remaining, err2 := strconv.Atoi(headerValue(h, keyRateRemaining))
+	limit, err1 := strconv.Atoi(h.Get(keyRateLimit))
+	remaining, err2 := strconv.Atoi(h.Get(keyRateRemaining))
 	if err1 != nil || err2 != nil || limit < 0 {
 		return RateLimit{}, false
 	}
-	reset, _ := strconv.Atoi(headerValue(h, keyRateReset))
+	reset, _ := strconv.Atoi(h.Get(keyRateReset))
 	return RateLimit{
 		Limit:     limit,
 		Remaining: max(remaining, 0),
@@ -67,8 +59,8 @@ func clampReset(seconds int) time.Duration {
 
 // retryAfter reads how long until the quota renews from a 429 answer.
 func retryAfter(h http.Header) time.Duration {
-	for _, key := range []string{keyRetryAfter, keyRateReset} {
-		if n, err := strconv.Atoi(headerValue(h, key)); err == nil && n >= 0 {
+	for _, name := range []string{headerRetryAfter, keyRateReset} {
+		if n, err := strconv.Atoi(h.Get(name)); err == nil && n >= 0 {
 			return clampReset(n)
 		}
 	}
