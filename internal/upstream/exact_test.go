@@ -100,16 +100,5 @@ func BenchmarkDecodePortfolio(b *testing.B) {
 		}
 		hist.Businesses = append(hist.Businesses, bs)
 	}
-	body, err := json.Marshal(map[string]any{"Success": true, "Data": hist})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		var out PortfolioScoreHistory
-		if _, err := decodeAnswer("x", http.StatusOK, http.Header{}, body, &out, false); err != nil || len(out.Businesses) != 100 {
-			b.Fatal(err)
-		}
-	}
+	benchDecode(b, hist, func(out PortfolioScoreHistory) bool { return len(out.Businesses) == 100 })
 }
