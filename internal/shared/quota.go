@@ -135,6 +135,7 @@ func (b *Book) Reserve(ctx context.Context, user, op string) (cache.Reservation,
 	keys := []string{b.s.key(nsQuota, user), b.s.key(nsLock, "q:"+user)}
 	tok := token()
 	args := []string{tok, ms(firstHold), ms(bookKeep)}
+	waiting := false
 	for {
 		var res []int64
 		err := b.s.call(ctx, func(ctx context.Context, c rueidis.Client) error {
@@ -165,6 +166,13 @@ func (b *Book) Reserve(ctx context.Context, user, op string) (cache.Reservation,
 			return &reservation{b: b, keys: keys}, nil
 		case 4:
 			return &reservation{b: b, keys: keys, taken: true}, nil
+		}
+		if !waiting {
+			// Bounded here, not by every caller: nearly no call waits.
+			waiting = true
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, cache.FirstAnswerWait)
+			defer cancel()
 		}
 		select {
 		case <-ctx.Done():

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"creditdash/internal/upstream"
@@ -131,4 +132,42 @@ func TestRefusalWithoutFiguresLeavesNoLimit(t *testing.T) {
 	if q, ok := book.Quota("u"); ok {
 		t.Errorf("after the refusal: quota %+v; want none known", q)
 	}
+}
+
+// A call waits for another call of its user to learn an unknown quota only
+// for FirstAnswerWait: a first call that never settles does not hold the
+// user's other calls longer, and once it settles calls go on at once.
+func TestWaitForTheFirstAnswerIsBounded(t *testing.T) {
+	// Made outside the bubble: the book's cache tidies in a goroutine of
+	// its own that never ends. Inside, time.Now is the bubble's clock.
+	book := cache.NewBook(time.Now)
+	synctest.Test(t, func(t *testing.T) {
+		first, err := book.Reserve(t.Context(), "u", "Summary")
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if _, err := book.Reserve(t.Context(), "u", "Summary"); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("waiting on a first call that never settles: %v, want a deadline error", err)
+		}
+		if waited := time.Since(start); waited != cache.FirstAnswerWait {
+			t.Errorf("gave up after %v of the bubble's clock, want %v", waited, cache.FirstAnswerWait)
+		}
+		// The caller's own context still ends the wait sooner.
+		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+		defer cancel()
+		if _, err := book.Reserve(ctx, "u", "Summary"); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) != cache.FirstAnswerWait+time.Second {
+			t.Fatalf("with a caller's deadline of 1s: %v after %v", err, time.Since(start)-cache.FirstAnswerWait)
+		}
+		done := make(chan error)
+		go func() {
+			_, err := book.Reserve(t.Context(), "u", "Summary")
+			done <- err
+		}()
+		synctest.Wait() // the call above is waiting
+		first.Done(cache.Outcome{Succeeded: true})
+		if err := <-done; err != nil {
+			t.Fatalf("after the first call settled: %v", err)
+		}
+	})
 }

@@ -347,17 +347,11 @@ func (c *Cache) ForgetUser(user string) {
 	}
 }
 
-// budgetWait bounds how long a call waits for another call of the same
-// user to learn an unknown quota.
-const budgetWait = 10 * time.Second
-
 // spend makes one service call for user within the hourly budget: it
 // reserves a request first (refusing with a budget error when none is
 // left), then settles the reservation with the quota the answer reported.
 func (c *Cache) spend(ctx context.Context, user, op string, call func(context.Context) (upstream.Answer, error)) error {
-	wctx, cancel := context.WithTimeout(ctx, budgetWait)
-	res, err := c.quotas.Reserve(wctx, user, op)
-	cancel()
+	res, err := c.quotas.Reserve(ctx, user, op)
 	if err != nil {
 		return err
 	}

@@ -23,13 +23,19 @@ import (
 // upstream.ErrRateLimited, carrying when the limit renews.
 var ErrBudgetSpent = errors.New("cache: hourly request budget spent")
 
+// FirstAnswerWait bounds how long a call waits for another call of the
+// same user to learn an unknown quota. Each Book bounds that wait itself,
+// so the calls that need not wait, nearly all of them, set no timer.
+const FirstAnswerWait = 10 * time.Second
+
 // Book keeps every user's hourly budget: this process's own (NewBook), or
 // one shared by replicas (internal/shared). Either follows the rules
 // above.
 type Book interface {
 	// Reserve claims one request of user's budget for a call of op,
-	// waiting while another call is learning an unknown quota. It refuses
-	// with BudgetError when nothing is left, and gives up with ctx.
+	// waiting at most FirstAnswerWait while another call is learning an
+	// unknown quota. It refuses with BudgetError when nothing is left, and
+	// gives up with ctx.
 	Reserve(ctx context.Context, user, op string) (Reservation, error)
 	// Quota is the user's quota as the book counts it; ok is false for
 	// unlimited accounts and while the quota is unknown.
@@ -152,10 +158,11 @@ type reservation struct {
 	taken bool
 }
 
-// reserve claims one request of user's budget for a call, waiting while
-// another call is learning an unknown quota. It refuses with a budget error
-// when nothing is left, and gives up with ctx.
+// Reserve claims one request of user's budget for a call, waiting at most
+// FirstAnswerWait while another call is learning an unknown quota. It
+// refuses with a budget error when nothing is left, and gives up with ctx.
 func (b *quotaBook) Reserve(ctx context.Context, user, op string) (Reservation, error) {
+	waiting := false
 	for {
 		b.mu.Lock()
 		a := b.accountOf(user)
@@ -167,6 +174,13 @@ func (b *quotaBook) Reserve(ctx context.Context, user, op string) (Reservation, 
 		case !a.known:
 			wait := a.first
 			b.mu.Unlock()
+			if !waiting {
+				// Bounded here, not by every caller: nearly no call waits.
+				waiting = true
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, FirstAnswerWait)
+				defer cancel()
+			}
 			select {
 			case <-wait:
 				continue

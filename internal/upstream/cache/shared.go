@@ -197,7 +197,7 @@ func awaitShared(ctx context.Context, c *Cache, key string, rq upstream.Request,
 	}
 	deadline := time.Now().Add(c.fetchWait)
 	for {
-		rel, ok, err := c.second.Lock(ctx, "f:"+key, c.fetchWait+budgetWait)
+		rel, ok, err := c.second.Lock(ctx, "f:"+key, c.fetchWait+FirstAnswerWait)
 		if err != nil {
 			return nil, noop, true
 		}
