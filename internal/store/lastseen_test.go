@@ -143,6 +143,9 @@ func TestLastSeenOfManyBusinesses(t *testing.T) {
 		if seen, err := s.LastSeen(ctx, alice, twice); err != nil || len(seen) != 3 {
 			t.Errorf("3 businesses each asked twice: %d marks, %v", len(seen), err)
 		}
+		if seen, err := s.LastSeen(ctx, alice, []int32{ids[0], ids[0]}); err != nil || len(seen) != 1 {
+			t.Errorf("one business asked twice: %d marks, %v", len(seen), err)
+		}
 		if seen, err := s.LastSeen(ctx, alice, nil); err != nil || len(seen) != 0 {
 			t.Errorf("no businesses: %v, %v", seen, err)
 		}
