@@ -136,10 +136,11 @@ func (s *Store) LastSeen(ctx context.Context, a Analyst, businesses []int32) (ma
 	for rows.Next() {
 		var k SeenKey
 		var v Seen
-		var at int64
-		if err := rows.Scan(&k.BusinessID, &k.Score, &v.Value, &at); err != nil {
+		var id, at int64
+		if err := rows.Scan(&id, &k.Score, &v.Value, &at); err != nil {
 			return nil, wrap("last seen", err)
 		}
+		k.BusinessID = int32(id)
 		v.At = fromStamp(at)
 		out[k] = v
 	}
