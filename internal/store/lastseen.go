@@ -136,6 +136,8 @@ func (s *Store) LastSeen(ctx context.Context, a Analyst, businesses []int32) (ma
 	for rows.Next() {
 		var k SeenKey
 		var v Seen
+		// database/sql reads an integer column into an int32 through a
+		// string: an allocation a row, which an int64 does not need.
 		var id, at int64
 		if err := rows.Scan(&id, &k.Score, &v.Value, &at); err != nil {
 			return nil, wrap("last seen", err)
