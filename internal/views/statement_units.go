@@ -84,20 +84,35 @@ func UnitLinks(page *url.URL, current Units) []UnitLink {
 	return out
 }
 
-// yearOnYear is the change of a standard amount from the fiscal year
-// before (by period end), "" when that year lacks it or it was zero.
-func yearOnYear(stmts []upstream.AnnualFinancials, i int, key string, v float64) string {
-	end, ok := periodEnd(stmts[i])
-	if !ok {
-		return ""
+// previousYears is, for each statement, the index of the one whose period
+// ended last before its own, or -1. Worked out once per grid: each amount's
+// change had parsed every statement's period end again, 450 date parses
+// for a page of five years.
+func previousYears(stmts []upstream.AnnualFinancials) []int {
+	ends := make([]monthIndex, len(stmts))
+	dated := make([]bool, len(stmts))
+	for i, s := range stmts {
+		ends[i], dated[i] = periodEnd(s)
 	}
-	prev, found := -1, monthIndex(0)
-	for j, s := range stmts {
-		e, ok := periodEnd(s)
-		if ok && e < end && (prev < 0 || e > found) {
-			prev, found = j, e
+	prev := make([]int, len(stmts))
+	for i := range stmts {
+		prev[i] = -1
+		if !dated[i] {
+			continue
+		}
+		for j := range stmts {
+			if dated[j] && ends[j] < ends[i] && (prev[i] < 0 || ends[j] > ends[prev[i]]) {
+				prev[i] = j
+			}
 		}
 	}
+	return prev
+}
+
+// yearOnYear is the change of a standard amount from the fiscal year
+// before (the statement prev, -1 for none), "" when that year lacks it or
+// it was zero.
+func yearOnYear(stmts []upstream.AnnualFinancials, prev int, key string, v float64) string {
 	if prev < 0 {
 		return ""
 	}
@@ -113,6 +128,7 @@ func yearOnYear(stmts []upstream.AnnualFinancials, i int, key string, v float64)
 func NewStatementGridIn(stmts []upstream.AnnualFinancials, units Units) StatementGrid {
 	g := NewStatementGrid(stmts)
 	g.Units = units
+	prev := previousYears(stmts)
 	for r := range g.Rows {
 		key := g.Rows[r].key
 		if !isStandardAmount(key) {
@@ -125,7 +141,7 @@ func NewStatementGridIn(stmts []upstream.AnnualFinancials, units Units) Statemen
 				continue
 			}
 			g.Rows[r].Cells[i].Text = units.amount(dp.Value.V)
-			g.Rows[r].Changes[i] = yearOnYear(stmts, i, key, dp.Value.V)
+			g.Rows[r].Changes[i] = yearOnYear(stmts, prev[i], key, dp.Value.V)
 		}
 	}
 	return g
