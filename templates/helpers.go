@@ -21,7 +21,9 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // writes s escaped, as { s } does, without the copy templ makes of every
 // interpolated string on the way (its JoinStringErrs goes through
 // fmt.Sprint). Called as @text(s), Render is called on the value itself,
-// so nothing is allocated unless s needs escaping.
+// so nothing is allocated unless s needs escaping. Unlike { s } on a line
+// of its own, @text(s) writes no space after it: use it where the text
+// fills its element, as the tables' cells do.
 type text string
 
 // Render writes the text, escaped.
