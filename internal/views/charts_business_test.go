@@ -228,6 +228,15 @@ func TestSICDBTChart(t *testing.T) {
 	if e, _ := SICDBTChart(nil); e.Empty == "" {
 		t.Error("no rows must read as empty")
 	}
+	// A category sent by code alone one month and by name alone the next
+	// reads "73" both times: one column, not two.
+	same, err := SICDBTChart([]upstream.PaymentSummaryRow{
+		payment("2026-10", "73", "", 500, ip(12)),
+		payment("2026-09", "", "73", 500, ip(10)),
+	})
+	if err != nil || len(same.Table.Head) != 2 || same.Table.Head[1] != "73" {
+		t.Errorf("one label from two spellings: head %q, %v", same.Table.Head, err)
+	}
 }
 
 // TestSICDBTChartDrawsTheWorstCategories keeps the chart to four lines, the

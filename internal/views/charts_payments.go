@@ -193,11 +193,12 @@ func newSICGrid(rows []upstream.PaymentSummaryRow) sicGrid {
 		if i < 0 {
 			i = len(seen)
 			seen = append(seen, named{r.CategoryCode, r.CategoryName, categoryLabel(r)})
+			// Two categories may share a label; the grid has it once.
+			if !slices.Contains(g.cats, seen[i].label) {
+				g.cats = append(g.cats, seen[i].label)
+			}
 		}
 		c := seen[i].label
-		if !slices.Contains(g.cats, c) {
-			g.cats = append(g.cats, c)
-		}
 		if !slices.Contains(g.months, m) {
 			g.months = append(g.months, m)
 		}
