@@ -47,7 +47,10 @@ func (h *Handler) csrf() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c *echo.Context) error {
 			r := c.Request()
-			s, signedIn := sessionOf(c)
+			// A signed-in request's token came with its session
+			// (loadSession), derived once per decoded cookie.
+			st := stateOf(c)
+			signedIn := st.signedIn
 			loginPath := r.URL.Path == twoFactorPath || strings.HasPrefix(r.URL.Path, twoFactorPath+"/")
 			var loginSecret string
 			if ck, err := r.Cookie(h.loginCookieName()); err == nil && len(ck.Value) >= 20 {
@@ -55,14 +58,12 @@ func (h *Handler) csrf() echo.MiddlewareFunc {
 			}
 			switch r.Method {
 			case http.MethodGet, http.MethodHead, http.MethodOptions:
-				tok := csrfTokenOf(s.CSRF)
 				if !signedIn && loginPath {
 					if loginSecret == "" {
 						loginSecret = h.setLoginCookie(c)
 					}
-					tok = csrfTokenOf(loginSecret)
+					st.csrf = csrfTokenOf(loginSecret)
 				}
-				stateOf(c).csrf = tok
 				return next(c)
 			}
 			if !signedIn && !loginPath {
@@ -79,15 +80,13 @@ func (h *Handler) csrf() echo.MiddlewareFunc {
 				// The body only: FormValue would read the query string too.
 				sent = r.PostFormValue(csrfField)
 			}
-			ok := signedIn && tokenEqual(sent, csrfTokenOf(s.CSRF)) ||
+			ok := signedIn && tokenEqual(sent, st.csrf) ||
 				loginPath && loginSecret != "" && tokenEqual(sent, csrfTokenOf(loginSecret))
 			if !ok {
 				return errCSRF
 			}
-			if signedIn {
-				stateOf(c).csrf = csrfTokenOf(s.CSRF)
-			} else {
-				stateOf(c).csrf = csrfTokenOf(loginSecret)
+			if !signedIn {
+				st.csrf = csrfTokenOf(loginSecret)
 			}
 			return next(c)
 		}

@@ -150,7 +150,7 @@ func (h *Handler) handleError(c *echo.Context, err error) {
 	if p.SignIn {
 		h.sessions.Clear(c.Response(), c.Request())
 		st := stateOf(c)
-		st.session, st.signedIn = Session{}, false
+		st.session, st.signedIn, st.csrf = Session{}, false, ""
 		_ = c.Redirect(http.StatusSeeOther, loginURL(returnPath(c.Request()), reasonExpired))
 		return
 	}

@@ -169,9 +169,9 @@ func setSecurityHeaders(hd http.Header, hsts bool) {
 // session, and neither is one signed in before its user last signed out.
 func (h *Handler) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		if s, ok := h.sessionMemo.load(c.Request()); ok && !h.revoked(c.Request().Context(), s) {
+		if s, token, ok := h.sessionMemo.load(c.Request()); ok && !h.revoked(c.Request().Context(), s) {
 			st := stateOf(c)
-			st.session, st.signedIn = s, true
+			st.session, st.signedIn, st.csrf = s, true, token
 		}
 		return next(c)
 	}

@@ -17,7 +17,8 @@ type request struct {
 	session  Session
 	signedIn bool
 	// csrf is the token this request's forms carry, derived from the
-	// session.
+	// session (kept with it, see sessionmemo.go) or, on the sign-in
+	// pages, from the sign-in cookie.
 	csrf string
 	// page is the address a form's answer stands for (showAt,
 	// showWithout); nil for the request's own address. It stays here

@@ -26,9 +26,12 @@ const sessionMemoLife = time.Minute
 // when Config leaves it out: some two thousand browsers' worth.
 const DefaultSessionMemoBytes = 1 << 20
 
-// keptSession is a decoded session and when its cookie stops being valid.
+// keptSession is a decoded session, the token its forms carry (an HMAC,
+// derived once rather than on every page) and when its cookie stops being
+// valid.
 type keptSession struct {
 	s     Session
+	token string
 	until time.Time
 }
 
@@ -44,7 +47,7 @@ func newSessionMemo(store *SessionStore, maxBytes uint64) (*sessionMemo, error) 
 	kept, err := otter.New(&otter.Options[string, keptSession]{
 		MaximumWeight: maxBytes,
 		Weigher: func(v string, k keptSession) uint32 {
-			return uint32(len(v) + len(k.s.Key) + len(k.s.User) + 96)
+			return uint32(len(v) + len(k.s.Key) + len(k.s.User) + len(k.token) + 96)
 		},
 		ExpiryCalculator: otter.ExpiryWriting[string, keptSession](sessionMemoLife),
 	})
@@ -55,29 +58,30 @@ func newSessionMemo(store *SessionStore, maxBytes uint64) (*sessionMemo, error) 
 	return &sessionMemo{store: store, kept: kept, maxAge: maxAge, now: time.Now}, nil
 }
 
-// load is the request's session: kept when its cookie was decoded a moment
-// ago, read through the store otherwise (and then kept).
-func (m *sessionMemo) load(r *http.Request) (Session, bool) {
+// load is the request's session and its forms' token: kept when its
+// cookie was decoded a moment ago, read through the store otherwise (and
+// then kept).
+func (m *sessionMemo) load(r *http.Request) (s Session, token string, ok bool) {
 	ck, err := r.Cookie(m.store.name)
 	if err != nil {
-		return Session{}, false
+		return Session{}, "", false
 	}
 	now := m.now()
 	if k, ok := m.kept.GetIfPresent(ck.Value); ok && now.Before(k.until) {
-		return k.s, true
+		return k.s, k.token, true
 	}
-	s, ok := m.store.Load(r)
-	if !ok {
-		return Session{}, false
+	if s, ok = m.store.Load(r); !ok {
+		return Session{}, "", false
 	}
+	token = csrfTokenOf(s.CSRF)
 	if stamped, ok := cookieStamp(ck.Value); ok && m.maxAge > 0 {
 		until := stamped.Add(m.maxAge)
 		if soon := now.Add(sessionMemoLife); soon.Before(until) {
 			until = soon
 		}
-		m.kept.Set(ck.Value, keptSession{s: s, until: until})
+		m.kept.Set(ck.Value, keptSession{s: s, token: token, until: until})
 	}
-	return s, true
+	return s, token, true
 }
 
 // cookieStamp reads when a sealed cookie was made: securecookie encodes
