@@ -1,0 +1,56 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// The workspace deadline counts from the first read that asks for it, not
+// from when the page took the context; contexts a read derives from it end
+// with it, and so does everything when the request ends first.
+func TestWorkspaceDeadlineStartsAtTheFirstRead(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		req, endRequest := context.WithCancel(t.Context())
+		defer endRequest()
+		ws := &firstReadDeadline{parent: req, d: 1500 * time.Millisecond}
+		if ws.ctx != nil {
+			t.Fatal("the deadline started before any read")
+		}
+
+		time.Sleep(10 * time.Second) // answers kept in process: no read yet
+		read, cancel := context.WithTimeout(ws, time.Hour)
+		defer cancel()
+		first := time.Now()
+		if d, ok := read.Deadline(); !ok || !d.Equal(first.Add(1500*time.Millisecond)) {
+			t.Fatalf("a read's deadline is %v (%v), want 1.5 s after the first read, %v", d, ok, first.Add(1500*time.Millisecond))
+		}
+
+		time.Sleep(time.Second)
+		second, cancel2 := context.WithTimeout(ws, time.Hour)
+		defer cancel2()
+		if d, _ := second.Deadline(); !d.Equal(first.Add(1500 * time.Millisecond)) {
+			t.Errorf("a later read's deadline is %v, want the first read's, %v", d, first.Add(1500*time.Millisecond))
+		}
+		<-read.Done()
+		if !errors.Is(read.Err(), context.DeadlineExceeded) || time.Since(first) != 1500*time.Millisecond {
+			t.Errorf("the read ended with %v after %v, want the deadline after 1.5 s", read.Err(), time.Since(first))
+		}
+		if !errors.Is(second.Err(), context.DeadlineExceeded) {
+			t.Errorf("a later read: %v, want the shared deadline", second.Err())
+		}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		req, endRequest := context.WithCancel(t.Context())
+		ws := &firstReadDeadline{parent: req, d: time.Minute}
+		read, cancel := context.WithCancel(ws)
+		defer cancel()
+		endRequest()
+		synctest.Wait()
+		if !errors.Is(read.Err(), context.Canceled) || !errors.Is(ws.Err(), context.Canceled) {
+			t.Errorf("after the request ended: read %v, workspace %v, want both cancelled", read.Err(), ws.Err())
+		}
+	})
+}
