@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"hash"
 	"strconv"
 	"sync"
 	"time"
@@ -150,21 +149,28 @@ func (h *Handler) pageKey(c *echo.Context, ld *loaded, gz bool) (key, other page
 	return hs.keys(gz)
 }
 
-// keyHash builds a page key field by field, each with its length.
-type keyHash struct{ h hash.Hash }
+// keyHash builds a page key field by field, each with its length, and
+// hashes them at once: written to a hash.Hash, every field was a copy on
+// the heap, a dozen on each kept page sent.
+type keyHash struct{ b []byte }
 
-func (k keyHash) field(s string) {
-	var n [8]byte
-	binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
-	k.h.Write(n[:])
-	k.h.Write([]byte(s))
+// newKeyHash is an empty key, with room for a page's usual fields.
+func newKeyHash() keyHash { return keyHash{b: make([]byte, 0, 256)} }
+
+func (k *keyHash) field(s string) {
+	k.b = binary.LittleEndian.AppendUint64(k.b, uint64(len(s)))
+	k.b = append(k.b, s...)
 }
 
-func (k keyHash) num(v int64) { k.field(strconv.FormatInt(v, 10)) }
+// num is a number as a field of its own: eight bytes.
+func (k *keyHash) num(v int64) {
+	k.b = binary.LittleEndian.AppendUint64(k.b, 8)
+	k.b = binary.LittleEndian.AppendUint64(k.b, uint64(v))
+}
 
 // keys are the page's key in the encoding asked for and in the other.
-func (k keyHash) keys(gz bool) (key, other pageKey, keep bool) {
-	sum := k.h.Sum(nil)
+func (k *keyHash) keys(gz bool) (key, other pageKey, keep bool) {
+	sum := sha256.Sum256(k.b)
 	gzKey, plainKey := pageKey(sum), pageKey(sum)
 	plainKey[0] ^= 1 // the plain copy's key: the same page, told apart by one bit
 	if gz {
@@ -183,7 +189,7 @@ func (h *Handler) pageFields(c *echo.Context, ld *loaded) (keyHash, bool) {
 		return keyHash{}, false
 	}
 	r := c.Request()
-	hs := keyHash{sha256.New()}
+	hs := newKeyHash()
 	hs.field(s.User)
 	hs.field(csrfToken(c))
 	hs.field(c.Scheme())
@@ -199,7 +205,8 @@ func (h *Handler) pageFields(c *echo.Context, ld *loaded) (keyHash, bool) {
 		hs.field("no-search")
 	}
 	if ck, err := c.Cookie(tzCookie); err == nil {
-		hs.field("tz:" + ck.Value) // renewal times are shown in it
+		hs.field("tz") // renewal times are shown in it
+		hs.field(ck.Value)
 	}
 	if m, _ := h.providers.mark(s.User); m.has {
 		hs.field("trade-providers") // the navigation shows their page
