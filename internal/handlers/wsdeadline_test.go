@@ -3,21 +3,26 @@ package handlers
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/labstack/echo/v5"
 )
 
 // The workspace deadline counts from the first read that asks for it, not
-// from when the page took the context; contexts a read derives from it end
-// with it, and so does everything when the request ends first.
+// from when the page took the context; every read of the page shares it,
+// contexts a read derives from it end with it, and so does everything when
+// the request ends first.
 func TestWorkspaceDeadlineStartsAtTheFirstRead(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		req, endRequest := context.WithCancel(t.Context())
-		defer endRequest()
-		ws := &firstReadDeadline{parent: req, d: 1500 * time.Millisecond}
-		if ws.ctx != nil {
-			t.Fatal("the deadline started before any read")
+		h := &Handler{wsDeadline: 1500 * time.Millisecond}
+		c := echo.NewContext(httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/", nil), httptest.NewRecorder())
+		ws := h.wsCtx(c) // the page takes the context
+		if h.wsCtx(c) != ws {
+			t.Fatal("a second read of the same page got a context of its own")
 		}
 
 		time.Sleep(10 * time.Second) // answers kept in process: no read yet
