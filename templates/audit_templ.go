@@ -726,7 +726,7 @@ func AuditVerify(v views.AuditVerifyPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 61, " <p>Each entry's hash is the SHA-256 of the hash of the entry before it and of the entry's own content; the README's \"Roles and the audit trail\" says how to check a download of the log yourself.</p><p><a href=\"/audit\">Back to the audit trail</a></p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 61, " <p>Each entry's hash is the SHA-256 of the hash of the entry before it and of the entry's own content; the dashboard's documentation (docs/team.md, \"The audit trail\") says how to check a download of the log yourself.</p><p><a href=\"/audit\">Back to the audit trail</a></p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

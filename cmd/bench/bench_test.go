@@ -79,7 +79,7 @@ func TestCheckOnceNamesTheMisses(t *testing.T) {
 	}
 }
 
-func TestReadmeListsCountTheSteps(t *testing.T) {
+func TestRecipeListsCountTheSteps(t *testing.T) {
 	lines := strings.Split(`## How a page reaches the service
 
 How to add a service operation: three packages.
@@ -106,8 +106,8 @@ Afterwards.
 	if got := listAfter(lines, func(l string) bool { return l == "## How to add a report tab" }); got != 2 {
 		t.Errorf("report tab files = %d, want 2", got)
 	}
-	tab, op, err := readmeLists("../../README.md")
-	if err != nil || tab == 0 || op == 0 {
-		t.Errorf("the README's lists: %d, %d, %v", tab, op, err)
+	tab, op, err := recipeLists("../../docs/architecture.md")
+	if err != nil || tab == 0 || op == 0 || tab > tabFilesTarget || op > opStepsTarget {
+		t.Errorf("the recipes' lists in docs/architecture.md: %d files for a tab, %d for an operation, %v", tab, op, err)
 	}
 }

@@ -29,7 +29,7 @@ type options struct {
 	requests       int    // warm requests per measure
 	clients        int    // concurrent warm clients
 	exportRuns     int    // downloads of each kind, alternating
-	readme         string // the README whose how-to lists figure 6 counts
+	recipes        string // the file whose how-to lists figure 6 counts
 }
 
 func main() {
@@ -42,7 +42,7 @@ func main() {
 	flag.IntVar(&o.requests, "requests", 2000, "requests per warm measure")
 	flag.IntVar(&o.clients, "clients", 8, "concurrent clients of the warm measures")
 	flag.IntVar(&o.exportRuns, "export-runs", 3, "downloads of each kind (direct, through the dashboard), alternating")
-	flag.StringVar(&o.readme, "readme", "README.md", "the README whose how-to lists figure 6 counts")
+	flag.StringVar(&o.recipes, "recipes", filepath.Join("docs", "architecture.md"), "the file whose how-to lists (\"How to add a report tab\", \"How to add a service operation\") figure 6 counts")
 	flag.Parse()
 	if o.samples < 1 || o.requests < 1 || o.clients < 1 || o.exportRuns < 1 || o.rows < 0 {
 		fmt.Fprintln(os.Stderr, "bench: -samples, -requests, -clients and -export-runs must be at least 1, -rows at least 0")

@@ -17,7 +17,7 @@ import (
 // rows are: everything the dashboard does with a tab (show it live, load
 // it for a dated copy or a decision's evidence, read a copy back, print
 // it on a credit sheet) starts from its row. A tab is its row here and its
-// file (tab_<name>.go); see the README's "How to add a report tab".
+// file (tab_<name>.go); see "How to add a report tab" in docs/architecture.md.
 type reportTab struct {
 	tab views.BusinessTab
 	// load is the tab with its controls' values (a query's, a form's, a

@@ -10,20 +10,21 @@ import (
 
 // Figure 6 is the core's shape as issue 25 states it: how many files a
 // newcomer touches to add a report tab (target <= 6) or a service
-// operation (target <= 3), counted from the README's own lists, so the
-// figure is the one the docs promise.
+// operation (target <= 3), counted from the recipes' own lists in
+// docs/architecture.md, so the figure is the one the docs promise.
 const (
 	tabFilesTarget = 6
 	opStepsTarget  = 3
 )
 
-// numbered is a list item of the README: "1. ...".
+// numbered is a list item of the recipes: "1. ...".
 var numbered = regexp.MustCompile(`^\d+\. `)
 
-// readmeLists counts the README's steps for adding a report tab (the
-// numbered list of its section "How to add a report tab") and a service
-// operation (the list after the line "How to add a service operation").
-func readmeLists(path string) (tab, op int, err error) {
+// recipeLists counts the steps of the recipes in the file at path for
+// adding a report tab (the numbered list of its section "How to add a
+// report tab") and a service operation (the list after the line "How to
+// add a service operation").
+func recipeLists(path string) (tab, op int, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, 0, err
@@ -69,14 +70,14 @@ func listAfter(lines []string, start func(string) bool) int {
 	return n
 }
 
-// structure prints figure 6 from the README.
+// structure prints figure 6 from the recipes.
 func (l *lab) structure() {
-	tab, op, err := readmeLists(l.opts.readme)
+	tab, op, err := recipeLists(l.opts.recipes)
 	if err != nil {
-		l.rep.Broken(6, "README's how-to lists", err)
+		l.rep.Broken(6, "the recipes' how-to lists", err)
 		return
 	}
-	l.rep.Check(6, "files to touch to add a report tab (README)", fmt.Sprint(tab), fmt.Sprintf("<= %d", tabFilesTarget), tab <= tabFilesTarget)
-	l.rep.Check(6, "places to touch to add a service operation (README)", fmt.Sprint(op), fmt.Sprintf("<= %d", opStepsTarget), op <= opStepsTarget)
-	l.rep.Note(6, "counted from the numbered lists of %s's \"How to add a report tab\" and \"How to add a service operation\"", l.opts.readme)
+	l.rep.Check(6, "files to touch to add a report tab (recipes)", fmt.Sprint(tab), fmt.Sprintf("<= %d", tabFilesTarget), tab <= tabFilesTarget)
+	l.rep.Check(6, "places to touch to add a service operation (recipes)", fmt.Sprint(op), fmt.Sprintf("<= %d", opStepsTarget), op <= opStepsTarget)
+	l.rep.Note(6, "counted from the numbered lists of %s's \"How to add a report tab\" and \"How to add a service operation\"", l.opts.recipes)
 }
