@@ -327,8 +327,8 @@ func Layout(b views.Base) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		if links := views.PortfolioNav(b.Nav, b.URL); b.User != "" && len(links) > 0 {
-			templ_7745c5c3_Err = subNavigation("Portfolio", links).Render(ctx, templ_7745c5c3_Buffer)
+		if label, links := views.AreaNav(b.Nav, b.URL); b.User != "" && len(links) > 0 {
+			templ_7745c5c3_Err = subNavigation(label, links).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

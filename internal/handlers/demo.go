@@ -24,10 +24,18 @@ func (h *Handler) demoCode(user string) string {
 	return code
 }
 
-// demoSignIn is what the sign-in page lists in demo mode, or nil.
+// demoSignIn is what the sign-in page lists in demo mode, or nil: each
+// account with its role in the team in force, so that a first visitor
+// knows whom to sign in as to request a limit and whom to decide it.
 func (h *Handler) demoSignIn() *views.DemoSignIn {
 	if h.demo == nil || len(h.demo.Accounts) == 0 {
 		return nil
 	}
-	return &views.DemoSignIn{Accounts: h.demo.Accounts, Password: h.demo.Password}
+	accounts := make([]views.DemoAccount, len(h.demo.Accounts))
+	for i, a := range h.demo.Accounts {
+		as := h.roles.Of(a.Name)
+		a.Team = views.TeamRole(string(as.Role), as.Authority)
+		accounts[i] = a
+	}
+	return &views.DemoSignIn{Accounts: accounts, Password: h.demo.Password}
 }

@@ -22,6 +22,26 @@ func TestDemoSignInHelp(t *testing.T) {
 	if login.Status != http.StatusOK {
 		t.Fatalf("GET /login: status = %d, want 200", login.Status)
 	}
+	// Each demo user's role and authority, as the demo's roles set them.
+	for name, want := range map[string]string{
+		"demo":      "Manager: sets limits up to $250,000",
+		"developer": "Analyst: works accounts and sets limits up to $10,000; larger requests wait for a manager",
+		"ordinary":  "Analyst: works accounts; every limit request waits for a manager",
+		"trade":     "Auditor: reads everything of the team and changes nothing",
+		"secure":    "Manager: sets limits up to $1,000,000",
+	} {
+		dd := login.Doc.Find(".demo-accounts dt").FilterFunction(func(_ int, s *goquery.Selection) bool { return strings.TrimSpace(s.Text()) == name }).Next()
+		if got := strings.TrimSpace(dd.Find(".demo-role").Text()); !strings.HasPrefix(got, want) {
+			t.Errorf("demo account %s: role = %q, want %q", name, got, want)
+		}
+	}
+	// An auditor's refusal names the demo's roles, not a setting a demo
+	// visitor never saw.
+	trade := app.SignIn(t, "trade")
+	refused := trade.PostForm("/businesses/1001/watch", url.Values{"_csrf": {trade.Token("/businesses/1001")}})
+	if msg := refused.Text("main"); refused.Status != http.StatusForbidden || strings.Contains(msg, "TEAM_ROLES") || !strings.Contains(msg, "the demo's roles") {
+		t.Errorf("an auditor's refusal in demo mode: %d, %q", refused.Status, msg)
+	}
 	var names []string
 	login.Doc.Find(".demo-accounts dt").Each(func(_ int, s *goquery.Selection) { names = append(names, strings.TrimSpace(s.Text())) })
 	if got := strings.Join(names, ","); got != "demo,ordinary,developer,trade,secure" {

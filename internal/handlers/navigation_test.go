@@ -147,3 +147,62 @@ func TestLookupDetectsTheKind(t *testing.T) {
 		t.Errorf("the refused value is not kept: %q", v)
 	}
 }
+
+// TestAreaNavigation: every page of the team's area lists the accounts,
+// the exposure, the worklist, the reviews, the refresh plan, the
+// decisions and the audit trail, and every page of the workspace lists
+// the watch list, alerts, dated copies, the digest's settings, the
+// supplier category and the workspace's own page; each marks its own
+// (or its parent's) link current, and every link listed opens.
+func TestAreaNavigation(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInAccounts(t, app, "demo")
+	importLedger(t, u, "aging.csv", []byte(ledgerCSV), "2026-09-30")
+	const team = "/accounts /portfolio/exposure /worklist /reviews /refresh-plan /decisions /audit"
+	const workspace = "/watchlist /alerts /snapshots /settings/digest /settings/supplier-category /settings/workspace"
+	for _, c := range []struct{ path, area, want, current string }{
+		{"/accounts", "Team", team, "Accounts"},
+		{"/accounts/import", "Team", team, "Accounts"},
+		{"/portfolio/exposure", "Team", team, "Exposure"},
+		{"/worklist", "Team", team, "Worklist"},
+		{"/reviews", "Team", team, "Reviews"},
+		{"/accounts/A-1/review", "Team", team, "Reviews"},
+		{"/refresh-plan", "Team", team, "Refresh plan"},
+		{"/decisions", "Team", team, "Decisions"},
+		{"/audit", "Team", team, "Audit trail"},
+		{"/audit/verify", "Team", team, "Audit trail"},
+		{"/watchlist", "Your workspace", workspace, "Watch list"},
+		{"/alerts", "Your workspace", workspace, "Alerts"},
+		{"/alerts/backtest", "Your workspace", workspace, "Alerts"},
+		{"/snapshots", "Your workspace", workspace, "Dated copies"},
+		{"/settings/digest", "Your workspace", workspace, "E-mail digest"},
+		{"/settings/supplier-category", "Your workspace", workspace, "Supplier category"},
+		{"/settings/workspace", "Your workspace", workspace, "Take away or delete"},
+	} {
+		p := u.Get(c.path)
+		mustStatus(t, c.path, p, http.StatusOK)
+		nav := p.Doc.Find(`nav.subnav[aria-label="` + c.area + `"]`)
+		var hrefs []string
+		nav.Find("a").Each(func(_ int, a *goquery.Selection) { h, _ := a.Attr("href"); hrefs = append(hrefs, h) })
+		if got := strings.Join(hrefs, " "); got != c.want {
+			t.Errorf("GET %s: %s navigation = %q, want %q", c.path, c.area, got, c.want)
+		}
+		if got := strings.TrimSpace(nav.Find(`a[aria-current="page"]`).Text()); got != c.current {
+			t.Errorf("GET %s: current = %q, want %q", c.path, got, c.current)
+		}
+	}
+	for _, path := range strings.Fields(team + " " + workspace) {
+		if p := u.Get(path); p.Status != http.StatusOK {
+			t.Errorf("GET %s from the navigation: status %d", path, p.Status)
+		}
+	}
+	home := u.Get("/")
+	for _, path := range []string{"/accounts", "/worklist", "/watchlist", "/alerts", "/decisions"} {
+		if home.Doc.Find(`header.site a[href="`+path+`"]`).Length() == 0 {
+			t.Errorf("the header on / does not link %s", path)
+		}
+	}
+	if p := u.Get("/businesses/1001"); p.Doc.Find("nav.subnav").Length() != 0 {
+		t.Error("a report shows an area's navigation")
+	}
+}

@@ -88,10 +88,20 @@ func (h *Handler) may(c *echo.Context, act roles.Action) error {
 	return &shownProblem{err: fmt.Errorf("%w: %s may not %s", errRefused, a.Role, act), problem: views.Problem{
 		Status: http.StatusForbidden,
 		Title:  "Not allowed for your role",
-		Message: fmt.Sprintf("You are signed in as %s, %s of this team (set in TEAM_ROLES). %s Nothing was changed.",
-			s.User, article(a.Role), a.Role.Rule(act)),
+		Message: fmt.Sprintf("You are signed in as %s, %s of this team (%s). %s Nothing was changed.",
+			s.User, article(a.Role), h.rolesSource(), a.Role.Rule(act)),
 		ActionURL: "/audit", ActionText: "Read the team's audit trail",
 	}}
+}
+
+// rolesSource says where the team's roles come from, for a refusal: the
+// demo's own roles (listed on its sign-in page) or the deployment's
+// configuration, which a demo visitor has never seen.
+func (h *Handler) rolesSource() string {
+	if h.demo != nil {
+		return "the demo's roles, listed on the sign-in page"
+	}
+	return "set in TEAM_ROLES"
 }
 
 // article names the role with its article: "an auditor", "a manager".

@@ -67,6 +67,10 @@ type DemoAccount struct {
 	// About says what signing in as it shows ("Ordinary, 10 requests an
 	// hour").
 	About string
+	// Team is the account's role in the demo team and what it may decide
+	// ("manager: approves limits up to 250,000"), so four eyes can be
+	// tried without reading the documentation; "" when unknown.
+	Team string
 }
 
 // LoginFault is why the sign-in form was refused before the service was
@@ -94,3 +98,20 @@ func (f LoginFault) Message() string {
 // LoginKeyTooLong explains a service session key too long to keep in a
 // browser cookie.
 const LoginKeyTooLong = "The credit-risk service answered with a session key too long to keep in your browser, so the sign-in could not be completed. Tell your administrator."
+
+// TeamRole says in a few words what a role lets its holder do in the
+// team, with the authority for those who have one.
+func TeamRole(role string, authority int64) string {
+	switch role {
+	case "manager":
+		return "Manager: sets limits up to " + Money(authority) + " and approves or declines others' requests up to it"
+	case "analyst":
+		if authority <= 0 {
+			return "Analyst: works accounts; every limit request waits for a manager"
+		}
+		return "Analyst: works accounts and sets limits up to " + Money(authority) + "; larger requests wait for a manager"
+	case "auditor":
+		return "Auditor: reads everything of the team and changes nothing"
+	}
+	return ""
+}
