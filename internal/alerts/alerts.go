@@ -12,9 +12,9 @@ import (
 	"slices"
 	"time"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
-	"creditdash/internal/views"
 )
 
 // Store keeps the rules and the alerts they raised (internal/store).
@@ -66,11 +66,11 @@ func NeedsMembers(rules []store.Rule, fromPortfolio bool) bool {
 
 // Evaluate returns the firings of rules on series; folders and
 // fromPortfolio say which rules are about which business (see Applies).
-func Evaluate(rules []store.Rule, series []views.ScoreSeries, folders map[int32][]int, fromPortfolio bool) []store.Triggered {
+func Evaluate(rules []store.Rule, series []credit.ScoreSeries, folders map[int32][]int, fromPortfolio bool) []store.Triggered {
 	var out []store.Triggered
 	for _, r := range rules {
 		for _, s := range series {
-			if !Applies(r.RuleSpec, s.BusinessID, folders, fromPortfolio) || !views.Fires(r.RuleSpec, s) {
+			if !Applies(r.RuleSpec, s.BusinessID, folders, fromPortfolio) || !credit.Fires(r.RuleSpec, s) {
 				continue
 			}
 			t := store.Triggered{RuleID: r.ID, BusinessID: s.BusinessID, BusinessName: s.BusinessName,
@@ -88,7 +88,7 @@ func Evaluate(rules []store.Rule, series []views.ScoreSeries, folders map[int32]
 // Scores checks the analyst's rules against score series that just
 // arrived and records what fires. fromPortfolio says the series are the
 // portfolio's own histories.
-func Scores(ctx context.Context, st Store, a store.Analyst, series []views.ScoreSeries, fromPortfolio bool, members Members) (Result, error) {
+func Scores(ctx context.Context, st Store, a store.Analyst, series []credit.ScoreSeries, fromPortfolio bool, members Members) (Result, error) {
 	if len(series) == 0 {
 		return Result{Complete: true}, nil
 	}
@@ -120,12 +120,12 @@ func EvaluateDivergence(rules []store.Rule, id int32, name, own string, monthly,
 		if code == "" {
 			code = own
 		}
-		cat := views.MatchCategory(sic, code)
+		cat := credit.MatchCategory(sic, code)
 		if cat == "" {
 			continue
 		}
-		ch, ok := views.NewDivergence(monthly, sic, cat).Change()
-		if !ok || !views.Diverges(r.RuleSpec, ch) {
+		ch, ok := credit.NewDivergence(monthly, sic, cat).Change()
+		if !ok || !credit.Diverges(r.RuleSpec, ch) {
 			continue
 		}
 		old := float64(ch.CategoryFrom)

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"testing"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
-	"creditdash/internal/views"
 )
 
 // payRow is one month's payment summary row with its DBT.
@@ -51,9 +51,9 @@ func TestEvaluateDivergence(t *testing.T) {
 func TestEvaluateKeepsOldAndNew(t *testing.T) {
 	prev := 3.0
 	rules := []store.Rule{{ID: 7, RuleSpec: store.RuleSpec{Scope: store.ScopeBusiness, BusinessID: 1001, Score: store.ScoreRisk, Condition: store.Below, Threshold: 3}}}
-	series := []views.ScoreSeries{
-		{BusinessID: 1001, BusinessName: "Westbridge", Score: store.ScoreRisk, Latest: views.Latest{Year: 2026, Month: 10, Value: 2, Prev: &prev}},
-		{BusinessID: 1002, Score: store.ScoreRisk, Latest: views.Latest{Year: 2026, Month: 10, Value: 1}},
+	series := []credit.ScoreSeries{
+		{BusinessID: 1001, BusinessName: "Westbridge", Score: store.ScoreRisk, Latest: credit.Latest{Year: 2026, Month: 10, Value: 2, Prev: &prev}},
+		{BusinessID: 1002, Score: store.ScoreRisk, Latest: credit.Latest{Year: 2026, Month: 10, Value: 1}},
 	}
 	got := Evaluate(rules, series, nil, false)
 	if len(got) != 1 || got[0].RuleID != 7 || got[0].BusinessID != 1001 || got[0].Old == nil || *got[0].Old != 3 || got[0].New != 2 || got[0].Month != 10 {
@@ -106,7 +106,7 @@ func (f *fakeStore) RecordAlerts(_ context.Context, _ store.Analyst, fired []sto
 // Scores asks for the memberships only when a rule needs them, says a
 // check without them is incomplete, and passes store failures on.
 func TestScoresRecordsAndAsksMembersOnlyWhenNeeded(t *testing.T) {
-	series := []views.ScoreSeries{{BusinessID: 1001, Score: store.ScoreRisk, Latest: views.Latest{Year: 2026, Month: 10, Value: 1}}}
+	series := []credit.ScoreSeries{{BusinessID: 1001, Score: store.ScoreRisk, Latest: credit.Latest{Year: 2026, Month: 10, Value: 1}}}
 	asked := 0
 	none := func() (map[int32][]int, bool) { asked++; return nil, false }
 	ctx, a := context.Background(), store.Analyst{Service: "s", User: "u"}

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
-	"creditdash/internal/views"
 )
 
 // What fresh scores say beyond the alert rules is recorded here too,
@@ -74,7 +74,7 @@ func (ar *Arrivals) TeamScores(ctx context.Context, a store.Analyst, r Report) (
 	if ar.team == nil || r.ID == 0 {
 		return false, nil
 	}
-	kept, err = ar.team.RecordScores(ctx, a, views.TeamObservation(r.ID, r.Name, r.History, r.NAICS, r.Fetched))
+	kept, err = ar.team.RecordScores(ctx, a, credit.TeamObservation(r.ID, r.Name, r.History, r.NAICS, r.Fetched))
 	if err != nil {
 		return false, fmt.Errorf("alerts: team scores: %w", err)
 	}
@@ -91,7 +91,7 @@ func (ar *Arrivals) PortfolioScores(ctx context.Context, a store.Analyst, pay, z
 	if ar.known == nil {
 		return nil
 	}
-	obs := views.PortfolioObservations(pay, z, fetched)
+	obs := credit.PortfolioObservations(pay, z, fetched)
 	if len(obs) == 0 {
 		return nil
 	}
@@ -106,7 +106,7 @@ func (ar *Arrivals) PortfolioScores(ctx context.Context, a store.Analyst, pay, z
 // folder pages and the watch list show them from there. noted is false
 // when the history had neither.
 func (ar *Arrivals) ReportSeen(ctx context.Context, a store.Analyst, id int32, hist []upstream.CreditScoreHistoryRow) (noted bool, err error) {
-	readings := views.ReportReadings(id, hist)
+	readings := credit.ReportReadings(id, hist)
 	if ar.seen == nil || len(readings) == 0 {
 		return false, nil
 	}
@@ -120,12 +120,12 @@ func (ar *Arrivals) ReportSeen(ctx context.Context, a store.Analyst, id int32, h
 // writing only the new and changed values against seen (the marks the
 // page read): an unchanged mark keeps its time anyway, and a visit then
 // writes nothing.
-func (ar *Arrivals) PortfolioSeen(ctx context.Context, a store.Analyst, seen map[store.SeenKey]store.Seen, pay, z map[int32]views.Latest) error {
+func (ar *Arrivals) PortfolioSeen(ctx context.Context, a store.Analyst, seen map[store.SeenKey]store.Seen, pay, z map[int32]credit.Latest) error {
 	if ar.seen == nil {
 		return nil
 	}
 	var fresh []store.Reading
-	for _, r := range append(views.Readings(views.PortfolioPay, pay), views.Readings(views.PortfolioZ, z)...) {
+	for _, r := range append(credit.PortfolioReadings(store.ScorePay, pay), credit.PortfolioReadings(store.ScoreZ, z)...) {
 		if s, ok := seen[store.SeenKey{BusinessID: r.BusinessID, Score: r.Score}]; !ok || s.Value != r.Value {
 			fresh = append(fresh, r)
 		}
@@ -142,7 +142,7 @@ func (ar *Arrivals) PortfolioSeen(ctx context.Context, a store.Analyst, seen map
 // Statements keeps the newest statement year of statements that arrived
 // for business id, which brings its accounts' reviews forward.
 func (ar *Arrivals) Statements(ctx context.Context, a store.Analyst, id int32, stmts []upstream.AnnualFinancials, now time.Time) error {
-	year := views.StatementYear(stmts)
+	year := credit.StatementYear(stmts)
 	if ar.reviews == nil || id == 0 || year == 0 {
 		return nil
 	}

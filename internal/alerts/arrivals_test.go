@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
-	"creditdash/internal/views"
 )
 
 // arrivalStore records what Arrivals writes, or fails with err.
@@ -98,8 +98,8 @@ func TestArrivalsPortfolioSeenWritesChangesOnly(t *testing.T) {
 	st := &arrivalStore{}
 	ar := NewArrivals(nil, nil, st, nil)
 	a := store.Analyst{Service: "svc", User: "ana"}
-	pay := map[int32]views.Latest{1001: {Value: 70}, 1002: {Value: 55}}
-	z := map[int32]views.Latest{1001: {Value: 2.5}}
+	pay := map[int32]credit.Latest{1001: {Value: 70}, 1002: {Value: 55}}
+	z := map[int32]credit.Latest{1001: {Value: 2.5}}
 	seen := map[store.SeenKey]store.Seen{
 		{BusinessID: 1001, Score: store.ScorePay}: {Value: 70},
 		{BusinessID: 1002, Score: store.ScorePay}: {Value: 60},

@@ -1,6 +1,3 @@
-// Package credit holds the team's credit arithmetic, pure and without I/O:
-// probability of default by Risk band, expected loss, the limit
-// calculator, exposure breakdowns and the expected-loss bridge.
 package credit
 
 import (

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -111,7 +112,7 @@ func (h *Handler) accountPanel(c *echo.Context, ld *loaded, ref upstream.Busines
 	}
 	var known map[store.Score]store.KnownScore
 	if histErr == nil {
-		known = views.TeamObservation(id, "", hist, nil, h.now()).Latest
+		known = credit.TeamObservation(id, "", hist, nil, h.now()).Latest
 	}
 	return views.NewAccountPanel(id, accts, known)
 }

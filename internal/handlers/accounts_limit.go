@@ -155,7 +155,7 @@ func (h *Handler) limitPage(c *echo.Context, ref upstream.BusinessRef, get func(
 	page.ScoresProblem, page.StatementsProblem = h.sectionProblem(c, l.histErr), h.sectionProblem(c, l.stmtsErr)
 	band, z := 0, (*float64)(nil)
 	if l.histErr == nil {
-		band, z = views.LatestScores(l.hist)
+		band, z = credit.LatestScores(l.hist)
 	}
 	st := credit.Statement{Problem: "the statements could not be loaded"}
 	if l.stmtsErr == nil {

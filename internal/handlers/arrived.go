@@ -8,9 +8,9 @@ import (
 	"github.com/maypok86/otter/v2"
 
 	"creditdash/internal/alerts"
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
-	"creditdash/internal/views"
 )
 
 // Fresh scores are handed to internal/alerts here, before a page's view
@@ -187,7 +187,7 @@ func (h *Handler) recordStatementYear(c *echo.Context, ref upstream.BusinessRef,
 
 // seenArrived remembers the portfolio's latest Pay and Z″ as the
 // analyst's last-seen marks, against the marks the page read.
-func (h *Handler) seenArrived(c *echo.Context, seen map[store.SeenKey]store.Seen, pay, z map[int32]views.Latest) {
+func (h *Handler) seenArrived(c *echo.Context, seen map[store.SeenKey]store.Seen, pay, z map[int32]credit.Latest) {
 	if err := h.arrivals.PortfolioSeen(h.wsCtx(c), h.analyst(c), seen, pay, z); err != nil {
 		h.logWorkspace(c, "mark seen", err)
 	}

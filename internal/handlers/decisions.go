@@ -196,7 +196,7 @@ func (h *Handler) calculatorText(c *echo.Context, id int32, in credit.LimitInput
 	}
 	band, z := 0, (*float64)(nil)
 	if l.histErr == nil {
-		band, z = views.LatestScores(l.hist)
+		band, z = credit.LatestScores(l.hist)
 	}
 	st := credit.Statement{Problem: "the statements could not be loaded"}
 	if l.stmtsErr == nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/alerts"
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -81,19 +82,19 @@ func (h *Handler) fillDivergence(c *echo.Context, page *views.BusinessPaymentsPa
 		return nil
 	}
 	page.OwnCategory = own
-	code := views.MatchCategory(sic, strings.TrimSpace(c.QueryParam("category")))
+	code := credit.MatchCategory(sic, strings.TrimSpace(c.QueryParam("category")))
 	if code == "" {
-		code = views.MatchCategory(sic, page.OwnCategory)
+		code = credit.MatchCategory(sic, page.OwnCategory)
 	}
 	if code == "" {
-		code = views.SteepestCategory(monthly, sic)
+		code = credit.SteepestCategory(monthly, sic)
 	}
 	if code == "" {
 		code = page.DivergenceOptions[0].ID
 	}
 	page.DivergenceCategory = code
 	var err error
-	page.Divergence, page.DivergenceSummary, err = views.DivergencePanel(views.NewDivergence(monthly, sic, code))
+	page.Divergence, page.DivergenceSummary, err = views.DivergencePanel(credit.NewDivergence(monthly, sic, code))
 	return err
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
 	"creditdash/templates"
@@ -108,9 +109,9 @@ func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) err
 				// The scores the analyst already has: Pay and Z″ from the
 				// portfolio histories this page read, Risk and DBT as last
 				// seen on a report; none is asked for.
-				var payL, zL map[int32]views.Latest
+				var payL, zL map[int32]credit.Latest
 				if perr == nil && zerr == nil {
-					payL, zL = views.PortfolioLatest(pay), views.PortfolioLatest(z)
+					payL, zL = credit.PortfolioLatest(pay), credit.PortfolioLatest(z)
 				}
 				ids := idsOf(found, func(r upstream.SearchResult) int32 { return r.BusinessID })
 				if seen, err := h.ws.LastSeen(h.wsCtx(c), h.analyst(c), ids); err == nil {

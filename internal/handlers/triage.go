@@ -3,6 +3,7 @@ package handlers
 import (
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -12,7 +13,7 @@ import (
 // and Z″ of the portfolio histories, the Risk and DBT last seen on
 // reports, and the order asked for.
 type triage struct {
-	pay, z map[int32]views.Latest
+	pay, z map[int32]credit.Latest
 	seen   map[store.SeenKey]store.Seen
 	err    error // the histories' failure, if any
 	by     views.TriageSort
@@ -26,7 +27,7 @@ type triage struct {
 func (h *Handler) folderTriage(c *echo.Context, ld *loaded, members []upstream.PortfolioBusiness, pay, z upstream.PortfolioScoreHistory, err error) (triage, error) {
 	t := triage{err: err, by: views.ReadTriageSort(c.QueryParam("sort"))}
 	if err == nil {
-		t.pay, t.z = views.PortfolioLatest(pay), views.PortfolioLatest(z)
+		t.pay, t.z = credit.PortfolioLatest(pay), credit.PortfolioLatest(z)
 		h.portfolioArrived(c, ld, pay, z)
 		ld.arrived()
 	}

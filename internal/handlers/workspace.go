@@ -18,6 +18,7 @@ import (
 	"github.com/labstack/echo/v5"
 	"github.com/maypok86/otter/v2"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -323,9 +324,9 @@ func (h *Handler) showWatchlist(c *echo.Context) error {
 		if err := expiredAmong(perr, zerr); err != nil {
 			return err
 		}
-		var payLatest, zLatest map[int32]views.Latest
+		var payLatest, zLatest map[int32]credit.Latest
 		if page.ScoresProblem = h.sectionProblem(c, errors.Join(perr, zerr)); page.ScoresProblem == nil {
-			payLatest, zLatest = views.PortfolioLatest(pay), views.PortfolioLatest(z)
+			payLatest, zLatest = credit.PortfolioLatest(pay), credit.PortfolioLatest(z)
 			h.portfolioArrived(c, ld, pay, z)
 		}
 		// Risk and DBT come only with a report: the values last seen on
@@ -473,7 +474,7 @@ func (h *Handler) changedSince(c *echo.Context, ld *loaded, pay, z upstream.Port
 	for _, b := range both {
 		names[b.BusinessID] = b.BusinessName
 	}
-	payL, zL := views.PortfolioLatest(pay), views.PortfolioLatest(z)
+	payL, zL := credit.PortfolioLatest(pay), credit.PortfolioLatest(z)
 	changed = append(views.ChangedSince(views.PortfolioPay, payL, names, seen), views.ChangedSince(views.PortfolioZ, zL, names, seen)...)
 	slices.SortFunc(changed, func(x, y views.Changed) int {
 		if x.Worse != y.Worse {

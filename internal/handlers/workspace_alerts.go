@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/alerts"
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -77,7 +78,7 @@ const alertsShown = 200
 // arrived and reports whether every rule could be checked. fromPortfolio
 // says the series are the portfolio's own histories. A failing store only
 // loses this evaluation, never the page.
-func (h *Handler) evaluate(c *echo.Context, series []views.ScoreSeries, fromPortfolio bool) (complete bool) {
+func (h *Handler) evaluate(c *echo.Context, series []credit.ScoreSeries, fromPortfolio bool) (complete bool) {
 	a := h.analyst(c)
 	// Read before the rules: a rule added meanwhile is a later change, so
 	// the mark below would not match it.
@@ -137,7 +138,7 @@ func (h *Handler) evaluateReport(c *echo.Context, ld *loaded, ref upstream.Busin
 	}
 	// Rules on this business, on the folders holding it and, when a folder
 	// holds it, on the whole portfolio apply.
-	h.markEvaluated(mark, h.evaluate(c, views.ReportSeries(id, name, hist), false))
+	h.markEvaluated(mark, h.evaluate(c, credit.ReportSeries(id, name, hist), false))
 }
 
 // evaluatePortfolio checks the rules against the portfolio's histories.
@@ -146,7 +147,7 @@ func (h *Handler) evaluatePortfolio(c *echo.Context, ld *loaded, pay, z upstream
 	if done {
 		return
 	}
-	series := append(views.PortfolioSeries(views.PortfolioPay, pay), views.PortfolioSeries(views.PortfolioZ, z)...)
+	series := append(credit.PortfolioSeries(store.ScorePay, pay), credit.PortfolioSeries(store.ScoreZ, z)...)
 	h.markEvaluated(mark, h.evaluate(c, series, true))
 }
 

@@ -3,10 +3,8 @@ package views
 import (
 	"math"
 	"strconv"
-	"time"
 
 	"creditdash/internal/credit"
-	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 )
 
@@ -63,20 +61,6 @@ func NewLimitResult(l credit.Limit, band int) *LimitResult {
 		r.Risk = "no Risk score known"
 	}
 	return r
-}
-
-// LatestScores are a score history's latest Risk band and Z″, nil when the
-// history has none.
-func LatestScores(rows []upstream.CreditScoreHistoryRow) (band int, z *float64) {
-	o := TeamObservation(1, "", rows, nil, time.Time{})
-	if k, ok := o.Latest[store.ScoreRisk]; ok {
-		band = credit.Band(k.Value)
-	}
-	if k, ok := o.Latest[store.ScoreZ]; ok {
-		v := k.Value
-		z = &v
-	}
-	return band, z
 }
 
 // LatestStatement reads the balance-sheet cap's figures from the latest

@@ -4,12 +4,13 @@ import (
 	"math"
 	"slices"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 )
 
 // A back-test replays an alert rule over the portfolio's monthly score
-// histories, as if it had been on all along. It uses Fires, the very
+// histories, as if it had been on all along. It uses credit.Fires, the very
 // condition the live rules use, month by month, so a back-test and the rule
 // it turns on agree.
 
@@ -96,7 +97,7 @@ func ReplayRule(rule store.RuleSpec, hist upstream.PortfolioScoreHistory, in fun
 		fired, known, state := false, false, false
 		for i := lo; i < len(byMonth) && byMonth[i].month <= end; i++ {
 			s := replaySeries(b, rule.Score, byMonth, i)
-			holds := Fires(rule, s)
+			holds := credit.Fires(rule, s)
 			if known && holds && !state {
 				f := Firing{BusinessID: b.BusinessID, BusinessName: b.BusinessName, Month: byMonth[i].month, Value: s.Latest.Value, Prev: s.Latest.Prev}
 				follow(&f, rule.Score, byMonth[i+1:], end)
@@ -132,15 +133,15 @@ func historyEnd(hist upstream.PortfolioScoreHistory) (monthIndex, bool) {
 
 // replaySeries is month i of a business as a live rule would read it: that
 // month's value and the previous one within the lookback.
-func replaySeries(b upstream.PortfolioBusinessScores, score store.Score, byMonth monthScores, i int) ScoreSeries {
+func replaySeries(b upstream.PortfolioBusinessScores, score store.Score, byMonth monthScores, i int) credit.ScoreSeries {
 	m := byMonth[i].month
-	l := Latest{Year: m.year(), Month: m.month(), Value: byMonth[i].value}
-	if i > 0 && m-byMonth[i-1].month <= moveLookback {
+	l := credit.Latest{Year: m.year(), Month: m.month(), Value: byMonth[i].value}
+	if i > 0 && m-byMonth[i-1].month <= credit.PrevLookback {
 		prev := byMonth[i-1]
 		v := prev.value
 		l.Prev, l.PrevYear, l.PrevMonth = &v, prev.month.year(), prev.month.month()
 	}
-	return ScoreSeries{BusinessID: b.BusinessID, BusinessName: b.BusinessName, Score: score, Latest: l}
+	return credit.ScoreSeries{BusinessID: b.BusinessID, BusinessName: b.BusinessName, Score: score, Latest: l}
 }
 
 // follow finds the worst value after a firing, up to the window's end, and
@@ -151,7 +152,7 @@ func follow(f *Firing, score store.Score, later monthScores, end monthIndex) {
 		if s.month > end {
 			break
 		}
-		v := roundFor(score, s.value)
+		v := credit.Shown(score, s.value)
 		if f.Outcome == TooRecent || worse(score, v, f.Worst) {
 			f.Worst, f.Lead = v, int(s.month-f.Month)
 		}
@@ -177,14 +178,14 @@ func worse(score store.Score, a, b float64) bool {
 // (DEMO-DATA's red zone), Z″ distress (below 1.10), DBT delinquent or worse
 // (over 30 days).
 func InScoreRedZone(score store.Score, v float64) bool {
-	v = roundFor(score, v)
+	v = credit.Shown(score, v)
 	switch score {
 	case store.ScoreZ:
 		return v < 1.10
 	case store.ScoreDBT:
 		return v > 30
 	}
-	return InRedZone(int(v))
+	return credit.InRedZone(int(v))
 }
 
 // MedianLead is the median lead time, in months, of the firings followed

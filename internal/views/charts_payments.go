@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/upstream"
 )
 
@@ -12,8 +13,8 @@ import (
 // as a gradient of lateness; the legend names each bucket, and the bars
 // carry patterns (aria decals), so colour is never the only signal.
 var agingColours = [...]string{
-	zoneColours[Level5], zoneColours[Level4], zoneColours[Level3],
-	zoneColours[Level2], zoneColours[Level1], zoneColours[LevelNone],
+	zoneColours[credit.Level5], zoneColours[credit.Level4], zoneColours[credit.Level3],
+	zoneColours[credit.Level2], zoneColours[credit.Level1], zoneColours[credit.LevelNone],
 }
 
 // seriesSymbols tell the lines of a multi-series chart apart without colour.

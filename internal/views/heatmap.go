@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/upstream"
 )
 
@@ -100,17 +101,17 @@ func NewHeatMap(kind PortfolioScore, h upstream.PortfolioScoreHistory, span Mont
 func (k PortfolioScore) pieces() []ecPiece {
 	if k == PortfolioZ {
 		return []ecPiece{
-			{Lt: 1.10, Color: zoneColours[Level1]},
-			{Gte: 1.10, Lte: 2.60, Color: zoneColours[Level3]},
-			{Gt: 2.60, Color: zoneColours[Level5]},
+			{Lt: 1.10, Color: zoneColours[credit.Level1]},
+			{Gte: 1.10, Lte: 2.60, Color: zoneColours[credit.Level3]},
+			{Gt: 2.60, Color: zoneColours[credit.Level5]},
 		}
 	}
 	return []ecPiece{
-		{Min: 1, Max: 2, Color: zoneColours[Level1]},
-		{Min: 3, Max: 4, Color: zoneColours[Level2]},
-		{Min: 5, Max: 5, Color: zoneColours[Level3]},
-		{Min: 6, Max: 7, Color: zoneColours[Level4]},
-		{Min: 8, Max: 10, Color: zoneColours[Level5]},
+		{Min: 1, Max: 2, Color: zoneColours[credit.Level1]},
+		{Min: 3, Max: 4, Color: zoneColours[credit.Level2]},
+		{Min: 5, Max: 5, Color: zoneColours[credit.Level3]},
+		{Min: 6, Max: 7, Color: zoneColours[credit.Level4]},
+		{Min: 8, Max: 10, Color: zoneColours[credit.Level5]},
 	}
 }
 

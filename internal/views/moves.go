@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 
+	"creditdash/internal/credit"
+	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 )
 
@@ -19,8 +21,9 @@ const MovesCompared = 1000
 // moveLookback is how many months the previous value is looked for: Pay
 // scores are monthly, so within the three months before the latest; Z″
 // scores are quarterly (repeated or left empty within the quarter), so
-// within the quarter before the latest month's (see firstLookback).
-const moveLookback = 3
+// within the quarter before the latest month's (see firstLookback). It is
+// the rules' lookback, so a move listed is the one a rule reads.
+const moveLookback = credit.PrevLookback
 
 // firstLookback is how many months back the previous value may start: the
 // month before for Pay; for Z″ the last month of the quarter before, as a
@@ -41,6 +44,14 @@ const (
 	PortfolioPay PortfolioScore = "pay"
 	PortfolioZ   PortfolioScore = "z"
 )
+
+// Score is the store's name of the score.
+func (k PortfolioScore) Score() store.Score {
+	if k == PortfolioZ {
+		return store.ScoreZ
+	}
+	return store.ScorePay
+}
 
 // Name is how pages name the score.
 func (k PortfolioScore) Name() string {

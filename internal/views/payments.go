@@ -158,11 +158,17 @@ func paymentMonthIndex(r upstream.PaymentSummaryRow) (monthIndex, bool) {
 
 // categoryLabel is "73 Business Services", or the name alone without a code.
 func categoryLabel(r upstream.PaymentSummaryRow) string {
-	if r.CategoryCode == "" {
-		return r.CategoryName
+	return categoryName(r.CategoryCode, r.CategoryName)
+}
+
+// categoryName is "73 Business Services" from a code and a name, either
+// of which may be blank.
+func categoryName(code, name string) string {
+	if code == "" {
+		return name
 	}
-	if r.CategoryName == "" {
-		return r.CategoryCode
+	if name == "" {
+		return code
 	}
-	return r.CategoryCode + " " + r.CategoryName
+	return code + " " + name
 }

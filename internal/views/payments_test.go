@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/upstream"
 )
 
@@ -44,7 +45,7 @@ func TestAgingRows(t *testing.T) {
 	if r.DBT != "55" || r.DBTZone.Label != "delinquent" || r.IndustryDBT != "6" {
 		t.Errorf("DBT %q (%s), industry %q", r.DBT, r.DBTZone.Label, r.IndustryDBT)
 	}
-	if m := rows[2]; m.DBT != "missing" || m.DBTZone.Level != LevelNone {
+	if m := rows[2]; m.DBT != "missing" || m.DBTZone.Level != credit.LevelNone {
 		t.Errorf("a missing DBT reads %q %+v, want missing, no zone", m.DBT, m.DBTZone)
 	}
 	zero := AgingRows([]upstream.PaymentSummaryRow{{MonthReported: "2026-10"}})[0]
@@ -109,5 +110,20 @@ func TestSortedPaymentsLeavesItsInput(t *testing.T) {
 	}
 	if old := sortedPayments(got, true); !slices.Equal(months(old), []string{"2026-08", "2026-09", "2026-10", "bad"}) || &old[0] == &got[0] {
 		t.Errorf("oldest first: %q, in a copy", months(old))
+	}
+}
+
+// The divergence panel names the category as the SIC summary does, and
+// nothing when no DBT was reported toward it.
+func TestDivergenceLabel(t *testing.T) {
+	d := credit.Divergence{Code: "36", Name: "Cat 36", Category: []credit.DBTPoint{{Month: credit.MonthOf(2026, 10), DBT: 4}}}
+	if got := divergenceLabel(d); got != "36 Cat 36" {
+		t.Errorf("label %q, want \"36 Cat 36\"", got)
+	}
+	if d.Name = ""; divergenceLabel(d) != "36" {
+		t.Errorf("a category without a name: %q", divergenceLabel(d))
+	}
+	if got := divergenceLabel(credit.Divergence{Code: "99", Name: "Cat 99"}); got != "" {
+		t.Errorf("a category without rows: %q", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/upstream"
 )
 
@@ -174,7 +175,7 @@ func PlaceQuadrants(pay, z upstream.PortfolioScoreHistory, keep map[int32]bool) 
 func placeQuadrant(z, payChange float64) Quadrant {
 	// Weak is what the zone word says: not safe (distress or grey, 2.60
 	// itself grey), so a row never reads "grey" in the "safe" quadrant.
-	weak, falling := ZScoreZone(z).Level != Level5, payChange < 0
+	weak, falling := ZScoreZone(z).Level != credit.Level5, payChange < 0
 	switch {
 	case weak && falling:
 		return QuadBoth

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/upstream"
 )
 
@@ -25,7 +26,7 @@ func RankScores(h upstream.PortfolioScoreHistory, members []Member, byFolder, wo
 		}
 	}
 	if worst {
-		latest := PortfolioLatest(upstream.PortfolioScoreHistory{Businesses: rows})
+		latest := credit.PortfolioLatest(upstream.PortfolioScoreHistory{Businesses: rows})
 		slices.SortStableFunc(rows, func(a, b upstream.PortfolioBusinessScores) int {
 			la, okA := latest[a.BusinessID]
 			lb, okB := latest[b.BusinessID]

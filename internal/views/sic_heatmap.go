@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/upstream"
 )
 
@@ -47,11 +48,11 @@ func DBTLegend() []LegendItem {
 // dbtPieces are the DBT zones for the chart's visual map, in the zone colours.
 func dbtPieces() []ecPiece {
 	return []ecPiece{
-		{Gt: 60, Color: zoneColours[Level1]},
-		{Gte: 31, Lte: 60, Color: zoneColours[Level2]},
-		{Gte: 16, Lte: 30, Color: zoneColours[Level3]},
-		{Gte: 6, Lte: 15, Color: zoneColours[Level4]},
-		{Gte: 0, Lte: 5, Color: zoneColours[Level5]},
+		{Gt: 60, Color: zoneColours[credit.Level1]},
+		{Gte: 31, Lte: 60, Color: zoneColours[credit.Level2]},
+		{Gte: 16, Lte: 30, Color: zoneColours[credit.Level3]},
+		{Gte: 6, Lte: 15, Color: zoneColours[credit.Level4]},
+		{Gte: 0, Lte: 5, Color: zoneColours[credit.Level5]},
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 )
@@ -37,8 +38,8 @@ func HeaderFacts(ident *upstream.Identification) []Fact {
 // risk, summary.
 func OverviewFacts(ident *upstream.Identification, summary string, hist []upstream.CreditScoreHistoryRow, risk []upstream.RiskHistoryRow) []Fact {
 	facts := HeaderFacts(ident)
-	series := map[store.Score]ScoreSeries{}
-	for _, s := range ReportSeries(0, "", hist) {
+	series := map[store.Score]credit.ScoreSeries{}
+	for _, s := range credit.ReportSeries(0, "", hist) {
 		series[s.Score] = s
 	}
 	for _, sc := range store.Scores {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 )
@@ -40,7 +41,7 @@ type TriageRow struct {
 	Risk, Pay, DBT, Z  ScoreCell
 	id                 int32
 	risk, pay, dbt, zv *float64
-	worst              Level
+	worst              credit.Level
 }
 
 // TriageColumn is a sortable column heading.
@@ -98,7 +99,7 @@ func MembersOf(members []upstream.PortfolioBusiness) []Member {
 // histories (nil when not loaded) and, for Risk and DBT, which only a
 // report carries, the value the analyst last saw on one (seen); then
 // orders them. missing says why the histories are absent.
-func TriageRows(members []Member, pay, z map[int32]Latest, seen map[store.SeenKey]store.Seen, missing string, by TriageSort) []TriageRow {
+func TriageRows(members []Member, pay, z map[int32]credit.Latest, seen map[store.SeenKey]store.Seen, missing string, by TriageSort) []TriageRow {
 	rows := make([]TriageRow, 0, len(members))
 	for _, m := range members {
 		r := TriageRow{ID: strconv.FormatInt(int64(m.ID), 10), Name: businessLabel(m.Name, m.ID), URL: reportURL(m.ID), id: m.ID}
@@ -107,7 +108,7 @@ func TriageRows(members []Member, pay, z map[int32]Latest, seen map[store.SeenKe
 		r.Risk, r.risk = seenCell(ScoreRisk, seen, m.ID)
 		r.DBT, r.dbt = seenCell(ScoreDBT, seen, m.ID)
 		for _, c := range []ScoreCell{r.Risk, r.Pay, r.DBT, r.Z} {
-			if c.Value != "" && c.Zone.Level != LevelNone && (r.worst == LevelNone || c.Zone.Level < r.worst) {
+			if c.Value != "" && c.Zone.Level != credit.LevelNone && (r.worst == credit.LevelNone || c.Zone.Level < r.worst) {
 				r.worst = c.Zone.Level
 			}
 		}
@@ -149,10 +150,10 @@ func SortTriage(rows []TriageRow, by TriageSort) {
 			c = byValue(a.zv, b.zv, true)
 		default:
 			la, lb := a.worst, b.worst
-			if la == LevelNone {
+			if la == credit.LevelNone {
 				la = math.MaxInt8
 			}
-			if lb == LevelNone {
+			if lb == credit.LevelNone {
 				lb = math.MaxInt8
 			}
 			if c = cmp.Compare(la, lb); c == 0 {
@@ -168,7 +169,7 @@ func SortTriage(rows []TriageRow, by TriageSort) {
 
 // historyCell is a portfolio score from its history, or, without the
 // history, the value last seen on the business's report.
-func historyCell(k ScoreKind, m map[int32]Latest, seen map[store.SeenKey]store.Seen, id int32, missing string) (ScoreCell, *float64) {
+func historyCell(k ScoreKind, m map[int32]credit.Latest, seen map[store.SeenKey]store.Seen, id int32, missing string) (ScoreCell, *float64) {
 	if m != nil {
 		if l, ok := m[id]; ok {
 			v := l.Value
@@ -218,7 +219,7 @@ func plainCell(k ScoreKind, v float64, when string) ScoreCell {
 // and Pay zones are kinds of risk, Z″'s grey is a zone.
 func PlainZone(k ScoreKind, z Zone) string {
 	switch {
-	case z.Level == LevelNone:
+	case z.Level == credit.LevelNone:
 		return z.Label
 	case k == ScoreRisk || k == ScorePay:
 		return z.Label + " risk"
@@ -264,34 +265,10 @@ func (t Triage) Caption() string {
 	return "Businesses, worst first: the worst zone among their known scores, then Risk"
 }
 
-// ReportReadings are the latest Risk and DBT of a report's score history,
-// to be remembered as last seen.
-func ReportReadings(id int32, hist []upstream.CreditScoreHistoryRow) []store.Reading {
-	var out []store.Reading
-	var risk, dbt upstream.Num[int]
-	ry, rm, dy, dm := 0, 0, 0, 0
-	for _, r := range hist {
-		at := r.Year*12 + r.Month
-		if r.RiskScore.OK && at >= ry*12+rm {
-			risk, ry, rm = r.RiskScore, r.Year, r.Month
-		}
-		if r.DBTScore.OK && at >= dy*12+dm {
-			dbt, dy, dm = r.DBTScore, r.Year, r.Month
-		}
-	}
-	if risk.OK {
-		out = append(out, store.Reading{BusinessID: id, Score: store.ScoreRisk, Value: float64(risk.V)})
-	}
-	if dbt.OK {
-		out = append(out, store.Reading{BusinessID: id, Score: store.ScoreDBT, Value: float64(dbt.V)})
-	}
-	return out
-}
-
 // WithKnownScores adds to search results the scores the analyst already
 // has: Pay and Z″ from the portfolio histories (nil when not loaded), Risk
 // and DBT as last seen on a report.
-func WithKnownScores(rows []SearchRow, pay, z map[int32]Latest, seen map[store.SeenKey]store.Seen) {
+func WithKnownScores(rows []SearchRow, pay, z map[int32]credit.Latest, seen map[store.SeenKey]store.Seen) {
 	for i := range rows {
 		id := rows[i].id
 		for _, k := range []struct {

@@ -1,12 +1,11 @@
 package views
 
 import (
-	"math"
 	"strconv"
 	"time"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
-	"creditdash/internal/upstream"
 )
 
 // WatchState is the report header's watch button: nil when the business's
@@ -70,52 +69,10 @@ func (c ScoreCell) ZoneWord() string {
 	return c.Zone.Label
 }
 
-// Latest is a business's latest value of one portfolio score and the one
-// before it (at most a quarter earlier).
-type Latest struct {
-	Year, Month int
-	Value       float64
-	Prev        *float64
-	PrevYear    int
-	PrevMonth   int
-}
-
-// PortfolioLatest reads each business's latest value from a portfolio
-// score history, with the previous value for rules that compare months.
-func PortfolioLatest(h upstream.PortfolioScoreHistory) map[int32]Latest {
-	out := make(map[int32]Latest, len(h.Businesses))
-	var byMonth monthScores
-	for _, b := range h.Businesses {
-		byMonth = monthValues(byMonth, b.Scores)
-		if l, ok := latestOf(byMonth); ok {
-			out[b.BusinessID] = l
-		}
-	}
-	return out
-}
-
-// latestOf finds the latest month of a series and its predecessor within
-// moveLookback months, as the home page's moves do.
-func latestOf(byMonth monthScores) (Latest, bool) {
-	if len(byMonth) == 0 {
-		return Latest{}, false
-	}
-	last := byMonth[len(byMonth)-1]
-	l := Latest{Year: last.month.year(), Month: last.month.month(), Value: last.value}
-	for back := 1; back <= moveLookback; back++ {
-		m := last.month - monthIndex(back)
-		if v, ok := byMonth.at(m); ok {
-			l.Prev, l.PrevYear, l.PrevMonth = &v, m.year(), m.month()
-			break
-		}
-	}
-	return l, true
-}
-
 // WatchRows builds the watch list's rows; pay and z are nil when the
 // histories were not loaded, and missing says why. Risk and DBT are the
 // values last seen on each report (seen; nil when unknown).
-func WatchRows(list []store.Watch, pay, z map[int32]Latest, seen map[store.SeenKey]store.Seen, missing string) []WatchRow {
+func WatchRows(list []store.Watch, pay, z map[int32]credit.Latest, seen map[store.SeenKey]store.Seen, missing string) []WatchRow {
 	rows := make([]WatchRow, 0, len(list))
 	for _, w := range list {
 		r := WatchRow{
@@ -130,7 +87,7 @@ func WatchRows(list []store.Watch, pay, z map[int32]Latest, seen map[store.SeenK
 	return rows
 }
 
-func scoreCell(kind PortfolioScore, m map[int32]Latest, id int32, missing string) ScoreCell {
+func scoreCell(kind PortfolioScore, m map[int32]credit.Latest, id int32, missing string) ScoreCell {
 	if m == nil {
 		return ScoreCell{Missing: missing}
 	}
@@ -244,9 +201,9 @@ type Changed struct {
 
 // ChangedSince compares the latest portfolio scores with what the analyst
 // last saw; a business seen for the first time is not "changed".
-func ChangedSince(kind PortfolioScore, latest map[int32]Latest, names map[int32]string, seen map[store.SeenKey]store.Seen) []Changed {
+func ChangedSince(kind PortfolioScore, latest map[int32]credit.Latest, names map[int32]string, seen map[store.SeenKey]store.Seen) []Changed {
 	var out []Changed
-	sc := storeScore(kind)
+	sc := kind.Score()
 	for id, l := range latest {
 		s, ok := seen[store.SeenKey{BusinessID: id, Score: sc}]
 		if !ok || kind.Format(s.Value) == kind.Format(l.Value) {
@@ -257,32 +214,6 @@ func ChangedSince(kind PortfolioScore, latest map[int32]Latest, names map[int32]
 			SeenAt: Date(s.At), Worse: l.Value < s.Value})
 	}
 	return out
-}
-
-// storeScore is the store's name of a portfolio score.
-func storeScore(kind PortfolioScore) store.Score {
-	if kind == PortfolioZ {
-		return store.ScoreZ
-	}
-	return store.ScorePay
-}
-
-// Readings are the latest values to remember as seen.
-func Readings(kind PortfolioScore, latest map[int32]Latest) []store.Reading {
-	out := make([]store.Reading, 0, len(latest))
-	for id, l := range latest {
-		out = append(out, store.Reading{BusinessID: id, Score: storeScore(kind), Value: l.Value})
-	}
-	return out
-}
-
-// roundFor rounds a value as the score is shown, so that a mark compares
-// like the page reads.
-func roundFor(s store.Score, v float64) float64 {
-	if s.Whole() {
-		return math.Round(v)
-	}
-	return math.Round(v*100) / 100
 }
 
 // NavWorkspace is the navigation area of the workspace's pages.

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"creditdash/internal/credit"
 )
 
 func TestRiskZone(t *testing.T) {
@@ -27,43 +29,6 @@ func TestRiskZone(t *testing.T) {
 		z := RiskZone(c.score)
 		if z.Label != c.label || z.Class() != c.class {
 			t.Errorf("RiskZone(%d) = %q %q, want %q %q", c.score, z.Label, z.Class(), c.label, c.class)
-		}
-	}
-	for s := -1; s <= 11; s++ {
-		if got, want := InRedZone(s), s >= 1 && s <= 5; got != want {
-			t.Errorf("InRedZone(%d) = %v, want %v", s, got, want)
-		}
-	}
-}
-
-func TestDBTZone(t *testing.T) {
-	cases := []struct {
-		dbt   int
-		label string
-		level Level
-	}{
-		{-1, "unknown", LevelNone}, {0, "prompt", Level5}, {5, "prompt", Level5}, {6, "slow", Level4},
-		{15, "slow", Level4}, {16, "late", Level3}, {30, "late", Level3}, {31, "delinquent", Level2},
-		{60, "delinquent", Level2}, {61, "severe", Level1}, {120, "severe", Level1},
-	}
-	for _, c := range cases {
-		if z := DBTZone(c.dbt); z.Label != c.label || z.Level != c.level {
-			t.Errorf("DBTZone(%d) = %+v, want %s/%d", c.dbt, z, c.label, c.level)
-		}
-	}
-}
-
-func TestZScoreZone(t *testing.T) {
-	cases := []struct {
-		z     float64
-		label string
-	}{
-		{math.NaN(), "unknown"}, {-4, "distress"}, {1.09, "distress"}, {1.10, "grey"},
-		{2.60, "grey"}, {2.61, "safe"}, {12, "safe"},
-	}
-	for _, c := range cases {
-		if z := ZScoreZone(c.z); z.Label != c.label {
-			t.Errorf("ZScoreZone(%v) = %q, want %q", c.z, z.Label, c.label)
 		}
 	}
 }
@@ -88,7 +53,7 @@ func TestZoneColoursMatchCSSAndReadWell(t *testing.T) {
 	const ink = "#1d2433"
 	for level, colour := range zoneColours {
 		name := "--zone-none"
-		if Level(level) != LevelNone {
+		if credit.Level(level) != credit.LevelNone {
 			name = "--zone-" + strconv.Itoa(level)
 		}
 		m := regexp.MustCompile(regexp.QuoteMeta(name) + `:\s*(#[0-9a-fA-F]{6})\s*;`).FindSubmatch(css)
@@ -98,7 +63,7 @@ func TestZoneColoursMatchCSSAndReadWell(t *testing.T) {
 			t.Errorf("app.css %s = %s, the charts use %s", name, got, colour)
 		}
 		text, textName := "#ffffff", "white"
-		if Level(level) == Level3 {
+		if credit.Level(level) == credit.Level3 {
 			text, textName = ink, "ink"
 		}
 		if r := contrast(colour, text); r < 4.5 {

@@ -1,7 +1,9 @@
-package views
+package credit
 
 import (
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"creditdash/internal/store"
@@ -48,6 +50,20 @@ func TeamObservation(id int32, name string, rows []upstream.CreditScoreHistoryRo
 	return o
 }
 
+// LatestScores are a score history's latest Risk band and Z″, nil when the
+// history has none.
+func LatestScores(rows []upstream.CreditScoreHistoryRow) (band int, z *float64) {
+	o := TeamObservation(1, "", rows, nil, time.Time{})
+	if k, ok := o.Latest[store.ScoreRisk]; ok {
+		band = Band(k.Value)
+	}
+	if k, ok := o.Latest[store.ScoreZ]; ok {
+		v := k.Value
+		z = &v
+	}
+	return band, z
+}
+
 // PortfolioObservations are what the portfolio's Pay and Z″ histories tell
 // the team: each business's latest month with a score, per score. Both
 // histories are sent to every access model, so every analyst may see them.
@@ -81,4 +97,65 @@ func PortfolioObservations(pay, z upstream.PortfolioScoreHistory, fetched time.T
 	add(store.ScorePay, pay)
 	add(store.ScoreZ, z)
 	return out
+}
+
+// ReportReadings are the latest Risk and DBT of a report's score history,
+// to be remembered as last seen.
+func ReportReadings(id int32, hist []upstream.CreditScoreHistoryRow) []store.Reading {
+	var out []store.Reading
+	var risk, dbt upstream.Num[int]
+	ry, rm, dy, dm := 0, 0, 0, 0
+	for _, r := range hist {
+		at := r.Year*12 + r.Month
+		if r.RiskScore.OK && at >= ry*12+rm {
+			risk, ry, rm = r.RiskScore, r.Year, r.Month
+		}
+		if r.DBTScore.OK && at >= dy*12+dm {
+			dbt, dy, dm = r.DBTScore, r.Year, r.Month
+		}
+	}
+	if risk.OK {
+		out = append(out, store.Reading{BusinessID: id, Score: store.ScoreRisk, Value: float64(risk.V)})
+	}
+	if dbt.OK {
+		out = append(out, store.Reading{BusinessID: id, Score: store.ScoreDBT, Value: float64(dbt.V)})
+	}
+	return out
+}
+
+// PortfolioReadings are the latest values of a portfolio history of score
+// s (Pay or Z″), to be remembered as seen.
+func PortfolioReadings(s store.Score, latest map[int32]Latest) []store.Reading {
+	out := make([]store.Reading, 0, len(latest))
+	for id, l := range latest {
+		out = append(out, store.Reading{BusinessID: id, Score: s, Value: l.Value})
+	}
+	return out
+}
+
+// fiscalYearKey is the statements' data point naming their fiscal year.
+const fiscalYearKey = "FiscalYear"
+
+// StatementYear is the newest fiscal year among statements (their
+// FiscalYear point, as a number or as text), 0 when none names one: what
+// the team keeps so that a new statement year brings a review forward.
+func StatementYear(stmts []upstream.AnnualFinancials) int {
+	newest := 0
+	for _, s := range stmts {
+		dp, ok := s.Values[fiscalYearKey]
+		if !ok {
+			continue
+		}
+		y := 0
+		switch {
+		case dp.Value.OK && dp.Value.V == math.Trunc(dp.Value.V) && dp.Value.V >= 1900 && dp.Value.V <= 9999:
+			y = int(dp.Value.V)
+		case dp.Text != "":
+			if n, err := strconv.Atoi(strings.TrimSpace(dp.Text)); err == nil && n >= 1900 && n <= 9999 {
+				y = n
+			}
+		}
+		newest = max(newest, y)
+	}
+	return newest
 }

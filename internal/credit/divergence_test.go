@@ -1,4 +1,4 @@
-package views
+package credit
 
 import (
 	"testing"
@@ -27,7 +27,7 @@ func divergenceRows() (monthly, sic []upstream.PaymentSummaryRow) {
 func TestDivergenceChange(t *testing.T) {
 	monthly, sic := divergenceRows()
 	ch, ok := NewDivergence(monthly, sic, "36").Change()
-	if !ok || ch.From != monthIndexOf(2026, 7) || ch.To != monthIndexOf(2026, 10) || ch.Rise != 14 || ch.OverallMove != 2 {
+	if !ok || ch.From != MonthOf(2026, 7) || ch.To != MonthOf(2026, 10) || ch.Rise != 14 || ch.OverallMove != 2 {
 		t.Fatalf("Change = %+v, %v; want Jul -> Oct, rise 14, overall +2", ch, ok)
 	}
 	for _, tc := range []struct {
@@ -42,11 +42,11 @@ func TestDivergenceChange(t *testing.T) {
 	if _, ok := NewDivergence(monthly[:3], sic, "36").Change(); ok {
 		t.Error("three months with both lines make a change")
 	}
-	if d := NewDivergence(monthly, sic, "36"); d.Label != "36 Cat 36" || len(d.Category) != 5 {
-		t.Errorf("label %q and %d months, want \"36 Cat 36\" and 5", d.Label, len(d.Category))
+	if d := NewDivergence(monthly, sic, "36"); d.Name != "Cat 36" || len(d.Category) != 5 {
+		t.Errorf("name %q and %d months, want \"Cat 36\" and 5", d.Name, len(d.Category))
 	}
-	if d := NewDivergence(monthly, sic, "99"); d.Label != "" || len(d.Category) != 0 {
-		t.Errorf("a category without rows: label %q, %d months", d.Label, len(d.Category))
+	if d := NewDivergence(monthly, sic, "99"); d.Name != "" || len(d.Category) != 0 {
+		t.Errorf("a category without rows: name %q, %d months", d.Name, len(d.Category))
 	}
 	if got := SteepestCategory(monthly, sic); got != "36" {
 		t.Errorf("SteepestCategory = %q, want 36", got)
