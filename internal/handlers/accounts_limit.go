@@ -9,8 +9,8 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/amount"
 	"creditdash/internal/credit"
-	"creditdash/internal/ledger"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -46,10 +46,10 @@ func readLimitForm(get func(string) string, page *views.LimitPage) limitForm {
 			continue
 		}
 		f.given = true
-		v, _, err := ledger.Amount(raw)
+		v, _, err := amount.Typed(raw)
 		switch {
 		case err != nil:
-			*fld.msg = "“" + views.Clip(raw, 40) + "” " + err.Error() + "; give an amount such as 25,000."
+			*fld.msg = sentence(err.Error())
 		case v < 0:
 			*fld.msg = "Give an amount of zero or more."
 		case fld.name == "months_allowed" && v > 120:

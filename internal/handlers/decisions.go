@@ -13,8 +13,8 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/amount"
 	"creditdash/internal/credit"
-	"creditdash/internal/ledger"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -69,7 +69,7 @@ func decisionsError(err error) error {
 
 // readRequestForm reads the posted request into form and returns the
 // amount; a field refused is named in the form.
-func readRequestForm(c *echo.Context, form *views.RequestForm) (amount float64, ok bool) {
+func readRequestForm(c *echo.Context, form *views.RequestForm) (limit float64, ok bool) {
 	form.Account = views.Clip(strings.TrimSpace(c.FormValue("account")), 80)
 	rawAmount := strings.TrimSpace(c.FormValue("amount"))
 	form.Amount = views.Clip(rawAmount, 40)
@@ -82,12 +82,12 @@ func readRequestForm(c *echo.Context, form *views.RequestForm) (amount float64, 
 	if form.Account == "" {
 		form.AccountError = "Choose the account the limit is for."
 	}
-	v, _, err := ledger.Amount(rawAmount)
+	v, _, err := amount.Typed(rawAmount)
 	switch {
 	case rawAmount == "":
 		form.AmountError = "Give the limit you ask for, such as 25,000."
 	case err != nil:
-		form.AmountError = "“" + form.Amount + "” " + err.Error() + "; give an amount such as 25,000."
+		form.AmountError = sentence(err.Error())
 	case store.CheckAmount(v, false) != nil:
 		form.AmountError = "Give an amount from 0 to 10,000,000,000,000."
 	}
