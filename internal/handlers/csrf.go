@@ -75,6 +75,11 @@ func (h *Handler) csrf() echo.MiddlewareFunc {
 			if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
 				return errCSRF
 			}
+			// Read first, whatever the form's size: a form past the
+			// standard parser's field limit still has its token.
+			if err := readPostForm(r); err != nil {
+				return err
+			}
 			sent := r.Header.Get(csrfHeader)
 			if sent == "" {
 				// The body only: FormValue would read the query string too.
