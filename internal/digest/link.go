@@ -28,6 +28,10 @@ const (
 // ErrBadLink: a link that was altered, is of another kind, or expired.
 var ErrBadLink = errors.New("digest: this link is not valid or has expired")
 
+// ErrEarlierAddress: an unsubscribe link sent to an address the digest no
+// longer goes to; it changes nothing.
+var ErrEarlierAddress = errors.New("digest: this link was sent to an earlier address")
+
 // Signer signs and checks links with a key derived from the session
 // secret, so every replica checks what another signed.
 type Signer struct{ key []byte }

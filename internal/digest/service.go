@@ -347,11 +347,18 @@ func (s *Service) CheckLink(kind, token string) error {
 	return err
 }
 
-// Unsubscribe checks an unsubscribe link and turns the digest off.
+// Unsubscribe checks an unsubscribe link and turns the digest off, when
+// the digest still goes to the address the link was sent to;
+// ErrEarlierAddress otherwise.
 func (s *Service) Unsubscribe(ctx context.Context, token string) error {
-	a, _, err := s.signer.Check(KindUnsubscribe, token, s.now())
+	a, email, err := s.signer.Check(KindUnsubscribe, token, s.now())
 	if err != nil {
 		return err
 	}
-	return s.store.UnsubscribeDigest(ctx, a)
+	if err := s.store.UnsubscribeDigest(ctx, a, email); errors.Is(err, store.ErrNotFound) {
+		return ErrEarlierAddress
+	} else if err != nil {
+		return err
+	}
+	return nil
 }

@@ -224,6 +224,8 @@ func (h *Handler) submitDigestLink(kind string) echo.HandlerFunc {
 		switch {
 		case errors.Is(err, digest.ErrBadLink):
 			p.Done, p.Error, status = "", "This link is not valid or has expired. Ask for a new one on the digest settings page.", http.StatusBadRequest
+		case errors.Is(err, digest.ErrEarlierAddress):
+			p.Done, p.Error, status = "", "This link came in a digest sent to an earlier address of yours; the digest now goes to another address, so this link changes nothing. Use the link in a newer digest, or the digest settings page.", http.StatusBadRequest
 		case err != nil:
 			return workspaceError(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -262,5 +263,40 @@ func TestDigestPreview(t *testing.T) {
 		if p := app.NewUser(t).Get(path); p.Status != http.StatusBadRequest {
 			t.Fatalf("GET %s: status = %d, want 400", path, p.Status)
 		}
+	}
+}
+
+// An unsubscribe link is bound to the address it was sent to: once the
+// digest goes to a new address, a link from a mail to the old one turns
+// nothing off (400, saying why), and the new address's own link does.
+func TestDigestUnsubscribeLinkBoundToItsAddress(t *testing.T) {
+	mb := apptest.StartMailbox(t, "", "")
+	// A verification mail and a send-now go once a minute: the clock moves
+	// on by one before the second of each.
+	var ahead atomic.Int64
+	app := apptest.Start(t, apptest.Options{SMTPURL: mb.URL, Now: func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }})
+	u := signInWS(t, app, "demo")
+	subscribe(t, app, mb, u, "old@example.com", "weekly")
+	mustRedirect(t, "send now", u.post("/settings/digest/send"))
+	oldLink := linkIn(t, mb.Wait(t, "digest to the old address", isDigest("old@example.com")), "/digest/unsubscribe")
+
+	ahead.Store(int64(2 * time.Minute))
+	subscribe(t, app, mb, u, "new@example.com", "weekly")
+	anon := app.NewUser(t)
+	done := anon.Submit(anon.Get(oldLink), "main form")
+	if done.Status != http.StatusBadRequest || !strings.Contains(done.Text("main"), "earlier address") {
+		t.Errorf("the old address's link: status = %d, %q; want 400 naming the earlier address", done.Status, done.Text("main"))
+	}
+	if v, _ := u.Get("/settings/digest").Doc.Find("#digest-frequency option[selected]").Attr("value"); v != "weekly" {
+		t.Fatalf("the old address's link turned the new one's digest to %q", v)
+	}
+
+	if to := mustRedirect(t, "send now", u.post("/settings/digest/send")); to != "/settings/digest?done=queued" {
+		t.Fatalf("send now to the new address: redirect to %q", to)
+	}
+	newLink := linkIn(t, mb.Wait(t, "digest to the new address", isDigest("new@example.com")), "/digest/unsubscribe")
+	followLink(t, app, newLink, "Unsubscribed")
+	if v, _ := u.Get("/settings/digest").Doc.Find("#digest-frequency option[selected]").Attr("value"); v != "off" {
+		t.Fatalf("frequency after the new address's link: %q", v)
 	}
 }

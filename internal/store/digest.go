@@ -177,13 +177,23 @@ func (s *Store) VerifyDigestEmail(ctx context.Context, a Analyst, email string) 
 	})
 }
 
-// UnsubscribeDigest turns the analyst's digest off.
-func (s *Store) UnsubscribeDigest(ctx context.Context, a Analyst) error {
+// UnsubscribeDigest turns the analyst's digest off when email is still
+// its address: a link from a mail to an earlier address must not turn off
+// the digest that now goes to another (ErrNotFound then, and nothing
+// changes).
+func (s *Store) UnsubscribeDigest(ctx context.Context, a Analyst, email string) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	return s.write(ctx, a, "unsubscribe digest", func(tx *sql.Tx, id int64) error {
-		_, err := tx.ExecContext(ctx, `UPDATE digest_settings SET frequency = $2, updated_at = $3 WHERE analyst_id = $1`, id, DigestOff, s.stamp())
-		return err
+		r, err := tx.ExecContext(ctx, `UPDATE digest_settings SET frequency = $2, updated_at = $3 WHERE analyst_id = $1 AND email = $4`,
+			id, DigestOff, s.stamp(), email)
+		if err != nil {
+			return err
+		}
+		if n, _ := r.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
 	})
 }
 

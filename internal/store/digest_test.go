@@ -95,7 +95,13 @@ func TestDigestSettings(t *testing.T) {
 		if d, _ := s.SaveDigest(ctx, alice, "alice@example.org", DigestDaily); d.Verified {
 			t.Fatal("a changed address kept its verification")
 		}
-		if err := s.UnsubscribeDigest(ctx, alice); err != nil {
+		if err := s.UnsubscribeDigest(ctx, alice, "alice@example.com"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("unsubscribing the earlier address: %v, want ErrNotFound", err)
+		}
+		if d, _ := s.Digest(ctx, alice); d.Frequency != DigestDaily {
+			t.Fatalf("the earlier address's unsubscribe turned the new one's digest off: %+v", d)
+		}
+		if err := s.UnsubscribeDigest(ctx, alice, "alice@example.org"); err != nil {
 			t.Fatal(err)
 		}
 		if d, _ := s.Digest(ctx, alice); d.Frequency != DigestOff {
