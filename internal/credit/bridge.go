@@ -10,8 +10,11 @@ import (
 type BridgeLine struct {
 	Account string
 	Name    string
-	Balance float64
-	Band    int
+	// BusinessID is the service business the account is linked to, 0 when
+	// none: an account renumbered between the ledgers is the same customer.
+	BusinessID int32
+	Balance    float64
+	Band       int
 }
 
 // Mover is one account's part in the change.
@@ -50,7 +53,11 @@ func el(balance float64, band int) int64 {
 	return Cents(ExpectedLoss(balance, pd))
 }
 
-// NewBridge compares the old ledger with the new one.
+// NewBridge compares the old ledger with the new one. An account is the
+// same in both under the same account key or, when its key is in one
+// ledger only, under another key of only one ledger linked to the same
+// business: a customer renumbered in the ERP has neither opened nor
+// closed an account.
 func NewBridge(old, cur []BridgeLine) Bridge {
 	var b Bridge
 	before := make(map[string]BridgeLine, len(old))
@@ -58,11 +65,26 @@ func NewBridge(old, cur []BridgeLine) Bridge {
 		before[l.Account] = l
 		b.Old += el(l.Balance, l.Band)
 	}
+	now := make(map[string]bool, len(cur))
+	for _, n := range cur {
+		now[n.Account] = true
+	}
+	// gone are the old accounts whose key the new ledger lacks, by business.
+	gone := map[int32][]BridgeLine{}
+	for _, o := range old {
+		if !now[o.Account] && o.BusinessID != 0 {
+			gone[o.BusinessID] = append(gone[o.BusinessID], o)
+		}
+	}
 	seen := make(map[string]bool, len(cur))
 	for _, n := range cur {
 		seen[n.Account] = true
 		b.New += el(n.Balance, n.Band)
 		o, ok := before[n.Account]
+		if g := gone[n.BusinessID]; !ok && n.BusinessID != 0 && len(g) > 0 {
+			o, ok, gone[n.BusinessID] = g[0], true, g[1:]
+			seen[o.Account] = true
+		}
 		m := Mover{Account: n.Account, Name: n.Name}
 		switch {
 		case !ok:

@@ -69,7 +69,9 @@ func TestCalculateCapsAndRounding(t *testing.T) {
 func TestBridgeAddsUp(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	line := func(i int) BridgeLine {
-		return BridgeLine{Account: string(rune('A'+i%26)) + string(rune('a'+i/26)), Balance: math.Round(r.Float64()*1e6*100) / 100, Band: r.IntN(11)}
+		// Some accounts share a business, so renumbered ones pair up.
+		return BridgeLine{Account: string(rune('A'+i%26)) + string(rune('a'+i/26)), BusinessID: int32(r.IntN(30)),
+			Balance: math.Round(r.Float64()*1e6*100) / 100, Band: r.IntN(11)}
 	}
 	for range 200 {
 		var old, cur []BridgeLine
@@ -101,6 +103,31 @@ func TestBridgeAddsUp(t *testing.T) {
 	}
 	if b.Movers[0].Account != "new" || b.Movers[1].Account != "mig" || b.Movers[1].Cause != "band" {
 		t.Errorf("movers = %+v", b.Movers)
+	}
+}
+
+// TestBridgeRenumberedAccount: one business under another account key
+// in the new ledger is the same customer, its change a balance or band
+// change, not a new and a closed account; a second key of a business whose
+// old key stays is a new account, and unlinked keys never pair.
+func TestBridgeRenumberedAccount(t *testing.T) {
+	old := []BridgeLine{{Account: "C10056", BusinessID: 1009, Balance: 1000, Band: 5},
+		{Account: "C1", BusinessID: 1001, Balance: 1000, Band: 5}, {Account: "U1", Balance: 1000, Band: 5}}
+	cur := []BridgeLine{{Account: "C20056", BusinessID: 1009, Balance: 3000, Band: 5},
+		{Account: "C1", BusinessID: 1001, Balance: 1000, Band: 5}, {Account: "C2", BusinessID: 1001, Balance: 1000, Band: 5},
+		{Account: "U2", Balance: 1000, Band: 5}}
+	b := NewBridge(old, cur)
+	// 1009: exposure +2 × 1135; C2: new +1135; U1 closed, U2 new: 0.
+	if b.Exposure != 2*1135 || b.NewClosed != 1135 || b.Migration != 0 || b.Coverage != 0 {
+		t.Errorf("bridge = %+v, want exposure %d and new/closed %d", b, 2*1135, 1135)
+	}
+	for _, m := range b.Movers {
+		if m.Account == "C20056" && m.Cause != "balance" {
+			t.Errorf("the renumbered account's cause = %q, want balance", m.Cause)
+		}
+		if m.Account == "C10056" {
+			t.Errorf("the renumbered account's old key is a mover: %+v", m)
+		}
 	}
 }
 

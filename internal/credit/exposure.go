@@ -20,8 +20,11 @@ type Position struct {
 
 // Group is one row of a breakdown.
 type Group struct {
-	Name         string
-	Accounts     int
+	Name     string
+	Accounts int
+	// Scored counts the accounts with a known Risk score: with none, the
+	// group's expected loss is unknown, not zero.
+	Scored       int
 	Exposure     float64
 	ExpectedLoss float64
 	// Share is the group's exposure over the total exposure.
@@ -36,7 +39,11 @@ type Breakdown struct {
 
 // Summary is the exposure page's figures.
 type Summary struct {
-	Accounts     int
+	Accounts int
+	// Balance is the sum of the balances; Exposure counts a credit balance
+	// (money owed to the customer) as nothing owed, so it is the larger
+	// when some account is in credit.
+	Balance      float64
 	Exposure     float64
 	ExpectedLoss float64
 	// Unscored is the exposure of accounts without a known Risk score,
@@ -51,6 +58,10 @@ type Summary struct {
 	Breakdowns []Breakdown
 }
 
+// ELKnown reports whether some account of the summary has a known Risk
+// score, so that its expected loss means something.
+func (s Summary) ELKnown() bool { return s.UnscoredAccounts < s.Accounts }
+
 // Unknown names the group of accounts without the dimension's value.
 const Unknown = "not known"
 
@@ -63,6 +74,7 @@ func Summarise(ps []Position) Summary {
 	for _, p := range ps {
 		e := Exposure(p.Balance)
 		exps = append(exps, e)
+		s.Balance += p.Balance
 		s.Exposure += e
 		if pd, ok := PD(p.Band); ok {
 			s.ExpectedLoss += e * pd
@@ -146,6 +158,7 @@ func breakdown(dim string, ps []Position, total float64, key func(Position) stri
 		gs[i].Exposure += e
 		if pd, ok := PD(p.Band); ok {
 			gs[i].ExpectedLoss += e * pd
+			gs[i].Scored++
 		}
 	}
 	for i := range gs {

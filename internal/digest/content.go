@@ -248,7 +248,7 @@ func bridge(ctx context.Context, src Source, a store.Analyst, from, to string, b
 		}
 		out := make([]credit.BridgeLine, len(accts))
 		for i, acc := range accts {
-			out[i] = credit.BridgeLine{Account: acc.Account, Name: acc.Name, Balance: acc.Balance}
+			out[i] = credit.BridgeLine{Account: acc.Account, Name: acc.Name, BusinessID: acc.BusinessID, Balance: acc.Balance}
 			if r, ok := risk[acc.BusinessID]; ok && acc.BusinessID != 0 {
 				out[i].Band = credit.Band(r)
 			}

@@ -210,7 +210,7 @@ func (h *Handler) workOutBridge(ctx context.Context, a store.Analyst, newestDate
 		out := make([]credit.BridgeLine, len(accts))
 		names := make(map[string]string, len(accts))
 		for i, acc := range accts {
-			out[i] = credit.BridgeLine{Account: acc.Account, Name: acc.Name, Balance: acc.Balance}
+			out[i] = credit.BridgeLine{Account: acc.Account, Name: acc.Name, BusinessID: acc.BusinessID, Balance: acc.Balance}
 			if r, ok := risk[acc.BusinessID]; ok && acc.BusinessID != 0 {
 				out[i].Band = credit.Band(r)
 			}

@@ -38,6 +38,9 @@ type ExposurePage struct {
 // ExposureSummary is the page's headline figures.
 type ExposureSummary struct {
 	Accounts, Exposure, EL, Unscored, UnscoredAccounts, Top10Share, Herfindahl string
+	// Credit explains why exposure and the balances' sum differ, "" when
+	// they do not: accounts in credit count as nothing owed.
+	Credit string
 }
 
 // BreakdownView is one breakdown as a table.
@@ -56,22 +59,43 @@ var dimensionTitles = map[string]string{"risk_band": "By Risk band", "z_zone": "
 
 // NewExposureSummary formats the figures.
 func NewExposureSummary(s credit.Summary) (ExposureSummary, []BreakdownView) {
-	sum := ExposureSummary{Accounts: Int(int64(s.Accounts)), Exposure: Amount(s.Exposure), EL: Amount(s.ExpectedLoss),
+	sum := ExposureSummary{Accounts: Int(int64(s.Accounts)), Exposure: Amount(s.Exposure), EL: ELText(s.ExpectedLoss, s.ELKnown()),
 		Unscored: Amount(s.Unscored), UnscoredAccounts: Int(int64(s.UnscoredAccounts)), Top10Share: Fraction(s.Top10Share),
-		Herfindahl: strconv.FormatFloat(s.Herfindahl, 'f', 4, 64)}
+		Herfindahl: strconv.FormatFloat(s.Herfindahl, 'f', 4, 64), Credit: CreditNote(s.Balance, s.Exposure)}
 	var out []BreakdownView
 	for _, b := range s.Breakdowns {
 		v := BreakdownView{Dimension: b.Dimension, Title: dimensionTitles[b.Dimension]}
 		for _, g := range b.Groups {
-			el := Amount(g.ExpectedLoss)
-			if b.Dimension == "risk_band" && g.Name == credit.BandName(0) {
-				el = "unknown"
-			}
+			el := ELText(g.ExpectedLoss, g.Scored > 0)
 			v.Rows = append(v.Rows, GroupRow{Name: g.Name, Accounts: Int(int64(g.Accounts)), Exposure: Amount(g.Exposure), EL: el, Share: Fraction(g.Share)})
 		}
 		out = append(out, v)
 	}
 	return sum, out
+}
+
+// UnknownEL is the expected loss of accounts none of which has a known
+// Risk score: unknown, never "$0".
+const UnknownEL = "unknown"
+
+// ELText is an expected loss as pages show it: the amount when known
+// (some account has a score), else UnknownEL.
+func ELText(el float64, known bool) string {
+	if !known {
+		return UnknownEL
+	}
+	return Amount(el)
+}
+
+// CreditNote explains why exposure exceeds the sum of the balances, or
+// "" when they are the same: an account in credit (the team owes the
+// customer) counts as nothing owed, never as a negative exposure.
+func CreditNote(balance, exposure float64) string {
+	if credit.Cents(exposure) == credit.Cents(balance) {
+		return ""
+	}
+	return "The balances add up to " + Amount(balance) + ", " + Amount(exposure-balance) +
+		" less than the exposure: accounts in credit (money the team owes the customer) count as nothing owed, not as a negative exposure."
 }
 
 // ExposureCSVHeader is the header of exposure.csv, exactly as documented.
@@ -83,11 +107,11 @@ func ExposureCSV(s credit.Summary) [][]string {
 	for _, b := range s.Breakdowns {
 		for _, g := range b.Groups {
 			el := strconv.FormatFloat(float64(credit.Cents(g.ExpectedLoss))/100, 'f', 2, 64)
-			if b.Dimension == "risk_band" && g.Name == credit.BandName(0) {
-				el = ""
+			if g.Scored == 0 {
+				el = "" // unknown, not zero
 			}
 			out = append(out, []string{b.Dimension, store.CSVCell(g.Name), strconv.Itoa(g.Accounts),
-				strconv.FormatFloat(g.Exposure, 'f', -1, 64), el, strconv.FormatFloat(g.Share, 'f', 6, 64)})
+				PlainDecimal(g.Exposure, 2), el, strconv.FormatFloat(g.Share, 'f', 6, 64)})
 		}
 	}
 	return out
@@ -107,7 +131,7 @@ func ExposureBandChart(s credit.Summary) (ChartPanel, error) {
 		names = append(names, g.Name)
 		exp = append(exp, ecItem{Name: g.Name, Value: math.Round(g.Exposure)})
 		el = append(el, ecItem{Name: g.Name, Value: math.Round(g.ExpectedLoss)})
-		p.Table.Rows = append(p.Table.Rows, DataRow{Cells: []DataCell{{Text: g.Name}, {Text: Amount(g.Exposure), Class: "num"}, {Text: Amount(g.ExpectedLoss), Class: "num"}}})
+		p.Table.Rows = append(p.Table.Rows, DataRow{Cells: []DataCell{{Text: g.Name}, {Text: Amount(g.Exposure), Class: "num"}, {Text: ELText(g.ExpectedLoss, g.Scored > 0), Class: "num"}}})
 	}
 	bar := &ecOption{
 		Title:   &ecTitle{Text: "By Risk band", TextStyle: &ecTextStyle{FontSize: 14}},

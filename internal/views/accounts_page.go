@@ -3,6 +3,7 @@ package views
 import (
 	"net/url"
 	"strconv"
+	"strings"
 
 	"creditdash/internal/credit"
 	"creditdash/internal/store"
@@ -31,6 +32,8 @@ type AccountsPage struct {
 // AccountTotals are the sums of the accounts the filter keeps.
 type AccountTotals struct {
 	Balance, Exposure, EL, Unscored string
+	// Credit explains a difference between balance and exposure, or "".
+	Credit string
 }
 
 // AccountRow is one account as the page shows it.
@@ -93,17 +96,20 @@ func NewAccountRow(f Figures) AccountRow {
 // NewAccountTotals sums the accounts kept.
 func NewAccountTotals(fs []Figures) AccountTotals {
 	var bal, exp, el, unscored float64
+	scored := false
 	for _, f := range fs {
 		bal += f.Balance
 		e := credit.Exposure(f.Balance)
 		exp += e
 		if f.ELOK {
 			el += f.EL
+			scored = true
 		} else {
 			unscored += e
 		}
 	}
-	return AccountTotals{Balance: Amount(bal), Exposure: Amount(exp), EL: Amount(el), Unscored: Amount(unscored)}
+	return AccountTotals{Balance: Amount(bal), Exposure: Amount(exp), EL: ELText(el, scored), Unscored: Amount(unscored),
+		Credit: CreditNote(bal, exp)}
 }
 
 // AccountsCSVHeader is the header of accounts.csv, exactly as documented.
@@ -123,7 +129,7 @@ func (f Figures) CSVRecord() []string {
 		return num(v)
 	}
 	rec := []string{store.CSVCell(f.Account.Account), store.CSVCell(f.Name), "", num(f.Balance), num(f.Current), num(f.Days1to30),
-		num(f.Days31to60), num(f.Days61to90), num(f.DaysOver90), "", "", opt(f.Utilization, f.UtilOK), "", "", "",
+		num(f.Days31to60), num(f.Days61to90), num(f.DaysOver90), "", "", "", "", "", "",
 		opt(f.Implied, f.ImpliedOK), "", store.CSVCell(f.Owner)}
 	if f.BusinessID != 0 {
 		rec[2] = strconv.Itoa(int(f.BusinessID))
@@ -134,14 +140,31 @@ func (f Figures) CSVRecord() []string {
 	if f.Terms != nil {
 		rec[10] = strconv.Itoa(*f.Terms)
 	}
+	if f.UtilOK {
+		rec[11] = PlainDecimal(f.Utilization, 6)
+	}
 	if f.Risk != nil {
 		rec[12] = num(f.Risk.Value)
 	}
 	if f.ELOK {
-		rec[13] = strconv.FormatFloat(f.PD, 'f', -1, 64)
+		rec[13] = PlainDecimal(f.PD, 6)
 		rec[14] = strconv.FormatFloat(float64(credit.Cents(f.EL))/100, 'f', 2, 64)
 	}
 	return rec
+}
+
+// PlainDecimal writes v with at most places decimals and no trailing
+// zeros, as a person would ("0.0071", not 0.0070999999999999995): files
+// carry figures people read, not the float's exact binary value.
+func PlainDecimal(v float64, places int) string {
+	s := strconv.FormatFloat(v, 'f', places, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		return "0"
+	}
+	return s
 }
 
 // Choice is one option of a select.

@@ -24,7 +24,7 @@ func NewAccountPanel(business int32, accts []store.Account, known map[store.Scor
 		return nil
 	}
 	p := &AccountPanel{AsOf: accts[0].AsOf, PDNote: credit.PDAssumption, CalcURL: reportURL(business) + "/limit",
-		Limit: Dash, Utilization: Dash, EL: Dash}
+		Limit: Dash, Utilization: Dash}
 	var bal, limit, el float64
 	limits, elOK := true, true
 	for _, a := range accts {
@@ -46,8 +46,6 @@ func NewAccountPanel(business int32, accts []store.Account, known map[store.Scor
 			p.Utilization, p.OverLimit = Fraction(u), bal > limit
 		}
 	}
-	if elOK {
-		p.EL = Amount(el)
-	}
+	p.EL = ELText(el, elOK)
 	return p
 }

@@ -84,6 +84,11 @@ func RankRefresh(figs []Figures, riskThen map[int32]float64, now time.Time) []Re
 			out = append(out, rc)
 		}
 		rc := &out[i]
+		if rc.Name == "" {
+			// The first account may have no name in the ledger; another
+			// of the same business may.
+			rc.Name = f.Name
+		}
 		rc.Accounts++
 		rc.Exposure += credit.Exposure(f.Balance)
 		rc.EL += f.EL

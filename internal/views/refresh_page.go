@@ -1,6 +1,9 @@
 package views
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+)
 
 // RefreshPlanRows is how many businesses the plan lists: an Ordinary
 // account spends ten requests an hour, so the next fifty are hours ahead.
@@ -67,7 +70,7 @@ func NewRefreshRow(rank int, rc RefreshCandidate) RefreshRow {
 		return r
 	default:
 		r.Fetched = DateTime(rc.Fetched)
-		r.Stale = Decimal(rc.StaleDays, 1) + " days"
+		r.Stale = StaleText(rc.StaleDays)
 	}
 	r.Movement = Decimal(rc.Movement, 0) + " Risk points"
 	r.Priority = Decimal(rc.Priority, 0)
@@ -75,6 +78,19 @@ func NewRefreshRow(rank int, rc RefreshCandidate) RefreshRow {
 		r.Priority = "last: no expected loss to weigh"
 	}
 	return r
+}
+
+// StaleText words how long ago scores were fetched, in the unit that
+// shows it: "40 minutes", "5 hours", "2.5 days". A day's fraction in
+// hours keeps a priority from standing beside "0.0 days".
+func StaleText(days float64) string {
+	switch h := days * 24; {
+	case h < 1:
+		return Plural(int(math.Round(h*60)), "minute")
+	case h < 24:
+		return Plural(int(math.Round(h)), "hour")
+	}
+	return Decimal(days, 1) + " days"
 }
 
 // Businesses counts businesses in words: "1 business", "3 businesses".
