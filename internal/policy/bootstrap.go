@@ -92,7 +92,7 @@ func bootstrap(obs []Obs, draws int, seed uint64) Intervals {
 			goods += good[k]
 			bads += bad[k]
 		}
-	auc, ks := separation(good, bad, goods, bads)
+		auc, ks := separation(good, bad, goods, bads)
 		if math.IsNaN(auc) { // a draw with no default: no figure
 			continue
 		}
