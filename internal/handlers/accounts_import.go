@@ -43,6 +43,7 @@ func (h *Handler) importPage(c *echo.Context, asOf string) views.AccountsImportP
 			{Name: ledger.SampleCurrent, Label: "Demo ledger, as of " + cur, AsOf: cur},
 			{Name: ledger.SampleOlder, Label: "Demo ledger three months earlier, as of " + old, AsOf: old},
 		}
+		page.History = DemoHistoryLabel
 	}
 	return page
 }

@@ -127,6 +127,13 @@ func (h *Handler) Routes() *echo.Echo {
 	accountFiles.GET("/accounts.csv", h.exportAccountsCSV)
 	accountFiles.GET("/accounts.xlsx", h.exportAccountsXLSX)
 	accountFiles.GET("/portfolio/exposure.csv", h.exportExposureCSV)
+	// Validation on the team's own history (issue 45): read-only; in demo
+	// mode the import page's button brings 36 month-ends of history.
+	app.POST(demoHistoryPath, h.submitDemoHistory)
+	app.GET(demoHistoryPath, goTo(importPath))
+	app.GET(validationPath, h.showPolicyValidation)
+	accountFiles.GET(validationPath+".csv", h.exportValidation(false))
+	accountFiles.GET(validationPath+"/scores.csv", h.exportValidation(true))
 	// An analyst's day (issue 31): rules changed in place.
 	app.GET("/alerts/rules/:id/edit", h.showRuleEdit)
 	app.POST("/alerts/rules/:id/edit", h.submitRuleEdit)

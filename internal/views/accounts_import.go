@@ -18,6 +18,8 @@ type AccountsImportPage struct {
 	FileError string
 	// Samples are the shipped sample ledgers offered in demo mode.
 	Samples []SampleLedger
+	// History is the demo ledger history's button label, in demo mode.
+	History string
 	Preview *ImportPreview
 }
 

@@ -1,0 +1,97 @@
+package views
+
+import (
+	"math"
+	"strconv"
+
+	"creditdash/internal/policy"
+)
+
+// PolicyValidationPage is /policy/validation: how well each model ranked
+// the team's accounts against the defaults that followed.
+type PolicyValidationPage struct {
+	Base
+	// Empty says why nothing is validated ("" when something is).
+	Empty string
+	// Definition is the default definition in words.
+	Definition string
+	// Ledgers names the month-ends read; Scored the ones scored.
+	Ledgers, Scored string
+	// Gap says the older ledgers were left out for a missing month.
+	Gap string
+	// RiskKnown is how many linked businesses' Risk history the team
+	// knows, of Linked.
+	RiskKnown, Linked int
+	Models            []ValidationModel
+	// Demo offers the demo history's import (demo mode only).
+	Demo bool
+}
+
+// ValidationModel is one model's figures in words.
+type ValidationModel struct {
+	Name, Label string
+	// Empty says why the model has no figures ("" when it has).
+	Empty                string
+	AUC, Gini, KS        string
+	AUCRange, GiniRange  string
+	KSRange              string
+	Accounts, Defaults   string
+	Observations         string
+	InWords              string
+	Classes              []ValidationClass
+	BootstrapDraws, Seed int
+}
+
+// ValidationClass is one class's bad rate.
+type ValidationClass struct {
+	Name, Observations, Bads, Rate string
+}
+
+// NewValidationModel words a model's result.
+func NewValidationModel(r policy.Result) ValidationModel {
+	f := r.Figures
+	v := ValidationModel{Name: r.Model.Name, Label: r.Model.Label, Accounts: Int(int64(f.Accounts)), Defaults: Int(int64(f.Defaults)),
+		Observations: Int(int64(f.Observations)), BootstrapDraws: r.Intervals.Draws, Seed: policy.BootstrapSeed}
+	switch {
+	case f.Observations == 0:
+		v.Empty = "No account had this score at any month-end scored, so there is nothing to rank."
+		return v
+	case f.Defaults == 0:
+		v.Empty = "No account it scored defaulted afterwards, so there is nothing to tell apart."
+		return v
+	case f.Bads == f.Observations:
+		v.Empty = "Every account it scored defaulted afterwards, so there is nothing to tell apart."
+		return v
+	}
+	v.AUC, v.Gini, v.KS = fixed(f.AUC, 3), fixed(f.Gini, 3), fixed(f.KS, 3)
+	v.AUCRange, v.GiniRange, v.KSRange = span(r.Intervals.AUC), span(r.Intervals.Gini), span(r.Intervals.KS)
+	v.InWords = "Of an account that went on to default and one that did not, it scored the defaulter lower " +
+		strconv.Itoa(int(math.Round(f.AUC*100))) + " times in 100 (ties counted as half)."
+	for _, c := range r.Classes {
+		vc := ValidationClass{Name: c.Class, Observations: Int(int64(c.Observations)), Bads: Int(int64(c.Bads)), Rate: "–"}
+		if c.Observations > 0 {
+			vc.Rate = Percent(c.Rate() * 100)
+		}
+		v.Classes = append(v.Classes, vc)
+	}
+	return v
+}
+
+// fixed writes v with n decimals, or "–" when it is not a number.
+func fixed(v float64, n int) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	return strconv.FormatFloat(v, 'f', n, 64)
+}
+
+// span writes a bootstrap interval.
+func span(i policy.Interval) string {
+	if math.IsNaN(i.Low) {
+		return "–"
+	}
+	return fixed(i.Low, 3) + " to " + fixed(i.High, 3)
+}
+
+// MonthName writes YYYYMM as "Oct 2026".
+func MonthName(m int) string { return Month(m/100, m%100) }
