@@ -25,6 +25,9 @@ import (
 type Audit interface {
 	// AppendAudit appends one change to the team's log.
 	AppendAudit(ctx context.Context, team string, c store.AuditChange) (store.AuditEntry, error)
+	// AppendRefusal logs a refusal, or only counts it past the user's
+	// bound for the minute.
+	AppendRefusal(ctx context.Context, team string, c store.AuditChange) (bool, error)
 	AuditEntries(ctx context.Context, team string, f store.AuditFilter, p store.AuditPage) ([]store.AuditEntry, bool, error)
 	AuditLog(ctx context.Context, team string, f store.AuditFilter) iter.Seq2[store.AuditEntry, error]
 	VerifyAudit(ctx context.Context, team string) (store.AuditVerdict, error)

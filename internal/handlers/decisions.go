@@ -44,7 +44,7 @@ func (h *Handler) refuse(c *echo.Context, asked, account string, business int32,
 	a := h.analyst(c)
 	h.log.Info("refused by rule", "request_id", requestID(c), "user", a.User, "asked", asked, "rule", rule)
 	if h.audit != nil {
-		if _, err := h.audit.AppendAudit(c.Request().Context(), h.service, store.AuditChange{Actor: a.User, Action: store.AuditActionRefused,
+		if _, err := h.audit.AppendRefusal(c.Request().Context(), h.service, store.AuditChange{Actor: a.User,
 			Account: account, BusinessID: business, NewValue: asked, Reason: rule}); err != nil {
 			return auditError(err)
 		}

@@ -210,7 +210,7 @@ func (s *Store) appendAuditTx(ctx context.Context, tx *sql.Tx, team string, chan
 		return nil, err
 	}
 	for _, c := range changes {
-		if err := c.check(); err != nil {
+		if err := c.cleaned().check(); err != nil {
 			return nil, err
 		}
 	}
@@ -239,6 +239,12 @@ func (s *Store) appendAuditSeq(ctx context.Context, tx *sql.Tx, team string, cha
 	if err != nil {
 		return err
 	}
+	// Refusals counted past their bound in minutes gone by are summed
+	// first, by whichever write of the team comes next.
+	sums, err := pendingRefusals(ctx, tx, team, max(s.stamp(), head.at))
+	if err != nil {
+		return err
+	}
 	b := s.bulk(tx, 12, func(v string) string { return auditInsert + v })
 	defer b.close()
 	args := make([]any, 0, 12)
@@ -254,7 +260,8 @@ func (s *Store) appendAuditSeq(ctx context.Context, tx *sql.Tx, team string, cha
 		args, first = args[:0], head.Seq+1
 		return nil
 	}
-	for c := range changes {
+	add := func(c AuditChange, keep bool) error {
+		c = c.cleaned()
 		if err := c.check(); err != nil {
 			return err
 		}
@@ -263,13 +270,22 @@ func (s *Store) appendAuditSeq(ctx context.Context, tx *sql.Tx, team string, cha
 		args = append(args, team, e.Seq, e.At.UnixMicro(), c.Actor, c.Action, c.Account, int64(c.BusinessID),
 			c.OldValue, c.NewValue, c.Reason, e.PrevHash, e.Hash)
 		head = auditHead{Seq: e.Seq, at: e.At.UnixMicro(), Hash: e.Hash}
-		if kept != nil {
+		if keep && kept != nil {
 			kept(e)
 		}
 		if len(args) == batchRows*12 {
-			if err := flush(); err != nil {
-				return err
-			}
+			return flush()
+		}
+		return nil
+	}
+	for _, c := range sums {
+		if err := add(c, false); err != nil {
+			return err
+		}
+	}
+	for c := range changes {
+		if err := add(c, true); err != nil {
+			return err
 		}
 	}
 	if err := flush(); err != nil {
