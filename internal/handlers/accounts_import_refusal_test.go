@@ -9,14 +9,15 @@ import (
 )
 
 // TestImportRefusedByTheStore: a file the preview accepts but the store
-// refuses (an owner's name past its bound) answers 422 with the store's
+// refuses (a customer id of 40 characters the preview counts, but of more
+// than the 64 bytes the store keeps) answers 422 with the store's
 // reason and the preview built again from the waiting file, whose text the
 // import had let go of; nothing is written and the file still waits.
 func TestImportRefusedByTheStore(t *testing.T) {
 	workspaceEngines(t, func(t *testing.T, opts apptest.Options) {
 		app := apptest.Start(t, opts)
 		u := signInAccounts(t, app, "demo")
-		data := "account,business_id,balance,owner\nA-1,1001,100,alice\nA-2,1002,200," + strings.Repeat("o", 300) + "\n"
+		data := "account,business_id,balance,customer_id\nA-1,1001,100,C-1\nA-2,1002,200," + strings.Repeat("é", 40) + "\n"
 		p := u.upload("aging.csv", []byte(data), "2026-09-30")
 		if p.Status != http.StatusOK {
 			t.Fatalf("preview: status = %d; %.500s", p.Status, p.Body)
@@ -25,8 +26,8 @@ func TestImportRefusedByTheStore(t *testing.T) {
 		if r.Status != http.StatusUnprocessableEntity {
 			t.Fatalf("import: status = %d, want 422; %.500s", r.Status, r.Body)
 		}
-		if msg := r.Text("#file-error"); !strings.Contains(msg, "A-2") || !strings.Contains(msg, "owner") {
-			t.Errorf("message = %q, want the store's reason naming account A-2's owner", msg)
+		if msg := r.Text("#file-error"); !strings.Contains(msg, "A-2") || !strings.Contains(msg, "customer") {
+			t.Errorf("message = %q, want the store's reason naming account A-2's customer id", msg)
 		}
 		if head := r.Text("main"); !strings.Contains(head, "A-1") || !strings.Contains(head, "2 rows can be imported") {
 			t.Errorf("the preview is not shown again: %.600s", head)

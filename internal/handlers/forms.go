@@ -2,10 +2,10 @@ package handlers
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/store"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
 )
@@ -80,17 +80,7 @@ func (f verifyForm) validate() views.VerifyFault {
 
 // plausibleUser reports whether a typed user name looks like one, so it may
 // be logged: people type passwords into the user-name field too.
-func plausibleUser(name string) bool {
-	if name == "" || len(name) > 64 || !utf8.ValidString(name) {
-		return false
-	}
-	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-@+", r)) {
-			return false
-		}
-	}
-	return true
-}
+func plausibleUser(name string) bool { return store.ValidUserName(name) }
 
 // refreshForm is a page's Refresh button: the page to return to and the
 // cached copies it was built from.

@@ -111,6 +111,8 @@ func parseRow(row Row, m Mapping, noAging bool) (store.LedgerLine, string) {
 		return l, "no account number"
 	case utf8.RuneCountInString(l.Account) > 64:
 		return l, "the account number is longer than 64 characters"
+	case l.Owner != "" && !store.ValidUserName(l.Owner):
+		return l, fmt.Sprintf("the owner “%s” is not a user name (up to 64 letters, digits and . _ - @ +, as one signs in with)", clip(l.Owner))
 	case utf8.RuneCountInString(l.CustomerID) > 64 || utf8.RuneCountInString(l.SupplierID) > 64 || strings.ContainsAny(l.CustomerID+l.SupplierID, " \t"):
 		return l, "customer and supplier ids are codes of up to 64 characters without spaces"
 	}

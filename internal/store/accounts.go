@@ -29,8 +29,6 @@ const (
 	MaxTermsDays = 3650
 	// maxAccountLen bounds the team's own customer number.
 	maxAccountLen = 64
-	// maxOwnerLen bounds an owner's user name.
-	maxOwnerLen = 256
 	// maxFileNameLen bounds the imported file's name kept.
 	maxFileNameLen = 200
 )
@@ -99,8 +97,8 @@ func checkLine(l *LedgerLine) error {
 		return invalid("business_id", "account %s: not a business id", l.Account)
 	case len(l.CustomerID) > 64 || len(l.SupplierID) > 64 || !cleanText(l.CustomerID) || !cleanText(l.SupplierID):
 		return invalid("customer_id", "account %s: customer and supplier ids are up to 64 characters", l.Account)
-	case len(l.Owner) > maxOwnerLen || !cleanText(l.Owner):
-		return invalid("owner", "account %s: not an owner's user name", l.Account)
+	case l.Owner != "" && !ValidUserName(l.Owner):
+		return invalid("owner", "account %s: the owner %q is not a user name (up to 64 letters, digits and . _ - @ +)", l.Account, clip(l.Owner))
 	}
 	for _, f := range []struct {
 		name string

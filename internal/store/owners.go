@@ -22,6 +22,21 @@ const MaxOwnerBatch = 200
 // sign-in form accepts it.
 const maxAssignedOwnerLen = 64
 
+// ValidUserName reports whether name is a user name as one signs in with:
+// 1 to 64 letters, digits and . _ - @ +. An account's owner is one,
+// whether assigned on the worklist or read from a ledger.
+func ValidUserName(name string) bool {
+	if name == "" || len(name) > maxAssignedOwnerLen {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-@+", r)) {
+			return false
+		}
+	}
+	return true
+}
+
 // AssignOwner makes owner ("" clears it) the owner of each named account
 // of the team and logs each change with the previous owner and reason;
 // accounts that already had that owner are left alone. It reports how
@@ -40,7 +55,7 @@ func (s *Store) AssignOwner(ctx context.Context, a Analyst, accounts []string, o
 		return 0, invalid("account", "name at least one account")
 	case len(accounts) > MaxOwnerBatch:
 		return 0, invalid("account", "at most %s accounts at once", grouped(MaxOwnerBatch))
-	case utf8.RuneCountInString(owner) > maxAssignedOwnerLen || !cleanText(owner) || strings.ContainsAny(owner, " \t\r\n"):
+	case owner != "" && !ValidUserName(owner):
 		return 0, invalid("owner", "an owner is a user name of at most %d characters", maxAssignedOwnerLen)
 	case utf8.RuneCountInString(reason) > MaxRequestReasonLen || !cleanText(reason):
 		return 0, invalid("reason", "the reason is text of at most %s characters", grouped(MaxRequestReasonLen))
