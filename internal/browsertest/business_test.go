@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -9,26 +10,32 @@ import (
 	"creditdash/internal/apptest"
 )
 
-// waitChartsDrawn resolves to the number of charts on the page once every
-// [data-chart] container says data-drawn="true", or to minus the number
-// still undrawn after ten seconds. Charts draw when they come into view, so
-// it scrolls to each undrawn one in turn, and back where it was at the end.
-// A heat map a phone leaves for its button (data-chart-deferred) is not
-// counted: the tests of that choice (phonegrid_test.go) count those.
-const waitChartsDrawn = `new Promise((resolve) => {
-	const deadline = Date.now() + 10000;
-	const x = window.scrollX, y = window.scrollY;
-	const done = (n) => { window.scrollTo(x, y); resolve(n); };
-	(function check() {
-		const els = Array.from(document.querySelectorAll('[data-chart]:not([data-chart-deferred])'));
-		const undrawn = els.filter((e) => e.getAttribute('data-drawn') !== 'true');
-		if (els.length > 0 && undrawn.length === 0) return done(els.length);
-		if (els.length === 0 && document.querySelector('[data-chart-deferred]')) return done(0);
-		if (Date.now() > deadline) return done(-undrawn.length);
-		if (undrawn.length > 0) undrawn[0].scrollIntoView({block: 'center'});
-		setTimeout(check, 50);
-	})();
-})`
+// chartsState is the number of charts on the page when every [data-chart]
+// container says data-drawn="true", else minus the number still undrawn.
+// Charts draw when they come into view, so it scrolls to the first undrawn
+// one; waitCharts asks it again until the test's condition holds. A heat
+// map a phone leaves for its button (data-chart-deferred) is not counted
+// (0 when it is the page's only chart): the tests of that choice
+// (phonegrid_test.go) count those.
+const chartsState = `(() => {
+	const els = Array.from(document.querySelectorAll('[data-chart]:not([data-chart-deferred])'));
+	const undrawn = els.filter((e) => e.getAttribute('data-drawn') !== 'true');
+	if (els.length > 0 && undrawn.length === 0) return els.length;
+	if (els.length === 0) return 0;
+	undrawn[0].scrollIntoView({block: 'center'});
+	return -undrawn.length;
+})()`
+
+// waitCharts asks chartsState until ok accepts its answer, then scrolls
+// back where the page was: a wait for the charts, however long a busy
+// machine makes it, bounded by the test's deadline.
+func waitCharts(b *Browser, what string, ok func(n int) bool) int {
+	b.t.Helper()
+	at := Eval[[]float64](b, `[window.scrollX, window.scrollY]`)
+	n := Until(b, what, chartsState, ok)
+	Eval[bool](b, fmt.Sprintf(`window.scrollTo(%g, %g), true`, at[0], at[1]))
+	return n
+}
 
 // paintedPixels counts, per chart, the canvas pixels that are not fully
 // transparent: a drawn chart has axes, lines and labels on its canvas.
@@ -65,16 +72,7 @@ func openSignedIn(t *testing.T, app *apptest.App, b *Browser, path string) {
 // checkChartsDrawn waits for every chart and checks each has pixels.
 func checkChartsDrawn(t *testing.T, b *Browser, want int) {
 	t.Helper()
-	n := Eval[int](b, waitChartsDrawn)
-	// Under a whole make test, Chromium gets little of the two cores while
-	// every package's tests run under the race detector: a page whose
-	// charts are still drawing gets two more waits.
-	for tries := 0; n < 0 && tries < 2; tries++ {
-		n = Eval[int](b, waitChartsDrawn)
-	}
-	if n != want {
-		t.Fatalf("charts drawn: %d, want %d (negative: that many never drew)", n, want)
-	}
+	waitCharts(b, fmt.Sprintf("%d charts drawn", want), func(n int) bool { return n == want })
 	for _, p := range Eval[[]painted](b, paintedPixels) {
 		// A blank canvas has no pixels; a drawn chart paints well over 1%.
 		if p.Total == 0 || p.Painted*100 < p.Total {
@@ -120,10 +118,8 @@ func TestBusinessChartTooltipUnderCSP(t *testing.T) {
 		t.Fatalf("a tooltip shows before any hover: %q", before)
 	}
 	b.Hover("#chart-risk", 0.8, 0.5)
-	tips := Eval[[]string](b, `new Promise((resolve) => setTimeout(() => resolve(`+tooltipTexts+`('chart-risk', 'chance of bankruptcy')), 400))`)
-	if len(tips) == 0 {
-		t.Fatal("hovering the Risk chart shows no tooltip naming the bankruptcy probability")
-	}
+	tips := Until(b, "a tooltip naming the bankruptcy probability on the Risk chart", tooltipTexts+`('chart-risk', 'chance of bankruptcy')`,
+		func(tips []string) bool { return len(tips) > 0 })
 	if !strings.Contains(tips[0], "Risk") {
 		t.Errorf("tooltip = %q", tips[0])
 	}
@@ -136,9 +132,7 @@ func TestBusinessChartTooltipUnderCSP(t *testing.T) {
 	b.ClickNavigate(`nav.tabs a[href="/businesses/1001/payments"]`)
 	checkChartsDrawn(t, b, 4)
 	b.Hover("#chart-aging", 0.5, 0.5)
-	if tips := Eval[[]string](b, `new Promise((resolve) => setTimeout(() => resolve(`+tooltipTexts+`('chart-aging', '91+ days')), 400))`); len(tips) == 0 {
-		t.Error("hovering the aging chart shows no tooltip")
-	}
+	Until(b, "a tooltip on the aging chart", tooltipTexts+`('chart-aging', '91+ days')`, func(tips []string) bool { return len(tips) > 0 })
 	b.NoConsoleErrors(t)
 	b.NoCSPViolations(t)
 }

@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -168,7 +169,7 @@ type audit struct {
 // the part. It returns the parts checked, each prefixed by the chart's id.
 func auditCharts(t *testing.T, b *Browser, want int) []string {
 	t.Helper()
-	drawn := Eval[int](b, waitChartsDrawn)
+	drawn := waitCharts(b, fmt.Sprintf("%d charts drawn", want), func(n int) bool { return n == want })
 	ids := Eval[[]string](b, `Array.from(document.querySelectorAll('[data-chart]:not([data-chart-deferred])'), (el) => el.id)`)
 	var checked []string
 	for _, id := range ids {

@@ -175,8 +175,6 @@ func TestScoreTableShowsNewestMonth(t *testing.T) {
 func drawCharts(b *Browser) {
 	b.t.Helper()
 	if Eval[bool](b, `document.querySelector('[data-chart]') !== null`) {
-		if n := Eval[int](b, waitChartsDrawn); n < 0 {
-			b.t.Errorf("%s: %d charts never drew", b.URL(), -n)
-		}
+		waitCharts(b, "every chart drawn", func(n int) bool { return n >= 0 })
 	}
 }

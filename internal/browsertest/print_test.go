@@ -14,15 +14,11 @@ import (
 	"creditdash/internal/apptest"
 )
 
-// echartsArrived waits up to 10 s for js/charts.js to have fetched ECharts.
-const echartsArrived = `new Promise((resolve) => {
-	const deadline = Date.now() + 10000;
-	(function check() {
-		if (window.echarts) return resolve(true);
-		if (Date.now() > deadline) return resolve(false);
-		setTimeout(check, 50);
-	})();
-})`
+// waitECharts waits until js/charts.js has fetched ECharts.
+func waitECharts(b *Browser) {
+	b.t.Helper()
+	Until(b, "ECharts fetched", `!!window.echarts`, func(ok bool) bool { return ok })
+}
 
 // emulateMedia makes the page use the stylesheet of the given media
 // ("print", or "" for the screen again).
@@ -108,9 +104,7 @@ func TestReportPrintsAsADatedDocument(t *testing.T) {
 	// chart, even those never scrolled to, and opens the details. With no
 	// chart near the first screen, ECharts is there only once js/charts.js
 	// has fetched it after the page went idle: wait for that.
-	if !Eval[bool](b, echartsArrived) {
-		t.Fatal("ECharts did not arrive within 10 s of the page going idle")
-	}
+	waitECharts(b)
 	for _, paper := range []struct {
 		name          string
 		width, height float64

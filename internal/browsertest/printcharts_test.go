@@ -40,9 +40,7 @@ func TestChartsPrintWholeLegendsWithoutSliders(t *testing.T) {
 		if status := b.Navigate(app.URL + c.path); status != http.StatusOK {
 			t.Fatalf("GET %s: status %d", c.path, status)
 		}
-		if !Eval[bool](b, echartsArrived) {
-			t.Fatalf("%s: ECharts did not arrive", c.path)
-		}
+		waitECharts(b)
 		Eval[bool](b, `window.dispatchEvent(new Event('beforeprint')), true`)
 		on := Eval[chartPartCount](b, chartParts)
 		if on.Charts == 0 || on.Scrolling > 0 || on.Sliders > 0 {

@@ -89,9 +89,7 @@ func TestOverviewPrintPages(t *testing.T) {
 		if status := b.Navigate(app.URL + path); status != http.StatusOK {
 			t.Fatalf("GET %s: status %d", path, status)
 		}
-		if !Eval[bool](b, echartsArrived) {
-			t.Fatal("ECharts did not arrive")
-		}
+		waitECharts(b)
 		for _, paper := range Papers {
 			_, pages := PrintPages(t, b, paper)
 			t.Logf("overview of %s on %s: %d pages", id, paper.Name, pages)
@@ -101,7 +99,16 @@ func TestOverviewPrintPages(t *testing.T) {
 		}
 		setViewport(b, printWidth, 1000, false)
 		emulateMedia(b, "print")
-		Eval[bool](b, `window.dispatchEvent(new Event('beforeprint')), new Promise((r) => setTimeout(() => r(true), 300))`)
+		Eval[bool](b, `window.dispatchEvent(new Event('beforeprint')), true`)
+		// The charts take their paper form as the page gets to it.
+		Until(b, "the charts drawn in their paper form", lastPoints, func(points []lastPoint) bool {
+			for _, p := range points {
+				if !p.Drawn || p.X <= 0 {
+					return false
+				}
+			}
+			return len(points) >= 5
+		})
 		p := Eval[printed](b, printView)
 		if p.Tables < 5 || p.HiddenTables > 0 {
 			t.Errorf("%s: %d of %d data tables in details do not print, want the 5 charts' tables on paper", path, p.HiddenTables, p.Tables)

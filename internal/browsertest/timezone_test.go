@@ -32,16 +32,7 @@ func TestRenewalInTheBrowsersZone(t *testing.T) {
 	}
 	// The zone is read in a worker, so the cookie comes a moment after
 	// the page.
-	if !Eval[bool](b, `new Promise((resolve) => {
-		const deadline = Date.now() + 5000;
-		(function check() {
-			if (document.cookie.includes('creditdash_tz=')) return resolve(true);
-			if (Date.now() > deadline) return resolve(false);
-			setTimeout(check, 50);
-		})();
-	})`) {
-		t.Fatal("js/tz.js set no zone cookie within 5 s")
-	}
+	Until(b, "js/tz.js to set its zone cookie", `document.cookie.includes('creditdash_tz=')`, func(ok bool) bool { return ok })
 	b.Navigate(app.URL + "/businesses/1003")
 	if got := b.Text("#budget-notice"); !regexp.MustCompile(`renews at \d\d:\d\d IST \(\d\d:\d\d UTC\)`).MatchString(got) {
 		t.Errorf("notice after the script ran = %q, want the renewal in IST and UTC", got)
