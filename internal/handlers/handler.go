@@ -210,6 +210,8 @@ type Config struct {
 
 // Handler serves every page of the dashboard.
 type Handler struct {
+	// heavy bounds the team's downloads running at once (heavy.go).
+	heavy        heavyGate
 	svc          Service
 	cache        Cache
 	sessions     *SessionStore

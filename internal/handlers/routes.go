@@ -123,7 +123,7 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/suppliers/:supplierId/limit", bySupplierID(h.showLimit))
 	app.POST("/suppliers/:supplierId/limit", bySupplierID(h.submitLimit))
 	app.GET("/portfolio/exposure", h.showExposure)
-	accountFiles := pages.Group("", h.requireSignIn)
+	accountFiles := pages.Group("", h.requireSignIn, h.boundHeavy)
 	accountFiles.GET("/accounts.csv", h.exportAccountsCSV)
 	accountFiles.GET("/accounts.xlsx", h.exportAccountsXLSX)
 	accountFiles.GET("/portfolio/exposure.csv", h.exportExposureCSV)

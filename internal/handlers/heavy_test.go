@@ -1,0 +1,66 @@
+package handlers_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"creditdash/internal/apptest"
+)
+
+// TestTeamDownloadsBoundedOthersServed: an analyst who asks for twenty
+// downloads of the team's accounts at once gets one at a time; the others
+// are told at once to wait (429 with Retry-After, saying why), and another
+// analyst's pages answer 200 throughout, never 503.
+func TestTeamDownloadsBoundedOthersServed(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	flood := signInAccounts(t, app, "demo")
+	other := signInAccounts(t, app, "developer")
+	var ledger strings.Builder
+	ledger.WriteString("account,business_id,balance\n")
+	for i := range 3000 {
+		fmt.Fprintf(&ledger, "A-%d,%d,%d\n", i, 1001+i%3, 100+i)
+	}
+	importLedger(t, flood, "big.csv", []byte(ledger.String()), "2026-09-30")
+
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	pages := make([]*apptest.Page, 20)
+	for i := range pages {
+		wg.Go(func() {
+			<-start
+			pages[i] = flood.Get("/accounts.xlsx")
+		})
+	}
+	close(start)
+	for range 5 {
+		for _, path := range []string{"/accounts", "/", "/worklist"} {
+			if p := other.Get(path); p.Status != http.StatusOK {
+				t.Errorf("another analyst's %s during the flood: %d, want 200", path, p.Status)
+			}
+		}
+	}
+	wg.Wait()
+	served, waited := 0, 0
+	for _, p := range pages {
+		switch p.Status {
+		case http.StatusOK:
+			served++
+		case http.StatusTooManyRequests:
+			waited++
+			if p.Header.Get("Retry-After") == "" || !strings.Contains(p.Text("main"), "Wait") {
+				t.Errorf("a download past the bound: Retry-After %q, %q", p.Header.Get("Retry-After"), p.Text("main"))
+			}
+		default:
+			t.Errorf("a download during the flood: %d, want 200 or 429", p.Status)
+		}
+	}
+	if served == 0 || waited == 0 {
+		t.Errorf("twenty downloads at once: %d served, %d told to wait; want both", served, waited)
+	}
+	if p := flood.Get("/accounts.xlsx"); p.Status != http.StatusOK {
+		t.Errorf("a download once the others are done: %d", p.Status)
+	}
+}
