@@ -14,7 +14,7 @@ var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snaps
 // them, so the audit trail outlives any one member's workspace. A waiting
 // upload (pending_uploads) is keyed by the team and the user's name, and
 // DeleteAnalyst deletes it by those.
-var teamTables = []string{"audit_entries", "audit_heads", "limit_requests", "request_evidence", "account_reviews",
+var teamTables = []string{"audit_entries", "audit_heads", "audit_refusals", "limit_requests", "request_evidence", "account_reviews",
 	"team_accounts", "ledgers", "ledger_lines", "ledger_imports", "limit_inputs", "team_scores", "team_businesses", "team_risk_months",
 	"team_supplier_categories", "team_versions", "pending_uploads", "team_statement_years"}
 
