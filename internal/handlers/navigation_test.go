@@ -158,7 +158,7 @@ func TestAreaNavigation(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := signInAccounts(t, app, "demo")
 	importLedger(t, u, "aging.csv", []byte(ledgerCSV), "2026-09-30")
-	const team = "/accounts /portfolio/exposure /worklist /reviews /refresh-plan /decisions /audit"
+	const team = "/accounts /portfolio/exposure /worklist /reviews /refresh-plan /policy/validation /decisions /audit"
 	const workspace = "/watchlist /alerts /snapshots /settings/digest /settings/supplier-category /settings/workspace"
 	for _, c := range []struct{ path, area, want, current string }{
 		{"/accounts", "Team", team, "Accounts"},
@@ -168,6 +168,7 @@ func TestAreaNavigation(t *testing.T) {
 		{"/reviews", "Team", team, "Reviews"},
 		{"/accounts/A-1/review", "Team", team, "Reviews"},
 		{"/refresh-plan", "Team", team, "Refresh plan"},
+		{"/policy/validation", "Team", team, "Policy validation"},
 		{"/decisions", "Team", team, "Decisions"},
 		{"/audit", "Team", team, "Audit trail"},
 		{"/audit/verify", "Team", team, "Audit trail"},

@@ -41,6 +41,7 @@ var areas = []area{
 			{URL: "/worklist", Label: "Worklist"},
 			{URL: "/reviews", Label: "Reviews"},
 			{URL: "/refresh-plan", Label: "Refresh plan"},
+			{URL: "/policy/validation", Label: "Policy validation"},
 			{URL: "/decisions", Label: "Decisions"},
 			{URL: "/audit", Label: "Audit trail"},
 		},
