@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/amount"
 	"creditdash/internal/ledger"
 	"creditdash/internal/store"
 	"creditdash/internal/views"
@@ -119,29 +121,33 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 	if page.AsOf == "" {
 		page.AsOf = h.now().UTC().Format(store.DateLayout)
 	}
-	t, err := ledger.Read(up.Data)
+	rctx, cancel := context.WithTimeout(ctx, importDeadline)
+	defer cancel()
+	t, err := ledger.Read(rctx, up.Data)
 	if err != nil {
 		if err := h.uploads.DropUpload(ctx, a); err != nil {
 			h.logWorkspace(c, "drop upload", err)
 		}
-		status := http.StatusUnprocessableEntity
-		if errors.Is(err, ledger.ErrTooLarge) {
-			status = http.StatusRequestEntityTooLarge
-		}
-		return fail(status, ledgerMessage(err))
+		return fail(ledgerStatus(err), ledgerMessage(err))
 	}
-	m := ledger.Recognise(t.Header)
+	m := t.Mapping()
 	if remap {
 		m = formMapping(c, len(t.Header))
+	}
+	asOf, asOfMsg := parseAsOf(page.AsOf, h.now())
+	opts := ledger.Options{AsOf: asOf, Decimal: formDecimal(c)}
+	if asOfMsg != "" {
+		opts.AsOf = h.now().UTC()
 	}
 	mapErr := ""
 	status := http.StatusOK
 	if err := m.Check(t.Header); err != nil {
 		mapErr, status = ledgerMessage(err), http.StatusUnprocessableEntity
 	}
-	page.Preview = views.NewImportPreview(up.Token, up.Name, t, m, mapErr)
-	if _, msg := parseAsOf(page.AsOf, h.now()); msg != "" {
-		page.AsOfError = msg
+	page.Preview = views.NewImportPreview(up.Token, up.Name, t, m, opts, mapErr)
+	page.AsOfError = asOfMsg
+	if rctx.Err() != nil {
+		return fail(http.StatusUnprocessableEntity, ledgerMessage(ledger.ErrDeadline))
 	}
 	return h.render(c, status, templates.AccountsImport(page))
 }
@@ -154,6 +160,31 @@ func formMapping(c *echo.Context, columns int) ledger.Mapping {
 		m[i], _ = ledger.ParseField(c.FormValue("map_" + strconv.Itoa(i)))
 	}
 	return m
+}
+
+// formDecimal is the preview's choice of decimal separator, for a file
+// whose amounts do not show it.
+func formDecimal(c *echo.Context) amount.Convention {
+	switch c.FormValue("decimal") {
+	case "point":
+		return amount.Point
+	case "comma":
+		return amount.Comma
+	}
+	return amount.Unknown
+}
+
+// importDeadline bounds reading a file for its preview or its import: a
+// file that takes longer is refused, naming the bound.
+const importDeadline = 10 * time.Second
+
+// ledgerStatus is the status of a refused file: 413 past its size, 422
+// past any other bound or for what it holds.
+func ledgerStatus(err error) int {
+	if errors.Is(err, ledger.ErrTooLarge) {
+		return http.StatusRequestEntityTooLarge
+	}
+	return http.StatusUnprocessableEntity
 }
 
 // parseAsOf reads a ledger's date; msg says why it is refused.
@@ -187,12 +218,16 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 		page.FileError = "That upload is no longer kept (a file waits 30 minutes for its import); choose the file again. Nothing was imported."
 		return h.render(c, http.StatusUnprocessableEntity, templates.AccountsImport(page))
 	}
-	t, err := ledger.Read(up.Data)
-	if err != nil { // it was read for the preview; only a bug lands here
-		return err
+	rctx, cancel := context.WithTimeout(ctx, importDeadline)
+	defer cancel()
+	t, err := ledger.Read(rctx, up.Data)
+	if err != nil { // it was read for the preview; only its deadline lands here
+		page.FileError = ledgerMessage(err)
+		return h.render(c, ledgerStatus(err), templates.AccountsImport(page))
 	}
 	m := formMapping(c, len(t.Header))
 	asOf, asOfMsg := parseAsOf(page.AsOf, h.now())
+	opts := ledger.Options{AsOf: asOf, Decimal: formDecimal(c)}
 	mapErr := ""
 	if err := m.Check(t.Header); err != nil {
 		mapErr = ledgerMessage(err)
@@ -204,17 +239,21 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 			if up, err = h.uploads.PendingUpload(ctx, a, up.Token); err != nil {
 				return workspaceError(err)
 			}
-			if t, err = ledger.Read(up.Data); err != nil {
-				return err
+			if t, err = ledger.Read(rctx, up.Data); err != nil {
+				page.FileError = ledgerMessage(err)
+				return h.render(c, ledgerStatus(err), templates.AccountsImport(page))
 			}
 		}
-		page.Preview, page.AsOfError, page.FileError = views.NewImportPreview(up.Token, up.Name, t, m, mapErr), asOfMsg, fileMsg
+		page.Preview, page.AsOfError, page.FileError = views.NewImportPreview(up.Token, up.Name, t, m, opts, mapErr), asOfMsg, fileMsg
 		return h.render(c, http.StatusUnprocessableEntity, templates.AccountsImport(page))
 	}
 	if asOfMsg != "" || mapErr != "" {
 		return again("")
 	}
-	res := ledger.Parse(t, m)
+	res := ledger.Parse(t, m, opts)
+	if rctx.Err() != nil {
+		return again(ledgerMessage(ledger.ErrDeadline) + " Nothing was imported.")
+	}
 	if len(res.Lines) == 0 {
 		return again("No row of the file can be imported; see the reasons below. Nothing was imported.")
 	}

@@ -3,83 +3,206 @@ package ledger
 import (
 	"fmt"
 	"math"
-	"regexp"
-	"strconv"
 	"strings"
-	"unicode/utf8"
+	"time"
 
+	"creditdash/internal/amount"
 	"creditdash/internal/store"
 )
 
-// Problem is a refused row: its number in the file and why.
+// Problem is a refused row: its number in the file, why, and the kind of
+// reason the preview counts refusals by.
 type Problem struct {
 	Row    int
 	Reason string
+	Kind   string
 }
 
-// Result is a table read through a mapping.
+// Options are what the analyst decides for a file: the date its balances
+// are as of (open items are aged at it) and, when the file's amounts do
+// not show it, its decimal separator.
+type Options struct {
+	AsOf    time.Time
+	Decimal amount.Convention
+}
+
+// Result is a table read through a mapping: what the importer hands the
+// store, one line per account key, and what the preview says of the file.
 type Result struct {
-	// Lines are the valid rows, in file order; Validate leaves them out.
+	// Lines are the accounts, in the order the file first names them;
+	// Validate leaves them out. An account's key is the file's customer
+	// number, or its name where there is none; a line without a business
+	// id, customer id or supplier id is imported "not linked".
 	Lines []store.LedgerLine
-	// Valid is how many rows are valid.
-	Valid int
+	// Valid is how many accounts would be imported; Unlinked how many of
+	// them the file links to no business.
+	Valid, Unlinked int
 	// Bad are the refused rows, in file order.
 	Bad []Problem
-	// NoAging says no aging column is mapped: each balance counts as
-	// current.
+	// NoAging says no aging column is mapped and the file is no
+	// open-items list: each balance counts as current.
 	NoAging bool
+	// OpenItems says the file lists documents (invoices, credit memos,
+	// payments), Items how many were summed into the accounts.
+	OpenItems bool
+	Items     int
+	// Decimal is the decimal separator the amounts were read with.
+	Decimal amount.Convention
+	// Totals, Subtotals and Notes count the rows recognised as the
+	// file's total, its subtotals, and its headings and footers: none
+	// is imported.
+	Totals, Subtotals, Notes int
+	// FileTotal is the balance the file's total row gives, nil without
+	// one; Imported is the sum of the balances imported.
+	FileTotal *float64
+	Imported  float64
+}
+
+// Reconciled says the file's total equals the total imported, to the
+// cent.
+func (r Result) Reconciled() bool {
+	return r.FileTotal != nil && math.Abs(*r.FileTotal-r.Imported) < 0.005
+}
+
+// ByKind counts the refused rows by kind of reason.
+func (r Result) ByKind() map[string]int {
+	out := map[string]int{}
+	for _, p := range r.Bad {
+		out[p.Kind]++
+	}
+	return out
 }
 
 // Parse reads every data row through the mapping, which must pass Check.
-// A row is refused for a number that is not one, buckets that do not add
-// up to the balance within 1, an account listed before, no account, no
-// business identifier, a negative limit or a formula cell.
-func Parse(t *Table, m Mapping) Result { return readLines(t, m, true) }
+// Total, subtotal, heading and footer rows are recognised and counted,
+// never imported. A row is refused for an amount that is not one (or that
+// could be read two ways), buckets that do not add up to the balance
+// within 1, an account listed twice (an open-items list sums them
+// instead), no account, a negative limit or a formula cell.
+func Parse(t *Table, m Mapping, o Options) Result { return readLines(t, m, o, true) }
 
-// Validate is Parse for the preview: every refused row and the count of
-// valid ones, without keeping the lines.
-func Validate(t *Table, m Mapping) Result { return readLines(t, m, false) }
+// Validate is Parse for the preview: everything but the lines.
+func Validate(t *Table, m Mapping, o Options) Result { return readLines(t, m, o, false) }
 
-func readLines(t *Table, m Mapping, keep bool) Result {
-	res := Result{NoAging: true}
+// account is one account's sums while a file is read.
+type account struct {
+	line  store.LedgerLine
+	first int
+}
+
+func readLines(t *Table, m Mapping, o Options, keep bool) Result {
+	res := Result{NoAging: true, Decimal: o.Decimal}
+	if res.Decimal == amount.Unknown {
+		res.Decimal = t.Decimal
+	}
 	for _, f := range buckets {
 		if m.Has(f) {
 			res.NoAging = false
 		}
 	}
-	if keep {
-		res.Lines = make([]store.LedgerLine, 0, t.Count)
-	}
-	first := make(map[string]int, t.Count)
-	// Read already read the text through with the same reader, so reading
-	// it again meets no error.
-	_ = t.Each(func(row Row) error {
-		line, reason := parseRow(row, m, res.NoAging)
-		if reason == "" {
-			if at, dup := first[line.Account]; dup {
-				reason = fmt.Sprintf("account %s is listed twice (first on row %d)", clip(line.Account), at)
-			} else {
-				// The row's cells go with the next row: what is kept is
-				// copied, into one string per line.
-				if keep {
-					compact(&line)
-				} else {
-					line.Account = strings.Clone(line.Account)
-				}
-				first[line.Account] = row.Number
-			}
+	for _, f := range lineFields {
+		if m.Has(f) {
+			res.OpenItems, res.NoAging = true, false
 		}
-		if reason != "" {
-			res.Bad = append(res.Bad, Problem{Row: row.Number, Reason: reason})
+	}
+	rd := rowReader{m: m, conv: res.Decimal, dayFirst: t.DayFirst, asOf: o.AsOf, noAging: res.NoAging, open: res.OpenItems}
+	accounts := make(map[string]*account, min(t.Count, MaxAccounts))
+	var order []*account
+	group := ""
+	refuse := func(row int, kind, reason string) {
+		res.Bad = append(res.Bad, Problem{Row: row, Reason: reason, Kind: kind})
+	}
+	// Read already read the file through with the same reader, so reading
+	// it again meets no error but its deadline.
+	_ = t.Each(func(row Row) error {
+		switch kind, v := rd.classify(row); kind {
+		case rowTotal:
+			res.Totals++
+			if v != nil {
+				res.FileTotal = v
+			}
+			return nil
+		case rowSubtotal:
+			res.Subtotals++
+			return nil
+		case rowNote:
+			res.Notes++
+			// A customer's heading over its documents, for the lines
+			// whose customer cell is blank (QuickBooks' Detail).
+			group = firstText(row)
 			return nil
 		}
-		res.Valid++
-		if keep {
-			res.Lines = append(res.Lines, line)
+		l, kind, reason := rd.parse(row, group)
+		if reason != "" {
+			refuse(row.Number, kind, reason)
+			return nil
+		}
+		a, seen := accounts[l.Account]
+		switch {
+		case seen && !res.OpenItems:
+			refuse(row.Number, "listed twice", fmt.Sprintf("account %s is listed twice (first on row %d)", clip(l.Account), a.first))
+			return nil
+		case seen:
+			sum(&a.line, l)
+		case len(order) >= MaxAccounts:
+			refuse(row.Number, "too many accounts", "the file holds more than 50,000 accounts; the rest are not imported")
+			return nil
+		default:
+			// The row's cells go with the next row: what is kept is
+			// copied, into one string per line.
+			compact(&l)
+			a = &account{line: l, first: row.Number}
+			accounts[l.Account] = a
+			order = append(order, a)
+		}
+		if res.OpenItems {
+			res.Items++
 		}
 		return nil
 	})
+	if keep {
+		res.Lines = make([]store.LedgerLine, 0, len(order))
+	}
+	for _, a := range order {
+		l := a.line
+		if res.OpenItems {
+			roundLine(&l)
+		}
+		res.Valid++
+		res.Imported += l.Balance
+		if l.BusinessID == 0 && l.CustomerID == "" && l.SupplierID == "" {
+			res.Unlinked++
+		}
+		if keep {
+			res.Lines = append(res.Lines, l)
+		}
+	}
+	res.Imported = math.Round(res.Imported*100) / 100
 	return res
+}
+
+// sum adds an open item to its account's line.
+func sum(dst *store.LedgerLine, l store.LedgerLine) {
+	dst.Balance += l.Balance
+	dst.Current += l.Current
+	dst.Days1to30 += l.Days1to30
+	dst.Days31to60 += l.Days31to60
+	dst.Days61to90 += l.Days61to90
+	dst.DaysOver90 += l.DaysOver90
+	if dst.Limit == nil {
+		dst.Limit = l.Limit
+	}
+	if dst.Terms == nil {
+		dst.Terms = l.Terms
+	}
+}
+
+// roundLine rounds an account's sums to the cent, so the float sums of a
+// thousand items read as the file's.
+func roundLine(l *store.LedgerLine) {
+	for _, v := range []*float64{&l.Balance, &l.Current, &l.Days1to30, &l.Days31to60, &l.Days61to90, &l.DaysOver90} {
+		*v = math.Round(*v*100) / 100
+	}
 }
 
 // compact copies a line's text into one new string the fields share.
@@ -97,196 +220,12 @@ func compact(l *store.LedgerLine) {
 	}
 }
 
-// parseRow reads one row; reason is why it is refused, "" when it is not.
-func parseRow(row Row, m Mapping, noAging bool) (store.LedgerLine, string) {
-	var l store.LedgerLine
-	if row.Formula != "" {
-		return l, fmt.Sprintf("column %s holds a formula; formulas are not imported (paste the values instead)", row.Formula)
-	}
-	get := func(f Field) string { return row.Cell(m.Column(f)) }
-	l.Account, l.Name, l.Owner = get(Account), get(Name), get(Owner)
-	l.CustomerID, l.SupplierID = get(CustomerID), get(SupplierID)
-	switch {
-	case l.Account == "":
-		return l, "no account number"
-	case utf8.RuneCountInString(l.Account) > 64:
-		return l, "the account number is longer than 64 characters"
-	case l.Owner != "" && !store.ValidUserName(l.Owner):
-		return l, fmt.Sprintf("the owner “%s” is not a user name (up to 64 letters, digits and . _ - @ +, as one signs in with)", clip(l.Owner))
-	case utf8.RuneCountInString(l.CustomerID) > 64 || utf8.RuneCountInString(l.SupplierID) > 64 || strings.ContainsAny(l.CustomerID+l.SupplierID, " \t"):
-		return l, "customer and supplier ids are codes of up to 64 characters without spaces"
-	}
-	if raw := get(BusinessID); raw != "" {
-		id, err := strconv.ParseInt(strings.TrimSuffix(raw, ".0"), 10, 32)
-		if err != nil || id <= 0 {
-			return l, fmt.Sprintf("business_id “%s” is not a business id (a whole number such as 1001)", clip(raw))
-		}
-		l.BusinessID = int32(id)
-	}
-	if l.BusinessID == 0 && l.CustomerID == "" && l.SupplierID == "" {
-		return l, "no business identifier (business_id, customer_id or supplier_id)"
-	}
-	amounts := []struct {
-		f   Field
-		dst *float64
-	}{{Balance, &l.Balance}, {Current, &l.Current}, {Days1to30, &l.Days1to30}, {Days31to60, &l.Days31to60},
-		{Days61to90, &l.Days61to90}, {DaysOver90, &l.DaysOver90}}
-	for _, a := range amounts {
-		raw := get(a.f)
-		v, ok, err := Amount(raw)
-		if err != nil {
-			return l, fmt.Sprintf("%s “%s” %s", a.f, clip(raw), err.Error())
-		}
-		if a.f == Balance && !ok {
-			return l, "no balance"
-		}
-		*a.dst = v
-	}
-	if noAging {
-		l.Current = l.Balance
-	}
-	if l.Balance >= 0 {
-		for _, a := range amounts[1:] {
-			if *a.dst < 0 {
-				return l, fmt.Sprintf("%s is negative while the balance is not (only a credit balance may be)", a.f)
-			}
+// firstText is a row's first non-empty cell.
+func firstText(r Row) string {
+	for _, c := range r.Cells {
+		if c != "" {
+			return c
 		}
 	}
-	if sum := l.Current + l.Days1to30 + l.Days31to60 + l.Days61to90 + l.DaysOver90; math.Abs(sum-l.Balance) > 1 {
-		return l, fmt.Sprintf("the aging buckets add up to %s, not to the balance %s", plain(sum), plain(l.Balance))
-	}
-	if raw := get(Limit); raw != "" {
-		v, _, err := Amount(raw)
-		switch {
-		case err != nil:
-			return l, fmt.Sprintf("credit_limit “%s” %s", clip(raw), err.Error())
-		case v < 0:
-			return l, fmt.Sprintf("credit_limit “%s” is below zero", clip(raw))
-		}
-		l.Limit = &v
-	}
-	if raw := get(Terms); raw != "" {
-		d, ok := termsDays(raw)
-		if !ok {
-			return l, fmt.Sprintf("terms_days “%s” is not a number of days from 0 to %d (such as 30 or Net 30)", clip(raw), store.MaxTermsDays)
-		}
-		l.Terms = &d
-	}
-	return l, ""
-}
-
-// terms reads "30", "Net 30", "N30", "30 days".
-var terms = regexp.MustCompile(`(?i)^(?:net\s*|n)?(\d{1,4})(?:\.0+)?(?:\s*days?)?$`)
-
-func termsDays(s string) (int, bool) {
-	m := terms.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil {
-		return 0, false
-	}
-	d, _ := strconv.Atoi(m[1])
-	return d, d <= store.MaxTermsDays
-}
-
-// cleaner drops what surrounds or groups an amount's digits: currency
-// signs and codes, spaces and apostrophes (Swiss thousands). Built once:
-// an import reads hundreds of thousands of amounts.
-var cleaner = strings.NewReplacer("USD", "", "EUR", "", "GBP", "", "$", "", "€", "", "£", "",
-	" ", "", "\u00a0", "", "\u202f", "", "'", "")
-
-// needsCleaning reports whether s holds a byte cleaner may drop: most
-// amounts are plain digits and separators, and skip the replacer's copy.
-func needsCleaning(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 0x80 || c == ' ' || c == '\'' || c == '$' || c >= 'A' && c <= 'Z' {
-			return true
-		}
-	}
-	return false
-}
-
-// plainDecimal reports an unsigned decimal: digits with at most one dot.
-func plainDecimal(s string) bool {
-	digits, dot := 0, false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '.' && !dot:
-			dot = true
-		default:
-			return false
-		}
-	}
-	return digits > 0
-}
-
-// Amount reads an amount as accountants write it: "1,234.56",
-// "1.234,56", "(1,234.56)" and "-1234.56" negative, a currency sign or
-// code around it. ok is false for an empty cell. NaN, infinities, exponents
-// and anything past store.MaxAmount are refused.
-func Amount(s string) (v float64, ok bool, err error) {
-	s = strings.TrimSpace(s)
-	if s == "" || s == "-" {
-		return 0, false, nil
-	}
-	neg := false
-	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
-		neg, s = true, s[1:len(s)-1]
-	}
-	if needsCleaning(s) {
-		s = cleaner.Replace(s)
-	}
-	if strings.HasPrefix(s, "-") {
-		neg, s = !neg, s[1:]
-	} else if strings.HasSuffix(s, "-") {
-		neg, s = !neg, s[:len(s)-1]
-	}
-	s = normaliseSeparators(s)
-	if !plainDecimal(s) {
-		return 0, false, fmt.Errorf("is not a number")
-	}
-	v, err = strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, false, fmt.Errorf("is not a number")
-	}
-	if neg {
-		v = -v
-	}
-	if err := store.CheckAmount(v, true); err != nil {
-		return 0, false, fmt.Errorf("is %s", err.Error())
-	}
-	return v, true, nil
-}
-
-// normaliseSeparators turns a number's thousands and decimal separators
-// into none and ".": with both, the last is the decimal one; a single
-// comma before other than three digits is a decimal comma ("1234,5");
-// several of one kind are thousands.
-func normaliseSeparators(s string) string {
-	dot, comma := strings.LastIndexByte(s, '.'), strings.LastIndexByte(s, ',')
-	switch {
-	case dot >= 0 && comma >= 0 && comma > dot:
-		return strings.Replace(strings.ReplaceAll(s, ".", ""), ",", ".", 1)
-	case dot >= 0 && comma >= 0:
-		return strings.ReplaceAll(s, ",", "")
-	case comma >= 0 && strings.Count(s, ",") == 1 && len(s)-comma-1 != 3:
-		return strings.Replace(s, ",", ".", 1)
-	case comma >= 0:
-		return strings.ReplaceAll(s, ",", "")
-	case strings.Count(s, ".") > 1:
-		return strings.ReplaceAll(s, ".", "")
-	}
-	return s
-}
-
-// plain writes an amount with two decimals and no separators, as messages
-// quote it.
-func plain(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
-
-// clip shortens a cell quoted in a message.
-func clip(s string) string {
-	if utf8.RuneCountInString(s) > 40 {
-		return string([]rune(s)[:39]) + "…"
-	}
-	return s
+	return ""
 }

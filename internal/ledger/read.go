@@ -7,41 +7,60 @@ package ledger
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/charmap"
+
+	"creditdash/internal/amount"
 )
 
-// Bounds of a file.
+// Bounds of a file: an import costs what the file holds, not its size.
 const (
 	// MaxFileBytes is the largest file read: 10 MB.
 	MaxFileBytes = 10 << 20
-	// MaxRows is how many data rows a file may have.
-	MaxRows = 50000
-	// headerSearch is how many rows the header may follow (a title line
-	// or two above it, as ERP reports print).
-	headerSearch = 20
+	// MaxRows is how many data rows (accounts, or open items summed per
+	// account) a file may have.
+	MaxRows = 250000
+	// MaxAccounts is how many accounts a file may hold.
+	MaxAccounts = 50000
+	// MaxColumns is how many columns are read; a value past them refuses
+	// the file.
+	MaxColumns = 200
+	// MaxCellBytes is the longest cell.
+	MaxCellBytes = 32 << 10
+	// maxFields is how many fields a CSV record may have, empty ones
+	// included (an Excel sheet's width).
+	maxFields = 16384
+	// headerSearch is how many rows the header may follow (the title
+	// block of an ERP report).
+	headerSearch = 30
 )
 
 // Errors that refuse a whole file; their text after "ledger: " is for
 // the analyst.
 var (
 	ErrNotSpreadsheet = errors.New("ledger: the file is neither a CSV file nor an XLSX workbook (an older .xls file can be saved as XLSX or CSV)")
-	ErrTooManyRows    = fmt.Errorf("ledger: the file has more than 50,000 rows; split it or import the accounts with a balance only")
+	ErrTooManyRows    = fmt.Errorf("ledger: the file has more than 250,000 rows; split it by customer")
 	ErrEmpty          = errors.New("ledger: the file has no rows")
-	ErrNoBalance      = errors.New("ledger: no column header names a balance (such as “balance” or “Total Due”); add one or choose the balance column below")
+	ErrNoBalance      = errors.New("ledger: no column header names a balance (such as “balance”, “Total Due” or “Remaining Amount”); add one or choose the balance column below")
 	ErrTooLarge       = errors.New("ledger: the file is over 10 MB")
+	ErrCellTooLarge   = errors.New("ledger: a cell holds more than 32 KB; a ledger's cells are names, numbers and dates")
+	ErrSharedStrings  = errors.New("ledger: the workbook's text unpacks to more than 16 MB (or a million strings); save the sheet as CSV, or leave out the columns the import does not read")
+	ErrSheetTooLarge  = errors.New("ledger: the sheet unpacks to more than 512 MB of XML; save it as CSV, or leave out the columns the import does not read")
+	ErrNesting        = errors.New("ledger: the workbook's XML nests more than 32 levels deep, which no sheet needs")
+	ErrDeadline       = errors.New("ledger: the file took too long to read; split it, or save it as CSV")
 )
 
-// Table is a file's rows as text, before the columns are interpreted. A
-// CSV's rows are not held: Each reads them again from the file's text, so
-// a 50,000-row file costs its bytes, not 550,000 cells kept as strings.
+// Table is a file's rows as text, before the columns are interpreted. Its
+// rows are not held: Each reads them again from the file (a CSV's text,
+// an XLSX's sheet), so a file costs its bytes, not its cells kept as
+// strings.
 type Table struct {
 	// Format is "CSV" or "XLSX"; Encoding and Delimiter describe a CSV.
 	Format    string
@@ -54,11 +73,22 @@ type Table struct {
 	Head []Row
 	// Count is how many data rows the file has.
 	Count int
-	// text is a CSV's text as UTF-8, skip how many of its non-blank
-	// records come before the data; rows are an XLSX's data rows.
+	// Decimal is the decimal separator the file's amounts show (Unknown
+	// when none shows one); Ambiguous counts the amounts that could be
+	// read two ways while it is Unknown: the preview asks.
+	Decimal   amount.Convention
+	Ambiguous int
+	// DayFirst says the file's slashed dates put the day first
+	// (15/10/2026); without evidence they are read month first.
+	DayFirst bool
+	// text is a CSV's text as UTF-8, wb an XLSX's workbook; skip is how
+	// many of their non-blank rows come before the data.
 	text []byte
+	wb   *workbook
 	skip int
-	rows []Row
+	// ctx bounds every read of the file: a preview past its deadline
+	// stops.
+	ctx context.Context
 }
 
 // HeadRows is how many data rows Table.Head keeps.
@@ -70,6 +100,9 @@ type Row struct {
 	// spreadsheet does.
 	Number int
 	Cells  []string
+	// Numeric marks the cells an XLSX stores as numbers (nil for a CSV):
+	// they are read as written, whatever the file's decimal separator.
+	Numeric []bool
 	// Formula names the column of the row's first formula cell, "" when
 	// it has none. Formulas are never evaluated: the row is refused.
 	Formula string
@@ -84,8 +117,9 @@ func (r Row) Cell(i int) string {
 }
 
 // Read reads a CSV or XLSX file by its content (an XLSX is a zip
-// archive), whatever its name says.
-func Read(data []byte) (*Table, error) {
+// archive), whatever its name says. ctx bounds this read and every later
+// one of the table (Each, Parse, Validate).
+func Read(ctx context.Context, data []byte) (*Table, error) {
 	if len(data) > MaxFileBytes {
 		return nil, ErrTooLarge
 	}
@@ -93,20 +127,28 @@ func Read(data []byte) (*Table, error) {
 	case len(data) == 0:
 		return nil, ErrEmpty
 	case bytes.HasPrefix(data, []byte("PK\x03\x04")):
-		return readXLSX(data)
+		return readXLSX(ctx, data)
 	case bytes.HasPrefix(data, []byte{0xD0, 0xCF, 0x11, 0xE0}) || bytes.IndexByte(data[:min(len(data), 8192)], 0) >= 0:
 		// An OLE file (old .xls) or anything with NUL bytes is no CSV.
 		return nil, ErrNotSpreadsheet
 	}
-	return readCSV(data)
+	return readCSV(ctx, data)
+}
+
+// stop is the error that ends a read past its deadline.
+func (t *Table) stop() error {
+	if t.ctx != nil && t.ctx.Err() != nil {
+		return ErrDeadline
+	}
+	return nil
 }
 
 // readCSV decodes the text (UTF-8 with or without BOM, else
 // Windows-1252), guesses the delimiter from the first line and reads the
 // records through once: to find the header, keep the first rows, count
 // the rest and refuse a file that is not CSV or has too many rows.
-func readCSV(data []byte) (*Table, error) {
-	t := &Table{Format: "CSV", Encoding: "UTF-8"}
+func readCSV(ctx context.Context, data []byte) (*Table, error) {
+	t := &Table{Format: "CSV", Encoding: "UTF-8", ctx: ctx}
 	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
 	if !utf8.Valid(data) {
 		dec, err := charmap.Windows1252.NewDecoder().Bytes(data)
@@ -116,24 +158,24 @@ func readCSV(data []byte) (*Table, error) {
 		data, t.Encoding = dec, "Windows-1252"
 	}
 	t.Delimiter, t.text = delimiter(data), data
-	// The header is among the first headerSearch rows and the preview
-	// shows HeadRows after it: only those are kept.
-	var first []Row
-	n := 0
+	if err := checkShape(data, byte(t.Delimiter)); err != nil {
+		return nil, err
+	}
+	sc := newScan()
 	err := t.records(0, func(r Row) error {
-		n++
-		if n > MaxRows+headerSearch+1 {
+		if sc.n > MaxRows+headerSearch+1 {
 			return ErrTooManyRows
 		}
-		if len(first) < headerSearch+HeadRows {
-			first = append(first, Row{Number: r.Number, Cells: slices.Clone(r.Cells)})
+		sc.add(r)
+		if sc.n%1024 == 0 {
+			return t.stop()
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return t.withHeader(first, n)
+	return sc.finish(t)
 }
 
 // records calls fn with each non-blank record of the CSV text after the
@@ -165,6 +207,11 @@ func (t *Table) records(skip int, fn func(Row) error) error {
 		for i := range rec {
 			rec[i] = strings.TrimSpace(rec[i])
 		}
+		// checkShape refused a value past MaxColumns: what is past
+		// them is empty.
+		if len(rec) > MaxColumns {
+			rec = rec[:MaxColumns]
+		}
 		if err := fn(Row{Number: line, Cells: rec}); err != nil {
 			return err
 		}
@@ -174,37 +221,62 @@ func (t *Table) records(skip int, fn func(Row) error) error {
 // Each calls fn with every data row in file order, stopping at fn's
 // first error. A row's Cells are valid only during the call.
 func (t *Table) Each(fn func(Row) error) error {
-	if t.text == nil {
-		for _, r := range t.rows {
-			if err := fn(r); err != nil {
+	if t.wb != nil {
+		skip, n := t.skip, 0
+		return t.wb.rows(t.stop, func(r Row) error {
+			if skip > 0 {
+				skip--
+				return nil
+			}
+			if n++; n%1024 == 0 {
+				if err := t.stop(); err != nil {
+					return err
+				}
+			}
+			return fn(r)
+		})
+	}
+	n := 0
+	return t.records(t.skip, func(r Row) error {
+		if n++; n%1024 == 0 {
+			if err := t.stop(); err != nil {
 				return err
 			}
 		}
-		return nil
-	}
-	return t.records(t.skip, fn)
+		return fn(r)
+	})
 }
 
-// delimiter is whichever of ; , and tab the first line holds most of,
-// outside quotes; a comma when it holds none.
+// delimiter is whichever of ; , and tab the first lines hold most of on
+// one line, outside quotes (the header's line, under a title block that
+// holds none); a comma when they hold none.
 func delimiter(data []byte) rune {
-	first := data
-	if i := bytes.IndexByte(data, '\n'); i >= 0 {
-		first = data[:i]
-	}
+	most := map[rune]int{}
 	counts := map[rune]int{}
-	quoted := false
-	for _, b := range string(first) {
+	quoted, lines := false, 0
+scan:
+	for _, b := range string(data[:min(len(data), 64<<10)]) {
 		switch {
 		case b == '"':
 			quoted = !quoted
 		case !quoted && (b == ';' || b == ',' || b == '\t'):
 			counts[b]++
+		case !quoted && b == '\n':
+			for d, n := range counts {
+				most[d] = max(most[d], n)
+			}
+			clear(counts)
+			if lines++; lines == headerSearch {
+				break scan
+			}
 		}
+	}
+	for d, n := range counts {
+		most[d] = max(most[d], n)
 	}
 	best := ','
 	for _, d := range []rune{';', '\t'} {
-		if counts[d] > counts[best] {
+		if most[d] > most[best] {
 			best = d
 		}
 	}
@@ -219,29 +291,4 @@ func blank(cells []string) bool {
 		}
 	}
 	return true
-}
-
-// withHeader finds the header among the first rows: the first that names
-// a balance, else the first row. first are the file's first non-blank
-// rows (all of an XLSX's), n how many it has in all.
-func (t *Table) withHeader(first []Row, n int) (*Table, error) {
-	if n == 0 {
-		return nil, ErrEmpty
-	}
-	h := 0
-	for i := range min(len(first), headerSearch) {
-		if Recognise(first[i].Cells).Has(Balance) {
-			h = i
-			break
-		}
-	}
-	t.Header, t.HeaderRow, t.skip, t.Count = first[h].Cells, first[h].Number, h+1, n-h-1
-	if t.Count > MaxRows {
-		return nil, ErrTooManyRows
-	}
-	t.Head = first[h+1 : min(len(first), h+1+HeadRows)]
-	if t.text == nil {
-		t.rows = first[h+1:]
-	}
-	return t, nil
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"creditdash/internal/amount"
 	"creditdash/internal/upstream/simulator"
 )
 
@@ -115,7 +116,7 @@ func money(v float64) string {
 }
 
 func parse(s string) float64 {
-	v, _, _ := Amount(s)
+	v, _, _ := amount.InFile(s, amount.Point)
 	return v
 }
 

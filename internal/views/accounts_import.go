@@ -1,8 +1,10 @@
 package views
 
 import (
+	"slices"
 	"strconv"
 
+	"creditdash/internal/amount"
 	"creditdash/internal/ledger"
 )
 
@@ -50,6 +52,22 @@ type ImportPreview struct {
 	BadMore      int
 	NoAging      bool
 	MappingError string
+	// Summary is what the file was read as: the decimal separator, an
+	// open-items list's documents, the total, subtotal, heading and footer
+	// rows left out, the accounts not linked to a business.
+	Summary []string
+	// Reconciliation is the file's total beside the total imported
+	// ("file total 909,626.15, imported 909,626.15"); Reconciled says
+	// they agree.
+	Reconciliation string
+	Reconciled     bool
+	// AskDecimal offers the choice of decimal separator: the file's
+	// amounts do not say which it uses and some read two ways. Decimal
+	// is the choice made ("point", "comma" or "" for the file's own).
+	AskDecimal bool
+	Decimal    string
+	// Refusals count the refused rows by kind of reason.
+	Refusals []string
 	// CanImport is false when nothing could be imported.
 	CanImport bool
 }
@@ -89,8 +107,10 @@ const previewHead = ledger.HeadRows
 
 // NewImportPreview describes what importing t through m would do.
 // mapErr is why the mapping cannot be used, in the analyst's words.
-func NewImportPreview(token, file string, t *ledger.Table, m ledger.Mapping, mapErr string) *ImportPreview {
+func NewImportPreview(token, file string, t *ledger.Table, m ledger.Mapping, o ledger.Options, mapErr string) *ImportPreview {
 	p := &ImportPreview{Token: token, File: Clip(file, 120), Format: t.Format, Encoding: t.Encoding, HeaderRow: t.HeaderRow, Rows: t.Count}
+	p.AskDecimal = t.Decimal == amount.Unknown && t.Ambiguous > 0
+	p.Decimal = map[amount.Convention]string{amount.Point: "point", amount.Comma: "comma"}[o.Decimal]
 	if t.Format == "CSV" {
 		p.Format += ", " + map[rune]string{',': "comma", ';': "semicolon", '\t': "tab"}[t.Delimiter] + " separated"
 	}
@@ -114,8 +134,9 @@ func NewImportPreview(token, file string, t *ledger.Table, m ledger.Mapping, map
 	if mapErr != "" {
 		p.MappingError = mapErr
 	} else {
-		res := ledger.Validate(t, m)
+		res := ledger.Validate(t, m, o)
 		p.Valid, p.NoAging, p.CanImport = res.Valid, res.NoAging, res.Valid > 0
+		p.summarise(t, res)
 		for i, b := range res.Bad {
 			if b.Row <= lastShown {
 				bad[b.Row] = b.Reason
@@ -134,4 +155,53 @@ func NewImportPreview(token, file string, t *ledger.Table, m ledger.Mapping, map
 		p.Head = append(p.Head, row)
 	}
 	return p
+}
+
+// summarise says what the file was read as and reconciles its total.
+func (p *ImportPreview) summarise(t *ledger.Table, res ledger.Result) {
+	switch {
+	case res.Decimal == amount.Unknown:
+		p.Summary = append(p.Summary, "No amount shows the decimal separator; amounts are read as written, and one that could be read two ways is skipped")
+	case t.Decimal == amount.Unknown || p.Decimal != "":
+		p.Summary = append(p.Summary, "Amounts read as "+res.Decimal.String()+" (as chosen)")
+	default:
+		p.Summary = append(p.Summary, "Amounts read as "+res.Decimal.String()+", as the file writes them")
+	}
+	if res.OpenItems {
+		p.Summary = append(p.Summary, "An open-items list: "+Plural(res.Items, "document")+" summed into "+Plural(res.Valid, "account")+
+			", each aged from its due date (or its date plus the terms) at the as-of date")
+	}
+	if n := res.Totals + res.Subtotals + res.Notes; n > 0 {
+		p.Summary = append(p.Summary, "Not imported: "+Plural(res.Totals, "total row")+", "+Plural(res.Subtotals, "subtotal row")+", "+
+			Plural(res.Notes, "heading or footer row"))
+	}
+	if res.Unlinked > 0 {
+		p.Summary = append(p.Summary, Plural(res.Unlinked, "account")+" would be imported not linked to a business (the file gives no business id, customer id or supplier id); link them by hand on the accounts page")
+	}
+	if res.FileTotal != nil {
+		p.Reconciled = res.Reconciled()
+		p.Reconciliation = "File total " + signedAmount(*res.FileTotal) + ", imported " + signedAmount(res.Imported)
+		if !p.Reconciled {
+			p.Reconciliation += ": they differ by " + signedAmount(*res.FileTotal-res.Imported) + " (the rows skipped below)"
+		}
+	} else {
+		p.Reconciliation = "The file gives no total row; imported " + signedAmount(res.Imported)
+	}
+	kinds := res.ByKind()
+	names := make([]string, 0, len(kinds))
+	for k := range kinds {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		p.Refusals = append(p.Refusals, k+": "+strconv.Itoa(kinds[k]))
+	}
+}
+
+// signedAmount writes an amount with two decimals and a minus when below zero.
+func signedAmount(v float64) string {
+	if v < 0 && Decimal(v, 2) != "0.00" {
+		return "-" + Decimal(v, 2)
+	}
+	return Decimal(v, 2)
 }
