@@ -70,6 +70,11 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 		return h.render(c, status, templates.AccountsImport(page))
 	}
 	ctx := c.Request().Context()
+	leave, wait := h.imports.enter(a)
+	if wait != "" {
+		return fail(http.StatusTooManyRequests, wait)
+	}
+	defer leave()
 	var up store.Upload
 	var err error
 	remap := false
@@ -210,6 +215,12 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 	a := h.analyst(c)
 	page := h.importPage(c, strings.TrimSpace(c.FormValue("as_of")))
 	ctx := c.Request().Context()
+	leave, wait := h.imports.enter(a)
+	if wait != "" {
+		page.FileError = wait
+		return h.render(c, http.StatusTooManyRequests, templates.AccountsImport(page))
+	}
+	defer leave()
 	up, err := h.uploads.PendingUpload(ctx, a, c.FormValue("upload"))
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return workspaceError(err)

@@ -288,6 +288,8 @@ type Handler struct {
 	demo *Demo
 	// worklists are the team's worklist and owners (see worklist.go).
 	worklists Worklists
+	// imports bounds the files read at once (accounts_import_gate.go).
+	imports importGate
 }
 
 // New checks the configuration and builds the handlers.
