@@ -58,6 +58,7 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./internal/views/
 	$(GO) test -run '^$$' -bench 'WarmReport|StaticFile' -benchtime 5000x ./internal/handlers/
 	$(GO) test -run '^$$' -bench 'AccountsImport50k$$|AccountsPage50k|Exposure50k' -benchtime 1x ./internal/handlers/
+	$(GO) test -run '^$$' -bench 'Import50kCSV|OpenItems200kXLSX' -benchtime 1x ./internal/ledger/ # issue 43.6: a 50,000-row CSV read for preview and import <= 5 s and <= 100 MB; 200,000 open items in XLSX <= 15 s and <= 200 MB (peak-MB: the live heap's peak)
 	$(GO) test -run '^$$' -bench 'Worklist50k' -benchtime 1x ./internal/handlers/ # issue 27: /worklist with 50,000 accounts, unreviewed and reviewed, target <= 150 ms
 	$(GO) test -run '^$$' -bench 'Validate24x50k' -benchtime 1x ./internal/policy/ # issue 45: three models validated over 24 months x 50,000 accounts, target <= 3 s and <= 300 MB
 	if compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then run=scripts/test-postgres.sh; else echo "PostgreSQL is not installed: the store's write latency on SQLite only"; run=; fi; \
