@@ -268,6 +268,11 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 	if len(res.Lines) == 0 {
 		return again("No row of the file can be imported; see the reasons below. Nothing was imported.")
 	}
+	if res.Unlinked > 0 {
+		if err := h.linkByName(ctx, a, res.Lines); err != nil {
+			return accountsError(err)
+		}
+	}
 	// The lines hold copies of what they need: the file's text (the
 	// table's, and the upload's when it needed no decoding) need not stay
 	// in memory while the store writes.
@@ -285,4 +290,22 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 		h.logWorkspace(c, "drop upload", err)
 	}
 	return redirect(c, "/accounts?import="+strconv.FormatInt(rec.ID, 10))
+}
+
+// linkByName links the lines the file links to no business to the one
+// business of their name among those the team's newest ledger links
+// (issue 43.3); a name of two businesses, or of none, stays not linked.
+func (h *Handler) linkByName(ctx context.Context, a store.Analyst, lines []store.LedgerLine) error {
+	have, err := h.accts.LedgerBalances(ctx, a, "")
+	if err != nil {
+		return err
+	}
+	known := make([]ledger.Known, 0, len(have))
+	for _, b := range have {
+		if b.BusinessID > 0 {
+			known = append(known, ledger.Known{Name: b.Name, BusinessID: b.BusinessID})
+		}
+	}
+	ledger.LinkByName(lines, known)
+	return nil
 }

@@ -37,7 +37,7 @@ func TestImportQuickBooksAsExported(t *testing.T) {
 			t.Errorf("reconciliation = %q", got)
 		}
 		if got := p.Text("#read-as"); !strings.Contains(got, "1 total row") || !strings.Contains(got, "1 heading or footer row") ||
-			!strings.Contains(got, "5 accounts would be imported not linked") {
+			!strings.Contains(got, "5 accounts name no business id") {
 			t.Errorf("read as = %q", got)
 		}
 		to := mustRedirect(t, "import", u.Submit(p, "form.import-confirm"))
@@ -49,6 +49,22 @@ func TestImportQuickBooksAsExported(t *testing.T) {
 			if !strings.Contains(accts, name) {
 				t.Errorf("/accounts lacks %q", name)
 			}
+		}
+		// A month later the team knows Cool Cars as business 1003: the
+		// next names-only file links it by its name, and only it.
+		known := "account,name,business_id,balance\nCC-1,\"COOL CARS, INC.\",1003,10\n"
+		mustRedirect(t, "import", u.Submit(u.upload("known.csv", []byte(known), "2026-10-30"), "form.import-confirm"))
+		mustRedirect(t, "import", u.Submit(u.upload("AR Aging Summary.csv", []byte(qboSummary), "2026-10-31"), "form.import-confirm"))
+		got, err := app.Store.Accounts(t.Context(), team, "2026-10-31")
+		if err != nil {
+			t.Fatal(err)
+		}
+		links := map[string]int32{}
+		for _, a := range got {
+			links[a.Account] = a.BusinessID
+		}
+		if links["Cool Cars"] != 1003 || links["Kookies by Kathy"] != 0 || len(links) != 5 {
+			t.Errorf("links after the names-only import = %v, want Cool Cars linked to 1003 and the rest not linked", links)
 		}
 	})
 }

@@ -176,7 +176,7 @@ func (p *ImportPreview) summarise(t *ledger.Table, res ledger.Result) {
 			Plural(res.Notes, "heading or footer row"))
 	}
 	if res.Unlinked > 0 {
-		p.Summary = append(p.Summary, Plural(res.Unlinked, "account")+" would be imported not linked to a business (the file gives no business id, customer id or supplier id); link them by hand on the accounts page")
+		p.Summary = append(p.Summary, Plural(res.Unlinked, "account")+" name no business id, customer id or supplier id: each is linked to the one business of its name the team's accounts know, and otherwise imported not linked")
 	}
 	if res.FileTotal != nil {
 		p.Reconciled = res.Reconciled()

@@ -1,0 +1,71 @@
+package ledger
+
+import (
+	"strings"
+	"unicode"
+
+	"creditdash/internal/store"
+)
+
+// legalSuffixes are the company forms a name may end with, folded; they
+// say nothing of which company it is ("Acme Inc." is "ACME").
+var legalSuffixes = map[string]bool{"inc": true, "incorporated": true, "corp": true, "corporation": true, "co": true,
+	"company": true, "llc": true, "ltd": true, "limited": true, "plc": true, "gmbh": true, "ag": true, "sa": true, "sas": true,
+	"sarl": true, "bv": true, "nv": true, "pty": true, "llp": true, "lp": true, "kg": true, "oy": true, "ab": true, "spa": true,
+	"srl": true, "se": true, "the": true}
+
+// NameKey folds a company's name for matching: letters and digits in
+// lower case, words apart, "&" as "and", legal forms and a leading "the"
+// dropped. "The Cannon Group, PLC" and "cannon group" agree.
+func NameKey(s string) string {
+	words := strings.FieldsFunc(strings.ToLower(strings.ReplaceAll(s, "&", " and ")), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	for len(words) > 1 && legalSuffixes[words[len(words)-1]] {
+		words = words[:len(words)-1]
+	}
+	if len(words) > 1 && words[0] == "the" {
+		words = words[1:]
+	}
+	return strings.Join(words, " ")
+}
+
+// Known is a business the team knows, by the name an account of it
+// carries.
+type Known struct {
+	Name       string
+	BusinessID int32
+}
+
+// LinkByName links each line the file links to nothing to the one
+// business whose name matches its name (NameKey); a name that matches
+// two businesses, or none, stays not linked: it is never guessed. It
+// returns how many it linked and how many matched more than one.
+func LinkByName(lines []store.LedgerLine, known []Known) (linked, ambiguous int) {
+	byName := make(map[string]int32, len(known))
+	for _, k := range known {
+		key := NameKey(k.Name)
+		if key == "" || k.BusinessID <= 0 {
+			continue
+		}
+		if id, ok := byName[key]; ok && id != k.BusinessID {
+			byName[key] = -1 // two businesses of one name
+			continue
+		}
+		byName[key] = k.BusinessID
+	}
+	for i := range lines {
+		l := &lines[i]
+		if l.BusinessID != 0 || l.CustomerID != "" || l.SupplierID != "" {
+			continue
+		}
+		switch id := byName[NameKey(l.Name)]; {
+		case id > 0:
+			l.BusinessID = id
+			linked++
+		case id < 0:
+			ambiguous++
+		}
+	}
+	return linked, ambiguous
+}
