@@ -381,7 +381,7 @@ func importPreview(v views.AccountsImportPage, p *views.ImportPreview) templ.Com
 			}
 		}
 		if p.MappingError == "" {
-			var templ_7745c5c3_Var17 = []any{templ.KV("form-error", !p.Reconciled && p.Reconciliation != "" && !strings.HasPrefix(p.Reconciliation, "The file gives"))}
+			var templ_7745c5c3_Var17 = []any{templ.KV("form-error", p.Differs)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var17...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -406,7 +406,7 @@ func importPreview(v views.AccountsImportPage, p *views.ImportPreview) templ.Com
 			var templ_7745c5c3_Var19 string
 			templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(p.Reconciliation)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/accounts_import.templ`, Line: 77, Col: 176}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/accounts_import.templ`, Line: 77, Col: 88}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 			if templ_7745c5c3_Err != nil {

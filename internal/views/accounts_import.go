@@ -61,6 +61,8 @@ type ImportPreview struct {
 	// they agree.
 	Reconciliation string
 	Reconciled     bool
+	// Differs says the file's total and the total imported differ.
+	Differs bool
 	// AskDecimal offers the choice of decimal separator: the file's
 	// amounts do not say which it uses and some read two ways. Decimal
 	// is the choice made ("point", "comma" or "" for the file's own).
@@ -181,7 +183,7 @@ func (p *ImportPreview) summarise(t *ledger.Table, res ledger.Result) {
 	if res.FileTotal != nil {
 		p.Reconciled = res.Reconciled()
 		p.Reconciliation = "File total " + signedAmount(*res.FileTotal) + ", imported " + signedAmount(res.Imported)
-		if !p.Reconciled {
+		if p.Differs = !p.Reconciled; p.Differs {
 			p.Reconciliation += ": they differ by " + signedAmount(*res.FileTotal-res.Imported) + " (the rows skipped below)"
 		}
 	} else {
