@@ -127,14 +127,14 @@ func Build(ctx context.Context, src Source, a store.Analyst, authority float64, 
 	if err != nil {
 		return c, err
 	}
-	figures := func(asOf string) ([]views.Figures, error) {
+	figures := func(asOf string) ([]credit.Figures, error) {
 		accts, err := src.Accounts(ctx, a, asOf)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]views.Figures, len(accts))
+		out := make([]credit.Figures, len(accts))
 		for i, acc := range accts {
-			out[i] = views.NewFigures(acc, known[acc.BusinessID])
+			out[i] = credit.NewFigures(acc, known[acc.BusinessID])
 		}
 		return out, nil
 	}
@@ -145,7 +145,7 @@ func Build(ctx context.Context, src Source, a store.Analyst, authority float64, 
 	if err := reviews(ctx, src, a, cur, now, b, &c); err != nil {
 		return c, err
 	}
-	var prev []views.Figures
+	var prev []credit.Figures
 	if len(dates) > 1 {
 		if prev, err = figures(dates[1]); err != nil {
 			return c, err
@@ -163,7 +163,7 @@ func Build(ctx context.Context, src Source, a store.Analyst, authority float64, 
 }
 
 // reviews adds the overdue reviews and those due within a week.
-func reviews(ctx context.Context, src Source, a store.Analyst, figs []views.Figures, now time.Time, b *budget, c *Content) error {
+func reviews(ctx context.Context, src Source, a store.Analyst, figs []credit.Figures, now time.Time, b *budget, c *Content) error {
 	last, err := src.LastReviews(ctx, a)
 	if err != nil {
 		return err
@@ -201,7 +201,7 @@ func reviews(ctx context.Context, src Source, a store.Analyst, figs []views.Figu
 
 // newlyOver adds the accounts over limit, or at risk (limit above the
 // calculator's implied limit), now and not in the ledger before.
-func newlyOver(cur, prev []views.Figures, b *budget, c *Content) {
+func newlyOver(cur, prev []credit.Figures, b *budget, c *Content) {
 	was := map[string]bool{}
 	for _, f := range prev {
 		if f.OverLimit() {
@@ -215,18 +215,17 @@ func newlyOver(cur, prev []views.Figures, b *budget, c *Content) {
 				views.Amount(f.Balance), views.Amount(*f.Account.Limit)), Path: "/accounts?over=1"})
 		}
 	}
-	none := func(int32) string { return "" }
-	before, _ := views.NewDrift(prev, none)
+	before, _ := credit.NewDrift(prev)
 	risky := map[string]bool{}
-	for _, r := range before {
-		risky[r.Account] = true
+	for _, d := range before {
+		risky[d.Account] = true
 	}
-	now, _ := views.NewDrift(cur, none)
+	now, _ := credit.NewDrift(cur)
 	risk := Section{Title: "Accounts newly at risk", None: "No account's limit newly exceeds what the calculator implies."}
-	for _, r := range now {
-		if !risky[r.Account] {
-			b.add(&risk, Line{Text: fmt.Sprintf("Account %s, %s: limit %s, implied %s (gap %s)", r.Account, r.Name, r.Limit, r.Implied, r.Gap),
-				Path: "/portfolio/exposure"})
+	for _, d := range now {
+		if !risky[d.Account] {
+			b.add(&risk, Line{Text: fmt.Sprintf("Account %s, %s: limit %s, implied %s (gap %s)", d.Account, d.Name,
+				views.Amount(d.Limit), views.Amount(d.Implied), views.Amount(d.Gap)), Path: "/portfolio/exposure"})
 		}
 	}
 	c.Sections = append(c.Sections, over, risk)

@@ -8,8 +8,8 @@ import (
 
 	"github.com/maypok86/otter/v2"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
-	"creditdash/internal/views"
 )
 
 // What the team's pages work out of its data (every account's figures, the
@@ -102,7 +102,7 @@ func keptTeam[T any](ctx context.Context, h *Handler, ts teamState, kind, arg st
 // the team's known scores worked out into their figures, in account
 // order: the pages' default and every sort's tie-break. The slice is
 // shared: callers filter into a slice of their own.
-func (h *Handler) teamFigures(ctx context.Context, a store.Analyst, asOf string) ([]views.Figures, error) {
+func (h *Handler) teamFigures(ctx context.Context, a store.Analyst, asOf string) ([]credit.Figures, error) {
 	ts, err := h.teamNow(ctx, a)
 	if err != nil {
 		return nil, err
@@ -111,15 +111,15 @@ func (h *Handler) teamFigures(ctx context.Context, a store.Analyst, asOf string)
 }
 
 // teamFiguresAt is teamFigures at the version a page read.
-func (h *Handler) teamFiguresAt(ctx context.Context, ts teamState, asOf string) ([]views.Figures, error) {
-	return keptTeam(ctx, h, ts, "figures", asOf, func(ctx context.Context) ([]views.Figures, int, error) {
+func (h *Handler) teamFiguresAt(ctx context.Context, ts teamState, asOf string) ([]credit.Figures, error) {
+	return keptTeam(ctx, h, ts, "figures", asOf, func(ctx context.Context) ([]credit.Figures, int, error) {
 		return h.workOutFigures(ctx, ts.a, asOf)
 	})
 }
 
 // workOutFigures reads a ledger and the known scores and works out every
 // account's figures, and their weight.
-func (h *Handler) workOutFigures(ctx context.Context, a store.Analyst, asOf string) ([]views.Figures, int, error) {
+func (h *Handler) workOutFigures(ctx context.Context, a store.Analyst, asOf string) ([]credit.Figures, int, error) {
 	accts, err := h.accts.Accounts(ctx, a, asOf)
 	if err != nil {
 		return nil, 0, err
@@ -134,10 +134,10 @@ func (h *Handler) workOutFigures(ctx context.Context, a store.Analyst, asOf stri
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(accts[x].Account, accts[y].Account) })
-	out := make([]views.Figures, len(accts))
-	bytes := len(out) * int(unsafe.Sizeof(views.Figures{}))
+	out := make([]credit.Figures, len(accts))
+	bytes := len(out) * int(unsafe.Sizeof(credit.Figures{}))
 	for i, j := range order {
-		f := views.NewFigures(accts[j], known[accts[j].BusinessID])
+		f := credit.NewFigures(accts[j], known[accts[j].BusinessID])
 		out[i] = f
 		bytes += figuresHeap(&f)
 	}
@@ -146,7 +146,7 @@ func (h *Handler) workOutFigures(ctx context.Context, a store.Analyst, asOf stri
 
 // figuresHeap is about what one account's figures hold beyond their
 // struct: texts, scores, saved inputs and the calculator's lines.
-func figuresHeap(f *views.Figures) int {
+func figuresHeap(f *credit.Figures) int {
 	n := len(f.Account.Account) + len(f.Name) + len(f.CustomerID) + len(f.SupplierID) + len(f.Owner)
 	for _, k := range []*store.KnownScore{f.Risk, f.Pay, f.DBT, f.Z} {
 		if k != nil {

@@ -17,7 +17,7 @@ import (
 
 // exposureData is what the exposure page and its download count.
 type exposureData struct {
-	figs    []views.Figures
+	figs    []credit.Figures
 	summary credit.Summary
 	dates   []string
 	// folderNote says how accounts were put in folders.
@@ -131,7 +131,8 @@ func (h *Handler) showExposure(c *echo.Context) error {
 	a := h.analyst(c)
 	workOut := func(ctx context.Context) ([2][]views.DriftRow, int, error) {
 		var failed error
-		at, room := views.NewDrift(d.figs, func(b int32) string {
+		atRisk, headroom := credit.NewDrift(d.figs)
+		at := views.DriftRows(atRisk, func(b int32) string {
 			months, err := h.accts.RiskMonths(ctx, a, b)
 			if err != nil {
 				failed = err
@@ -139,6 +140,7 @@ func (h *Handler) showExposure(c *echo.Context) error {
 			}
 			return views.RiskFellIn(months)
 		})
+		room := views.DriftRows(headroom, nil)
 		return [2][]views.DriftRow{at, room}, 256 * (len(at) + len(room)), failed
 	}
 	drift, err := keptTeam(c.Request().Context(), h, d.team, "drift", "", workOut)
@@ -189,7 +191,7 @@ func (h *Handler) fillBridge(c *echo.Context, page *views.ExposurePage, d *expos
 
 // workOutBridge reads the two ledgers and the Risk as of each and splits
 // the change; newest are the newest ledger's (of date newestDate) figures.
-func (h *Handler) workOutBridge(ctx context.Context, a store.Analyst, newestDate, from, to string, newest []views.Figures) (*views.BridgeView, error) {
+func (h *Handler) workOutBridge(ctx context.Context, a store.Analyst, newestDate, from, to string, newest []credit.Figures) (*views.BridgeView, error) {
 	lines := func(date string) ([]credit.BridgeLine, map[string]string, error) {
 		var accts []store.LedgerBalance
 		if date == newestDate {

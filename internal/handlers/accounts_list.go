@@ -77,7 +77,7 @@ func (h *Handler) showAccounts(c *echo.Context) error {
 	}
 	page.All = len(all)
 	owners := map[string]bool{}
-	kept := make([]views.Figures, 0, len(all))
+	kept := make([]credit.Figures, 0, len(all))
 	for _, f := range all {
 		if f.Owner != "" {
 			owners[f.Owner] = true
@@ -153,7 +153,7 @@ func (h *Handler) accountRecords(c *echo.Context) ([][]string, error) {
 	}
 	records := make([][]string, 0, len(kept))
 	for _, f := range kept {
-		rec := f.CSVRecord()
+		rec := views.AccountCSVRecord(f)
 		rec[nextReviewColumn] = next[f.Account.Account]
 		records = append(records, rec)
 	}
@@ -162,7 +162,7 @@ func (h *Handler) accountRecords(c *echo.Context) ([][]string, error) {
 
 // keptFigures are the accounts a download holds: the page's filter and
 // sort, every page.
-func (h *Handler) keptFigures(c *echo.Context) ([]views.Figures, error) {
+func (h *Handler) keptFigures(c *echo.Context) ([]credit.Figures, error) {
 	if err := h.noAccounts(); err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func (h *Handler) keptFigures(c *echo.Context) ([]views.Figures, error) {
 	}
 	flt := parseAccountsFilter(c.Request().URL.Query())
 	// all is the kept figures, shared: filtered into a slice of its own.
-	kept := make([]views.Figures, 0, len(all))
+	kept := make([]credit.Figures, 0, len(all))
 	for _, f := range all {
 		if flt.Keep(f) {
 			kept = append(kept, f)

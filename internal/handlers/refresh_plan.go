@@ -38,7 +38,7 @@ const refreshAtOnce = 50
 // refreshPlan is the plan as one ledger makes it.
 type refreshPlan struct {
 	asOf     string
-	figs     []views.Figures
+	figs     []credit.Figures
 	ranked   []views.RefreshCandidate
 	unlinked int
 }
@@ -71,7 +71,7 @@ func (h *Handler) readRefreshPlan(ctx context.Context, a store.Analyst) (*refres
 
 // refreshCoverage is the coverage of the team's newest ledger, for the
 // exposure page, from the figures it already read.
-func (h *Handler) refreshCoverage(figs []views.Figures) views.CoverageView {
+func (h *Handler) refreshCoverage(figs []credit.Figures) views.CoverageView {
 	return views.NewCoverageView(views.NewScoreCoverage(figs, h.now()))
 }
 

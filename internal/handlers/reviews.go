@@ -22,7 +22,7 @@ const maxUpcomingReviews = 200
 
 // scheduled is an account with its next review.
 type scheduled struct {
-	f       views.Figures
+	f       credit.Figures
 	next    time.Time
 	why     string
 	last    *store.Review
@@ -72,7 +72,7 @@ func (h *Handler) schedule(c *echo.Context) ([]scheduled, error) {
 }
 
 // over90Share is the share of the balance over 90 days past due.
-func over90Share(f views.Figures) float64 {
+func over90Share(f credit.Figures) float64 {
 	if f.Balance <= 0 {
 		return 0
 	}

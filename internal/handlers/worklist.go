@@ -35,7 +35,7 @@ const worklistPageSize = 50
 // ctx bounds the read: the page's request (the store bounds it too, as
 // for /accounts), or the home page's workspace deadline, so a slow
 // worklist hides the home page's box instead of holding the page.
-func (h *Handler) worklist(ctx context.Context, c *echo.Context) ([]views.WorkItem, error) {
+func (h *Handler) worklist(ctx context.Context, c *echo.Context) ([]credit.WorkItem, error) {
 	if h.worklists == nil || h.accts == nil {
 		return nil, echo.ErrNotFound
 	}
@@ -58,7 +58,7 @@ func parseWorklistFilter(owner, reason string) views.WorklistFilter {
 	if owner == "me" || owner == "unassigned" {
 		f.Owner = owner
 	}
-	if r := views.WorkReason(reason); slices.Contains(views.WorkReasons, r) {
+	if r := credit.WorkReason(reason); slices.Contains(credit.WorkReasons, r) {
 		f.Reason = r
 	}
 	return f
@@ -104,13 +104,13 @@ func (h *Handler) worklistPage(c *echo.Context, f views.WorklistFilter, n int) (
 	p.Return = "/worklist" + f.Query(n)
 	byOwner := views.WorklistFilter{Owner: f.Owner}
 	byReason := views.WorklistFilter{Reason: f.Reason}
-	reasons := make([]int, len(views.WorkReasons))
+	reasons := make([]int, len(credit.WorkReasons))
 	owners := make([]int, 3) // everyone, me, unassigned
-	var kept []*views.WorkItem
+	var kept []*credit.WorkItem
 	for i := range items {
 		w := &items[i]
 		if byOwner.Keep(w, user) {
-			for i, r := range views.WorkReasons {
+			for i, r := range credit.WorkReasons {
 				if w.Has(r) {
 					reasons[i]++
 				}
@@ -129,9 +129,9 @@ func (h *Handler) worklistPage(c *echo.Context, f views.WorklistFilter, n int) (
 			kept = append(kept, w)
 		}
 	}
-	for i, r := range views.WorkReasons {
+	for i, r := range credit.WorkReasons {
 		g := views.WorklistFilter{Owner: f.Owner, Reason: r}
-		p.Reasons = append(p.Reasons, views.WorkCount{Label: r.Label(), N: reasons[i], URL: "/worklist" + g.Query(1), Current: f.Reason == r})
+		p.Reasons = append(p.Reasons, views.WorkCount{Label: views.ReasonLabel(r), N: reasons[i], URL: "/worklist" + g.Query(1), Current: f.Reason == r})
 	}
 	for i, o := range []struct{ key, label string }{{"", "Everyone's"}, {"me", "Mine"}, {"unassigned", "Unassigned"}} {
 		g := views.WorklistFilter{Owner: o.key, Reason: f.Reason}
@@ -162,7 +162,7 @@ func (h *Handler) worklistSummary(c *echo.Context) *views.WorklistSummary {
 	}
 	user := mustSession(c).User
 	s := &views.WorklistSummary{Total: len(items)}
-	counts := make([]int, len(views.WorkReasons))
+	counts := make([]int, len(credit.WorkReasons))
 	for i := range items {
 		w := &items[i]
 		if w.Owner == user {
@@ -171,15 +171,15 @@ func (h *Handler) worklistSummary(c *echo.Context) *views.WorklistSummary {
 		if w.Owner == "" {
 			s.Unassigned++
 		}
-		for i, r := range views.WorkReasons {
+		for i, r := range credit.WorkReasons {
 			if w.Has(r) {
 				counts[i]++
 			}
 		}
 	}
-	for i, r := range views.WorkReasons {
+	for i, r := range credit.WorkReasons {
 		if counts[i] > 0 {
-			s.Reasons = append(s.Reasons, views.WorkCount{Label: r.Label(), N: counts[i], URL: "/worklist" + views.WorklistFilter{Reason: r}.Query(1)})
+			s.Reasons = append(s.Reasons, views.WorkCount{Label: views.ReasonLabel(r), N: counts[i], URL: "/worklist" + views.WorklistFilter{Reason: r}.Query(1)})
 		}
 	}
 	return s

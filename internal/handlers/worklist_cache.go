@@ -7,7 +7,6 @@ import (
 
 	"creditdash/internal/credit"
 	"creditdash/internal/store"
-	"creditdash/internal/views"
 )
 
 // The worklist is worked out of what the team keeps under its version
@@ -22,8 +21,8 @@ import (
 // every page: read them, never change them.
 type workBase struct {
 	// figs are the team's kept figures (teamFigures of the newest ledger);
-	// order their indexes in the worklist's order (views.WorkOrder).
-	figs  []views.Figures
+	// order their indexes in the worklist's order (credit.WorkOrder).
+	figs  []credit.Figures
 	order []int32
 	// last and years are per index of figs: the latest review (nil when
 	// never reviewed) and the business's newest statement year (0 none).
@@ -52,7 +51,7 @@ func (h *Handler) teamWorkBase(ctx context.Context, ts teamState) (*workBase, er
 		if err != nil {
 			return nil, 0, err
 		}
-		b := &workBase{figs: figs, order: views.WorkOrder(figs), last: make([]*credit.LastReview, len(figs)),
+		b := &workBase{figs: figs, order: credit.WorkOrder(figs), last: make([]*credit.LastReview, len(figs)),
 			years: make([]int32, len(figs)), pending: pending}
 		// The figures are weighed under their own key; this weighs the rest.
 		bytes := len(figs)*(4+8+4) + len(pending)*int(unsafe.Sizeof(store.PendingRequest{}))
@@ -76,7 +75,7 @@ func (h *Handler) teamWorkBase(ctx context.Context, ts teamState) (*workBase, er
 // items are the accounts of b that need something as of now for user,
 // who may decide pending requests of others up to authority, in the
 // worklist's order.
-func (b *workBase) items(now time.Time, user string, authority float64) []views.WorkItem {
+func (b *workBase) items(now time.Time, user string, authority float64) []credit.WorkItem {
 	var waiting map[string]int
 	for _, p := range b.pending {
 		if p.RequestedBy != user && p.Amount <= authority {
@@ -86,14 +85,14 @@ func (b *workBase) items(now time.Time, user string, authority float64) []views.
 			waiting[p.Account]++
 		}
 	}
-	var out []views.WorkItem
+	var out []credit.WorkItem
 	for _, i := range b.order {
 		f := &b.figs[i]
-		in := views.WorkInputs{LastReview: b.last[i], StatementYear: int(b.years[i])}
+		in := credit.WorkInputs{LastReview: b.last[i], StatementYear: int(b.years[i])}
 		if waiting != nil {
 			in.Waiting = waiting[f.Account.Account]
 		}
-		if w, ok := views.NewWorkItem(f, in, now); ok {
+		if w, ok := credit.NewWorkItem(f, in, now); ok {
 			out = append(out, w)
 		}
 	}

@@ -8,74 +8,7 @@ import (
 	"strings"
 
 	"creditdash/internal/credit"
-	"creditdash/internal/store"
 )
-
-// Figures are one account's numbers as every accounts page and download
-// shows them: the ledger's, the team's known scores, and what follows.
-type Figures struct {
-	store.Account
-	// Utilization is balance / limit (UtilOK false without a limit).
-	Utilization float64
-	UtilOK      bool
-	// Band is the known Risk band (0 none), PD its probability, EL the
-	// expected loss (ELOK false without a band).
-	Band int
-	PD   float64
-	EL   float64
-	ELOK bool
-	Risk *store.KnownScore
-	Pay  *store.KnownScore
-	DBT  *store.KnownScore
-	Z    *store.KnownScore
-	// Calc is the calculator's answer with the saved inputs.
-	Calc credit.Limit
-	// Implied is the calculator's result with the inputs saved for the
-	// account (ImpliedOK false when none are saved or no cap applies).
-	Implied   float64
-	ImpliedOK bool
-}
-
-// OverLimit reports a balance above a given limit.
-func (f Figures) OverLimit() bool { return f.Account.Limit != nil && f.Balance > *f.Account.Limit }
-
-// Linked reports an account linked to a service business.
-func (f Figures) Linked() bool { return f.BusinessID != 0 }
-
-// NewFigures works out an account's figures from its ledger line and the
-// team's known scores of its business.
-func NewFigures(a store.Account, known map[store.Score]store.KnownScore) Figures {
-	f := Figures{Account: a}
-	f.Utilization, f.UtilOK = credit.Utilization(a.Balance, a.Limit)
-	pick := func(s store.Score) *store.KnownScore {
-		if k, ok := known[s]; ok {
-			return &k
-		}
-		return nil
-	}
-	if a.BusinessID != 0 {
-		f.Risk, f.Pay, f.DBT, f.Z = pick(store.ScoreRisk), pick(store.ScorePay), pick(store.ScoreDBT), pick(store.ScoreZ)
-	}
-	if f.Risk != nil {
-		f.Band = credit.Band(f.Risk.Value)
-		f.PD, f.ELOK = credit.PD(f.Band)
-		f.EL = credit.ExpectedLoss(a.Balance, f.PD)
-	}
-	if in := a.Inputs; in != nil {
-		sheet := credit.Cap{Name: "Balance-sheet cap", Rationale: "Skipped: the statements gave no figures when the inputs were saved."}
-		if in.SheetCap != nil {
-			sheet = credit.Cap{Name: "Balance-sheet cap", Value: max(*in.SheetCap, 0), Available: true,
-				Rationale: "As worked out from the statements when the inputs were saved."}
-		}
-		var z *float64
-		if f.Z != nil {
-			z = &f.Z.Value
-		}
-		f.Calc = credit.Calculate(credit.LimitInputs{MonthlySales: in.MonthlySales, MonthsAllowed: in.MonthsAllowed, LossBudget: in.LossBudget}, f.Band, z, sheet)
-		f.Implied, f.ImpliedOK = f.Calc.Recommended, f.Calc.Available
-	}
-	return f
-}
 
 // AccountsFilter is the accounts page's sort and filters, as its query
 // carries them.
@@ -93,7 +26,7 @@ type AccountsFilter struct {
 var AccountSorts = []string{"account", "name", "balance", "limit", "utilization", "risk", "el", "implied", "owner"}
 
 // Keep reports whether the filter keeps f.
-func (flt AccountsFilter) Keep(f Figures) bool {
+func (flt AccountsFilter) Keep(f credit.Figures) bool {
 	switch {
 	case flt.OverLimit && !f.OverLimit():
 		return false
@@ -113,8 +46,8 @@ func (flt AccountsFilter) Keep(f Figures) bool {
 
 // SortFigures orders the rows by the filter's column, unknown values last
 // whichever the direction, then by account number.
-func SortFigures(fs []Figures, flt AccountsFilter) {
-	key := func(f Figures) (float64, bool) {
+func SortFigures(fs []credit.Figures, flt AccountsFilter) {
+	key := func(f credit.Figures) (float64, bool) {
 		switch flt.Sort {
 		case "balance":
 			return f.Balance, true
@@ -134,7 +67,7 @@ func SortFigures(fs []Figures, flt AccountsFilter) {
 		}
 		return 0, false
 	}
-	text := func(f Figures) string {
+	text := func(f credit.Figures) string {
 		switch flt.Sort {
 		case "name":
 			return strings.ToLower(f.Name)
@@ -143,7 +76,7 @@ func SortFigures(fs []Figures, flt AccountsFilter) {
 		}
 		return ""
 	}
-	slices.SortStableFunc(fs, func(a, b Figures) int {
+	slices.SortStableFunc(fs, func(a, b credit.Figures) int {
 		c := 0
 		switch flt.Sort {
 		case "name", "owner":

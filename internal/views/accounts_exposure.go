@@ -1,9 +1,7 @@
 package views
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"strconv"
 
 	"creditdash/internal/credit"
@@ -177,42 +175,23 @@ func NewBridgeView(from, to string, b credit.Bridge, names map[string]string) *B
 // DriftRow is one account whose limit and implied limit part.
 type DriftRow struct {
 	Account, Name, URL, Limit, Implied, Gap, Since string
-	gap                                            float64
 }
 
-// NewDrift lists accounts whose limit exceeds their implied limit (limit
-// at risk) and those with the most unused implied headroom, 20 and 10 at
-// most, largest first. since names, per business, the month its Risk
-// last fell ("" unknown).
-func NewDrift(fs []Figures, since func(business int32) string) (atRisk, headroom []DriftRow) {
-	for _, f := range fs {
-		if !f.ImpliedOK || f.Account.Limit == nil {
-			continue
+// DriftRows formats the accounts of credit.NewDrift; since names, per
+// business, the month its Risk last fell ("" unknown; nil: not asked).
+func DriftRows(ds []credit.Drift, since func(business int32) string) []DriftRow {
+	out := make([]DriftRow, 0, len(ds))
+	for _, d := range ds {
+		r := DriftRow{Account: d.Account, Name: d.Name, Limit: Amount(d.Limit), Implied: Amount(d.Implied), Gap: Amount(d.Gap)}
+		if d.BusinessID != 0 {
+			r.URL = reportURL(d.BusinessID)
+			if since != nil {
+				r.Since = since(d.BusinessID)
+			}
 		}
-		gap := *f.Account.Limit - f.Implied
-		r := DriftRow{Account: f.Account.Account, Name: f.Name, Limit: Amount(*f.Account.Limit), Implied: Amount(f.Implied), gap: gap}
-		if f.Linked() {
-			r.URL = reportURL(f.BusinessID)
-		}
-		switch {
-		case gap > 0:
-			r.Gap = Amount(gap)
-			atRisk = append(atRisk, r)
-		case gap < 0:
-			r.Gap = Amount(-gap)
-			headroom = append(headroom, r)
-		}
+		out = append(out, r)
 	}
-	slices.SortFunc(atRisk, func(a, b DriftRow) int { return cmp.Compare(b.gap, a.gap) })
-	slices.SortFunc(headroom, func(a, b DriftRow) int { return cmp.Compare(a.gap, b.gap) })
-	atRisk, headroom = atRisk[:min(len(atRisk), 20)], headroom[:min(len(headroom), 10)]
-	for i, r := range atRisk {
-		if r.URL != "" {
-			id, _ := strconv.Atoi(r.URL[len("/businesses/"):])
-			atRisk[i].Since = since(int32(id))
-		}
-	}
-	return atRisk, headroom
+	return out
 }
 
 // RiskFellIn is the month (YYYY-MM) of the latest fall of Risk in the

@@ -50,7 +50,7 @@ type AccountRow struct {
 }
 
 // NewAccountRow formats one account's figures.
-func NewAccountRow(f Figures) AccountRow {
+func NewAccountRow(f credit.Figures) AccountRow {
 	r := AccountRow{Account: f.Account.Account, Name: f.Name, Balance: Amount(f.Balance), Current: Amount(f.Current),
 		D1: Amount(f.Days1to30), D31: Amount(f.Days31to60), D61: Amount(f.Days61to90), Over: Amount(f.DaysOver90),
 		Limit: Dash, Terms: Dash, Utilization: Dash, PD: Dash, EL: Dash, Implied: Dash, Owner: f.Owner, OverLimit: f.OverLimit()}
@@ -94,7 +94,7 @@ func NewAccountRow(f Figures) AccountRow {
 }
 
 // NewAccountTotals sums the accounts kept.
-func NewAccountTotals(fs []Figures) AccountTotals {
+func NewAccountTotals(fs []credit.Figures) AccountTotals {
 	var bal, exp, el, unscored float64
 	scored := false
 	for _, f := range fs {
@@ -116,11 +116,11 @@ func NewAccountTotals(fs []Figures) AccountTotals {
 var AccountsCSVHeader = []string{"account", "name", "business_id", "balance", "current", "days_1_30", "days_31_60", "days_61_90",
 	"days_over_90", "credit_limit", "terms_days", "utilization", "risk_score", "pd", "expected_loss", "implied_limit", "next_review", "owner"}
 
-// CSVRecord is the account as a row of accounts.csv: plain numbers,
+// AccountCSVRecord is the account as a row of accounts.csv: plain numbers,
 // fractions for utilization and PD, empty where unknown, text cells
 // defused against spreadsheet formulas. next_review is left empty here:
 // the handler fills it from the review schedule.
-func (f Figures) CSVRecord() []string {
+func AccountCSVRecord(f credit.Figures) []string {
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	opt := func(v float64, ok bool) string {
 		if !ok {

@@ -28,7 +28,7 @@ func NewAccountPanel(business int32, accts []store.Account, known map[store.Scor
 	var bal, limit, el float64
 	limits, elOK := true, true
 	for _, a := range accts {
-		f := NewFigures(a, known)
+		f := credit.NewFigures(a, known)
 		p.Rows = append(p.Rows, NewAccountRow(f))
 		bal += a.Balance
 		if a.Limit == nil {

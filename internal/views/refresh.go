@@ -50,7 +50,7 @@ func (rc RefreshCandidate) Never() bool { return rc.Fetched.IsZero() }
 
 // newestFetch is when the newest of the account's known scores was
 // fetched; zero when none is known.
-func newestFetch(f Figures) time.Time {
+func newestFetch(f credit.Figures) time.Time {
 	var t time.Time
 	for _, k := range []*store.KnownScore{f.Risk, f.Pay, f.DBT, f.Z} {
 		if k != nil && k.Fetched.After(t) {
@@ -63,7 +63,7 @@ func newestFetch(f Figures) time.Time {
 // RankRefresh weighs the linked businesses of a ledger's accounts and
 // orders them, the first to refresh first. riskThen is each business's
 // Risk MovementMonths months ago as the team knows it.
-func RankRefresh(figs []Figures, riskThen map[int32]float64, now time.Time) []RefreshCandidate {
+func RankRefresh(figs []credit.Figures, riskThen map[int32]float64, now time.Time) []RefreshCandidate {
 	at := map[int32]int{}
 	var out []RefreshCandidate
 	for _, f := range figs {
@@ -132,7 +132,7 @@ func (c ScoreCoverage) Share() float64 {
 // NewScoreCoverage counts a ledger's exposure by how recently its scores were
 // fetched. Unlinked accounts count in the total (the team is owed their
 // money too) but can never be fresh until linked.
-func NewScoreCoverage(figs []Figures, now time.Time) ScoreCoverage {
+func NewScoreCoverage(figs []credit.Figures, now time.Time) ScoreCoverage {
 	var c ScoreCoverage
 	for _, f := range figs {
 		e := credit.Exposure(f.Balance)

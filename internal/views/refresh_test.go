@@ -5,17 +5,18 @@ import (
 	"testing"
 	"time"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/store"
 )
 
 // figure is an account of business b owing balance, with a Risk known
 // since fetched (zero: no score known).
-func figure(account string, b int32, balance, risk float64, fetched time.Time) Figures {
+func figure(account string, b int32, balance, risk float64, fetched time.Time) credit.Figures {
 	known := map[store.Score]store.KnownScore{}
 	if !fetched.IsZero() {
 		known[store.ScoreRisk] = store.KnownScore{Value: risk, Month: 202610, Fetched: fetched}
 	}
-	return NewFigures(store.Account{LedgerLine: store.LedgerLine{Account: account, Name: "N " + account, BusinessID: b, Balance: balance}}, known)
+	return credit.NewFigures(store.Account{LedgerLine: store.LedgerLine{Account: account, Name: "N " + account, BusinessID: b, Balance: balance}}, known)
 }
 
 // TestRankRefresh: never fetched first by exposure; then expected loss ×
@@ -24,7 +25,7 @@ func figure(account string, b int32, balance, risk float64, fetched time.Time) F
 func TestRankRefresh(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	day := 24 * time.Hour
-	figs := []Figures{
+	figs := []credit.Figures{
 		figure("A-1", 1001, 10_000, 5, now.Add(-10*day)), // EL 113.5 × 10 × 1
 		figure("A-2", 1002, 10_000, 5, now.Add(-2*day)),  // EL 113.5 × 2 × (1+4)
 		figure("A-3", 1002, 10_000, 5, now.Add(-2*day)),  // same business: EL doubles
@@ -34,7 +35,7 @@ func TestRankRefresh(t *testing.T) {
 		figure("A-7", 1005, 90_000, 5, now.Add(-time.Hour)),
 	}
 	// A score fetched but without a Risk band.
-	noRisk := NewFigures(store.Account{LedgerLine: store.LedgerLine{Account: "A-8", BusinessID: 1006, Balance: 1e6}},
+	noRisk := credit.NewFigures(store.Account{LedgerLine: store.LedgerLine{Account: "A-8", BusinessID: 1006, Balance: 1e6}},
 		map[store.Score]store.KnownScore{store.ScorePay: {Value: 50, Month: 202610, Fetched: now.Add(-30 * day)}})
 	figs = append(figs, noRisk)
 	got := RankRefresh(figs, map[int32]float64{1002: 1, 1001: 5}, now)
@@ -67,7 +68,7 @@ func TestRankRefresh(t *testing.T) {
 // unlinked accounts counted in the total; credit balances count nothing.
 func TestExposureCoverage(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	figs := []Figures{
+	figs := []credit.Figures{
 		figure("A-1", 1001, 30_000, 5, now.Add(-6*24*time.Hour)),
 		figure("A-2", 1002, 10_000, 5, now.Add(-8*24*time.Hour)),
 		figure("A-3", 0, 60_000, 0, time.Time{}),

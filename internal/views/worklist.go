@@ -1,12 +1,9 @@
 package views
 
 import (
-	"cmp"
 	"fmt"
 	"net/url"
-	"slices"
 	"strconv"
-	"time"
 
 	"creditdash/internal/credit"
 )
@@ -17,186 +14,72 @@ import (
 // NavWorklist is the worklist's navigation area.
 const NavWorklist Nav = "worklist"
 
-// WorkReason is why an account is on the worklist; its value is the
-// reason filter's in the page's query.
-type WorkReason string
-
-// The reasons, in the order the page lists them.
-const (
-	ReasonOverLimit     WorkReason = "over-limit"
-	ReasonLimitAtRisk   WorkReason = "limit-at-risk"
-	ReasonReviewOverdue WorkReason = "review-overdue"
-	ReasonReviewDue     WorkReason = "review-due"
-	ReasonHold          WorkReason = "hold-advised"
-	ReasonDecision      WorkReason = "decision-waiting"
-)
-
-// WorkReasons are every reason, in the page's order.
-var WorkReasons = []WorkReason{ReasonOverLimit, ReasonLimitAtRisk, ReasonReviewOverdue, ReasonReviewDue, ReasonHold, ReasonDecision}
-
-// Label is the reason as the page names it.
-func (r WorkReason) Label() string {
+// ReasonLabel is the reason as the page names it.
+func ReasonLabel(r credit.WorkReason) string {
 	switch r {
-	case ReasonOverLimit:
+	case credit.ReasonOverLimit:
 		return "Over limit"
-	case ReasonLimitAtRisk:
+	case credit.ReasonLimitAtRisk:
 		return "Limit at risk"
-	case ReasonReviewOverdue:
+	case credit.ReasonReviewOverdue:
 		return "Review overdue"
-	case ReasonReviewDue:
+	case credit.ReasonReviewDue:
 		return "Review due"
-	case ReasonHold:
+	case credit.ReasonHold:
 		return "Hold advised"
-	case ReasonDecision:
+	case credit.ReasonDecision:
 		return "Decision waiting for me"
 	}
 	return string(r)
 }
 
-// WorkNeed is one reason an account is listed, with its detail.
+// WorkNeed is one reason an account is listed, with its label and
+// detail.
 type WorkNeed struct {
-	Reason WorkReason
-	Detail string
+	Reason        credit.WorkReason
+	Label, Detail string
 }
 
-// WorkItem is an account on the worklist. Its figures are the team's
-// kept ones, shared, never changed; its reasons are kept as a set of bits
-// and worded only for the lines a page shows: a team's worklist can hold
-// every one of its 50,000 accounts.
-type WorkItem struct {
-	*Figures
-	reasons uint8
-	// Next is the next review date, Why its reason.
-	Next time.Time
-	Why  string
-	// Over90 is the share of the balance over 90 days past due; Waiting
-	// the requests waiting for the reader's decision.
-	Over90  float64
-	Waiting int
-}
-
-// bit is the reason's place in WorkItem's set.
-func (r WorkReason) bit() uint8 {
-	return uint8(1) << slices.Index(WorkReasons, r)
-}
-
-// Has reports whether the item is listed for r.
-func (w *WorkItem) Has(r WorkReason) bool { return w.reasons&r.bit() != 0 }
-
-// ReviewDueWithin is how far ahead a review counts as due: the week
-// /reviews shows as "due this week".
-const ReviewDueWithin = 7
-
-// WorkInputs are what an account's review schedule and the reader's
-// decisions add to its figures.
-type WorkInputs struct {
-	// LastReview is the account's latest review, nil when never reviewed.
-	LastReview *credit.LastReview
-	// StatementYear is the newest statement year known of its business (0
-	// none).
-	StatementYear int
-	// Waiting is how many of its pending requests the reader may decide.
-	Waiting int
-}
-
-// NewWorkItem works out what an account needs as of today (the same
-// figures as /accounts, the same schedule as /reviews); ok is false when
-// it needs nothing. f is kept in the item, not copied.
-func NewWorkItem(f *Figures, in WorkInputs, today time.Time) (WorkItem, bool) {
-	w := WorkItem{Figures: f, Waiting: in.Waiting}
-	if f.Balance > 0 {
-		w.Over90 = f.DaysOver90 / f.Balance
-	}
-	w.Next, w.Why = credit.NextReview(in.LastReview, w.Band, w.Over90, in.StatementYear, today)
-	u := today.UTC()
-	day := time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC)
-	if w.OverLimit() {
-		w.reasons |= ReasonOverLimit.bit()
-	}
-	if f.Account.Limit != nil && w.ImpliedOK && *f.Account.Limit > w.Implied {
-		w.reasons |= ReasonLimitAtRisk.bit()
-	}
-	switch {
-	case w.Next.Before(day):
-		w.reasons |= ReasonReviewOverdue.bit()
-	case w.Next.Before(day.AddDate(0, 0, ReviewDueWithin)):
-		w.reasons |= ReasonReviewDue.bit()
-	}
-	if w.Band == 1 || w.Band == 2 || w.Over90 > credit.OverdueShare {
-		w.reasons |= ReasonHold.bit()
-	}
-	if in.Waiting > 0 {
-		w.reasons |= ReasonDecision.bit()
-	}
-	return w, w.reasons != 0
-}
-
-// Needs words the item's reasons, in the page's order.
-func (w *WorkItem) Needs() []WorkNeed {
+// WorkNeeds words the item's reasons, in the page's order.
+func WorkNeeds(w *credit.WorkItem) []WorkNeed {
 	var out []WorkNeed
-	add := func(r WorkReason, detail string) { out = append(out, WorkNeed{Reason: r, Detail: detail}) }
-	if w.Has(ReasonOverLimit) {
-		add(ReasonOverLimit, fmt.Sprintf("balance %s over the limit of %s", Amount(w.Balance), Amount(*w.Account.Limit)))
+	add := func(r credit.WorkReason, detail string) {
+		out = append(out, WorkNeed{Reason: r, Label: ReasonLabel(r), Detail: detail})
 	}
-	if w.Has(ReasonLimitAtRisk) {
-		add(ReasonLimitAtRisk, fmt.Sprintf("limit %s above the implied %s", Amount(*w.Account.Limit), Amount(w.Implied)))
+	if w.Has(credit.ReasonOverLimit) {
+		add(credit.ReasonOverLimit, fmt.Sprintf("balance %s over the limit of %s", Amount(w.Balance), Amount(*w.Account.Limit)))
 	}
-	for _, r := range []WorkReason{ReasonReviewOverdue, ReasonReviewDue} {
+	if w.Has(credit.ReasonLimitAtRisk) {
+		add(credit.ReasonLimitAtRisk, fmt.Sprintf("limit %s above the implied %s", Amount(*w.Account.Limit), Amount(w.Implied)))
+	}
+	for _, r := range []credit.WorkReason{credit.ReasonReviewOverdue, credit.ReasonReviewDue} {
 		if w.Has(r) {
 			add(r, fmt.Sprintf("due %s (%s)", Date(w.Next), w.Why))
 		}
 	}
-	if w.Has(ReasonHold) {
+	if w.Has(credit.ReasonHold) {
 		if w.Band == 1 || w.Band == 2 {
-			add(ReasonHold, fmt.Sprintf("Risk band %d", w.Band))
+			add(credit.ReasonHold, fmt.Sprintf("Risk band %d", w.Band))
 		} else {
-			add(ReasonHold, Fraction(w.Over90)+" of the balance over 90 days past due")
+			add(credit.ReasonHold, Fraction(w.Over90)+" of the balance over 90 days past due")
 		}
 	}
-	if w.Has(ReasonDecision) {
-		add(ReasonDecision, Plural(w.Waiting, "request")+" waiting for your decision")
+	if w.Has(credit.ReasonDecision) {
+		add(credit.ReasonDecision, Plural(w.Waiting, "request")+" waiting for your decision")
 	}
 	return out
-}
-
-// WorkOrder is the worklist's order of figs, as indexes: by expected
-// loss, largest first; accounts without a Risk band (no expected loss)
-// after them by balance; then by account number. It depends on nothing
-// but the figures, so it is worked out once per team version.
-func WorkOrder(figs []Figures) []int32 {
-	order := make([]int32, len(figs))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(i, j int32) int {
-		a, b := &figs[i], &figs[j]
-		if a.ELOK != b.ELOK {
-			if a.ELOK {
-				return -1
-			}
-			return 1
-		}
-		if c := cmp.Compare(b.EL, a.EL); a.ELOK && c != 0 {
-			return c
-		}
-		if c := cmp.Compare(b.Balance, a.Balance); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Account.Account, b.Account.Account)
-	})
-	return order
 }
 
 // WorklistFilter is the page's filters as its query carries them.
 type WorklistFilter struct {
 	// Owner is "" (anyone), "me" or "unassigned".
 	Owner string
-	// Reason is "" (any) or one of WorkReasons.
-	Reason WorkReason
+	// Reason is "" (any) or one of credit.WorkReasons.
+	Reason credit.WorkReason
 }
 
 // Keep reports whether the filter keeps w for user.
-func (f WorklistFilter) Keep(w *WorkItem, user string) bool {
+func (f WorklistFilter) Keep(w *credit.WorkItem, user string) bool {
 	switch {
 	case f.Owner == "me" && w.Owner != user:
 		return false
@@ -247,9 +130,9 @@ type WorkRow struct {
 }
 
 // NewWorkRow formats one item.
-func NewWorkRow(w *WorkItem, reviewURL string) WorkRow {
+func NewWorkRow(w *credit.WorkItem, reviewURL string) WorkRow {
 	r := WorkRow{Account: w.Account.Account, Name: w.Name, URL: reviewURL, ReviewURL: reviewURL, Balance: Amount(w.Balance),
-		Limit: Dash, Band: Dash, EL: Dash, Owner: w.Owner, Needs: w.Needs()}
+		Limit: Dash, Band: Dash, EL: Dash, Owner: w.Owner, Needs: WorkNeeds(w)}
 	if r.Name == "" {
 		r.Name = "Account " + r.Account
 	}
@@ -265,7 +148,7 @@ func NewWorkRow(w *WorkItem, reviewURL string) WorkRow {
 	if w.ELOK {
 		r.EL = Amount(w.EL)
 	}
-	if w.Has(ReasonDecision) {
+	if w.Has(credit.ReasonDecision) {
 		r.DecisionsURL = "/decisions"
 	}
 	return r
