@@ -22,9 +22,9 @@ func TestPlainDecimal(t *testing.T) {
 			t.Errorf("PlainDecimal(%v, %d) = %q, want %q", c.v, c.places, got, c.want)
 		}
 	}
-	f := NewFigures(store.Account{LedgerLine: store.LedgerLine{Account: "A-1", BusinessID: 1001, Balance: 1000, Limit: ptrF(3000)}},
+	f := credit.NewFigures(store.Account{LedgerLine: store.LedgerLine{Account: "A-1", BusinessID: 1001, Balance: 1000, Limit: ptrF(3000)}},
 		map[store.Score]store.KnownScore{store.ScoreRisk: {Value: 6, Month: 202610}})
-	rec := f.CSVRecord()
+	rec := AccountCSVRecord(f)
 	if rec[13] != "0.0071" || rec[11] != "0.333333" {
 		t.Errorf("accounts.csv pd %q, utilization %q; want 0.0071 and 0.333333", rec[13], rec[11])
 	}
@@ -58,7 +58,7 @@ func TestUnknownExpectedLoss(t *testing.T) {
 	if err != nil || chart.Table.Rows[0].Cells[2].Text != UnknownEL {
 		t.Errorf("chart table = %+v (%v), want unknown", chart.Table.Rows, err)
 	}
-	figs := []Figures{figure("A-1", 1001, 1000, 0, time.Time{})}
+	figs := []credit.Figures{figure("A-1", 1001, 1000, 0, time.Time{})}
 	if tot := NewAccountTotals(figs); tot.EL != UnknownEL {
 		t.Errorf("accounts' total EL = %q, want unknown", tot.EL)
 	}
@@ -74,7 +74,7 @@ func TestUnknownExpectedLoss(t *testing.T) {
 // TestCreditBalancesExplained: with an account in credit, exposure
 // exceeds the balances' sum and the pages say why; without, nothing.
 func TestCreditBalancesExplained(t *testing.T) {
-	figs := []Figures{figure("A-1", 1001, 908_776, 5, time.Time{}), figure("A-2", 1002, -350, 5, time.Time{})}
+	figs := []credit.Figures{figure("A-1", 1001, 908_776, 5, time.Time{}), figure("A-2", 1002, -350, 5, time.Time{})}
 	tot := NewAccountTotals(figs)
 	if tot.Balance != "$908,426" || tot.Exposure != "$908,776" || !strings.Contains(tot.Credit, "$350 less than the exposure") ||
 		!strings.Contains(tot.Credit, "in credit") {
@@ -100,7 +100,7 @@ func TestStaleText(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	noName := figure("A-1", 1009, 1000, 5, now.Add(-time.Hour))
 	noName.Name = ""
-	ranked := RankRefresh([]Figures{noName, figure("A-2", 1009, 1000, 5, now.Add(-time.Hour))}, nil, now)
+	ranked := RankRefresh([]credit.Figures{noName, figure("A-2", 1009, 1000, 5, now.Add(-time.Hour))}, nil, now)
 	row := NewRefreshRow(1, ranked[0])
 	if row.Name != "N A-2" || row.Stale != "1 hour" {
 		t.Errorf("row = %+v, want the named account's name and 1 hour", row)
