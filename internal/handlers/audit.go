@@ -33,6 +33,10 @@ type Audit interface {
 	VerifyAudit(ctx context.Context, team string) (store.AuditVerdict, error)
 }
 
+// auditVerifyLimit bounds one verification of the log: a 100,000-entry
+// log takes about half a second.
+const auditVerifyLimit = time.Minute
+
 // auditPageSize is how many entries a page of /audit shows.
 const auditPageSize = 50
 
@@ -220,10 +224,19 @@ func (h *Handler) showAuditVerify(c *echo.Context) error {
 	if h.audit == nil {
 		return echo.ErrNotFound
 	}
-	v, err := h.audit.VerifyAudit(c.Request().Context(), h.service)
+	// One verification at a time for the team: it reads the whole log,
+	// so a second request while one runs waits for that one's verdict
+	// instead of reading it all again. The walk outlives a requester who
+	// leaves, bounded by auditVerifyLimit, since others may wait on it.
+	res, err, _ := h.verifying.Do(h.service, func() (any, error) {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), auditVerifyLimit)
+		defer cancel()
+		return h.audit.VerifyAudit(ctx, h.service)
+	})
 	if err != nil {
 		return auditError(err)
 	}
+	v := res.(store.AuditVerdict)
 	page := views.AuditVerifyPage{Verdict: v}
 	page.Base = h.base(c, nil, "Verify the audit trail", views.NavAudit)
 	if !v.Intact {

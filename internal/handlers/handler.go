@@ -15,6 +15,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 	"github.com/maypok86/otter/v2"
+	"golang.org/x/sync/singleflight"
 
 	"creditdash/internal/alerts"
 	"creditdash/internal/roles"
@@ -211,7 +212,9 @@ type Config struct {
 // Handler serves every page of the dashboard.
 type Handler struct {
 	// heavy bounds the team's downloads running at once (heavy.go).
-	heavy        heavyGate
+	heavy heavyGate
+	// verifying runs one verification of the audit trail at a time.
+	verifying    singleflight.Group
 	svc          Service
 	cache        Cache
 	sessions     *SessionStore

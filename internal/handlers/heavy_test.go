@@ -64,3 +64,36 @@ func TestTeamDownloadsBoundedOthersServed(t *testing.T) {
 		t.Errorf("a download once the others are done: %d", p.Status)
 	}
 }
+
+// TestAuditVerifyFloodShared: fifty verifications at once share the one
+// that runs, each answering its verdict, and another analyst's pages
+// answer 200 throughout.
+func TestAuditVerifyFloodShared(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	flood := signInAccounts(t, app, "demo")
+	other := signInAccounts(t, app, "developer")
+	appendEntries(t, app, "alice", 200)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	pages := make([]*apptest.Page, 50)
+	for i := range pages {
+		wg.Go(func() {
+			<-start
+			pages[i] = flood.Get("/audit/verify")
+		})
+	}
+	close(start)
+	for range 5 {
+		for _, path := range []string{"/audit", "/"} {
+			if p := other.Get(path); p.Status != http.StatusOK {
+				t.Errorf("another analyst's %s during the flood: %d, want 200", path, p.Status)
+			}
+		}
+	}
+	wg.Wait()
+	for i, p := range pages {
+		if p.Status != http.StatusOK || !strings.Contains(p.Text("main"), "Intact") {
+			t.Errorf("verification %d: %d %.200q", i+1, p.Status, p.Text("main"))
+		}
+	}
+}
