@@ -46,10 +46,9 @@ var partPrefixes = []struct{ part, prefix string }{
 	{"store", "creditdash/internal/store"},
 	{"store", "github.com/jackc/"},
 	{"session", "github.com/gorilla/"},
-	{"session", "creditdash/internal/handlers.(*sessionMemo)"},
-	{"session", "creditdash/internal/handlers.(*SessionStore)"},
+	{"session", "creditdash/internal/session"},
 	{"logging", "log/slog"},
-	{"logging", "creditdash/internal/handlers.clipHandler"},
+	{"logging", "creditdash/internal/middleware.clipHandler"},
 	{"metrics", "github.com/prometheus/"},
 	{"metrics", "creditdash/internal/metrics"},
 	{"network I/O", "syscall."},
@@ -63,6 +62,7 @@ var partPrefixes = []struct{ part, prefix string }{
 	{"service client and cache", "github.com/maypok86/otter"},
 	{"views", "creditdash/internal/views"},
 	{"handlers", "creditdash/internal/handlers"},
+	{"handlers", "creditdash/internal/middleware"},
 	{"other dashboard code", "creditdash/"},
 }
 

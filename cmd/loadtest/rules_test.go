@@ -64,7 +64,7 @@ func TestPartOf(t *testing.T) {
 		{[]string{"crypto/sha256.block", "creditdash/internal/handlers.(*Handler).pageKey"}, "handlers"},
 		{[]string{"crypto/aes.encrypt", "github.com/gorilla/securecookie.(*SecureCookie).Decode"}, "session"},
 		{[]string{"syscall.Syscall", "internal/poll.(*FD).Write", "net/http.(*conn).serve"}, "network I/O"},
-		{[]string{"github.com/klauspost/compress/flate.(*compressor).write", "creditdash/internal/handlers.gzipBytes"}, "gzip"},
+		{[]string{"github.com/klauspost/compress/flate.(*compressor).write", "creditdash/internal/middleware.GzipBytes"}, "gzip"},
 		{[]string{"runtime.findRunnable", "runtime.schedule"}, otherPart},
 	} {
 		if got := partOf(c.frames); got != c.want {

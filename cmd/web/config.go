@@ -14,8 +14,8 @@ import (
 
 	"github.com/peterbourgon/ff/v3"
 
-	"creditdash/internal/handlers"
 	"creditdash/internal/roles"
+	"creditdash/internal/session"
 )
 
 // config is read once at start: flags, then the environment variable of
@@ -215,8 +215,8 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (co
 	if raw := secretList.v; raw != "" {
 		for _, s := range strings.Split(raw, ",") {
 			s = strings.TrimSpace(s)
-			if len(s) < handlers.MinSecretLen {
-				errs = append(errs, fmt.Errorf("each SESSION_SECRET must be at least %d characters", handlers.MinSecretLen))
+			if len(s) < session.MinSecretLen {
+				errs = append(errs, fmt.Errorf("each SESSION_SECRET must be at least %d characters", session.MinSecretLen))
 				break
 			}
 			cfg.SessionSecrets = append(cfg.SessionSecrets, s)

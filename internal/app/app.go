@@ -21,6 +21,7 @@ import (
 	"creditdash/internal/health"
 	"creditdash/internal/metrics"
 	"creditdash/internal/roles"
+	"creditdash/internal/session"
 	"creditdash/internal/shared"
 	workspace "creditdash/internal/store"
 	"creditdash/internal/upstream"
@@ -160,9 +161,9 @@ func Build(ctx context.Context, cfg Config, s Seams) (a *App, err error) {
 		FetchWait: cfg.UpstreamTimeout,
 		Now:       s.Now,
 	}
-	var signOuts handlers.SignOuts // nil: in memory
-	var attempts handlers.Attempts // nil: in memory
-	var sharedDown func() error    // nil: no shared store
+	var signOuts session.SignOuts // nil: in memory
+	var attempts session.Attempts // nil: in memory
+	var sharedDown func() error   // nil: no shared store
 	if cfg.RedisURL != "" {
 		prefix := s.RedisPrefix
 		if prefix == "" {
@@ -179,8 +180,8 @@ func Build(ctx context.Context, cfg Config, s Seams) (a *App, err error) {
 		// Replicas share answers, budgets, sign-outs and sign-in attempts;
 		// this process's cache stays in front as the first level.
 		cacheOpts.Second, cacheOpts.Book = sh, shared.NewBook(sh, cache.NewBook(s.Now))
-		signOuts = shared.NewSignOuts(sh, handlers.NewMemorySignOuts(cfg.SessionLifetime), cfg.SessionLifetime)
-		attempts = shared.NewAttempts(sh, handlers.NewMemoryAttempts(s.Now, handlers.ThrottleWindow))
+		signOuts = shared.NewSignOuts(sh, session.NewMemorySignOuts(cfg.SessionLifetime), cfg.SessionLifetime)
+		attempts = shared.NewAttempts(sh, session.NewMemoryAttempts(s.Now, session.ThrottleWindow))
 		sharedDown = sh.Degraded
 		a.Meter.WatchSharedStore(sh.Errors, sh.Degraded)
 	}
@@ -191,7 +192,7 @@ func Build(ctx context.Context, cfg Config, s Seams) (a *App, err error) {
 		return nil, err
 	}
 	a.Meter.WatchCache(a.Cache.Stats)
-	sessions, err := handlers.NewSessionStore(cfg.SessionSecrets, cfg.CookieSecure, cfg.SessionLifetime)
+	sessions, err := session.NewStore(cfg.SessionSecrets, cfg.CookieSecure, cfg.SessionLifetime)
 	if err != nil {
 		return nil, err
 	}

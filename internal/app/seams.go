@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/handlers"
+	"creditdash/internal/session"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 )
@@ -115,5 +116,5 @@ func sessionBytes(total uint64) uint64 {
 	if total == 0 {
 		return 0
 	}
-	return max(min(cachesBytes(total)/64, handlers.DefaultSessionMemoBytes), 4<<10)
+	return max(min(cachesBytes(total)/64, session.DefaultMemoBytes), 4<<10)
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"creditdash/internal/handlers"
+	"creditdash/internal/session"
 )
 
 // User is one browser-like client of the dashboard: it keeps cookies and
@@ -150,7 +150,7 @@ func (u *User) Client() *http.Client { return u.client }
 // directly as this user (to compare bytes, say).
 func (u *User) SessionKey() string {
 	u.t.Helper()
-	store, err := handlers.NewSessionStore([]string{TestSecret}, false, time.Hour)
+	store, err := session.NewStore([]string{TestSecret}, false, time.Hour)
 	if err != nil {
 		u.t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"creditdash/internal/alerts"
 	"creditdash/internal/credit"
+	"creditdash/internal/middleware"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 )
@@ -51,7 +52,7 @@ type teamMark struct {
 func newTeamMarks() (*otter.Cache[teamMark, struct{}], error) {
 	return otter.New(&otter.Options[teamMark, struct{}]{
 		MaximumSize:      100_000,
-		ExpiryCalculator: otter.ExpiryWriting[teamMark, struct{}](2 * pageLife),
+		ExpiryCalculator: otter.ExpiryWriting[teamMark, struct{}](2 * middleware.PageLife),
 	})
 }
 

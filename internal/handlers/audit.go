@@ -15,6 +15,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/middleware"
 	"creditdash/internal/store"
 	"creditdash/internal/views"
 	"creditdash/templates"
@@ -213,7 +214,7 @@ func (h *Handler) exportAudit(c *echo.Context) error {
 // abortAuditCSV ends a download that failed after its status was sent: only
 // a broken connection tells the browser the file is incomplete.
 func (h *Handler) abortAuditCSV(c *echo.Context, rows int, err error) {
-	h.log.Warn("audit download aborted mid-stream", "request_id", requestID(c),
+	h.log.Warn("audit download aborted mid-stream", "request_id", middleware.RequestID(c),
 		"path", c.Request().URL.Path, "rows", rows, "err", err)
 	panic(http.ErrAbortHandler)
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/middleware"
+	"creditdash/internal/session"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
 	"creditdash/templates"
@@ -28,8 +30,8 @@ const (
 // showLogin renders the sign-in form, or goes straight on when the visitor
 // is already signed in.
 func (h *Handler) showLogin(c *echo.Context) error {
-	next := safePath(c.QueryParam("next"))
-	if _, ok := sessionOf(c); ok {
+	next := middleware.SafePath(c.QueryParam("next"))
+	if _, ok := session.Of(c); ok {
 		return redirect(c, next)
 	}
 	page := views.LoginPage{Base: h.base(c, nil, "Sign in", views.NavNone), Next: next, Demo: h.demoSignIn()}
@@ -82,24 +84,24 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 	if err != nil {
 		status, msg := h.signInFailure(c, err)
 		if errors.Is(err, upstream.ErrInvalidCredentials) {
-			rsv.failure(settle)
+			rsv.Failure(settle)
 		} else {
-			rsv.undone(settle)
+			rsv.Undone(settle)
 		}
 		h.meter.SignIn(signInResult(err))
-		h.log.Info("sign-in failed", "request_id", requestID(c), "user", loggedUser(form.Username), "client", c.RealIP(), "err", err)
+		h.log.Info("sign-in failed", "request_id", middleware.RequestID(c), "user", loggedUser(form.Username), "client", c.RealIP(), "err", err)
 		page.Error = msg
 		return h.render(c, status, templates.Login(page))
 	}
 	if res.TwoFactorAuthenticationRequired {
-		rsv.codeSent(settle)
+		rsv.CodeSent(settle)
 		h.meter.SignIn("two_factor")
 		return h.startTwoFactor(c, form, res, page)
 	}
-	sess := Session{Key: res.SessionKey, User: res.Username, SignedInAt: h.signInTime(c.Request().Context(), res.Username)}
+	sess := session.Session{Key: res.SessionKey, User: res.Username, SignedInAt: h.signInTime(c.Request().Context(), res.Username)}
 	if err := h.sessions.Save(c.Response(), c.Request(), sess); err != nil {
-		rsv.undone(settle)
-		if errors.Is(err, errCookieTooLong) {
+		rsv.Undone(settle)
+		if errors.Is(err, session.ErrCookieTooLong) {
 			page.Error = views.LoginKeyTooLong
 			return h.render(c, http.StatusBadGateway, templates.Login(page))
 		}
@@ -107,12 +109,12 @@ func (h *Handler) submitLogin(c *echo.Context) error {
 	}
 	// Only a whole sign-in forgets failures: a right password alone must
 	// not wipe the wrong codes guessed after it.
-	rsv.succeeded(settle)
+	rsv.Succeeded(settle)
 	// A two-factor sign-in abandoned earlier in this browser, perhaps by
 	// someone else, must not be finished later into a session.
 	h.sessions.ClearPending(c.Response())
 	h.meter.SignIn("ok")
-	h.log.Info("signed in", "request_id", requestID(c), "user", sess.User)
+	h.log.Info("signed in", "request_id", middleware.RequestID(c), "user", sess.User)
 	return redirect(c, form.Next)
 }
 
@@ -132,25 +134,25 @@ func signInResult(err error) string {
 }
 
 // reserveAttempt reserves an attempt of name with the sign-in throttle
-// (see throttle.go), before the service is asked; code says the attempt
+// (internal/session), before the service is asked; code says the attempt
 // may send a code. A refusal is nil, with *msg saying until when, and
 // Retry-After.
-func (h *Handler) reserveAttempt(c *echo.Context, name string, code bool, msg *string) *reservation {
-	rsv, why, until := h.throttle.reserve(c.Request(), name, code)
+func (h *Handler) reserveAttempt(c *echo.Context, name string, code bool, msg *string) *session.Reservation {
+	rsv, why, until := h.throttle.Reserve(c.Request(), name, code)
 	if rsv != nil {
 		return rsv
 	}
 	c.Response().Header().Set("Retry-After", strconv.Itoa(int(until.Sub(h.now()).Seconds())+1))
 	switch why {
-	case throttledPlace:
+	case session.RefusedPlace:
 		*msg = views.SignInThrottledPlace(until)
-	case throttledName:
+	case session.RefusedName:
 		*msg = views.SignInThrottledName(until)
 	default:
-		*msg = views.SignInThrottled(why == throttledCodes, until)
+		*msg = views.SignInThrottled(why == session.RefusedCodes, until)
 	}
 	h.meter.SignIn("throttled")
-	h.log.Info("sign-in throttled", "request_id", requestID(c), "user", loggedUser(name), "client", c.RealIP(), "codes", why == throttledCodes)
+	h.log.Info("sign-in throttled", "request_id", middleware.RequestID(c), "user", loggedUser(name), "client", c.RealIP(), "codes", why == session.RefusedCodes)
 	return nil
 }
 
@@ -191,13 +193,13 @@ func loginFailure(err error) (int, string) {
 
 // submitLogout forgets the session and returns to the sign-in page.
 func (h *Handler) submitLogout(c *echo.Context) error {
-	if s, ok := sessionOf(c); ok {
+	if s, ok := session.Of(c); ok {
 		// Every cookie of this user signed in until now stops working, a
 		// copy made before this sign-out included.
 		if err := h.signOuts.MarkSignedOut(c.Request().Context(), s.User, h.now()); err != nil {
-			h.log.Warn("sign-out mark not kept", "request_id", requestID(c), "err", err)
+			h.log.Warn("sign-out mark not kept", "request_id", middleware.RequestID(c), "err", err)
 		}
-		h.log.Info("signed out", "request_id", requestID(c), "user", s.User)
+		h.log.Info("signed out", "request_id", middleware.RequestID(c), "user", s.User)
 	}
 	h.sessions.Clear(c.Response(), c.Request())
 	// The next person at this browser cannot finish a half-done

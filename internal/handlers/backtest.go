@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/session"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -124,7 +125,7 @@ func (h *Handler) runBacktest(c *echo.Context) (b backtest, d *backtestData, r v
 	if b.msg != "" {
 		return b, nil, r, true, h.renderBacktest(c, http.StatusUnprocessableEntity, b, h.loadBacktest(c, b, false), nil)
 	}
-	release, ok := h.backtests.tryAcquire(mustSession(c).User)
+	release, ok := h.backtests.TryAcquire(session.Must(c).User)
 	if !ok {
 		b.msg = "You have " + strconv.Itoa(backtestsPerAnalyst) + " back-tests running already; try again when one has finished."
 		return b, nil, r, true, h.renderBacktest(c, http.StatusTooManyRequests, b, h.loadBacktest(c, b, false), nil)

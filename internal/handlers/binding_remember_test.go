@@ -9,6 +9,7 @@ import (
 
 	"creditdash/internal/apptest"
 	"creditdash/internal/handlers"
+	"creditdash/internal/session"
 	"creditdash/internal/upstream"
 )
 
@@ -64,7 +65,7 @@ func TestRememberedBrowserOfAnotherServiceIsRefused(t *testing.T) {
 	}
 
 	// The same secret and user, no service named: a cookie of before.
-	old, err := handlers.NewSessionStore([]string{apptest.TestSecret}, false, 12*time.Hour)
+	old, err := session.NewStore([]string{apptest.TestSecret}, false, 12*time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}

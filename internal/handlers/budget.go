@@ -10,6 +10,8 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/middleware"
+	"creditdash/internal/session"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
@@ -47,11 +49,18 @@ func (e *deferredError) Error() string {
 	return "handlers: section " + e.section + " left unloaded to save requests"
 }
 
-// plan is what a page loads now and what it offers as "Load" links.
-type plan struct {
-	load []bool
-	// offers holds, per section left unloaded, what loading it would cost.
-	offers []*deferredError
+// plan is what a page loads now and what it offers as "Load" links: per
+// section left unloaded, what loading it would cost.
+type plan = middleware.Plan[*deferredError]
+
+// runSections runs every call of secs once (see middleware.RunSections)
+// and returns the plan decide made and how many copies the calls fetched.
+func (h *Handler) runSections(ctx context.Context, rd *cache.Reader, gate func(*cache.Reader) Source, secs []section, decide func(costs []int) plan) (plan, int) {
+	calls := make([][]func(context.Context, Source), len(secs))
+	for i, sec := range secs {
+		calls[i] = sec.calls
+	}
+	return middleware.RunSections(ctx, rd, gate, calls, decide, h.calls, maxParallel)
 }
 
 // loaded is what a page's sections read: the reader, which knows when
@@ -62,7 +71,7 @@ type loaded struct {
 	offers []*deferredError
 	// also fingerprints copies the page showed from the cache alone
 	// (see reportNews): they are part of the page's key. alsoDeps are
-	// those copies for kept_first.go, alsoLost set when too many to note.
+	// those copies for the kept-first path (pagecache.go), alsoLost set when too many to note.
 	also     uint64
 	alsoDeps []cache.Dep
 	alsoLost bool
@@ -117,7 +126,7 @@ const shortBudget = 4
 // it, so the cap holds from the first page on.
 func (h *Handler) loadWithin(c *echo.Context, spend int, secs ...section) *loaded {
 	ctx := c.Request().Context()
-	s := mustSession(c)
+	s := session.Must(c)
 	rd := h.cache.Reader(cache.Who{User: s.User, Key: s.Key})
 	gate := h.features.gate(s.User)
 	q, known := h.cache.Quota(s.User)
@@ -140,7 +149,7 @@ func (h *Handler) loadWithin(c *echo.Context, spend int, secs ...section) *loade
 	asked := requestedSections(c)
 	p, _ := h.runSections(ctx, rd, gate, secs, func(costs []int) plan { return planWithin(q, asked, secs, costs) })
 	ld := &loaded{rd: rd}
-	for i, o := range p.offers {
+	for i, o := range p.Offers {
 		if o == nil {
 			continue
 		}
@@ -159,11 +168,11 @@ func (h *Handler) loadWithin(c *echo.Context, spend int, secs ...section) *loade
 // still fits. An unloaded section keeps whatever the cache held for it and
 // its offer for the rest.
 func planWithin(q upstream.RateLimit, asked map[string]bool, secs []section, costs []int) plan {
-	p := plan{load: make([]bool, len(secs)), offers: make([]*deferredError, len(secs))}
+	p := plan{Load: make([]bool, len(secs)), Offers: make([]*deferredError, len(secs))}
 	left := q.Remaining
 	take := func(i int, force bool) {
 		if costs[i] <= left || force {
-			p.load[i], left = true, max(left-costs[i], 0)
+			p.Load[i], left = true, max(left-costs[i], 0)
 		}
 	}
 	for i, sec := range secs {
@@ -172,13 +181,13 @@ func planWithin(q upstream.RateLimit, asked map[string]bool, secs []section, cos
 		}
 	}
 	for i := range secs {
-		if !p.load[i] {
+		if !p.Load[i] {
 			take(i, false)
 		}
 	}
 	for i, sec := range secs {
-		if !p.load[i] {
-			p.offers[i] = &deferredError{section: sec.name, cost: costs[i], left: left, renewsAt: q.RenewsAt()}
+		if !p.Load[i] {
+			p.Offers[i] = &deferredError{section: sec.name, cost: costs[i], left: left, renewsAt: q.RenewsAt()}
 		}
 	}
 	return p

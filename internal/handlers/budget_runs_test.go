@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"creditdash/internal/middleware"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/upstream/simulator"
@@ -45,7 +46,7 @@ func summaryCalls(sim *simulator.Server) int { return sim.Requests()["demo"]["/v
 // ask the service: a page's data is read once, from what arrived.
 func TestCallsRunOnce(t *testing.T) {
 	c, sim, who := standInCache(t)
-	h := &Handler{calls: newUserSlots(callsPerUser)}
+	h := &Handler{calls: middleware.NewUserSlots(callsPerUser)}
 	gate := func(r *cache.Reader) Source { return &r.User }
 	runs := 0
 	var got upstream.BusinessSummary
@@ -74,7 +75,7 @@ func TestCallsRunOnce(t *testing.T) {
 // costs nothing and is shown whatever is left.
 func TestPlannedCallsRunOnce(t *testing.T) {
 	c, sim, who := standInCache(t)
-	h := &Handler{calls: newUserSlots(callsPerUser)}
+	h := &Handler{calls: middleware.NewUserSlots(callsPerUser)}
 	gate := func(r *cache.Reader) Source { return &r.User }
 	ctx := context.Background()
 	if _, err := c.Reader(who).Summary(ctx, upstream.ByID(1001)); err != nil {
@@ -94,8 +95,8 @@ func TestPlannedCallsRunOnce(t *testing.T) {
 		costs = slices.Clone(cs)
 		return planWithin(upstream.RateLimit{Limit: 10, Remaining: 1}, nil, secs, cs)
 	})
-	if !slices.Equal(costs, []int{1, 0, 1}) || !slices.Equal(p.load, []bool{true, true, false}) || spent != 1 {
-		t.Fatalf("costs %v, loaded %v, spent %d; want [1 0 1], the first two loaded, 1 copy asked for", costs, p.load, spent)
+	if !slices.Equal(costs, []int{1, 0, 1}) || !slices.Equal(p.Load, []bool{true, true, false}) || spent != 1 {
+		t.Fatalf("costs %v, loaded %v, spent %d; want [1 0 1], the first two loaded, 1 copy asked for", costs, p.Load, spent)
 	}
 	for i := range runs {
 		if n := runs[i].Load(); n != 1 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/session"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
@@ -170,7 +171,7 @@ func (h *Handler) businessBase(c *echo.Context, ld *loaded, ref upstream.Busines
 	if errors.Is(hd.identErr, upstream.ErrNotFound) && hd.naicsErr == nil {
 		// The business exists, so the service lacks IdentificationGroup:
 		// stop asking for a while.
-		h.features.markMissing(mustSession(c).User, featureIdent)
+		h.features.markMissing(session.Must(c).User, featureIdent)
 	}
 	share := h.siteURL(c) + pageURL(c).RequestURI()
 	header := views.NewBusinessHeader(ref, hd.identification(), hd.naics, tab, share)

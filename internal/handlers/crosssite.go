@@ -6,67 +6,43 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/middleware"
+	"creditdash/internal/session"
 	"creditdash/internal/views"
 	"creditdash/templates"
 )
 
-// Signed-in GETs spend the analyst's hourly budget or write the
-// workspace: a report costs requests and records the scores it saw, the
-// home page writes "last seen" marks, an export costs a request. A session
-// cookie goes along with a top-level navigation from any site
-// (SameSite=Lax), so another site could make a visitor's browser spend or
-// write by linking there. Browsers say where a request came from in
-// Sec-Fetch-Site: from another site, a signed-in GET answers with a page
-// that offers the same request as a button, and does nothing until it is
-// pressed here. Every signed-in page is guarded, so a page added later is
-// too; browsers that send no Sec-Fetch-Site (and links opened from other
-// programs, "none") are let through.
+// Signed-in GETs asked for from another site answer with a page that
+// offers the same request as a button (see session.SameSiteGETs); this
+// file says what each such page says.
 
 // crossSite says what a guarded GET would do, for its stand-in page.
 type crossSite struct {
 	title, why, button string
 }
 
-// fromAnotherSite says whether the browser says the request came from a
-// page of another site.
-func fromAnotherSite(r *http.Request) bool {
-	site := r.Header.Get("Sec-Fetch-Site")
-	return site == "cross-site" || site == "same-site"
-}
-
-// sameSiteOnly guards one GET as described above.
+// sameSiteOnly guards one GET with its own message.
 func (h *Handler) sameSiteOnly(what crossSite) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c *echo.Context) error {
-			if !fromAnotherSite(c.Request()) {
-				return next(c)
-			}
-			return h.offerButton(c, what)
-		}
-	}
+	return session.SameSiteOnly(func(c *echo.Context) error { return h.offerButton(c, what) })
 }
 
-// sameSitePages guards every signed-in GET as described above; the
-// messages of crossSitePages say what the better-known ones would do.
-func (h *Handler) sameSitePages(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c *echo.Context) error {
-		r := c.Request()
-		if r.Method != http.MethodGet || !fromAnotherSite(r) {
-			return next(c)
-		}
+// sameSitePages guards every signed-in GET; the messages of crossSitePages
+// say what the better-known ones would do.
+func (h *Handler) sameSitePages() echo.MiddlewareFunc {
+	return session.SameSiteGETs(func(c *echo.Context) error {
 		what, ok := crossSitePages[c.Path()]
 		if !ok {
 			what = crossSitePage
 		}
 		return h.offerButton(c, what)
-	}
+	})
 }
 
 // offerButton answers a guarded GET from another site with the stand-in
 // page: the same path and query as a form whose button asks again.
 func (h *Handler) offerButton(c *echo.Context, what crossSite) error {
 	r := c.Request()
-	v := views.CrossSitePage{Title: what.title, Why: what.why, Button: what.button, Path: safePath(r.URL.Path)}
+	v := views.CrossSitePage{Title: what.title, Why: what.why, Button: what.button, Path: middleware.SafePath(r.URL.Path)}
 	q := r.URL.Query()
 	names := make([]string, 0, len(q))
 	for name := range q {

@@ -15,6 +15,7 @@ import (
 
 	"creditdash/internal/amount"
 	"creditdash/internal/credit"
+	"creditdash/internal/middleware"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -42,7 +43,7 @@ var evidenceTabs = []views.BusinessTab{views.TabOverview, views.TabPayments}
 // team's audit trail (and the server log) with who and what was asked.
 func (h *Handler) refuse(c *echo.Context, asked, account string, business int32, rule string) error {
 	a := h.analyst(c)
-	h.log.Info("refused by rule", "request_id", requestID(c), "user", a.User, "asked", asked, "rule", rule)
+	h.log.Info("refused by rule", "request_id", middleware.RequestID(c), "user", a.User, "asked", asked, "rule", rule)
 	if h.audit != nil {
 		if _, err := h.audit.AppendRefusal(c.Request().Context(), h.service, store.AuditChange{Actor: a.User,
 			Account: account, BusinessID: business, NewValue: asked, Reason: rule}); err != nil {

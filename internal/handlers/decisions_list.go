@@ -7,7 +7,9 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/middleware"
 	"creditdash/internal/roles"
+	"creditdash/internal/session"
 	"creditdash/internal/store"
 	"creditdash/internal/views"
 	"creditdash/templates"
@@ -30,7 +32,7 @@ func (h *Handler) deciderAuthority(user string) float64 {
 // failing database hides the count instead of failing the page.
 func (h *Handler) waitingForMe(c *echo.Context, ld *loaded) int {
 	n := 0
-	s, ok := sessionOf(c)
+	s, ok := session.Of(c)
 	if ok && h.decisions != nil {
 		if authority := h.deciderAuthority(s.User); authority > 0 {
 			ts := teamState{a: h.analyst(c)}
@@ -44,7 +46,7 @@ func (h *Handler) waitingForMe(c *echo.Context, ld *loaded) int {
 				return n, len(arg), err
 			})
 			if err != nil {
-				h.log.Warn("decisions waiting not counted", "request_id", requestID(c), "err", err)
+				h.log.Warn("decisions waiting not counted", "request_id", middleware.RequestID(c), "err", err)
 				n = 0
 			}
 		}
@@ -57,7 +59,7 @@ func (h *Handler) showDecisions(c *echo.Context) error {
 	if h.decisions == nil {
 		return echo.ErrNotFound
 	}
-	user := mustSession(c).User
+	user := session.Must(c).User
 	authority := h.deciderAuthority(user)
 	l, err := h.decisions.Requests(c.Request().Context(), h.analyst(c), authority)
 	if err != nil {

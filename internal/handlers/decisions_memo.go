@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/middleware"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -29,7 +30,7 @@ func (h *Handler) extraEvidence(c *echo.Context, a store.Analyst, id int32) []st
 	for _, tab := range extraEvidenceTabs {
 		d, ld, err := h.loadTab(c, tab, id, func(string) string { return "" })
 		if err != nil {
-			h.log.Info("request evidence left out", "request_id", requestID(c), "tab", tab.Name(), "err", err)
+			h.log.Info("request evidence left out", "request_id", middleware.RequestID(c), "tab", tab.Name(), "err", err)
 			continue
 		}
 		data, err := json.Marshal(d.kept())

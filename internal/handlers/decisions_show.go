@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/roles"
+	"creditdash/internal/session"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -61,7 +62,7 @@ func (h *Handler) decisionPage(c *echo.Context, r store.LimitRequest) views.Deci
 			AsOf: views.DateTime(e.Fetched), AsOfISO: e.Fetched.UTC().Format(time.RFC3339)})
 	}
 	if r.Status == store.StatusPending {
-		user := mustSession(c).User
+		user := session.Must(c).User
 		p.Withdraw = user == r.RequestedBy
 		if rule := h.decideRule(user, r); rule == "" {
 			p.Decide = true
@@ -153,7 +154,7 @@ func (h *Handler) decide(c *echo.Context, o store.Outcome) error {
 	if err != nil {
 		return err
 	}
-	user := mustSession(c).User
+	user := session.Must(c).User
 	asked := string(o) + " request " + fmt.Sprint(r.ID)
 	if o == store.Withdraw {
 		if user != r.RequestedBy {

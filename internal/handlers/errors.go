@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/middleware"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
@@ -54,7 +55,7 @@ func classify(err error, now time.Time) views.Problem {
 	case errors.Is(err, errWorkspaceDown):
 		return views.Problem{Status: http.StatusServiceUnavailable, Title: "Your workspace cannot be reached",
 			Message: "Your watch list, notes, alerts and dated copies are kept in a database that is not answering just now. Reports, the portfolio and news still work. Try again in a moment.", Retry: true}
-	case errors.Is(err, errBusy):
+	case errors.Is(err, middleware.ErrBusy):
 		return views.Problem{Status: http.StatusServiceUnavailable, Title: "The dashboard is busy",
 			Message: "Many pages are being prepared at once, and this one waited too long for its turn. Try again in a moment.", Retry: true}
 	case errors.Is(err, upstream.ErrInvalidReference):
@@ -141,16 +142,14 @@ func httpProblem(status int, detail string) views.Problem {
 // untouched.
 func (h *Handler) handleError(c *echo.Context, err error) {
 	if r, _ := echo.UnwrapResponse(c.Response()); r != nil && r.Committed {
-		h.log.Warn("error after the response started", "request_id", requestID(c), "err", err)
+		h.log.Warn("error after the response started", "request_id", middleware.RequestID(c), "err", err)
 		return
 	}
 	p := classify(err, h.now())
 	h.inTradeTerms(c, &p, err)
 	h.logProblem(c, p, err)
 	if p.SignIn {
-		h.sessions.Clear(c.Response(), c.Request())
-		st := stateOf(c)
-		st.session, st.signedIn, st.csrf = Session{}, false, ""
+		h.sessions.SignOut(c)
 		_ = c.Redirect(http.StatusSeeOther, loginURL(returnPath(c.Request()), reasonExpired))
 		return
 	}
@@ -165,7 +164,7 @@ func (h *Handler) handleError(c *echo.Context, err error) {
 	p.Renews = renewsText(c, p.RenewsAt)
 	page := views.ErrorPage{Base: h.base(c, nil, p.Title, views.NavNone), Problem: p, Now: h.now()}
 	if rerr := h.render(c, p.Status, templates.ErrorPage(page)); rerr != nil {
-		h.log.Error("rendering the error page failed", "request_id", requestID(c), "err", rerr)
+		h.log.Error("rendering the error page failed", "request_id", middleware.RequestID(c), "err", rerr)
 		_ = c.String(p.Status, p.Title)
 	}
 }
@@ -177,7 +176,7 @@ func (h *Handler) setRetryAfter(c *echo.Context, p views.Problem) {
 	case p.Status == http.StatusTooManyRequests && !p.RenewsAt.IsZero():
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(p.RenewsAt.Sub(h.now()).Seconds())))
 	case p.Status == http.StatusServiceUnavailable:
-		c.Response().Header().Set("Retry-After", busyRetryAfter)
+		c.Response().Header().Set("Retry-After", middleware.BusyRetryAfter)
 	}
 }
 
@@ -192,7 +191,7 @@ func (h *Handler) logProblem(c *echo.Context, p views.Problem, err error) {
 		level = slog.LevelWarn
 	}
 	h.log.Log(c.Request().Context(), level, "request failed",
-		"request_id", requestID(c), "path", c.Request().URL.Path, "status", p.Status, "err", err)
+		"request_id", middleware.RequestID(c), "path", c.Request().URL.Path, "status", p.Status, "err", err)
 }
 
 // sectionProblem turns the failure of one section's call into the message

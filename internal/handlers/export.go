@@ -17,6 +17,8 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/middleware"
+	"creditdash/internal/session"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
@@ -37,9 +39,9 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	s := mustSession(c)
+	s := session.Must(c)
 	// A fair share: at most exportsPerUser exports of one user at once.
-	release, ok := h.exports.tryAcquire(s.User)
+	release, ok := h.exports.TryAcquire(s.User)
 	if !ok {
 		return redirect(c, exportOrigin(folderID)+"?export=busy")
 	}
@@ -133,7 +135,7 @@ func (h *Handler) exportPortfolio(c *echo.Context) error {
 
 	written, err := streamExport(w, rc, body, buf, n, h.exportStall)
 	if err != nil {
-		h.log.Warn("export aborted mid-stream", "request_id", requestID(c), "path", c.Request().URL.Path,
+		h.log.Warn("export aborted mid-stream", "request_id", middleware.RequestID(c), "path", c.Request().URL.Path,
 			"bytes", written, "err", err)
 		// The status is sent: only a broken connection tells the browser
 		// that the file is incomplete.
@@ -298,10 +300,10 @@ func exportOrigin(folderID int) string {
 // running). Each is said only while it holds: a link kept from then, or
 // typed, must not claim it later.
 func (h *Handler) exportFlash(c *echo.Context) string {
-	user := mustSession(c).User
+	user := session.Must(c).User
 	switch c.QueryParam("export") {
 	case "busy":
-		if h.exports.full(user) {
+		if h.exports.Full(user) {
 			return views.ExportBusy(exportsPerUser)
 		}
 	case "limited":

@@ -20,3 +20,12 @@ func fanOut(calls ...func()) {
 	}
 	_ = g.Wait()
 }
+
+// Fair shares of the service: however many pages and exports one user
+// opens at once, they hold at most these many of the service connections
+// (256), so one user cannot starve the others. Eight is one page's calls
+// at once: a single page never waits on its own user's share.
+const (
+	callsPerUser   = maxParallel
+	exportsPerUser = 2
+)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/session"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
 	"creditdash/templates"
@@ -43,7 +44,7 @@ func toRow(prefix, suffix string) echo.HandlerFunc {
 // showSignOut asks before signing out; without a session there is
 // nothing to end, so it leads to the sign-in form.
 func (h *Handler) showSignOut(c *echo.Context) error {
-	if _, ok := sessionOf(c); !ok {
+	if _, ok := session.Of(c); !ok {
 		return redirect(c, "/login")
 	}
 	return h.render(c, http.StatusOK, templates.SignOut(h.base(c, nil, "Sign out", views.NavNone)))

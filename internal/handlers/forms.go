@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/middleware"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
@@ -31,7 +32,7 @@ func readLoginForm(c *echo.Context) loginForm {
 	return loginForm{
 		Username: strings.TrimSpace(c.FormValue("username")),
 		Password: c.FormValue("password"),
-		Next:     safePath(c.FormValue("next")),
+		Next:     middleware.SafePath(c.FormValue("next")),
 	}
 }
 
@@ -92,7 +93,7 @@ type refreshForm struct {
 // readRefreshForm reads the form; anything but well-formed copy tokens is
 // dropped, and no more than a page can list are kept.
 func readRefreshForm(c *echo.Context) refreshForm {
-	f := refreshForm{Page: safePath(c.FormValue("page"))}
+	f := refreshForm{Page: middleware.SafePath(c.FormValue("page"))}
 	values, _ := c.FormValues()
 	for _, t := range values["copy"] {
 		if len(f.Copies) == cache.MaxCopies {

@@ -18,7 +18,9 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"creditdash/internal/alerts"
+	"creditdash/internal/middleware"
 	"creditdash/internal/roles"
+	"creditdash/internal/session"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
@@ -116,7 +118,7 @@ type Config struct {
 	// ServiceURL is the service's base URL: with the user name, it names
 	// the analyst whose workspace a request uses.
 	ServiceURL string
-	Sessions   *SessionStore
+	Sessions   *session.Store
 	Assets     *static.Assets
 	Logger     *slog.Logger
 	// Health answers /readyz from the background checks' last results
@@ -127,10 +129,10 @@ type Config struct {
 	CookieSecure bool
 	// SignOuts keeps the users' sign-out marks; nil keeps them in memory
 	// for SessionLifetime.
-	SignOuts SignOuts
+	SignOuts session.SignOuts
 	// Attempts counts sign-in attempts for the sign-in throttle; nil
 	// counts them in memory.
-	Attempts Attempts
+	Attempts session.Attempts
 	// SessionLifetime is the longest a session cookie lasts; zero means
 	// 12 hours.
 	SessionLifetime time.Duration
@@ -146,7 +148,7 @@ type Config struct {
 	// Uploads keeps the ledger files waiting for their import
 	// (accounts_uploads.go); nil takes it from Accounts.
 	Uploads PendingUploads
-	// SessionMemoBytes bounds the decoded sessions kept (sessionmemo.go);
+	// SessionMemoBytes bounds the decoded sessions kept (session.Memo);
 	// zero means DefaultSessionMemoBytes.
 	SessionMemoBytes uint64
 	// Meter counts for operators; nil counts nothing.
@@ -160,7 +162,7 @@ type Config struct {
 	// together (see wsdeadline.go); zero means 1.5 seconds.
 	WorkspaceDeadline time.Duration
 	// PageTurnWait is how long a page waits for its turn (see
-	// admission.go) before it says the dashboard is busy; zero means 20
+	// middleware.Turns) before it says the dashboard is busy; zero means 20
 	// seconds.
 	PageTurnWait time.Duration
 	// Now is the clock; nil means time.Now.
@@ -217,8 +219,8 @@ type Handler struct {
 	verifying    singleflight.Group
 	svc          Service
 	cache        Cache
-	sessions     *SessionStore
-	sessionMemo  *sessionMemo
+	sessions     *session.Store
+	sessionMemo  *session.Memo
 	assets       *static.Assets
 	log          *slog.Logger
 	health       Health
@@ -226,10 +228,9 @@ type Handler struct {
 	writeTimeout time.Duration
 	now          func() time.Time
 	urls         views.Assets
-	// pages keeps finished pages (see pagecache.go); firsts the copies
-	// each was read from, to send it before reading them (kept_first.go).
-	pages  *otter.Cache[pageKey, *keptPage]
-	firsts *otter.Cache[pageKey, keptFirst]
+	// pages keeps finished pages and the copies each was read from (see
+	// pagecache.go).
+	pages *middleware.PageCache
 	// features remembers the optional operations the service lacks.
 	features *featureBook
 	// providers remembers the accounts' trade providers (trade_book.go).
@@ -238,19 +239,19 @@ type Handler struct {
 	// records what fresh scores say (arrived.go).
 	reportMarks *reportMarks
 	arrivals    *alerts.Arrivals
-	signOuts    SignOuts
-	// throttle bounds sign-in attempts and codes (see throttle.go).
-	throttle *signInThrottle
+	signOuts    session.SignOuts
+	// throttle bounds sign-in attempts and codes.
+	throttle *session.Throttle
 	// calls and exports bound what each user runs against the service.
-	calls, exports *userSlots
+	calls, exports *middleware.UserSlots
 	// backtests bounds the back-tests each analyst runs at once.
-	backtests *userSlots
+	backtests *middleware.UserSlots
 	// backtestHold is Config.BacktestHold.
 	backtestHold func()
 	// suppliers keeps the analysts' own supplier categories (nil: none).
 	suppliers SupplierCategories
-	// turns bound the pages prepared at once (see admission.go).
-	turns       *turns
+	// turns bound the pages prepared at once.
+	turns       *middleware.Turns
 	exportStall time.Duration
 	meter       Meter
 	// ws is the analyst's workspace; wsBook its last changes here.
@@ -319,13 +320,13 @@ func New(cfg Config) (*Handler, error) {
 		cfg.ExportStall = 30 * time.Second
 	}
 	if cfg.PageTurnWait <= 0 {
-		cfg.PageTurnWait = pageTurnWait
+		cfg.PageTurnWait = middleware.PageTurnWait
 	}
 	if cfg.SessionLifetime <= 0 {
 		cfg.SessionLifetime = 12 * time.Hour
 	}
 	if cfg.SignOuts == nil {
-		cfg.SignOuts = NewMemorySignOuts(cfg.SessionLifetime)
+		cfg.SignOuts = session.NewMemorySignOuts(cfg.SessionLifetime)
 	}
 	if cfg.WorkspaceDeadline <= 0 {
 		cfg.WorkspaceDeadline = defaultWorkspaceDeadline
@@ -338,9 +339,9 @@ func New(cfg Config) (*Handler, error) {
 		cfg.Notes = nr
 	}
 	if cfg.Attempts == nil {
-		cfg.Attempts = NewMemoryAttempts(cfg.Now, ThrottleWindow)
+		cfg.Attempts = session.NewMemoryAttempts(cfg.Now, session.ThrottleWindow)
 	}
-	clientAddr := clientAddress(cfg.TrustedProxies)
+	clientAddr := middleware.ClientAddress(cfg.TrustedProxies)
 	// Cookies are bound to the service they were made for.
 	cfg.Sessions.BindService(cfg.ServiceURL)
 	h := &Handler{
@@ -350,7 +351,7 @@ func New(cfg Config) (*Handler, error) {
 		cache:         cfg.Cache,
 		sessions:      cfg.Sessions,
 		assets:        cfg.Assets,
-		log:           slog.New(clipHandler{cfg.Logger.Handler()}),
+		log:           slog.New(middleware.ClipLogs(cfg.Logger.Handler())),
 		health:        cfg.Health,
 		secure:        cfg.CookieSecure,
 		writeTimeout:  cfg.PageWriteTimeout,
@@ -359,12 +360,12 @@ func New(cfg Config) (*Handler, error) {
 		providers:     newProviderBook(),
 		reportMarks:   newReportMarks(),
 		signOuts:      cfg.SignOuts,
-		throttle:      &signInThrottle{book: cfg.Attempts, place: clientAddr},
-		calls:         newUserSlots(callsPerUser),
-		exports:       newUserSlots(exportsPerUser),
-		backtests:     newUserSlots(backtestsPerAnalyst),
+		throttle:      session.NewThrottle(cfg.Attempts, clientAddr),
+		calls:         middleware.NewUserSlots(callsPerUser),
+		exports:       middleware.NewUserSlots(exportsPerUser),
+		backtests:     middleware.NewUserSlots(backtestsPerAnalyst),
 		backtestHold:  cfg.BacktestHold,
-		turns:         newTurns(pageTurns, pageTurnsPerUser, cfg.PageTurnWait),
+		turns:         middleware.NewTurns(middleware.PageTurns, middleware.PageTurnsPerUser, cfg.PageTurnWait),
 		exportStall:   cfg.ExportStall,
 		meter:         cfg.Meter,
 		ws:            cfg.Workspace,
@@ -400,9 +401,9 @@ func New(cfg Config) (*Handler, error) {
 		return nil, err
 	}
 	if cfg.SessionMemoBytes == 0 {
-		cfg.SessionMemoBytes = DefaultSessionMemoBytes
+		cfg.SessionMemoBytes = session.DefaultMemoBytes
 	}
-	if h.sessionMemo, err = newSessionMemo(cfg.Sessions, cfg.SessionMemoBytes); err != nil {
+	if h.sessionMemo, err = session.NewMemo(cfg.Sessions, cfg.SessionMemoBytes); err != nil {
 		return nil, err
 	}
 	if h.teamMarks, err = newTeamMarks(); err != nil {
@@ -421,17 +422,7 @@ func New(cfg Config) (*Handler, error) {
 	if h.teamData, err = newTeamCache(cfg.TeamCacheBytes); err != nil {
 		return nil, err
 	}
-	if cfg.PageCacheBytes == 0 {
-		cfg.PageCacheBytes = defaultPageCacheBytes
-	}
-	// The notes of what kept pages were read from share the pages' bound:
-	// a report's note (a dozen copies, about 1.6 kB) is about a fifth of
-	// its gzipped page, so a sixth keeps a note for most kept pages.
-	firstBytes := cfg.PageCacheBytes / 6
-	if h.firsts, err = newFirsts(firstBytes); err != nil {
-		return nil, err
-	}
-	if h.pages, err = newPageCache(cfg.PageCacheBytes - firstBytes); err != nil {
+	if h.pages, err = middleware.NewPageCache(cfg.PageCacheBytes); err != nil {
 		return nil, err
 	}
 	h.urls = views.Assets{

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/credit"
+	"creditdash/internal/session"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
 	"creditdash/templates"
@@ -42,7 +43,7 @@ func (h *Handler) showHome(c *echo.Context) error {
 // the rest of the page is loaded, so a mistyped id never makes the
 // portfolio look empty.
 func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) error {
-	s := mustSession(c)
+	s := session.Must(c)
 	searchOffered := h.features.offered(s.User, featureSearch)
 	var (
 		found                        []upstream.SearchResult

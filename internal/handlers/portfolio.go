@@ -10,6 +10,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/session"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
 	"creditdash/templates"
@@ -41,7 +42,7 @@ func (h *Handler) showPortfolio(c *echo.Context) error {
 		case errors.Is(merr, upstream.ErrNotFound):
 			// The service does not list folder members: no counts, no error,
 			// and no asking again for a while.
-			h.features.markMissing(mustSession(c).User, featureMembers)
+			h.features.markMissing(session.Must(c).User, featureMembers)
 		default:
 			page.CountsProblem = h.membersProblem(c, merr)
 		}
@@ -102,7 +103,7 @@ func (h *Handler) showFolder(c *echo.Context) error {
 		// folder members: the section is left out.
 		page.BusinessesOffered = !errors.Is(merr, upstream.ErrNotFound)
 		if !page.BusinessesOffered {
-			h.features.markMissing(mustSession(c).User, featureMembers)
+			h.features.markMissing(session.Must(c).User, featureMembers)
 		} else {
 			page.BusinessesProblem = h.membersProblem(c, merr)
 			page.Businesses, page.MoreBusinesses = views.FolderBusinesses(members, views.MaxFolderBusinesses)

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"creditdash/internal/session"
 	"github.com/labstack/echo/v5"
 )
 
@@ -9,7 +10,7 @@ import (
 // then fetches them again. The page path passes the same check as
 // sign-in's next, so the form can send no one elsewhere.
 func (h *Handler) submitRefresh(c *echo.Context) error {
-	s := mustSession(c)
+	s := session.Must(c)
 	form := readRefreshForm(c)
 	h.cache.Forget(s.User, form.Copies)
 	return redirect(c, form.Page)

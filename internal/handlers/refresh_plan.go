@@ -12,6 +12,7 @@ import (
 
 	"creditdash/internal/alerts"
 	"creditdash/internal/credit"
+	"creditdash/internal/session"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
@@ -91,7 +92,7 @@ func (h *Handler) showRefreshPlan(c *echo.Context) error {
 		page.Coverage = h.refreshCoverage(p.figs)
 		page.Rows = views.NewRefreshRows(p.ranked)
 	}
-	page.Budget, page.CanSpend = h.budgetLeft(mustSession(c).User)
+	page.Budget, page.CanSpend = h.budgetLeft(session.Must(c).User)
 	page.Fetched, page.Missed, page.Done = readRefreshOutcome(c.Request().URL.Query(), p.ranked)
 	return h.render(c, http.StatusOK, templates.RefreshPlan(page))
 }
@@ -169,7 +170,7 @@ func (h *Handler) submitRefreshPlan(c *echo.Context) error {
 			todo = append(todo, &refreshed{id: rc.BusinessID})
 		}
 	}
-	s := mustSession(c)
+	s := session.Must(c)
 	who := cache.Who{User: s.User, Key: s.Key}
 	gate := h.features.gate(s.User)
 	fetch := func(t *refreshed) {
@@ -192,7 +193,7 @@ func (h *Handler) submitRefreshPlan(c *echo.Context) error {
 	calls := make([]func(), 0, end-start)
 	for _, t := range todo[start:end] {
 		calls = append(calls, func() {
-			if release, err := h.calls.acquire(ctx, s.User); err == nil {
+			if release, err := h.calls.Acquire(ctx, s.User); err == nil {
 				defer release()
 			}
 			fetch(t)

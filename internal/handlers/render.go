@@ -5,41 +5,25 @@ import (
 
 	"bytes"
 	"net/http"
-	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/middleware"
+	"creditdash/internal/session"
 	"creditdash/internal/views"
-	"creditdash/static"
 )
-
-var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // renderHTML renders a page into a pooled buffer, so that a failing
 // template becomes a clean error page instead of half a page. The caller
-// hands the buffer back with putBuffer.
+// hands the buffer back with middleware.PutBuffer.
 func renderHTML(c *echo.Context, page templ.Component) (*bytes.Buffer, error) {
-	buf := getBuffer()
+	buf := middleware.GetBuffer()
 	if err := page.Render(c.Request().Context(), buf); err != nil {
-		putBuffer(buf)
+		middleware.PutBuffer(buf)
 		return nil, err
 	}
 	return buf, nil
-}
-
-// getBuffer is an empty buffer from the pool.
-func getBuffer() *bytes.Buffer {
-	buf := bufPool.Get().(*bytes.Buffer)
-	buf.Reset()
-	return buf
-}
-
-// putBuffer hands a buffer back to the pool.
-func putBuffer(buf *bytes.Buffer) {
-	if buf.Cap() <= 1<<20 { // keep the pool from holding huge buffers
-		bufPool.Put(buf)
-	}
 }
 
 // render renders a page and sends it, gzipped when the browser accepts it.
@@ -48,14 +32,8 @@ func (h *Handler) render(c *echo.Context, status int, page templ.Component) erro
 	if err != nil {
 		return err
 	}
-	defer putBuffer(html)
-	if static.AcceptsGzip(c.Request()) {
-		gz := getBuffer()
-		defer putBuffer(gz)
-		gzipInto(gz, html.Bytes())
-		return writeKept(c, &keptPage{status: status, body: gz.Bytes(), gz: true})
-	}
-	return writeKept(c, &keptPage{status: status, body: html.Bytes()})
+	defer middleware.PutBuffer(html)
+	return middleware.WriteHTML(c, status, html.Bytes())
 }
 
 // base builds the part of the view model every page shares, once the page
@@ -69,9 +47,9 @@ func (h *Handler) base(c *echo.Context, ld *loaded, title string, nav views.Nav)
 		Assets: h.urls,
 		URL:    pageURL(c).RequestURI(),
 		Now:    now,
-		CSRF:   csrfToken(c),
+		CSRF:   session.Token(c),
 	}
-	s, ok := sessionOf(c)
+	s, ok := session.Of(c)
 	if !ok {
 		return b
 	}
@@ -95,14 +73,6 @@ func (h *Handler) base(c *echo.Context, ld *loaded, title string, nav views.Nav)
 			Now: now, Copies: rep.Copies, Page: b.URL}
 	}
 	return b
-}
-
-// csrfToken is the token this request's forms carry.
-func csrfToken(c *echo.Context) string {
-	if r, ok := c.Get(ctxRequest).(*request); ok {
-		return r.csrf
-	}
-	return ""
 }
 
 // redirect answers a form post with 303 so a reload does not resubmit it.

@@ -7,19 +7,13 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// request is the one value Echo's per-request store holds: the signed-in
-// session and what derives from the request itself, each a typed field
-// behind its accessor (sessionOf, csrfToken, pageURL, wsCtx). What a page
+// request is the handlers' value in Echo's per-request store (the session
+// keeps its own, see internal/session): what derives from the request
+// itself, each a typed field behind its accessor (pageURL, wsCtx). What a page
 // shows is not here: drafts, the header's counts, the team's supplier
 // category and other page state are arguments or the page's own values
 // (noteDraft, loaded.counts, loaded.state, paymentsLoad.own).
 type request struct {
-	session  Session
-	signedIn bool
-	// csrf is the token this request's forms carry, derived from the
-	// session (kept with it, see sessionmemo.go) or, on the sign-in
-	// pages, from the sign-in cookie.
-	csrf string
 	// page is the address a form's answer stands for (showAt,
 	// showWithout); nil for the request's own address. It stays here
 	// because the error handler, which receives only the context and the

@@ -7,7 +7,9 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/middleware"
 	"creditdash/internal/roles"
+	"creditdash/internal/session"
 	"creditdash/internal/store"
 	"creditdash/internal/views"
 )
@@ -71,12 +73,12 @@ func (h *Handler) guardRoles(next echo.HandlerFunc) echo.HandlerFunc {
 // may is nil when the signed-in user's role allows act, else the refusal:
 // a 403 page that names the rule. The refusal is logged with who and what.
 func (h *Handler) may(c *echo.Context, act roles.Action) error {
-	s := mustSession(c)
+	s := session.Must(c)
 	a := h.roles.Of(s.User)
 	if a.Role.May(act) {
 		return nil
 	}
-	h.log.Info("refused by role", "request_id", requestID(c), "user", s.User,
+	h.log.Info("refused by role", "request_id", middleware.RequestID(c), "user", s.User,
 		"role", string(a.Role), "action", string(act), "method", c.Request().Method, "path", c.Request().URL.Path)
 	if h.audit != nil && act != roles.Read {
 		// The refusal is the team's record too: who tried what, and the rule.

@@ -4,9 +4,11 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v5"
-	"github.com/labstack/echo/v5/middleware"
+	echomw "github.com/labstack/echo/v5/middleware"
 
 	"creditdash/internal/digest"
+	"creditdash/internal/middleware"
+	"creditdash/internal/session"
 	"creditdash/internal/views"
 )
 
@@ -24,10 +26,10 @@ func (h *Handler) Routes() *echo.Echo {
 	e.IPExtractor = h.clientAddr
 	e.HTTPErrorHandler = h.handleError
 
-	e.Use(h.logRequests)
+	e.Use(middleware.RequestLog{Log: h.log, Trusted: h.trusted, HandleError: h.handleError, InFlight: &h.inFlight}.Middleware)
 	e.Use(h.meter.Pages())
-	e.Use(middleware.Recover())
-	e.Use(h.secureHeaders)
+	e.Use(echomw.Recover())
+	e.Use(middleware.SecureHeaders(h.secure, h.writeTimeout))
 	e.Use(h.limitRequests)
 
 	// Public, without session or CSRF: health, static files, robots.
@@ -39,14 +41,14 @@ func (h *Handler) Routes() *echo.Echo {
 
 	// Pages compress themselves (see render); a streamed download is never
 	// buffered by a compressor.
-	pages := e.Group("", h.loadSession, h.csrf())
+	pages := e.Group("", session.Load(h.sessionMemo, h.signOuts), session.CSRF(h.secure))
 	pages.GET("/login", h.showLogin)
 	pages.POST("/login", h.submitLogin)
 	pages.GET("/login/verify", h.showVerify)
 	pages.POST("/login/verify", h.submitVerify)
 	pages.POST("/logout", h.submitLogout)
 
-	app := pages.Group("", h.requireSignIn, h.sameSitePages, h.guardRoles, h.sendKeptFirst, h.admitPages)
+	app := pages.Group("", h.requireSignIn, h.sameSitePages(), h.guardRoles, h.sendKeptFirst(), h.turns.Admit)
 	app.GET("/", h.showHome)
 	app.GET("/open", h.openBusiness)
 	app.POST("/refresh", h.submitRefresh)

@@ -14,6 +14,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/middleware"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
 	"creditdash/templates"
@@ -122,7 +123,7 @@ func (h *Handler) showScores(c *echo.Context) error {
 			chart, err := page.Map.Chart("score-heatmap", views.HeatSize(len(page.Map.Rows)))
 			if err != nil {
 				// The table below holds the same numbers; log and go on without the chart.
-				h.log.Error("building the heat map failed", "request_id", requestID(c), "err", err)
+				h.log.Error("building the heat map failed", "request_id", middleware.RequestID(c), "err", err)
 			} else {
 				page.Chart = &chart
 				page.Charts = true

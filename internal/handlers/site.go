@@ -1,9 +1,6 @@
 package handlers
 
 import (
-	"net/http"
-	"net/netip"
-
 	"github.com/labstack/echo/v5"
 )
 
@@ -17,23 +14,4 @@ func (h *Handler) siteURL(c *echo.Context) string {
 		return h.publicURL
 	}
 	return c.Scheme() + "://" + c.Request().Host
-}
-
-// fromTrustedProxy tells whether the request's connection comes from one
-// of TrustedProxies: only their headers (X-Request-ID) are believed.
-func fromTrustedProxy(trusted []netip.Prefix, r *http.Request) bool {
-	if len(trusted) == 0 {
-		return false
-	}
-	ap, err := netip.ParseAddrPort(r.RemoteAddr)
-	if err != nil {
-		return false
-	}
-	addr := ap.Addr().Unmap()
-	for _, p := range trusted {
-		if p.Contains(addr) {
-			return true
-		}
-	}
-	return false
 }

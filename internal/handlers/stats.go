@@ -6,7 +6,7 @@ type Stats struct {
 	// InFlight are the requests being answered, downloads included.
 	InFlight int64
 	// PagesWaiting wait for a turn; PagesPreparing hold one (see
-	// admission.go); BusyRefusals are the pages that waited too long and
+	// middleware.Turns); BusyRefusals are the pages that waited too long and
 	// said the dashboard is busy.
 	PagesWaiting   int64
 	PagesPreparing int
@@ -24,13 +24,13 @@ func (h *Handler) Stats() Stats {
 	pc := h.pages.Stats()
 	return Stats{
 		InFlight:           h.inFlight.Load(),
-		PagesWaiting:       h.turns.waiting.Load(),
-		PagesPreparing:     len(h.turns.all),
-		BusyRefusals:       h.turns.busy.Load(),
+		PagesWaiting:       h.turns.Waiting(),
+		PagesPreparing:     h.turns.Preparing(),
+		BusyRefusals:       h.turns.Busy(),
 		PageCacheHits:      pc.Hits,
 		PageCacheMisses:    pc.Misses,
 		PageCacheEvictions: pc.Evictions,
-		PageCacheBytes:     h.pages.WeightedSize(),
+		PageCacheBytes:     pc.Bytes,
 		ExportsInFlight:    h.exportsRunning.Load(),
 	}
 }

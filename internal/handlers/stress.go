@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/session"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
 	"creditdash/templates"
@@ -31,7 +32,7 @@ func (h *Handler) showStress(c *echo.Context) error {
 	}
 	// Without members no folder can be measured: once the service has said
 	// it lacks them, the histories are not worth a request.
-	if h.features.offered(mustSession(c).User, featureMembers) {
+	if h.features.offered(session.Must(c).User, featureMembers) {
 		rows := upstream.PortfolioQuery{StartRow: 1, EndRow: homeMoveRows}
 		secs = append(secs, section{name: "moves", calls: []func(context.Context, Source){
 			func(ctx context.Context, src Source) { pay, perr = src.PayScoreHistory(ctx, rows) },
@@ -45,7 +46,7 @@ func (h *Handler) showStress(c *echo.Context) error {
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.StressPage{Base: h.base(c, ld, "Folder stress", views.NavPortfolio)}
 		if errors.Is(merr, upstream.ErrNotFound) {
-			h.features.markMissing(mustSession(c).User, featureMembers)
+			h.features.markMissing(session.Must(c).User, featureMembers)
 			page.NoMembers = true
 			return http.StatusOK, templates.Stress(page), nil
 		}

@@ -9,6 +9,8 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/middleware"
+	"creditdash/internal/session"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
@@ -32,7 +34,7 @@ func (h *Handler) showTradeProvider(c *echo.Context) error {
 	}
 	next := nextPage(c.QueryParam("next"))
 	if err == nil {
-		h.providers.learn(mustSession(c).User, tp)
+		h.providers.learn(session.Must(c).User, tp)
 	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.NewTradePage(h.base(c, ld, "Trade provider", views.NavSettings), tp, "")
@@ -52,7 +54,7 @@ func (h *Handler) showTradeProvider(c *echo.Context) error {
 // forgotten after a change: the same CustomerId may then name another
 // business.
 func (h *Handler) submitTradeProvider(c *echo.Context) error {
-	s := mustSession(c)
+	s := session.Must(c)
 	form := readTradeProviderForm(c)
 	tp, err := tradeProviders(c.Request().Context(), &h.cache.Reader(cache.Who{User: s.User, Key: s.Key}).User)
 	if err == nil {
@@ -109,7 +111,7 @@ func nextPage(raw string) string {
 	if raw == "" {
 		return ""
 	}
-	if p := safePath(raw); p != "/" || raw == "/" {
+	if p := middleware.SafePath(raw); p != "/" || raw == "/" {
 		return p
 	}
 	return ""

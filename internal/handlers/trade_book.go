@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 	"github.com/maypok86/otter/v2"
 
+	"creditdash/internal/session"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
 )
@@ -82,7 +83,7 @@ func providerName(p upstream.TradeProvider) string {
 // page once chosen, and a customer id the service does not know says
 // under which provider it was looked for, or that none is known.
 func (h *Handler) inTradeTerms(c *echo.Context, p *views.Problem, err error) {
-	s, ok := sessionOf(c)
+	s, ok := session.Of(c)
 	if !ok {
 		return
 	}

@@ -8,13 +8,15 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/middleware"
+	"creditdash/internal/session"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
 	"creditdash/templates"
 )
 
 // Two-factor sign-in: POST /login meets an account that wants a code and
-// keeps the service's pending key in the pending cookie (see session.go),
+// keeps the service's pending key in the pending cookie (see internal/session),
 // never in a session; /login/verify takes the code. Codes, pending keys and
 // browser keys stay out of logs, URLs and pages: the log lines below name
 // the user and the outcome only.
@@ -22,28 +24,28 @@ import (
 // startTwoFactor keeps a pending sign-in and sends the analyst to the code
 // form.
 func (h *Handler) startTwoFactor(c *echo.Context, form loginForm, res upstream.LoginResult, page views.LoginPage) error {
-	p := pendingSignIn{Key: res.SessionKey, User: form.Username, Next: form.Next, Since: h.now()}
+	p := session.Pending{Key: res.SessionKey, User: form.Username, Next: form.Next, Since: h.now()}
 	if err := h.sessions.SavePending(c.Response(), p, h.now()); err != nil {
-		if errors.Is(err, errCookieTooLong) {
+		if errors.Is(err, session.ErrCookieTooLong) {
 			page.Error = views.LoginKeyTooLong
 			return h.render(c, http.StatusBadGateway, templates.Login(page))
 		}
 		return err
 	}
-	h.log.Info("sign-in waits for a two-factor code", "request_id", requestID(c), "user", loggedUser(form.Username))
+	h.log.Info("sign-in waits for a two-factor code", "request_id", middleware.RequestID(c), "user", loggedUser(form.Username))
 	return redirect(c, "/login/verify")
 }
 
 // showVerify renders the code form for the pending sign-in.
 func (h *Handler) showVerify(c *echo.Context) error {
-	p, state := h.sessions.LoadPending(c.Request(), h.now())
+	p, state := h.loadPending(c)
 	switch state {
-	case pendingNone:
-		if _, signedIn := sessionOf(c); signedIn {
+	case session.PendingNone:
+		if _, signedIn := session.Of(c); signedIn {
 			return redirect(c, "/")
 		}
 		return redirect(c, loginURL("", reasonNoCode))
-	case pendingExpired:
+	case session.PendingExpired:
 		return h.pendingExpired(c, p)
 	}
 	return h.render(c, http.StatusOK, templates.LoginVerify(h.verifyPage(c, p, false)))
@@ -53,11 +55,11 @@ func (h *Handler) showVerify(c *echo.Context) error {
 // and continues to the page first asked for; a wrong one asks again while
 // attempts remain; a locked or expired sign-in starts over at /login.
 func (h *Handler) submitVerify(c *echo.Context) error {
-	p, state := h.sessions.LoadPending(c.Request(), h.now())
+	p, state := h.loadPending(c)
 	switch state {
-	case pendingNone:
+	case session.PendingNone:
 		return redirect(c, loginURL("", reasonNoCode))
-	case pendingExpired:
+	case session.PendingExpired:
 		return h.pendingExpired(c, p)
 	}
 	form := readVerifyForm(c)
@@ -66,7 +68,7 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 		page.Error = fault.Message()
 		return h.render(c, http.StatusUnprocessableEntity, templates.LoginVerify(page))
 	}
-	rid := requestID(c)
+	rid := middleware.RequestID(c)
 	rsv := h.reserveAttempt(c, p.User, false, &page.Error)
 	if rsv == nil {
 		return h.render(c, http.StatusTooManyRequests, templates.LoginVerify(page))
@@ -79,9 +81,9 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 	case err == nil && res.TwoFactorAuthenticationRequired:
 		// The service answered as Login does when it sends a code: the
 		// sign-in goes on with the key it gave, and a new code.
-		rsv.undone(settle)
-		h.throttle.codeResent(c.Request(), p.User)
-		p = pendingSignIn{Key: cmp.Or(res.SessionKey, p.Key), User: p.User, Next: p.Next, Since: h.now()}
+		rsv.Undone(settle)
+		h.throttle.CodeResent(c.Request(), p.User)
+		p = session.Pending{Key: cmp.Or(res.SessionKey, p.Key), User: p.User, Next: p.Next, Since: h.now()}
 		if err := h.sessions.SavePending(c.Response(), p, h.now()); err != nil {
 			return err
 		}
@@ -90,7 +92,7 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 		return h.render(c, http.StatusUnprocessableEntity, templates.LoginVerify(page))
 	case err == nil:
 	case errors.Is(err, upstream.ErrTwoFactorCode):
-		rsv.failure(settle)
+		rsv.Failure(settle)
 		p.Wrong++
 		if err := h.sessions.SavePending(c.Response(), p, h.now()); err != nil {
 			return err
@@ -104,14 +106,14 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 		// The service will not take a code for this key any more: only a
 		// new sign-in helps, so the form would be a dead end.
 		reason := endedReason(err, ue)
-		rsv.undone(settle)
+		rsv.Undone(settle)
 		h.sessions.ClearPending(c.Response())
 		h.log.Info("two-factor sign-in ended", "request_id", rid, "user", loggedUser(p.User), "reason", reason)
 		return redirect(c, views.LoginAgainURL(shownUser(p.User), p.Next, reason))
 	default:
 		// The service failed: the pending sign-in may still be good, so the
 		// form stays.
-		rsv.undone(settle)
+		rsv.Undone(settle)
 		status, msg := h.signInFailure(c, err)
 		h.log.Info("two-factor sign-in failed", "request_id", rid, "user", loggedUser(p.User), "err", err)
 		page.Error = msg
@@ -121,17 +123,17 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 	if user == "" {
 		user = p.User
 	}
-	sess := Session{Key: res.SessionKey, User: user, SignedInAt: h.signInTime(c.Request().Context(), user)}
+	sess := session.Session{Key: res.SessionKey, User: user, SignedInAt: h.signInTime(c.Request().Context(), user)}
 	if err := h.sessions.Save(c.Response(), c.Request(), sess); err != nil {
-		rsv.undone(settle)
-		if errors.Is(err, errCookieTooLong) {
+		rsv.Undone(settle)
+		if errors.Is(err, session.ErrCookieTooLong) {
 			page.Error = views.LoginKeyTooLong
 			return h.render(c, http.StatusBadGateway, templates.LoginVerify(page))
 		}
 		return err
 	}
 	h.sessions.ClearPending(c.Response())
-	rsv.succeeded(settle)
+	rsv.Succeeded(settle)
 	if form.Remember && res.BrowserKey != "" {
 		// Bound to the name as typed at sign-in, which is what the next
 		// sign-in compares it with.
@@ -140,12 +142,12 @@ func (h *Handler) submitVerify(c *echo.Context) error {
 		}
 	}
 	h.log.Info("signed in", "request_id", rid, "user", loggedUser(sess.User), "two_factor", true)
-	return redirect(c, safePath(p.Next))
+	return redirect(c, middleware.SafePath(p.Next))
 }
 
-// pendingExpired ends a pending sign-in past its deadline and sends the
+// session.PendingExpired ends a pending sign-in past its deadline and sends the
 // analyst to sign in again, with the name and the page it was going to.
-func (h *Handler) pendingExpired(c *echo.Context, p pendingSignIn) error {
+func (h *Handler) pendingExpired(c *echo.Context, p session.Pending) error {
 	h.sessions.ClearPending(c.Response())
 	return redirect(c, views.LoginAgainURL(shownUser(p.User), p.Next, reasonCodeExpired))
 }
@@ -165,7 +167,7 @@ func endedReason(err error, ue *upstream.Error) string {
 }
 
 // verifyPage builds the code form's page for the pending sign-in p.
-func (h *Handler) verifyPage(c *echo.Context, p pendingSignIn, remember bool) views.VerifyPage {
+func (h *Handler) verifyPage(c *echo.Context, p session.Pending, remember bool) views.VerifyPage {
 	return views.VerifyPage{
 		Base:      h.base(c, nil, "Enter your sign-in code", views.NavNone),
 		Username:  p.User,
@@ -184,8 +186,8 @@ func loggedUser(name string) string {
 	switch {
 	case !plausibleUser(name):
 		return "(not a plausible user name)"
-	case passwordLike(name):
-		return redactedName(name)
+	case middleware.PasswordLike(name):
+		return middleware.RedactedName(name)
 	}
 	return name
 }
@@ -196,4 +198,14 @@ func shownUser(name string) string {
 		return name
 	}
 	return ""
+}
+
+// loadPending reads the browser's pending sign-in; its return path is made
+// safe here, as the browser kept it.
+func (h *Handler) loadPending(c *echo.Context) (session.Pending, session.PendingState) {
+	p, state := h.sessions.LoadPending(c.Request(), h.now())
+	if state != session.PendingNone {
+		p.Next = middleware.SafePath(p.Next)
+	}
+	return p, state
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/credit"
+	"creditdash/internal/session"
 	"creditdash/internal/store"
 	"creditdash/internal/views"
 	"creditdash/templates"
@@ -48,7 +49,7 @@ func (h *Handler) worklist(ctx context.Context, c *echo.Context) ([]credit.WorkI
 	if err != nil {
 		return nil, accountsError(err)
 	}
-	return b.items(h.now(), a.User, h.deciderAuthority(mustSession(c).User)), nil
+	return b.items(h.now(), a.User, h.deciderAuthority(session.Must(c).User)), nil
 }
 
 // parseWorklistFilter reads the page's filters; unknown values are
@@ -98,7 +99,7 @@ func (h *Handler) worklistPage(c *echo.Context, f views.WorklistFilter, n int) (
 	if len(dates) > 0 {
 		p.AsOf = dates[0]
 	}
-	user := mustSession(c).User
+	user := session.Must(c).User
 	p.Base = h.base(c, nil, "Worklist", views.NavWorklist)
 	p.CanAssign = p.Role != "auditor"
 	p.Return = "/worklist" + f.Query(n)
@@ -160,7 +161,7 @@ func (h *Handler) worklistSummary(c *echo.Context) *views.WorklistSummary {
 		h.logWorkspace(c, "worklist summary", err)
 		return nil
 	}
-	user := mustSession(c).User
+	user := session.Must(c).User
 	s := &views.WorklistSummary{Total: len(items)}
 	counts := make([]int, len(credit.WorkReasons))
 	for i := range items {

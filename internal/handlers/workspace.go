@@ -19,6 +19,8 @@ import (
 	"github.com/maypok86/otter/v2"
 
 	"creditdash/internal/credit"
+	"creditdash/internal/middleware"
+	"creditdash/internal/session"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -32,7 +34,7 @@ import (
 
 // analyst is whose workspace the request uses: the service and the user.
 func (h *Handler) analyst(c *echo.Context) store.Analyst {
-	return store.Analyst{Service: h.service, User: mustSession(c).User}
+	return store.Analyst{Service: h.service, User: session.Must(c).User}
 }
 
 // workspaceBook remembers when each analyst last changed their workspace
@@ -62,21 +64,21 @@ const glanceLife = 2 * time.Second
 func newWorkspaceBook() (*workspaceBook, error) {
 	c, err := otter.New(&otter.Options[store.Analyst, int64]{
 		MaximumSize:      100_000,
-		ExpiryCalculator: otter.ExpiryWriting[store.Analyst, int64](3 * pageLife),
+		ExpiryCalculator: otter.ExpiryWriting[store.Analyst, int64](3 * middleware.PageLife),
 	})
 	if err != nil {
 		return nil, err
 	}
 	e, err := otter.New(&otter.Options[evaluated, struct{}]{
 		MaximumSize:      100_000,
-		ExpiryCalculator: otter.ExpiryWriting[evaluated, struct{}](2 * pageLife),
+		ExpiryCalculator: otter.ExpiryWriting[evaluated, struct{}](2 * middleware.PageLife),
 	})
 	if err != nil {
 		return nil, err
 	}
 	n, err := otter.New(&otter.Options[store.Analyst, int64]{
 		MaximumSize:      100_000,
-		ExpiryCalculator: otter.ExpiryWriting[store.Analyst, int64](2 * pageLife),
+		ExpiryCalculator: otter.ExpiryWriting[store.Analyst, int64](2 * middleware.PageLife),
 	})
 	if err != nil {
 		return nil, err
@@ -146,7 +148,7 @@ func (h *Handler) glance(c *echo.Context) store.Glance {
 // without it.
 func (h *Handler) logWorkspace(c *echo.Context, op string, err error) {
 	h.meter.StoreError()
-	h.log.Error("workspace read failed", "request_id", requestID(c), "op", op, "err", err)
+	h.log.Error("workspace read failed", "request_id", middleware.RequestID(c), "op", op, "err", err)
 }
 
 // errWorkspaceDown is the workspace database failing or not answering in
@@ -233,7 +235,7 @@ func formName(c *echo.Context, id int32) string {
 // path on this site, else fallback.
 func backTo(c *echo.Context, fallback string) string {
 	if b := c.FormValue("back"); b != "" {
-		if p := safePath(b); p != "/" {
+		if p := middleware.SafePath(b); p != "/" {
 			return p
 		}
 	}
@@ -394,7 +396,7 @@ func (h *Handler) exportNotes(c *echo.Context) error {
 	case err != nil && w == nil:
 		return workspaceError(err)
 	case err != nil:
-		h.log.Warn("notes download cut", "request_id", requestID(c), "rows", rows, "err", err)
+		h.log.Warn("notes download cut", "request_id", middleware.RequestID(c), "rows", rows, "err", err)
 		panic(http.ErrAbortHandler)
 	case w == nil:
 		start()

@@ -10,6 +10,8 @@ import (
 
 	"creditdash/internal/alerts"
 	"creditdash/internal/credit"
+	"creditdash/internal/middleware"
+	"creditdash/internal/session"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -119,9 +121,9 @@ func (h *Handler) folderMembers(c *echo.Context) (map[int32][]int, bool) {
 		return views.FoldersOf(members), true
 	case errors.Is(err, upstream.ErrNotFound):
 		// The service does not list memberships: stop asking for a while.
-		h.features.markMissing(mustSession(c).User, featureMembers)
+		h.features.markMissing(session.Must(c).User, featureMembers)
 	case !isDeferred(err):
-		h.log.Warn("folder rules not checked: memberships failed", "request_id", requestID(c), "op", "Portfolio/Businesses", "err", err)
+		h.log.Warn("folder rules not checked: memberships failed", "request_id", middleware.RequestID(c), "op", "Portfolio/Businesses", "err", err)
 	}
 	return nil, false
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/session"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
@@ -71,7 +72,7 @@ func (h *Handler) startNotes(c *echo.Context, id int32, draft *noteDraft) func()
 			sec.Problem = &views.Problem{Title: "Notes unavailable", Message: "Your notes could not be read just now. Reload the page to try again."}
 			return sec
 		}
-		sec.Notes, sec.More = views.NoteViews(notes, mustSession(c).User), more
+		sec.Notes, sec.More = views.NoteViews(notes, session.Must(c).User), more
 		return sec
 	}
 }
@@ -180,7 +181,7 @@ func (h *Handler) showNoteEdit(c *echo.Context) error {
 // noteEditPage renders the edit form of note holding text, with a
 // refusal's message if any.
 func (h *Handler) noteEditPage(c *echo.Context, status int, note store.Note, text, msg string) error {
-	nv := views.NoteViews([]store.Note{note}, mustSession(c).User)
+	nv := views.NoteViews([]store.Note{note}, session.Must(c).User)
 	page := views.NoteEditPage{Note: nv[0], Text: text, Error: msg}
 	if note.BusinessID > 0 { // unknown while the workspace is down
 		page.ReportURL = noteReport(note)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/session"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
@@ -151,7 +152,7 @@ func (h *Handler) watchedName(c *echo.Context, id int32) string {
 	}
 	// A report read lately left its name in the cache; a probe reads it
 	// without a call, so naming a rule never spends a request.
-	s := mustSession(c)
+	s := session.Must(c)
 	probe := h.cache.Reader(cache.Who{User: s.User, Key: s.Key}).Probe(nil)
 	if ident, err := probe.IdentificationGroup(c.Request().Context(), upstream.ByID(id)); err == nil && ident.BusinessName != "" {
 		return ident.BusinessName

@@ -9,8 +9,8 @@ import (
 	"github.com/redis/rueidis"
 )
 
-// Counter is the shape of handlers.Attempts; handlers does not import this
-// package, nor this package handlers.
+// Counter is the shape of session.Attempts; session does not import this
+// package, nor this package session.
 type Counter interface {
 	Reserve(ctx context.Context, keys []string, limits []int, window time.Duration) (full int, ends time.Time)
 	Release(ctx context.Context, keys []string)

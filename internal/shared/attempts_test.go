@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"creditdash/internal/handlers"
+	"creditdash/internal/session"
 	"creditdash/internal/shared"
 	"creditdash/internal/shared/redistest"
 )
@@ -22,7 +22,7 @@ func openAttempts(t *testing.T, n int) []*shared.Attempts {
 			t.Fatal(err)
 		}
 		t.Cleanup(st.Close)
-		out = append(out, shared.NewAttempts(st, handlers.NewMemoryAttempts(nil, time.Hour)))
+		out = append(out, shared.NewAttempts(st, session.NewMemoryAttempts(nil, time.Hour)))
 	}
 	return out
 }
@@ -90,7 +90,7 @@ func TestAttemptsWhileTheStoreIsDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
-	a := shared.NewAttempts(st, handlers.NewMemoryAttempts(nil, time.Hour))
+	a := shared.NewAttempts(st, session.NewMemoryAttempts(nil, time.Hour))
 	for range 2 {
 		if full, _ := a.Reserve(t.Context(), []string{"k"}, []int{2}, time.Hour); full != -1 {
 			t.Fatalf("store down: full %d, want -1", full)

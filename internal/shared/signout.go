@@ -11,8 +11,8 @@ import (
 	"github.com/redis/rueidis"
 )
 
-// Marks is the shape of handlers.SignOuts; handlers does not import this
-// package, nor this package handlers.
+// Marks is the shape of session.SignOuts; session does not import this
+// package, nor this package session.
 type Marks interface {
 	SignedOut(ctx context.Context, user string) (at time.Time, ok bool)
 	MarkSignedOut(ctx context.Context, user string, at time.Time) error

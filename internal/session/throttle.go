@@ -1,4 +1,4 @@
-package handlers
+package session
 
 import (
 	"context"
@@ -65,7 +65,7 @@ type tally struct {
 // memoryAttempts counts attempts in this process, bounded.
 type memoryAttempts struct {
 	now func() time.Time
-	// mu makes a reservation on several keys one step.
+	// mu makes a Reservation on several keys one step.
 	mu     sync.Mutex
 	counts *otter.Cache[string, tally]
 }
@@ -120,26 +120,34 @@ func (m *memoryAttempts) Forget(_ context.Context, key string) {
 	m.counts.Invalidate(key)
 }
 
-// signInThrottle is the counts described above, in one book: keys of
+// Throttle is the counts described above, in one book: keys of
 // failures start with "f", of codes sent with "c".
-type signInThrottle struct {
+type Throttle struct {
 	book Attempts
-	// place is the address a request came from (see clientAddress).
+	// place is the address a request came from.
 	place echo.IPExtractor
 }
 
-// What a refused attempt is refused for.
+// NewThrottle counts attempts in book, by the address place reads.
+func NewThrottle(book Attempts, place echo.IPExtractor) *Throttle {
+	return &Throttle{book: book, place: place}
+}
+
+// Refusal is what a refused attempt is refused for.
+type Refusal int
+
+// The refusals, by the count that was full.
 const (
-	throttledFailures = iota + 1 // of a name from this place
-	throttledPlace               // of any name from this place
-	throttledName                // of a name from anywhere
-	throttledCodes
+	RefusedFailures Refusal = iota + 1 // of a name from this place
+	RefusedPlace                       // of any name from this place
+	RefusedName                        // of a name from anywhere
+	RefusedCodes
 )
 
-// reservation is one attempt counted before the service is asked; the
+// Reservation is one attempt counted before the service is asked; the
 // handler settles it by what the service answered.
-type reservation struct {
-	t      *signInThrottle
+type Reservation struct {
+	t      *Throttle
 	name   string
 	place  string
 	code   bool // a code slot is held too
@@ -152,10 +160,10 @@ func failureKeys(name, place string) []string {
 	return []string{"f" + n + "\x00" + place, "f@" + place, "fn" + n}
 }
 
-// reserve counts an attempt of name from r on every count before the
+// Reserve counts an attempt of name from r on every count before the
 // service is asked; code says the attempt may send a code (a sign-in, not
 // the code step). A refusal says why and until when.
-func (t *signInThrottle) reserve(r *http.Request, name string, code bool) (*reservation, int, time.Time) {
+func (t *Throttle) Reserve(r *http.Request, name string, code bool) (*Reservation, Refusal, time.Time) {
 	p := throttlePlace(t.place(r))
 	keys := failureKeys(name, p)
 	limits := []int{failuresPerNameAndPlace, failuresPerPlace, failuresPerName}
@@ -165,52 +173,52 @@ func (t *signInThrottle) reserve(r *http.Request, name string, code bool) (*rese
 	}
 	full, ends := t.book.Reserve(r.Context(), keys, limits, ThrottleWindow)
 	if full < 0 {
-		return &reservation{t: t, name: name, place: p, code: code}, 0, time.Time{}
+		return &Reservation{t: t, name: name, place: p, code: code}, 0, time.Time{}
 	}
 	// The keys' order above: name here, place, name anywhere, codes.
-	return nil, []int{throttledFailures, throttledPlace, throttledName, throttledCodes}[full], ends
+	return nil, []Refusal{RefusedFailures, RefusedPlace, RefusedName, RefusedCodes}[full], ends
 }
 
-// failure keeps the attempt counted as a failure (a wrong password or
+// Failure keeps the attempt counted as a failure (a wrong password or
 // code); the code slot goes back, as no code was sent.
-func (r *reservation) failure(ctx context.Context) {
+func (r *Reservation) Failure(ctx context.Context) {
 	r.failed = true
 	if r.code {
 		r.t.book.Release(ctx, []string{"c" + strings.ToLower(r.name)})
 	}
 }
 
-// codeSent turns the attempt into a code sent: the code slot stays, the
+// CodeSent turns the attempt into a code sent: the code slot stays, the
 // failure counts go back.
-func (r *reservation) codeSent(ctx context.Context) {
+func (r *Reservation) CodeSent(ctx context.Context) {
 	r.t.book.Release(ctx, failureKeys(r.name, r.place))
 }
 
-// succeeded ends the attempt as a whole sign-in: the name's failures from
-// this place are forgotten, and the rest of the reservation goes back.
-func (r *reservation) succeeded(ctx context.Context) {
+// Succeeded ends the attempt as a whole sign-in: the name's failures from
+// this place are forgotten, and the rest of the Reservation goes back.
+func (r *Reservation) Succeeded(ctx context.Context) {
 	keys := failureKeys(r.name, r.place)
 	r.t.book.Forget(ctx, keys[0])
 	r.release(ctx, keys[1:])
 }
 
-// undone gives the whole attempt back: the service failed, so it says
+// Undone gives the whole attempt back: the service failed, so it says
 // nothing about the password.
-func (r *reservation) undone(ctx context.Context) {
+func (r *Reservation) Undone(ctx context.Context) {
 	r.release(ctx, failureKeys(r.name, r.place))
 }
 
 // release gives back the failure keys given and the code slot.
-func (r *reservation) release(ctx context.Context, keys []string) {
+func (r *Reservation) release(ctx context.Context, keys []string) {
 	if r.code {
 		keys = append(keys, "c"+strings.ToLower(r.name))
 	}
 	r.t.book.Release(ctx, keys)
 }
 
-// codeResent counts a code the service sent again during the code step;
+// CodeResent counts a code the service sent again during the code step;
 // it was sent, so it is counted whatever the limit.
-func (t *signInThrottle) codeResent(r *http.Request, name string) {
+func (t *Throttle) CodeResent(r *http.Request, name string) {
 	t.book.Reserve(r.Context(), []string{"c" + strings.ToLower(name)}, []int{math.MaxInt}, ThrottleWindow)
 }
 

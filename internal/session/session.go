@@ -1,4 +1,9 @@
-package handlers
+// Package session keeps who is signed in: the encrypted session cookie and
+// the two cookies of two-factor sign-in, the decoded sessions kept a
+// moment (Memo), sign-out marks, the forms' CSRF tokens, the guard against
+// GETs sent from other sites, and the sign-in throttle. It knows nothing of
+// pages: what a guard answers with is the caller's.
+package session
 
 import (
 	"crypto/hkdf"
@@ -48,9 +53,9 @@ type Session struct {
 	CSRF string
 }
 
-// SessionStore keeps Session in an authenticated, encrypted cookie, and
+// Store keeps Session in an authenticated, encrypted cookie, and
 // the two cookies of two-factor sign-in beside it (see twoFactorCookies).
-type SessionStore struct {
+type Store struct {
 	store *sessions.CookieStore
 	// name is the session cookie's name: with the __Host- prefix over
 	// TLS, so no subdomain can set or shadow it.
@@ -63,17 +68,17 @@ type SessionStore struct {
 	browser []securecookie.Codec
 }
 
-// NewSessionStore derives a hash key and a block key from each secret (newest
+// NewStore derives a hash key and a block key from each secret (newest
 // first; older ones still decode cookies, for rotation).
-func NewSessionStore(secrets []string, secure bool, lifetime time.Duration) (*SessionStore, error) {
+func NewStore(secrets []string, secure bool, lifetime time.Duration) (*Store, error) {
 	if len(secrets) == 0 {
-		return nil, errors.New("handlers: no session secret")
+		return nil, errors.New("session: no session secret")
 	}
 	var pairs [][]byte
 	var pendingCodecs, browserCodecs []securecookie.Codec
 	for i, s := range secrets {
 		if len(s) < MinSecretLen {
-			return nil, fmt.Errorf("handlers: session secret %d is shorter than %d characters", i+1, MinSecretLen)
+			return nil, fmt.Errorf("session: session secret %d is shorter than %d characters", i+1, MinSecretLen)
 		}
 		hashKey, err := hkdf.Key(sha256.New, []byte(s), nil, "creditdash session authentication", 64)
 		if err != nil {
@@ -109,12 +114,12 @@ func NewSessionStore(secrets []string, secure bool, lifetime time.Duration) (*Se
 		SameSite: http.SameSiteLaxMode,
 	}
 	store.MaxAge(int(lifetime / time.Second))
-	return &SessionStore{store: store, name: cookieName(sessionCookie, secure), pending: pendingCodecs, browser: browserCodecs}, nil
+	return &Store{store: store, name: cookieName(sessionCookie, secure), pending: pendingCodecs, browser: browserCodecs}, nil
 }
 
 // BindService binds the store's cookies to the service at url: cookies
 // are made for it and those made for another are refused.
-func (s *SessionStore) BindService(url string) { s.service = url }
+func (s *Store) BindService(url string) { s.service = url }
 
 // cookieName is name with the __Host- prefix when cookies are Secure: the
 // browser then takes the cookie only from this host, over TLS, for "/".
@@ -128,7 +133,7 @@ func cookieName(name string, secure bool) string {
 // Load reads the session; ok is false when there is none or the cookie is
 // tampered, expired, sealed with a key we no longer hold, or made for
 // another service.
-func (s *SessionStore) Load(r *http.Request) (Session, bool) {
+func (s *Store) Load(r *http.Request) (Session, bool) {
 	sess, err := s.store.Get(r, s.name)
 	if err != nil || sess.IsNew {
 		return Session{}, false
@@ -149,7 +154,7 @@ func (s *SessionStore) Load(r *http.Request) (Session, bool) {
 }
 
 // Save replaces whatever session the request carried with s.
-func (s *SessionStore) Save(w http.ResponseWriter, r *http.Request, sess Session) error {
+func (s *Store) Save(w http.ResponseWriter, r *http.Request, sess Session) error {
 	gs := s.fresh() // never carry over anything from an old session
 	gs.Values[keyServiceKey] = sess.Key
 	gs.Values[keyUser] = sess.User
@@ -161,7 +166,7 @@ func (s *SessionStore) Save(w http.ResponseWriter, r *http.Request, sess Session
 	}
 	gs.Values[keyCSRF] = sess.CSRF
 	if len(sess.Key)+len(sess.User) > maxSessionText {
-		return errCookieTooLong
+		return ErrCookieTooLong
 	}
 	return s.store.Save(r, w, gs)
 }
@@ -171,11 +176,11 @@ func (s *SessionStore) Save(w http.ResponseWriter, r *http.Request, sess Session
 // most 4 kB of a cookie.
 const maxSessionText = 2000
 
-// errCookieTooLong: the session would not fit in a browser's cookie.
-var errCookieTooLong = errors.New("handlers: session cookie too long")
+// ErrCookieTooLong: the session would not fit in a browser's cookie.
+var ErrCookieTooLong = errors.New("session: session cookie too long")
 
 // Clear expires the cookie in the browser.
-func (s *SessionStore) Clear(w http.ResponseWriter, r *http.Request) {
+func (s *Store) Clear(w http.ResponseWriter, r *http.Request) {
 	gs := s.fresh()
 	gs.Options.MaxAge = -1
 	_ = s.store.Save(r, w, gs)
@@ -183,7 +188,7 @@ func (s *SessionStore) Clear(w http.ResponseWriter, r *http.Request) {
 
 // fresh returns an empty session with the store's options; the store's own
 // New would decode the request's old cookie into it.
-func (s *SessionStore) fresh() *sessions.Session {
+func (s *Store) fresh() *sessions.Session {
 	gs := sessions.NewSession(s.store, s.name)
 	opts := *s.store.Options
 	gs.Options = &opts
@@ -207,7 +212,7 @@ type sessionWire struct {
 func (sessionSerializer) Serialize(src interface{}) ([]byte, error) {
 	values, ok := src.(map[interface{}]interface{})
 	if !ok {
-		return nil, errors.New("handlers: session values of an unknown shape")
+		return nil, errors.New("session: session values of an unknown shape")
 	}
 	var w sessionWire
 	w.Key, _ = values[keyServiceKey].(string)
@@ -222,7 +227,7 @@ func (sessionSerializer) Serialize(src interface{}) ([]byte, error) {
 func (sessionSerializer) Deserialize(src []byte, dst interface{}) error {
 	values, ok := dst.(*map[interface{}]interface{})
 	if !ok {
-		return errors.New("handlers: session values of an unknown shape")
+		return errors.New("session: session values of an unknown shape")
 	}
 	var w sessionWire
 	if err := json.Unmarshal(src, &w); err != nil {
@@ -241,7 +246,7 @@ func (sessionSerializer) Deserialize(src []byte, dst interface{}) error {
 // /login paths, where they are read:
 //   - the pending sign-in, for 10 minutes: the service's pending key, who
 //     is signing in, where to go next, and how many codes were wrong. It is
-//     never a session: loadSession reads only sessionCookie.
+//     never a session: Load reads only sessionCookie.
 //   - the remembered browser, for 30 days: the service's browser key and
 //     the user name it belongs to, so it is sent only for that user.
 const (
@@ -256,8 +261,8 @@ const (
 	browserLifetime = upstream.BrowserKeyLifetime
 )
 
-// pendingSignIn is a two-factor sign-in waiting for its code.
-type pendingSignIn struct {
+// Pending is a two-factor sign-in waiting for its code.
+type Pending struct {
 	// Key is the service's pending key; like Session.Key it leaves the
 	// cookie only in the Authorization header to the service.
 	Key   string    `json:"k"`
@@ -298,14 +303,14 @@ func purposeCodec(secret, purpose string, maxAge time.Duration) (*securecookie.S
 
 // SavePending starts (or updates) a pending sign-in. Its deadline is
 // pendingLifetime after it started, which a wrong code does not move.
-func (s *SessionStore) SavePending(w http.ResponseWriter, p pendingSignIn, now time.Time) error {
+func (s *Store) SavePending(w http.ResponseWriter, p Pending, now time.Time) error {
 	if !now.Before(p.Since.Add(pendingLifetime)) {
 		s.ClearPending(w)
 		return nil
 	}
 	p.Service = s.service
 	v, err := encodeCookie(pendingCookie, p, s.pending)
-	if errors.Is(err, errCookieTooLong) && p.Next != "/" {
+	if errors.Is(err, ErrCookieTooLong) && p.Next != "/" {
 		// A return path too long to keep (a crafted link) is dropped
 		// rather than the sign-in: the analyst lands on the home page.
 		p.Next = "/"
@@ -318,34 +323,34 @@ func (s *SessionStore) SavePending(w http.ResponseWriter, p pendingSignIn, now t
 	return nil
 }
 
-// pendingState is what a browser holds of a two-factor sign-in.
-type pendingState int
+// PendingState is what a browser holds of a two-factor sign-in.
+type PendingState int
 
 const (
-	pendingNone    pendingState = iota // none, or tampered or foreign
-	pendingWaiting                     // waiting for its code
-	pendingExpired                     // past its deadline; User and Next still tell whose and where to
+	PendingNone    PendingState = iota // none, or tampered or foreign
+	PendingWaiting                     // waiting for its code
+	PendingExpired                     // past its deadline; User and Next still tell whose and where to
 )
 
-// LoadPending reads the pending sign-in and whether it still waits.
-func (s *SessionStore) LoadPending(r *http.Request, now time.Time) (pendingSignIn, pendingState) {
-	var p pendingSignIn
+// LoadPending reads the pending sign-in and whether it still waits. Its
+// Next is as the browser kept it: the caller makes it a safe path.
+func (s *Store) LoadPending(r *http.Request, now time.Time) (Pending, PendingState) {
+	var p Pending
 	c, err := r.Cookie(pendingCookie)
 	if err != nil || securecookie.DecodeMulti(pendingCookie, c.Value, &p, s.pending...) != nil {
-		return pendingSignIn{}, pendingNone
+		return Pending{}, PendingNone
 	}
 	if p.Key == "" || p.User == "" || p.Service != s.service {
-		return pendingSignIn{}, pendingNone
+		return Pending{}, PendingNone
 	}
-	p.Next = safePath(p.Next)
 	if !now.Before(p.Since.Add(pendingLifetime)) {
-		return p, pendingExpired
+		return p, PendingExpired
 	}
-	return p, pendingWaiting
+	return p, PendingWaiting
 }
 
 // ClearPending expires the pending sign-in in the browser.
-func (s *SessionStore) ClearPending(w http.ResponseWriter) {
+func (s *Store) ClearPending(w http.ResponseWriter) {
 	s.setCookie(w, pendingCookie, "", -1)
 }
 
@@ -354,20 +359,20 @@ func (s *SessionStore) ClearPending(w http.ResponseWriter) {
 const maxCookieBytes = 4096
 
 // encodeCookie seals value for the cookie name, or fails with
-// errCookieTooLong when the cookie would not fit in a browser.
+// ErrCookieTooLong when the cookie would not fit in a browser.
 func encodeCookie(name string, value any, codecs []securecookie.Codec) (string, error) {
 	v, err := securecookie.EncodeMulti(name, value, codecs...)
 	if err != nil {
 		return "", err
 	}
 	if len(name)+1+len(v) > maxCookieBytes {
-		return "", errCookieTooLong
+		return "", ErrCookieTooLong
 	}
 	return v, nil
 }
 
 // SaveBrowserKey remembers this browser for user.
-func (s *SessionStore) SaveBrowserKey(w http.ResponseWriter, user, key string) error {
+func (s *Store) SaveBrowserKey(w http.ResponseWriter, user, key string) error {
 	v, err := encodeCookie(browserCookie, rememberedBrowser{User: user, Key: key, Service: s.service}, s.browser)
 	if err != nil {
 		return err
@@ -379,7 +384,7 @@ func (s *SessionStore) SaveBrowserKey(w http.ResponseWriter, user, key string) e
 // BrowserKey returns the browser key remembered for user, or "" when the
 // browser holds none, a tampered one, one another user name earned, or one
 // not made for this store's service.
-func (s *SessionStore) BrowserKey(r *http.Request, user string) string {
+func (s *Store) BrowserKey(r *http.Request, user string) string {
 	var b rememberedBrowser
 	c, err := r.Cookie(browserCookie)
 	if err != nil || securecookie.DecodeMulti(browserCookie, c.Value, &b, s.browser...) != nil {
@@ -395,7 +400,7 @@ func (s *SessionStore) BrowserKey(r *http.Request, user string) string {
 }
 
 // setCookie writes one two-factor cookie; a negative lifetime expires it.
-func (s *SessionStore) setCookie(w http.ResponseWriter, name, value string, lifetime time.Duration) {
+func (s *Store) setCookie(w http.ResponseWriter, name, value string, lifetime time.Duration) {
 	c := &http.Cookie{
 		Name:     name,
 		Value:    value,

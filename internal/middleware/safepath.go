@@ -1,4 +1,4 @@
-package handlers
+package middleware
 
 import (
 	"net/url"
@@ -8,13 +8,13 @@ import (
 // maxNextLen bounds a return path; longer ones are not links people share.
 const maxNextLen = 2048
 
-// safePath returns raw if it is a path on this site, and "/" otherwise.
+// SafePath returns raw if it is a path on this site, and "/" otherwise.
 // Every redirect to a path that came from a request goes through it: the
 // next page after sign-in and the page a Refresh returns to. It
 // refuses anything a browser could read as another host: "//host",
 // "/\host", schemes, encoded slashes or backslashes that decode into those,
 // and control characters. Sign-in pages are refused too, to avoid loops.
-func safePath(raw string) string {
+func SafePath(raw string) string {
 	if raw == "" || len(raw) > maxNextLen || !strings.HasPrefix(raw, "/") {
 		return "/"
 	}

@@ -1,4 +1,4 @@
-package handlers
+package middleware
 
 import (
 	"context"
@@ -10,27 +10,27 @@ import (
 // Turns bound the pages of all users and of each user; a page that waits
 // too long is busy, one whose visitor left is not.
 func TestTurnsBoundAllPagesAndEachUsers(t *testing.T) {
-	tr := newTurns(3, 2, 20*time.Millisecond)
+	tr := NewTurns(3, 2, 20*time.Millisecond)
 	ctx := context.Background()
 	take := func(user string) func() {
 		t.Helper()
-		release, err := tr.take(ctx, user)
+		release, err := tr.Take(ctx, user)
 		if err != nil {
 			t.Fatalf("%s: %v", user, err)
 		}
 		return release
 	}
 	a1, a2 := take("a"), take("a")
-	if _, err := tr.take(ctx, "a"); !errors.Is(err, errBusy) {
-		t.Errorf("a third page of a, limit 2 each: %v, want errBusy", err)
+	if _, err := tr.Take(ctx, "a"); !errors.Is(err, ErrBusy) {
+		t.Errorf("a third page of a, limit 2 each: %v, want ErrBusy", err)
 	}
 	b1 := take("b") // a's crowd does not hold b up
-	if _, err := tr.take(ctx, "c"); !errors.Is(err, errBusy) {
-		t.Errorf("a fourth page in all, limit 3: %v, want errBusy", err)
+	if _, err := tr.Take(ctx, "c"); !errors.Is(err, ErrBusy) {
+		t.Errorf("a fourth page in all, limit 3: %v, want ErrBusy", err)
 	}
 	gone, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := tr.take(gone, "c"); !errors.Is(err, context.Canceled) {
+	if _, err := tr.Take(gone, "c"); !errors.Is(err, context.Canceled) {
 		t.Errorf("a visitor who left: %v, want context.Canceled", err)
 	}
 	a1()
@@ -40,21 +40,21 @@ func TestTurnsBoundAllPagesAndEachUsers(t *testing.T) {
 	for _, release := range []func(){a2, a3, c1} {
 		release()
 	}
-	if n := tr.users.inUse(); n != 0 || len(tr.all) != 0 {
-		t.Errorf("after every release: %d users, %d turns held", n, len(tr.all))
+	if n := tr.users.InUse(); n != 0 || len(tr.all) != 0 {
+		t.Errorf("after every release: %d users, %d Turns held", n, len(tr.all))
 	}
 }
 
 // A page waiting for a turn takes it as soon as one is released.
 func TestTurnsGoToTheNextInLine(t *testing.T) {
-	tr := newTurns(1, 1, 5*time.Second)
-	first, err := tr.take(context.Background(), "a")
+	tr := NewTurns(1, 1, 5*time.Second)
+	first, err := tr.Take(context.Background(), "a")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := make(chan error, 1)
 	go func() {
-		release, err := tr.take(context.Background(), "b")
+		release, err := tr.Take(context.Background(), "b")
 		if err == nil {
 			release()
 		}

@@ -1,4 +1,4 @@
-package handlers
+package middleware
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ func TestKeptPageHoldsExactlyItsBytes(t *testing.T) {
 	for i := range 3000 {
 		page = fmt.Appendf(page, "<tr><td>Business %d</td><td class=\"num\">%d</td></tr>\n", i*7919%10007, i*i%997)
 	}
-	gz := gzipBytes(page)
+	gz := GzipBytes(page)
 	// At most the allocator's rounding to its size classes.
 	if cap(gz) > len(gz)+len(gz)/8 {
 		t.Errorf("kept page: %d bytes in a buffer of %d", len(gz), cap(gz))
@@ -38,7 +38,7 @@ func BenchmarkKeptPagePlain(b *testing.B) {
 	for i := range 900 {
 		page = fmt.Appendf(page, "<tr><td>Business %d</td><td class=\"num\">%d</td></tr>\n", i*7919%10007, i*i%997)
 	}
-	gz := gzipBytes(page)
+	gz := GzipBytes(page)
 	b.Run("gunzip", func(b *testing.B) {
 		b.SetBytes(int64(len(page)))
 		for b.Loop() {

@@ -1,4 +1,4 @@
-package handlers
+package middleware
 
 import (
 	"net/url"
@@ -35,8 +35,8 @@ func TestSafePath(t *testing.T) {
 		"/%7F/evil":                "/",
 	}
 	for in, want := range cases {
-		if got := safePath(in); got != want {
-			t.Errorf("safePath(%q) = %q, want %q", in, got, want)
+		if got := SafePath(in); got != want {
+			t.Errorf("SafePath(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -46,12 +46,12 @@ func FuzzSafePath(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got := safePath(s)
+		got := SafePath(s)
 		if got == "/" {
 			return
 		}
 		if got != s || len(got) < 2 || got[0] != '/' || got[1] == '/' || got[1] == '\\' {
-			t.Fatalf("safePath(%q) = %q: not a local path", s, got)
+			t.Fatalf("SafePath(%q) = %q: not a local path", s, got)
 		}
 		// As a browser reads it: decoded, tabs and line breaks dropped,
 		// backslashes as slashes, resolved against the dashboard.
@@ -61,11 +61,11 @@ func FuzzSafePath(f *testing.F) {
 		}
 		decoded = strings.NewReplacer("\t", "", "\n", "", "\r", "", `\`, "/").Replace(decoded)
 		if strings.HasPrefix(decoded, "//") {
-			t.Fatalf("safePath(%q) = %q reads as %q, another host", s, got, decoded)
+			t.Fatalf("SafePath(%q) = %q reads as %q, another host", s, got, decoded)
 		}
 		base, _ := url.Parse("https://dash.example/x")
 		if ref, err := url.Parse(got); err == nil && base.ResolveReference(ref).Host != "dash.example" {
-			t.Fatalf("safePath(%q) = %q resolves to another host", s, got)
+			t.Fatalf("SafePath(%q) = %q resolves to another host", s, got)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package handlers
+package middleware
 
 import (
 	"crypto/hmac"
@@ -11,12 +11,12 @@ import (
 	"unicode/utf8"
 )
 
-// passwordLike reports whether a user name looks like a password rather
+// PasswordLike reports whether a user name looks like a password rather
 // than a name: it holds a digit and at least three of the four kinds of
 // character (lower case, upper case, digit, symbol), the mix password
 // rules ask for, and is not an e-mail address. Real names rarely mix
 // that much; a name taken for a password is only logged redacted.
-func passwordLike(name string) bool {
+func PasswordLike(name string) bool {
 	var lower, upper, digit, symbol bool
 	for _, r := range name {
 		switch {
@@ -59,9 +59,9 @@ var redactKey = func() []byte {
 	return k
 }()
 
-// redactedName stands for a password-like name in the log: its length and
+// RedactedName stands for a password-like name in the log: its length and
 // a keyed tag, none of its characters.
-func redactedName(name string) string {
+func RedactedName(name string) string {
 	m := hmac.New(sha256.New, redactKey)
 	m.Write([]byte(strings.ToLower(name)))
 	return fmt.Sprintf("(redacted, %d characters, #%s)", utf8.RuneCountInString(name), hex.EncodeToString(m.Sum(nil))[:8])

@@ -1,4 +1,4 @@
-package handlers
+package middleware
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/session"
 )
 
 // Pages take turns. While it is prepared, a page holds its decoded answers,
@@ -22,40 +24,42 @@ import (
 // while a crowd of one user's scripts waits on its own and cannot take
 // everyone's.
 const (
-	pageTurns        = 48
-	pageTurnsPerUser = 6
-	// pageTurnWait is the default bound on the wait for a turn; then the
+	PageTurns        = 48
+	PageTurnsPerUser = 6
+	// PageTurnWait is the default bound on the wait for a turn; then the
 	// page says the dashboard is busy instead of hanging.
-	pageTurnWait = 20 * time.Second
+	PageTurnWait = 20 * time.Second
 )
 
-// busyRetryAfter is the Retry-After of the busy page, in seconds.
-const busyRetryAfter = "5"
+// BusyRetryAfter is the Retry-After of the busy page, in seconds.
+const BusyRetryAfter = "5"
 
-// errBusy is a page that waited pageTurnWait for its turn.
-var errBusy = errors.New("handlers: no turn for the page: the dashboard is busy")
+// ErrBusy is a page that waited PageTurnWait for its turn.
+var ErrBusy = errors.New("middleware: no turn for the page: the dashboard is busy")
 
-// turns bounds the pages prepared at once, in all and for each user.
-type turns struct {
+// Turns bounds the pages prepared at once, in all and for each user.
+type Turns struct {
 	all   chan struct{}
-	users *userSlots
+	users *UserSlots
 	wait  time.Duration
 	// waiting are the pages waiting now; busy those that waited too long.
 	waiting atomic.Int64
 	busy    atomic.Uint64
 }
 
-func newTurns(all, perUser int, wait time.Duration) *turns {
-	return &turns{all: make(chan struct{}, all), users: newUserSlots(perUser), wait: wait}
+// NewTurns bounds the pages prepared at once to all, perUser of each
+// user, waiting at most wait for a turn.
+func NewTurns(all, perUser int, wait time.Duration) *Turns {
+	return &Turns{all: make(chan struct{}, all), users: NewUserSlots(perUser), wait: wait}
 }
 
-// take waits for one of user's turns, then for one of all turns, and
-// returns the release of both. It gives up with errBusy after t.wait, or
+// Take waits for one of user's turns, then for one of all turns, and
+// returns the release of both. It gives up with ErrBusy after t.wait, or
 // with ctx. A turn that is free is taken at once, without the timer a wait
 // needs: most pages never wait. Taking a free turn never overtakes a page
 // that waits, as a channel hands a freed place to its oldest waiter.
-func (t *turns) take(ctx context.Context, user string) (release func(), err error) {
-	mine, ok := t.users.tryAcquire(user)
+func (t *Turns) Take(ctx context.Context, user string) (release func(), err error) {
+	mine, ok := t.users.TryAcquire(user)
 	if ok {
 		select {
 		case t.all <- struct{}{}:
@@ -69,7 +73,7 @@ func (t *turns) take(ctx context.Context, user string) (release func(), err erro
 	wctx, cancel := context.WithTimeout(ctx, t.wait)
 	defer cancel()
 	if !ok {
-		if mine, err = t.users.acquire(wctx, user); err != nil {
+		if mine, err = t.users.Acquire(wctx, user); err != nil {
 			return nil, t.busyOr(ctx, err)
 		}
 	}
@@ -83,36 +87,37 @@ func (t *turns) take(ctx context.Context, user string) (release func(), err erro
 }
 
 // busyOr is busyOr, counting the busy refusals.
-func (t *turns) busyOr(ctx context.Context, err error) error {
+func (t *Turns) busyOr(ctx context.Context, err error) error {
 	err = busyOr(ctx, err)
-	if errors.Is(err, errBusy) {
+	if errors.Is(err, ErrBusy) {
 		t.busy.Add(1)
 	}
 	return err
 }
 
-// busyOr is errBusy when the wait ran out, and the request's own error
+// busyOr is ErrBusy when the wait ran out, and the request's own error
 // when the visitor left.
 func busyOr(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return errBusy
+		return ErrBusy
 	}
 	return err
 }
 
-// admitPages makes a page wait its turn (see pageTurns). Forms are let
+// Admit makes a page wait its turn (see PageTurns). Forms are let
 // through at once: they are quick, and a busy page must never lose what
-// the analyst typed.
-func (h *Handler) admitPages(next echo.HandlerFunc) echo.HandlerFunc {
+// the analyst typed. It runs behind the sign-in guard: turns are the
+// signed-in user's.
+func (t *Turns) Admit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		r := c.Request()
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			return next(c)
 		}
-		release, err := h.turns.take(r.Context(), mustSession(c).User)
+		release, err := t.Take(r.Context(), session.Must(c).User)
 		if err != nil {
 			return err
 		}
@@ -120,3 +125,12 @@ func (h *Handler) admitPages(next echo.HandlerFunc) echo.HandlerFunc {
 		return next(c)
 	}
 }
+
+// Waiting are the pages waiting for a turn now.
+func (t *Turns) Waiting() int64 { return t.waiting.Load() }
+
+// Preparing are the pages holding a turn now.
+func (t *Turns) Preparing() int { return len(t.all) }
+
+// Busy are the pages that waited too long and said the dashboard is busy.
+func (t *Turns) Busy() uint64 { return t.busy.Load() }

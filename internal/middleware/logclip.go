@@ -1,4 +1,4 @@
-package handlers
+package middleware
 
 import (
 	"context"
@@ -83,3 +83,7 @@ func clipText(s string) (string, bool) {
 	}
 	return s[:cut] + "…(clipped)", true
 }
+
+// ClipLogs is next with every text value a log line carries cut to
+// maxLogValue bytes.
+func ClipLogs(next slog.Handler) slog.Handler { return clipHandler{next} }

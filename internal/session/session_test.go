@@ -1,4 +1,4 @@
-package handlers
+package session
 
 import (
 	"net/http"
@@ -9,7 +9,7 @@ import (
 )
 
 // seal saves s with store and returns the cookies a browser would send back.
-func seal(t *testing.T, store *SessionStore, s Session) []*http.Cookie {
+func seal(t *testing.T, store *Store, s Session) []*http.Cookie {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	if err := store.Save(rec, httptest.NewRequest(http.MethodGet, "/", nil), s); err != nil {
@@ -30,9 +30,9 @@ func with(cookies []*http.Cookie) *http.Request {
 
 func TestSessionSecretsRotate(t *testing.T) {
 	old, next := strings.Repeat("o", 40), strings.Repeat("n", 40)
-	before, _ := NewSessionStore([]string{old}, true, time.Hour)
-	after, _ := NewSessionStore([]string{next, old}, true, time.Hour)
-	retired, _ := NewSessionStore([]string{next}, true, time.Hour)
+	before, _ := NewStore([]string{old}, true, time.Hour)
+	after, _ := NewStore([]string{next, old}, true, time.Hour)
+	retired, _ := NewStore([]string{next}, true, time.Hour)
 	want := Session{Key: "11/21/2026 09:15:02 abc/def", User: "demo", SignedInAt: time.Unix(1_800_000_000, 0), CSRF: "per-session secret"}
 
 	sealed := seal(t, before, want)
@@ -49,7 +49,7 @@ func TestSessionSecretsRotate(t *testing.T) {
 }
 
 func TestSessionCookieIsEncrypted(t *testing.T) {
-	store, _ := NewSessionStore([]string{strings.Repeat("s", 40)}, true, time.Hour)
+	store, _ := NewStore([]string{strings.Repeat("s", 40)}, true, time.Hour)
 	for _, c := range seal(t, store, Session{Key: "SECRET-SESSION-KEY", User: "demo", SignedInAt: time.Now()}) {
 		if strings.Contains(c.Value, "SECRET") || strings.Contains(c.Value, "demo") {
 			t.Errorf("the cookie shows its contents: %q", c.Value)
@@ -58,10 +58,10 @@ func TestSessionCookieIsEncrypted(t *testing.T) {
 }
 
 func TestShortSecretsAreRefused(t *testing.T) {
-	if _, err := NewSessionStore([]string{"short"}, true, time.Hour); err == nil {
+	if _, err := NewStore([]string{"short"}, true, time.Hour); err == nil {
 		t.Error("a short secret was accepted")
 	}
-	if _, err := NewSessionStore(nil, true, time.Hour); err == nil {
+	if _, err := NewStore(nil, true, time.Hour); err == nil {
 		t.Error("no secret was accepted")
 	}
 }

@@ -1,4 +1,4 @@
-package handlers
+package middleware
 
 import (
 	"context"
@@ -9,12 +9,12 @@ import (
 )
 
 func TestUserSlotsBoundEachUserAndForgetIdleOnes(t *testing.T) {
-	u := newUserSlots(2)
+	u := NewUserSlots(2)
 	var running, most atomic.Int32
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() {
-			release, err := u.acquire(context.Background(), "a")
+			release, err := u.Acquire(context.Background(), "a")
 			if err != nil {
 				t.Error(err)
 				return
@@ -32,7 +32,7 @@ func TestUserSlotsBoundEachUserAndForgetIdleOnes(t *testing.T) {
 		})
 	}
 	// Another user is never held up by the first.
-	release, ok := u.tryAcquire("b")
+	release, ok := u.TryAcquire("b")
 	if !ok {
 		t.Error("user b waited for user a's slots")
 	} else {
@@ -42,22 +42,22 @@ func TestUserSlotsBoundEachUserAndForgetIdleOnes(t *testing.T) {
 	if most.Load() > 2 {
 		t.Errorf("%d calls of one user ran at once, limit 2", most.Load())
 	}
-	if n := u.inUse(); n != 0 {
+	if n := u.InUse(); n != 0 {
 		t.Errorf("%d users still in the map after everything ended", n)
 	}
-	r1, _ := u.tryAcquire("a")
-	r2, _ := u.tryAcquire("a")
-	if _, ok := u.tryAcquire("a"); ok {
+	r1, _ := u.TryAcquire("a")
+	r2, _ := u.TryAcquire("a")
+	if _, ok := u.TryAcquire("a"); ok {
 		t.Error("a third slot was given with a limit of 2")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
-	if _, err := u.acquire(ctx, "a"); err == nil {
+	if _, err := u.Acquire(ctx, "a"); err == nil {
 		t.Error("acquire did not give up with its context")
 	}
 	r1()
 	r2()
-	if n := u.inUse(); n != 0 {
+	if n := u.InUse(); n != 0 {
 		t.Errorf("%d users in the map after release", n)
 	}
 }

@@ -1,4 +1,4 @@
-package handlers
+package session
 
 import (
 	"crypto/hmac"
@@ -29,8 +29,8 @@ const (
 	loginCookie = "creditdash_login"
 )
 
-// csrfTokenOf derives the token of forms from secret.
-func csrfTokenOf(secret string) string {
+// tokenOf derives the token of forms from secret.
+func tokenOf(secret string) string {
 	if secret == "" {
 		return ""
 	}
@@ -39,30 +39,32 @@ func csrfTokenOf(secret string) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
-// csrf checks every state-changing request for a token bound to its
+// CSRF checks every state-changing request for a token bound to its
 // session (or, on /login paths, to its sign-in cookie), and refuses any
 // that a browser says came from another site, token or not. Safe
 // requests get the token their forms carry.
-func (h *Handler) csrf() echo.MiddlewareFunc {
+// secure is whether cookies are Secure (the sign-in cookie is named and
+// marked as the session's).
+func CSRF(secure bool) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c *echo.Context) error {
 			r := c.Request()
 			// A signed-in request's token came with its session
-			// (loadSession), derived once per decoded cookie.
+			// (Load), derived once per decoded cookie.
 			st := stateOf(c)
 			signedIn := st.signedIn
 			loginPath := r.URL.Path == twoFactorPath || strings.HasPrefix(r.URL.Path, twoFactorPath+"/")
 			var loginSecret string
-			if ck, err := r.Cookie(h.loginCookieName()); err == nil && len(ck.Value) >= 20 {
+			if ck, err := r.Cookie(loginCookieName(secure)); err == nil && len(ck.Value) >= 20 {
 				loginSecret = ck.Value
 			}
 			switch r.Method {
 			case http.MethodGet, http.MethodHead, http.MethodOptions:
 				if !signedIn && loginPath {
 					if loginSecret == "" {
-						loginSecret = h.setLoginCookie(c)
+						loginSecret = setLoginCookie(c, secure)
 					}
-					st.csrf = csrfTokenOf(loginSecret)
+					st.csrf = tokenOf(loginSecret)
 				}
 				return next(c)
 			}
@@ -86,12 +88,12 @@ func (h *Handler) csrf() echo.MiddlewareFunc {
 				sent = r.PostFormValue(csrfField)
 			}
 			ok := signedIn && tokenEqual(sent, st.csrf) ||
-				loginPath && loginSecret != "" && tokenEqual(sent, csrfTokenOf(loginSecret))
+				loginPath && loginSecret != "" && tokenEqual(sent, tokenOf(loginSecret))
 			if !ok {
 				return errCSRF
 			}
 			if !signedIn {
-				st.csrf = csrfTokenOf(loginSecret)
+				st.csrf = tokenOf(loginSecret)
 			}
 			return next(c)
 		}
@@ -107,19 +109,19 @@ func tokenEqual(sent, want string) bool {
 }
 
 // loginCookieName is the sign-in cookie's name, __Host- prefixed over TLS.
-func (h *Handler) loginCookieName() string { return cookieName(loginCookie, h.secure) }
+func loginCookieName(secure bool) string { return cookieName(loginCookie, secure) }
 
 // setLoginCookie gives a browser without one the sign-in cookie, for the
 // session lifetime of a sign-in form; it returns its value.
-func (h *Handler) setLoginCookie(c *echo.Context) string {
+func setLoginCookie(c *echo.Context, secure bool) string {
 	v := rand.Text()
 	http.SetCookie(c.Response(), &http.Cookie{
-		Name:     h.loginCookieName(),
+		Name:     loginCookieName(secure),
 		Value:    v,
 		Path:     "/",
 		MaxAge:   int(pendingKept.Seconds()) * 12,
 		HttpOnly: true,
-		Secure:   h.secure,
+		Secure:   secure,
 		SameSite: http.SameSiteLaxMode,
 	})
 	return v

@@ -1,4 +1,4 @@
-package handlers
+package session
 
 import (
 	"context"
@@ -48,12 +48,12 @@ func (m *memorySignOuts) MarkSignedOut(_ context.Context, user string, at time.T
 	return nil
 }
 
-// signInTime is the sign-in time a new session of user records: now, but
+// SignInTime is the sign-in time a new session of user records: now, but
 // always after the user's last sign-out, which must not refuse the session
 // that follows it, however fast (cookies keep milliseconds).
-func (h *Handler) signInTime(ctx context.Context, user string) time.Time {
-	at := h.now().Truncate(time.Millisecond)
-	if out, ok := h.signOuts.SignedOut(ctx, user); ok && !at.After(out) {
+func SignInTime(ctx context.Context, signOuts SignOuts, now time.Time, user string) time.Time {
+	at := now.Truncate(time.Millisecond)
+	if out, ok := signOuts.SignedOut(ctx, user); ok && !at.After(out) {
 		at = out.Truncate(time.Millisecond).Add(time.Millisecond)
 	}
 	return at

@@ -1,4 +1,4 @@
-package handlers
+package middleware
 
 import (
 	"context"
@@ -18,19 +18,28 @@ import (
 // section's offer. Unplanned, a miss goes straight on. Each call makes one
 // read, so a waiting call is one request a section would spend.
 
+// Plan is what a page loads now: Load[i] for its section i, and for a
+// section left unloaded Offers[i], what its calls answer instead (an error
+// that says what loading it would cost).
+type Plan[O error] struct {
+	Load   []bool
+	Offers []O
+}
+
 // pageRun is one page's calls under way.
-type pageRun struct {
-	h    *Handler
+type pageRun[S any, O error] struct {
 	rd   *cache.Reader
-	gate func(*cache.Reader) Source
+	gate func(*cache.Reader) S
+	// users bounds each user's fetches at once (a fair share).
+	users *UserSlots
 	// slots bounds the page's fetches at once to the client's pool.
 	slots chan struct{}
 	// decide plans the sections from what each would spend; nil lets every
 	// miss fetch.
-	decide func(costs []int) plan
+	decide func(costs []int) Plan[O]
 	// calls are the page's calls, next the first not started yet; spread
 	// starts the rest at the first miss.
-	calls  []pageCall
+	calls  []pageCall[S]
 	next   int
 	spread sync.Once
 	wg     sync.WaitGroup
@@ -40,22 +49,25 @@ type pageRun struct {
 	done    bool // the plan is made
 	running int  // calls neither finished nor waiting at a miss
 	costs   []int
-	p       plan
+	p       Plan[O]
 	fetched int
 }
 
-// runSections runs every call of secs once, as the package comment says,
-// and returns the plan decide made (zero when decide is nil) and how many
-// copies the calls fetched.
-func (h *Handler) runSections(ctx context.Context, rd *cache.Reader, gate func(*cache.Reader) Source, secs []section, decide func(costs []int) plan) (plan, int) {
-	r := &pageRun{h: h, rd: rd, gate: gate, slots: make(chan struct{}, maxParallel), decide: decide,
-		running: countCalls(secs), costs: make([]int, len(secs))}
+// RunSections runs every call of secs (the calls of each section) once,
+// as the file's comment says, reading through gate(rd); at most parallel
+// fetch at once, and users bounds each user's. It returns the plan decide
+// made (zero when decide is nil) and how many copies the calls fetched.
+func RunSections[S any, O error](ctx context.Context, rd *cache.Reader, gate func(*cache.Reader) S, secs [][]func(context.Context, S),
+	decide func(costs []int) Plan[O], users *UserSlots, parallel int) (Plan[O], int) {
+	r := &pageRun[S, O]{rd: rd, gate: gate, users: users, slots: make(chan struct{}, parallel), decide: decide,
+		costs: make([]int, len(secs))}
 	r.decided.L = &r.mu
-	for i, sec := range secs {
-		for _, call := range sec.calls {
-			r.calls = append(r.calls, pageCall{section: i, call: call})
+	for i, calls := range secs {
+		for _, call := range calls {
+			r.calls = append(r.calls, pageCall[S]{section: i, call: call})
 		}
 	}
+	r.running = len(r.calls)
 	for r.next < len(r.calls) {
 		pc := r.calls[r.next]
 		r.next++
@@ -71,16 +83,16 @@ func (h *Handler) runSections(ctx context.Context, rd *cache.Reader, gate func(*
 }
 
 // pageCall is one call of a page and the index of its section.
-type pageCall struct {
+type pageCall[S any] struct {
 	section int
-	call    func(context.Context, Source)
+	call    func(context.Context, S)
 }
 
 // startRest starts every call not started yet, each in its own goroutine,
 // once: at the first miss, so the calls after it do not wait for its
 // fetch. Until then only the request's goroutine runs calls, so next is
 // read and moved by it alone.
-func (r *pageRun) startRest(ctx context.Context) {
+func (r *pageRun[S, O]) startRest(ctx context.Context) {
 	r.spread.Do(func() {
 		for _, pc := range r.calls[r.next:] {
 			r.wg.Go(func() { r.run(ctx, pc.section, pc.call) })
@@ -90,7 +102,7 @@ func (r *pageRun) startRest(ctx context.Context) {
 }
 
 // run runs one call of section i through a reader that holds its misses.
-func (r *pageRun) run(ctx context.Context, i int, call func(context.Context, Source)) {
+func (r *pageRun[S, O]) run(ctx context.Context, i int, call func(context.Context, S)) {
 	var release []func()
 	call(ctx, r.gate(r.rd.Holding(func(ctx context.Context) error {
 		rel, err := r.hold(ctx, i)
@@ -112,9 +124,9 @@ func (r *pageRun) run(ctx context.Context, i int, call func(context.Context, Sou
 // for the plan when there is one to wait for, and answers the section's
 // offer when the plan leaves the section unloaded. A fetch that goes on
 // takes one of the page's slots and one of its user's (a fair share:
-// however many pages the user opens at once, only callsPerUser of their
+// however many pages the user opens at once, only the users' limit of their
 // calls run); release gives both back.
-func (r *pageRun) hold(ctx context.Context, i int) (release func(), err error) {
+func (r *pageRun[S, O]) hold(ctx context.Context, i int) (release func(), err error) {
 	// The calls not started yet count as running: they must start before
 	// this one waits for the plan.
 	r.startRest(ctx)
@@ -128,8 +140,8 @@ func (r *pageRun) hold(ctx context.Context, i int) (release func(), err error) {
 		}
 		r.running++
 	}
-	if r.decide != nil && !r.p.load[i] {
-		offer := r.p.offers[i]
+	if r.decide != nil && !r.p.Load[i] {
+		offer := r.p.Offers[i]
 		r.mu.Unlock()
 		return nil, offer
 	}
@@ -142,7 +154,7 @@ func (r *pageRun) hold(ctx context.Context, i int) (release func(), err error) {
 	}
 	// A call that gives up waiting runs with its ended context and fails
 	// as such.
-	userRelease, err := r.h.calls.acquire(ctx, r.rd.Who().User)
+	userRelease, err := r.users.Acquire(ctx, r.rd.Who().User)
 	return func() {
 		if err == nil {
 			userRelease()
@@ -153,7 +165,7 @@ func (r *pageRun) hold(ctx context.Context, i int) (release func(), err error) {
 
 // maySettle makes the plan once no call is left running; the caller holds
 // the lock.
-func (r *pageRun) maySettle() {
+func (r *pageRun[S, O]) maySettle() {
 	if r.decide != nil && !r.done && r.running == 0 {
 		r.settle()
 	}
@@ -161,7 +173,7 @@ func (r *pageRun) maySettle() {
 
 // settle makes the plan and wakes the waiting calls; the caller holds the
 // lock.
-func (r *pageRun) settle() {
+func (r *pageRun[S, O]) settle() {
 	r.p, r.done = r.decide(r.costs), true
 	r.decided.Broadcast()
 }

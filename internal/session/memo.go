@@ -1,4 +1,4 @@
-package handlers
+package session
 
 import (
 	"encoding/base64"
@@ -17,14 +17,14 @@ import (
 // full reading did not check: an entry is made only from a cookie that
 // decoded, is used only for the very same value, and never outlives the
 // cookie's own age limit. A sign-out still takes effect at once: its mark
-// is checked on every request (loadSession), kept session or not.
+// is checked on every request (Load), kept session or not.
 
 // sessionMemoLife bounds how long a decoded session is kept.
 const sessionMemoLife = time.Minute
 
-// DefaultSessionMemoBytes bounds the memory of the decoded sessions kept
+// DefaultMemoBytes bounds the memory of the decoded sessions kept
 // when Config leaves it out: some two thousand browsers' worth.
-const DefaultSessionMemoBytes = 1 << 20
+const DefaultMemoBytes = 1 << 20
 
 // keptSession is a decoded session, the token its forms carry (an HMAC,
 // derived once rather than on every page) and when its cookie stops being
@@ -35,15 +35,16 @@ type keptSession struct {
 	until time.Time
 }
 
-// sessionMemo keeps decoded sessions by cookie value.
-type sessionMemo struct {
-	store  *SessionStore
+// Memo keeps decoded sessions by cookie value.
+type Memo struct {
+	store  *Store
 	kept   *otter.Cache[string, keptSession]
 	maxAge time.Duration // the cookie's, as its codec checks it
 	now    func() time.Time
 }
 
-func newSessionMemo(store *SessionStore, maxBytes uint64) (*sessionMemo, error) {
+// NewMemo keeps decoded sessions of store within maxBytes.
+func NewMemo(store *Store, maxBytes uint64) (*Memo, error) {
 	kept, err := otter.New(&otter.Options[string, keptSession]{
 		MaximumWeight: maxBytes,
 		Weigher: func(v string, k keptSession) uint32 {
@@ -55,13 +56,13 @@ func newSessionMemo(store *SessionStore, maxBytes uint64) (*sessionMemo, error) 
 		return nil, err
 	}
 	maxAge := time.Duration(store.store.Options.MaxAge) * time.Second
-	return &sessionMemo{store: store, kept: kept, maxAge: maxAge, now: time.Now}, nil
+	return &Memo{store: store, kept: kept, maxAge: maxAge, now: time.Now}, nil
 }
 
-// load is the request's session and its forms' token: kept when its
+// Load is the request's session and its forms' token: kept when its
 // cookie was decoded a moment ago, read through the store otherwise (and
 // then kept).
-func (m *sessionMemo) load(r *http.Request) (s Session, token string, ok bool) {
+func (m *Memo) Load(r *http.Request) (s Session, token string, ok bool) {
 	ck, err := r.Cookie(m.store.name)
 	if err != nil {
 		return Session{}, "", false
@@ -73,7 +74,7 @@ func (m *sessionMemo) load(r *http.Request) (s Session, token string, ok bool) {
 	if s, ok = m.store.Load(r); !ok {
 		return Session{}, "", false
 	}
-	token = csrfTokenOf(s.CSRF)
+	token = tokenOf(s.CSRF)
 	if stamped, ok := cookieStamp(ck.Value); ok && m.maxAge > 0 {
 		until := stamped.Add(m.maxAge)
 		if soon := now.Add(sessionMemoLife); soon.Before(until) {
