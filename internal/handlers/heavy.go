@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/session"
 	"creditdash/internal/views"
 )
 
@@ -66,7 +67,7 @@ var errHeavyBusy = errors.New("handlers: team downloads busy")
 // boundHeavy runs a team download within the gate's bounds.
 func (h *Handler) boundHeavy(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		leave, full := h.heavy.enter(mustSession(c).User)
+		leave, full := h.heavy.enter(session.Must(c).User)
 		if leave == nil {
 			msg := "Your earlier download of the team's accounts is still being prepared: one runs at a time for each analyst. Wait for it to finish, then try again."
 			if full == "team" {
