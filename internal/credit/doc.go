@@ -15,7 +15,10 @@
 //     breakdowns and the expected-loss bridge (drift.go, exposure.go,
 //     bridge.go);
 //   - when an account is next reviewed and why it is on the worklist
-//     (review.go, worklist.go).
+//     (review.go, worklist.go);
+//   - which linked businesses an analyst's hourly requests are best spent
+//     refreshing, and how much of the exposure has fresh scores
+//     (refresh.go).
 //
 // It shapes nothing: labels, formats and charts belong to internal/views,
 // which imports this package, never the other way round.

@@ -21,7 +21,7 @@ import (
 )
 
 // The refresh plan (issue 28): the team's linked businesses ranked by
-// expected loss × staleness × recent movement (views.RankRefresh), and a
+// expected loss × staleness × recent movement (credit.RankRefresh), and a
 // button that spends what the analyst has left this hour on the top of the
 // list. Each business costs one request, its score history, read through
 // the cache: the cache reserves every call in the budget book before it
@@ -40,7 +40,7 @@ const refreshAtOnce = 50
 type refreshPlan struct {
 	asOf     string
 	figs     []credit.Figures
-	ranked   []views.RefreshCandidate
+	ranked   []credit.RefreshCandidate
 	unlinked int
 }
 
@@ -56,12 +56,12 @@ func (h *Handler) readRefreshPlan(ctx context.Context, a store.Analyst) (*refres
 		return nil, err
 	}
 	now := h.now().UTC()
-	then := time.Date(now.Year(), now.Month()-views.MovementMonths, 1, 0, 0, 0, 0, time.UTC)
+	then := time.Date(now.Year(), now.Month()-credit.MovementMonths, 1, 0, 0, 0, 0, time.UTC)
 	riskThen, err := h.accts.RiskAsOf(ctx, a, then.Year()*100+int(then.Month()))
 	if err != nil {
 		return nil, err
 	}
-	p.ranked = views.RankRefresh(p.figs, riskThen, now)
+	p.ranked = credit.RankRefresh(p.figs, riskThen, now)
 	for _, f := range p.figs {
 		if !f.Linked() {
 			p.unlinked++
@@ -73,7 +73,7 @@ func (h *Handler) readRefreshPlan(ctx context.Context, a store.Analyst) (*refres
 // refreshCoverage is the coverage of the team's newest ledger, for the
 // exposure page, from the figures it already read.
 func (h *Handler) refreshCoverage(figs []credit.Figures) views.CoverageView {
-	return views.NewCoverageView(views.NewScoreCoverage(figs, h.now()))
+	return views.NewCoverageView(credit.NewScoreCoverage(figs, h.now()))
 }
 
 // showRefreshPlan shows the plan, the coverage, the analyst's budget and,
@@ -115,7 +115,7 @@ func (h *Handler) budgetLeft(user string) (text string, spend bool) {
 // readRefreshOutcome reads what the last click fetched from the address it
 // returned to: the businesses (at most refreshAtOnce, each ranked) and how
 // many it missed.
-func readRefreshOutcome(q url.Values, ranked []views.RefreshCandidate) (fetched []views.RefreshRow, missed int, done bool) {
+func readRefreshOutcome(q url.Values, ranked []credit.RefreshCandidate) (fetched []views.RefreshRow, missed int, done bool) {
 	if !q.Has("fetched") {
 		return nil, 0, false
 	}

@@ -100,7 +100,7 @@ func TestStaleText(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	noName := figure("A-1", 1009, 1000, 5, now.Add(-time.Hour))
 	noName.Name = ""
-	ranked := RankRefresh([]credit.Figures{noName, figure("A-2", 1009, 1000, 5, now.Add(-time.Hour))}, nil, now)
+	ranked := credit.RankRefresh([]credit.Figures{noName, figure("A-2", 1009, 1000, 5, now.Add(-time.Hour))}, nil, now)
 	row := NewRefreshRow(1, ranked[0])
 	if row.Name != "N A-2" || row.Stale != "1 hour" {
 		t.Errorf("row = %+v, want the named account's name and 1 hour", row)

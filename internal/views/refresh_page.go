@@ -3,6 +3,8 @@ package views
 import (
 	"math"
 	"strconv"
+
+	"creditdash/internal/credit"
 )
 
 // RefreshPlanRows is how many businesses the plan lists: an Ordinary
@@ -41,7 +43,7 @@ type RefreshRow struct {
 }
 
 // NewRefreshRows words the first RefreshPlanRows candidates.
-func NewRefreshRows(cs []RefreshCandidate) []RefreshRow {
+func NewRefreshRows(cs []credit.RefreshCandidate) []RefreshRow {
 	out := make([]RefreshRow, 0, min(len(cs), RefreshPlanRows))
 	for i, rc := range cs {
 		if i == RefreshPlanRows {
@@ -53,7 +55,7 @@ func NewRefreshRows(cs []RefreshCandidate) []RefreshRow {
 }
 
 // NewRefreshRow words one candidate.
-func NewRefreshRow(rank int, rc RefreshCandidate) RefreshRow {
+func NewRefreshRow(rank int, rc credit.RefreshCandidate) RefreshRow {
 	id := strconv.Itoa(int(rc.BusinessID))
 	r := RefreshRow{Rank: rank, URL: "/businesses/" + id, Name: Clip(rc.Name, 80), Accounts: strconv.Itoa(rc.Accounts),
 		Exposure: Amount(rc.Exposure), Never: rc.Never(), BusinessID: rc.BusinessID}
