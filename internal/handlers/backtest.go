@@ -11,6 +11,8 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/alerts"
+	"creditdash/internal/credit"
 	"creditdash/internal/session"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
@@ -119,16 +121,19 @@ func (h *Handler) loadBacktest(c *echo.Context, b backtest, replay bool) *backte
 }
 
 // runBacktest reads the query, the service's data and replays; on a
-// refusal it has rendered the page and returns done.
-func (h *Handler) runBacktest(c *echo.Context) (b backtest, d *backtestData, r views.Replay, done bool, err error) {
+// refusal it has rendered the page and returns done. today is how many alerts
+// turning the rule on raises now, by the live check itself
+// (alerts.Evaluate on each business's latest scores, as a page that reads
+// the portfolio's histories runs it) over the same businesses.
+func (h *Handler) runBacktest(c *echo.Context) (b backtest, d *backtestData, r views.Replay, today int, done bool, err error) {
 	b = readBacktest(c)
 	if b.msg != "" {
-		return b, nil, r, true, h.renderBacktest(c, http.StatusUnprocessableEntity, b, h.loadBacktest(c, b, false), nil)
+		return b, nil, r, 0, true, h.renderBacktest(c, http.StatusUnprocessableEntity, b, h.loadBacktest(c, b, false), nil)
 	}
 	release, ok := h.backtests.TryAcquire(session.Must(c).User)
 	if !ok {
 		b.msg = "You have " + strconv.Itoa(backtestsPerAnalyst) + " back-tests running already; try again when one has finished."
-		return b, nil, r, true, h.renderBacktest(c, http.StatusTooManyRequests, b, h.loadBacktest(c, b, false), nil)
+		return b, nil, r, 0, true, h.renderBacktest(c, http.StatusTooManyRequests, b, h.loadBacktest(c, b, false), nil)
 	}
 	defer release()
 	if h.backtestHold != nil {
@@ -136,21 +141,24 @@ func (h *Handler) runBacktest(c *echo.Context) (b backtest, d *backtestData, r v
 	}
 	d = h.loadBacktest(c, b, true)
 	if err := expiredAmong(d.histErr, d.membersErr, d.foldersErr); err != nil {
-		return b, d, r, true, err
+		return b, d, r, 0, true, err
 	}
 	if d.histErr != nil || d.membersErr != nil {
-		return b, d, r, true, h.renderBacktest(c, http.StatusOK, b, d, nil)
+		return b, d, r, 0, true, h.renderBacktest(c, http.StatusOK, b, d, nil)
 	}
 	in := func(int32) bool { return true }
+	var of map[int32][]int
 	if b.spec.Scope == store.ScopeFolder {
 		rf := ruleFolders{folders: d.folders, ld: d.ld, err: d.foldersErr}
 		if b.spec.TargetName, b.msg = folderTarget(rf, b.spec.FolderID); b.msg != "" {
-			return b, d, r, true, h.renderBacktest(c, http.StatusUnprocessableEntity, b, d, nil)
+			return b, d, r, 0, true, h.renderBacktest(c, http.StatusUnprocessableEntity, b, d, nil)
 		}
-		of := views.FoldersOf(d.members)
+		of = views.FoldersOf(d.members)
 		in = func(id int32) bool { return b.spec.AppliesTo(id, of[id]...) }
 	}
-	return b, d, views.ReplayRule(b.spec, d.hist, in, b.months), false, nil
+	rules := []store.Rule{{RuleSpec: b.spec}}
+	today = len(alerts.Evaluate(rules, credit.PortfolioSeries(b.spec.Score, d.hist), of, true))
+	return b, d, views.ReplayRule(b.spec, d.hist, in, b.months), today, false, nil
 }
 
 // showBacktest is /alerts/backtest: the form alone until a score is
@@ -162,7 +170,7 @@ func (h *Handler) showBacktest(c *echo.Context) error {
 			Months: strconv.Itoa(views.BacktestDefaultMonths)}}
 		return h.renderBacktest(c, http.StatusOK, b, h.loadBacktest(c, b, false), nil)
 	}
-	b, d, r, done, err := h.runBacktest(c)
+	b, d, r, today, done, err := h.runBacktest(c)
 	if done || err != nil {
 		return err
 	}
@@ -170,6 +178,7 @@ func (h *Handler) showBacktest(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	v.Today = today
 	return h.renderBacktest(c, http.StatusOK, b, d, &v)
 }
 
@@ -178,7 +187,7 @@ func (h *Handler) showBacktest(c *echo.Context) error {
 func (h *Handler) exportBacktest(c *echo.Context) error {
 	// A refusal is the page, whose links are the page's, not the file's.
 	standFor(c, &url.URL{Path: "/alerts/backtest", RawQuery: c.Request().URL.RawQuery})
-	_, _, r, done, err := h.runBacktest(c)
+	_, _, r, _, done, err := h.runBacktest(c)
 	if done || err != nil {
 		return err
 	}

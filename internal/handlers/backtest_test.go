@@ -15,7 +15,7 @@ import (
 	"creditdash/internal/apptest"
 )
 
-const backtestQuery = "/alerts/backtest?scope=portfolio&score=pay&condition=below&threshold=6&months=24"
+const backtestQuery = "/alerts/backtest?scope=portfolio&score=pay&condition=below&threshold=4&months=24"
 
 // historyCalls counts the user's portfolio history requests.
 func historyCalls(app *apptest.App, user string) int {
@@ -36,7 +36,7 @@ func readCSV(t *testing.T, p *apptest.Page) [][]string {
 	return rows
 }
 
-// A back-test of "Pay below 6" over the demo portfolio: the summary, a
+// A back-test of "Pay below 4" over the demo portfolio: the summary, a
 // chart and a table of 24 months ending at the newest month held (the demo
 // data's October 2026), firings listed, one history request for the page
 // and none more for its CSV or another threshold; the CSV's counts are the
@@ -55,7 +55,7 @@ func TestBacktestPortfolio(t *testing.T) {
 	if n := historyCalls(app, "demo") - before; n != 1 {
 		t.Errorf("the back-test made %d history requests, want 1", n)
 	}
-	if got := p.Text("#backtest-summary h2"); got != "Pay below 6 anywhere in the portfolio" {
+	if got := p.Text("#backtest-summary h2"); got != "Pay below 4 anywhere in the portfolio" {
 		t.Errorf("summary names %q", got)
 	}
 	if !strings.Contains(p.Text("#backtest-summary"), "Nov 2024 – Oct 2026 (24 months)") {
@@ -70,7 +70,7 @@ func TestBacktestPortfolio(t *testing.T) {
 	}
 	firings := p.Doc.Find("table.backtest-firings tbody tr").Length()
 	if firings == 0 {
-		t.Error("Pay below 6 never fired over the demo portfolio in two years")
+		t.Error("Pay below 4 never fired over the demo portfolio in two years")
 	}
 	for _, want := range []string{"followed by deterioration", "no deterioration"} {
 		if !strings.Contains(p.Text("table.backtest-firings"), want) {
@@ -100,7 +100,7 @@ func TestBacktestPortfolio(t *testing.T) {
 	if sum < firings {
 		t.Errorf("the months count %d alerts, the page lists %d firings", sum, firings)
 	}
-	u.Get(strings.Replace(backtestQuery, "threshold=6", "threshold=4", 1))
+	u.Get(strings.Replace(backtestQuery, "threshold=4", "threshold=6", 1))
 	if n := historyCalls(app, "demo") - before; n != 1 {
 		t.Errorf("page, csv and another threshold made %d history requests, want 1 (cached)", n)
 	}
@@ -176,7 +176,7 @@ func TestBacktestFiveAtOnce(t *testing.T) {
 	statuses := make([]int, 5)
 	for i := range statuses {
 		wg.Go(func() {
-			statuses[i] = u.Get(strings.Replace(backtestQuery, "threshold=6", "threshold="+strconv.Itoa(2+i), 1)).Status
+			statuses[i] = u.Get(strings.Replace(backtestQuery, "threshold=4", "threshold="+strconv.Itoa(2+i), 1)).Status
 		})
 	}
 	for n := range 5 {

@@ -26,14 +26,21 @@ type Outcome int
 
 // The outcomes.
 const (
-	// TooRecent: the firing is in the window's newest month, so nothing
-	// followed it yet.
+	// TooRecent: the business has no later month in the window, so
+	// nothing followed the firing yet.
 	TooRecent Outcome = iota
-	// Deterioration: a later month of the business is in the red zone
-	// (Pay 1–5, Z″ below 1.10).
+	// Deterioration: a later month in the window has a worse score than
+	// the firing's month. A score that merely stays where it was is not
+	// one: under "Pay below 4" a 3 that stays 3 would otherwise count.
 	Deterioration
-	// NoDeterioration: later months exist and none is in the red zone.
+	// NoDeterioration: no later month is worse and the condition stopped
+	// holding before the window's end (a false alarm, as far as the
+	// window tells).
 	NoDeterioration
+	// StillTrue: no later month is worse but the condition still held at
+	// the window's end, so the window cannot tell a false alarm from one
+	// whose trouble is yet to come; counted apart from both.
+	StillTrue
 )
 
 // Firing is one month in which the rule fired for a business.
@@ -84,6 +91,7 @@ func ReplayRule(rule store.RuleSpec, hist upstream.PortfolioScoreHistory, in fun
 		out.Months[i] = start + monthIndex(i)
 	}
 	var byMonth monthScores
+	var holds []bool
 	for _, b := range hist.Businesses {
 		if in != nil && !in(b.BusinessID) {
 			continue
@@ -94,18 +102,33 @@ func ReplayRule(rule store.RuleSpec, hist upstream.PortfolioScoreHistory, in fun
 			continue
 		}
 		out.Businesses++
-		fired, known, state := false, false, false
-		for i := lo; i < len(byMonth) && byMonth[i].month <= end; i++ {
-			s := replaySeries(b, rule.Score, byMonth, i)
-			holds := credit.Fires(rule, s)
-			if known && holds && !state {
-				f := Firing{BusinessID: b.BusinessID, BusinessName: b.BusinessName, Month: byMonth[i].month, Value: s.Latest.Value, Prev: s.Latest.Prev}
-				follow(&f, rule.Score, byMonth[i+1:], end)
-				out.Firings = append(out.Firings, f)
-				out.Alerts[byMonth[i].month-start]++
-				fired = true
+		// Whether the condition holds at each month of the window; the
+		// firings need it to tell whether they still held at its end.
+		holds = holds[:0]
+		hi := lo
+		for ; hi < len(byMonth) && byMonth[hi].month <= end; hi++ {
+			holds = append(holds, credit.Fires(rule, replaySeries(b, rule.Score, byMonth, hi)))
+		}
+		// A firing after the last month the condition did not hold still
+		// holds at the window's end.
+		lastOff := -1
+		for k, h := range holds {
+			if !h {
+				lastOff = k
 			}
-			known, state = true, holds
+		}
+		fired := false
+		for k := 1; k < len(holds); k++ {
+			if !holds[k] || holds[k-1] {
+				continue
+			}
+			i := lo + k
+			s := replaySeries(b, rule.Score, byMonth, i)
+			f := Firing{BusinessID: b.BusinessID, BusinessName: b.BusinessName, Month: byMonth[i].month, Value: s.Latest.Value, Prev: s.Latest.Prev}
+			follow(&f, rule.Score, byMonth[i+1:hi], k > lastOff)
+			out.Firings = append(out.Firings, f)
+			out.Alerts[byMonth[i].month-start]++
+			fired = true
 		}
 		if fired {
 			out.Fired++
@@ -144,25 +167,29 @@ func replaySeries(b upstream.PortfolioBusinessScores, score store.Score, byMonth
 	return credit.ScoreSeries{BusinessID: b.BusinessID, BusinessName: b.BusinessName, Score: score, Latest: l}
 }
 
-// follow finds the worst value after a firing, up to the window's end, and
-// whether it reached the red zone.
-func follow(f *Firing, score store.Score, later monthScores, end monthIndex) {
-	f.Outcome = TooRecent
-	for _, s := range later {
-		if s.month > end {
-			break
-		}
+// follow finds the worst value after a firing among later, the
+// business's months after it up to the window's end, and what followed:
+// deterioration when one of them is worse than the firing's own value;
+// otherwise still true when the condition held to the window's end
+// (stillTrue), no deterioration when it stopped holding.
+func follow(f *Firing, score store.Score, later monthScores, stillTrue bool) {
+	if len(later) == 0 {
+		f.Outcome = TooRecent
+		return
+	}
+	for k, s := range later {
 		v := credit.Shown(score, s.value)
-		if f.Outcome == TooRecent || worse(score, v, f.Worst) {
+		if k == 0 || worse(score, v, f.Worst) {
 			f.Worst, f.Lead = v, int(s.month-f.Month)
 		}
-		f.Outcome = NoDeterioration
 	}
-	for _, s := range later {
-		if s.month <= end && InScoreRedZone(score, s.value) {
-			f.Outcome = Deterioration
-			break
-		}
+	switch {
+	case worse(score, f.Worst, credit.Shown(score, f.Value)):
+		f.Outcome = Deterioration
+	case stillTrue:
+		f.Outcome = StillTrue
+	default:
+		f.Outcome = NoDeterioration
 	}
 }
 
@@ -172,20 +199,6 @@ func worse(score store.Score, a, b float64) bool {
 		return a < b
 	}
 	return a > b
-}
-
-// InScoreRedZone reports a value in its score's red zone: Risk and Pay 1–5
-// (DEMO-DATA's red zone), Z″ distress (below 1.10), DBT delinquent or worse
-// (over 30 days).
-func InScoreRedZone(score store.Score, v float64) bool {
-	v = credit.Shown(score, v)
-	switch score {
-	case store.ScoreZ:
-		return v < 1.10
-	case store.ScoreDBT:
-		return v > 30
-	}
-	return credit.InRedZone(int(v))
 }
 
 // MedianLead is the median lead time, in months, of the firings followed
@@ -202,13 +215,15 @@ func (r Replay) MedianLead() (float64, bool) {
 }
 
 // Outcomes counts the firings by outcome.
-func (r Replay) Outcomes() (deterioration, none, recent int) {
+func (r Replay) Outcomes() (deterioration, none, stillTrue, recent int) {
 	for _, f := range r.Firings {
 		switch f.Outcome {
 		case Deterioration:
 			deterioration++
 		case NoDeterioration:
 			none++
+		case StillTrue:
+			stillTrue++
 		default:
 			recent++
 		}

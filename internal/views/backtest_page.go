@@ -46,16 +46,24 @@ type BacktestView struct {
 	Window     string
 	PerMonth   string
 	MedianLead string
-	// NoDeterioration is the share of firings with an outcome that were
-	// not followed by the red zone, "—" when none has an outcome yet.
+	// NoDeterioration is the share of the firings with an outcome
+	// (deterioration or none) that no worse score followed, "—" when none
+	// has one yet.
 	NoDeterioration string
-	Total           int
-	Businesses      int
-	Fired           int
-	Recent          int
-	RedZone         string
-	Chart           ChartPanel
-	Firings         []FiringRow
+	// Deteriorated counts the firings a worse score followed.
+	Deteriorated int
+	Total        int
+	Businesses   int
+	Fired        int
+	// StillTrue counts the firings no worse score followed whose condition
+	// still held at the window's end; Recent those without a later month.
+	StillTrue int
+	Recent    int
+	// Today is how many alerts turning the rule on raises now: the
+	// businesses in scope whose latest scores the live check fires on.
+	Today   int
+	Chart   ChartPanel
+	Firings []FiringRow
 	// MoreFirings counts the firings not listed.
 	MoreFirings int
 	// Capped says the history held more businesses than were read.
@@ -71,15 +79,15 @@ type FiringRow struct {
 // NewBacktestView formats a replay of rule.
 func NewBacktestView(rule store.RuleSpec, r Replay) (BacktestView, error) {
 	v := BacktestView{Rule: RuleText(rule), Total: len(r.Firings), Businesses: r.Businesses, Fired: r.Fired,
-		PerMonth: Decimal(r.PerMonth(), 1), MedianLead: Dash, NoDeterioration: Dash, RedZone: redZoneText(rule.Score)}
+		PerMonth: Decimal(r.PerMonth(), 1), MedianLead: Dash, NoDeterioration: Dash}
 	if n := len(r.Months); n > 0 {
 		v.Window = r.Months[0].String() + " – " + r.Months[n-1].String() + " (" + Plural(n, "month") + ")"
 	}
 	if m, ok := r.MedianLead(); ok {
 		v.MedianLead = leadText(m)
 	}
-	det, none, recent := r.Outcomes()
-	v.Recent = recent
+	det, none, still, recent := r.Outcomes()
+	v.Deteriorated, v.StillTrue, v.Recent = det, still, recent
 	if det+none > 0 {
 		v.NoDeterioration = Percent(float64(none)/float64(det+none)*100) + " (" + Int(int64(none)) + " of " + Int(int64(det+none)) + ")"
 	}
@@ -106,6 +114,8 @@ func firingRow(score store.Score, f Firing) FiringRow {
 		row.Outcome, row.Deteriorated = "followed by deterioration", true
 	case NoDeterioration:
 		row.Outcome = "no deterioration"
+	case StillTrue:
+		row.Outcome = "still true at the window's end"
 	default:
 		row.Outcome = "too recent to tell"
 		return row
@@ -121,14 +131,6 @@ func leadText(m float64) string {
 		return Plural(int(m), "month")
 	}
 	return strconv.FormatFloat(m, 'f', 1, 64) + " months"
-}
-
-// redZoneText says what counts as the red zone for the score.
-func redZoneText(s store.Score) string {
-	if s == store.ScoreZ {
-		return "Z″ below 1.10 (distress)"
-	}
-	return s.Name() + " 1–5"
 }
 
 // backtestChart draws the alerts of each month as bars, with the table.

@@ -88,8 +88,8 @@ func TestReplayRuleHandComputed(t *testing.T) {
 	if m, ok := r.MedianLead(); !ok || m != 2.5 {
 		t.Errorf("median lead = %v, %v; want 2.5 (of 4 and 1)", m, ok)
 	}
-	if d, n, rec := r.Outcomes(); d != 2 || n != 1 || rec != 1 {
-		t.Errorf("outcomes = %d, %d, %d; want 2, 1, 1", d, n, rec)
+	if d, n, st, rec := r.Outcomes(); d != 2 || n != 1 || st != 0 || rec != 1 {
+		t.Errorf("outcomes = %d, %d, %d, %d; want 2, 1, 0, 1", d, n, st, rec)
 	}
 	if got := r.PerMonth(); math.Abs(got-4.0/6) > 1e-9 {
 		t.Errorf("per month = %v, want 4/6", got)
