@@ -194,16 +194,6 @@ func (h *Handler) seenArrived(c *echo.Context, seen map[store.SeenKey]store.Seen
 	}
 }
 
-// newArrivals records into the handlers' own stores, for a Config that
-// names no Arrivals: each is kept only when its store keeps it.
-func newArrivals(accts Accounts, ws Workspace, worklists Worklists) *alerts.Arrivals {
-	team, _ := accts.(alerts.TeamScores)
-	known, _ := accts.(alerts.KnownScores)
-	seen, _ := ws.(alerts.SeenMarks)
-	reviews, _ := worklists.(alerts.Reviews)
-	return alerts.NewArrivals(team, known, seen, reviews)
-}
-
 // arrived marks that what a page handed over may have moved the header's
 // counts (an alert that fired) and the team's version (scores the team did
 // not know): the page reads them again for its header and its key.

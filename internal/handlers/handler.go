@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"creditdash/internal/alerts"
+	"creditdash/internal/digest"
 	"creditdash/internal/middleware"
 	"creditdash/internal/roles"
 	"creditdash/internal/session"
@@ -106,15 +107,9 @@ type Meter interface {
 type Config struct {
 	Service Service
 	Cache   Cache
-	// Workspace keeps each analyst's watch list, notes, alerts and
-	// snapshots.
-	Workspace Workspace
-	// Notes reads notes a page or a batch at a time; nil uses Workspace
-	// when it can.
-	Notes NoteReader
-	// SupplierCategories keeps the team's supplier SIC category for
-	// divergence rules; nil takes it from Workspace when that keeps them.
-	SupplierCategories SupplierCategories
+	// Store keeps each analyst's watch list, notes, alerts and snapshots,
+	// and the team's accounts, decisions, worklist and audit trail.
+	Store *store.Store
 	// ServiceURL is the service's base URL: with the user name, it names
 	// the analyst whose workspace a request uses.
 	ServiceURL string
@@ -138,16 +133,9 @@ type Config struct {
 	SessionLifetime time.Duration
 	// PageCacheBytes bounds the finished pages kept; zero means 16 MiB.
 	PageCacheBytes uint64
-	// TeamVersions tells the team's version, under which the figures of
-	// its accounts are kept (accounts_cache.go); nil takes it from
-	// Accounts when that has it, else nothing is kept.
-	TeamVersions TeamVersions
 	// TeamCacheBytes bounds the team's kept figures; zero means
 	// DefaultTeamCacheBytes.
 	TeamCacheBytes uint64
-	// Uploads keeps the ledger files waiting for their import
-	// (accounts_uploads.go); nil takes it from Accounts.
-	Uploads PendingUploads
 	// SessionMemoBytes bounds the decoded sessions kept (session.Memo);
 	// zero means DefaultSessionMemoBytes.
 	SessionMemoBytes uint64
@@ -167,9 +155,6 @@ type Config struct {
 	PageTurnWait time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// Accounts keeps the team's accounts, ledgers and known scores (issue
-	// 26); nil uses Workspace when it keeps them too (internal/store does).
-	Accounts Accounts
 	// SampleLedgers makes the import page offer the demo portfolio's sample
 	// ledgers (demo mode).
 	SampleLedgers bool
@@ -180,35 +165,20 @@ type Config struct {
 	// Roles are the team's roles in force (TEAM_ROLES); nil makes
 	// everyone an analyst without authority.
 	Roles *roles.Table
-	// Audit is the team's audit trail; nil turns its pages off (404).
-	Audit Audit
 	// PublicURL is the site's address as browsers reach it (scheme, host
 	// and port, no trailing slash), for every absolute link handed out;
 	// empty builds them from each request's scheme and Host.
 	PublicURL string
-	// Rules changes alert rules in place; nil uses Workspace when it can.
-	Rules RuleEditor
 	// Demo, set only in demo mode, lists the stand-in's accounts on the
 	// sign-in page and shows its two-factor code; nil shows neither.
 	Demo *Demo
-	// Decisions are the team's limit requests and their outcomes; nil
-	// turns their pages off (404).
-	Decisions Decisions
 	// BacktestHold, when set, is called by each back-test once it holds
 	// one of its analyst's slots and before it reads the service: a
 	// test's handshake, which may block until the test releases it. nil
 	// in production.
 	BacktestHold func()
-	// Digests are the e-mail digest's settings and sending (issue 28);
-	// nil turns its pages off (404).
-	Digests Digests
-	// Worklists are the team's worklist, owners and statement years
-	// (worklist.go); nil turns /worklist off (404).
-	Worklists Worklists
-	// Arrivals records what fresh scores say (internal/alerts: the team's
-	// known scores, last-seen marks, statement years); nil records them
-	// into Accounts, Workspace and Worklists.
-	Arrivals *alerts.Arrivals
+	// Digests are the e-mail digest's settings and sending (issue 28).
+	Digests *digest.Service
 }
 
 // Handler serves every page of the dashboard.
@@ -298,8 +268,8 @@ type Handler struct {
 
 // New checks the configuration and builds the handlers.
 func New(cfg Config) (*Handler, error) {
-	if cfg.Service == nil || cfg.Cache == nil || cfg.Sessions == nil || cfg.Assets == nil || cfg.Workspace == nil {
-		return nil, errors.New("handlers: service, cache, sessions, assets and workspace are required")
+	if cfg.Service == nil || cfg.Cache == nil || cfg.Sessions == nil || cfg.Assets == nil || cfg.Store == nil || cfg.Digests == nil {
+		return nil, errors.New("handlers: service, cache, sessions, assets, store and digests are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -331,13 +301,6 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.WorkspaceDeadline <= 0 {
 		cfg.WorkspaceDeadline = defaultWorkspaceDeadline
 	}
-	if cfg.Notes == nil {
-		nr, ok := cfg.Workspace.(NoteReader)
-		if !ok {
-			return nil, errors.New("handlers: no note reader, and the workspace is none")
-		}
-		cfg.Notes = nr
-	}
 	if cfg.Attempts == nil {
 		cfg.Attempts = session.NewMemoryAttempts(cfg.Now, session.ThrottleWindow)
 	}
@@ -345,8 +308,8 @@ func New(cfg Config) (*Handler, error) {
 	// Cookies are bound to the service they were made for.
 	cfg.Sessions.BindService(cfg.ServiceURL)
 	h := &Handler{
-		decisions:     cfg.Decisions,
-		worklists:     cfg.Worklists,
+		decisions:     cfg.Store,
+		worklists:     cfg.Store,
 		svc:           cfg.Service,
 		cache:         cfg.Cache,
 		sessions:      cfg.Sessions,
@@ -368,34 +331,23 @@ func New(cfg Config) (*Handler, error) {
 		turns:         middleware.NewTurns(middleware.PageTurns, middleware.PageTurnsPerUser, cfg.PageTurnWait),
 		exportStall:   cfg.ExportStall,
 		meter:         cfg.Meter,
-		ws:            cfg.Workspace,
-		notes:         cfg.Notes,
+		ws:            cfg.Store,
+		notes:         cfg.Store,
 		wsDeadline:    cfg.WorkspaceDeadline,
 		service:       cfg.ServiceURL,
 		clientAddr:    clientAddr,
 		roles:         cfg.Roles,
 		digests:       cfg.Digests,
-		audit:         cfg.Audit,
+		audit:         cfg.Store,
 		trusted:       cfg.TrustedProxies,
 		publicURL:     strings.TrimSuffix(cfg.PublicURL, "/"),
-		accts:         cfg.Accounts,
+		accts:         cfg.Store,
 		sampleLedgers: cfg.SampleLedgers,
 		demo:          cfg.Demo,
-		ruleEditor:    cfg.Rules,
-		suppliers:     cfg.SupplierCategories,
+		ruleEditor:    cfg.Store,
+		suppliers:     cfg.Store,
 	}
-	if sc, ok := cfg.Workspace.(SupplierCategories); ok && h.suppliers == nil {
-		h.suppliers = sc
-	}
-	if h.ruleEditor == nil {
-		h.ruleEditor, _ = cfg.Workspace.(RuleEditor)
-	}
-	if h.accts == nil {
-		h.accts, _ = cfg.Workspace.(Accounts)
-	}
-	if h.arrivals = cfg.Arrivals; h.arrivals == nil {
-		h.arrivals = newArrivals(h.accts, cfg.Workspace, cfg.Worklists)
-	}
+	h.arrivals = alerts.NewArrivals(cfg.Store, cfg.Store, cfg.Store, cfg.Store)
 	var err error
 	if h.wsBook, err = newWorkspaceBook(); err != nil {
 		return nil, err
@@ -409,13 +361,7 @@ func New(cfg Config) (*Handler, error) {
 	if h.teamMarks, err = newTeamMarks(); err != nil {
 		return nil, err
 	}
-	h.uploads, h.teamVersions = cfg.Uploads, cfg.TeamVersions
-	if h.uploads == nil {
-		h.uploads, _ = h.accts.(PendingUploads)
-	}
-	if h.teamVersions == nil {
-		h.teamVersions, _ = h.accts.(TeamVersions)
-	}
+	h.uploads, h.teamVersions = cfg.Store, cfg.Store
 	if cfg.TeamCacheBytes == 0 {
 		cfg.TeamCacheBytes = DefaultTeamCacheBytes
 	}
