@@ -47,7 +47,7 @@ func TestCSVOfAnERP(t *testing.T) {
 	if tab.HeaderRow != 2 || tab.Delimiter != ',' {
 		t.Errorf("header row %d, delimiter %q", tab.HeaderRow, tab.Delimiter)
 	}
-	if len(res.Lines) != 3 || res.Lines[0].Balance != 1234.56 || *res.Lines[0].Limit != 5000 || *res.Lines[0].Terms != 30 ||
+	if len(res.Lines) != 3 || res.Lines[0].Balance != 1234.56 || *res.Lines[0].ERPLimit != 5000 || *res.Lines[0].Terms != 30 ||
 		res.Lines[1].Balance != -250 || res.Lines[2].Account != "A-6" || res.Unlinked != 1 {
 		t.Fatalf("lines = %+v", res.Lines)
 	}

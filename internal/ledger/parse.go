@@ -189,8 +189,8 @@ func sum(dst *store.LedgerLine, l store.LedgerLine) {
 	dst.Days31to60 += l.Days31to60
 	dst.Days61to90 += l.Days61to90
 	dst.DaysOver90 += l.DaysOver90
-	if dst.Limit == nil {
-		dst.Limit = l.Limit
+	if dst.ERPLimit == nil {
+		dst.ERPLimit = l.ERPLimit
 	}
 	if dst.Terms == nil {
 		dst.Terms = l.Terms

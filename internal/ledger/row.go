@@ -198,7 +198,7 @@ func (rd *rowReader) parse(row Row, group string) (l store.LedgerLine, kind, rea
 		case ok && v < 0:
 			return l, "not a number", fmt.Sprintf("credit_limit “%s” is below zero", clip(get(Limit)))
 		case ok:
-			l.Limit = &v
+			l.ERPLimit = &v
 		}
 	}
 	return l, "", ""

@@ -34,7 +34,7 @@ func TestFullFileIsReadAgain(t *testing.T) {
 	for _, i := range []int{0, 4, 5, 31337, MaxAccounts - 1} {
 		l := res.Lines[i]
 		if l.Account != fmt.Sprintf("C%06d", i) || l.Name != fmt.Sprintf("Customer %d, Inc", i) || l.Balance != float64(i)+0.5 ||
-			*l.Limit != float64(2*i) || l.BusinessID != int32(1001+i%520) {
+			*l.ERPLimit != float64(2*i) || l.BusinessID != int32(1001+i%520) {
 			t.Errorf("line %d = %+v", i, l)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -49,8 +50,10 @@ type LedgerLine struct {
 	// Balance is what the customer owes as of the ledger's date; the
 	// buckets are its aging.
 	Balance, Current, Days1to30, Days31to60, Days61to90, DaysOver90 float64
-	// Limit is the credit limit, nil when the ledger gives none.
-	Limit *float64
+	// ERPLimit is the credit limit the file gives (the ERP's), nil when
+	// it gives none. It is kept with the ledger and shown beside the
+	// limit in force, never adopted by the import (Account.Limit).
+	ERPLimit *float64
 	// Terms is the payment terms in days, nil when the ledger gives none.
 	Terms *int
 }
@@ -62,7 +65,17 @@ type ImportSpec struct {
 	Lines []LedgerLine
 	// Skipped is how many rows of the file were refused before the store.
 	Skipped int
+	// Update keeps the accounts the date's ledger holds and the file does
+	// not as they were ("update"); without it the file is the full ledger
+	// of its date and they owe nothing as of it ("full ledger").
+	Update bool
 }
+
+// The import modes as ledger_imports keeps them.
+const (
+	ModeFull   = "full"
+	ModeUpdate = "update"
+)
 
 // ImportRecord is one import as the team's log keeps it.
 type ImportRecord struct {
@@ -76,6 +89,10 @@ type ImportRecord struct {
 	Replaced bool
 	// Dropped are the dates dropped past MaxLedgers.
 	Dropped []string
+	// Mode is ModeFull or ModeUpdate ("" for imports before issue 43).
+	Mode string
+	// Summary is what the import did, counted and named (ImportPlan.Text).
+	Summary string
 }
 
 // DateLayout is how ledger dates are written and stored.
@@ -109,8 +126,8 @@ func checkLine(l *LedgerLine) error {
 			return invalid(f.name, "account %s: %s", l.Account, err.Error())
 		}
 	}
-	if l.Limit != nil {
-		if err := CheckAmount(*l.Limit, false); err != nil {
+	if l.ERPLimit != nil {
+		if err := CheckAmount(*l.ERPLimit, false); err != nil {
 			return invalid("credit_limit", "account %s: %s", l.Account, err.Error())
 		}
 	}
@@ -183,12 +200,16 @@ func (s *Store) teamWriteIf(ctx context.Context, service, op string, fn func(tx 
 	return nil
 }
 
-// ImportLedger stores a ledger for its date, in one transaction: it
-// replaces an earlier import of that date, creates or updates the
-// accounts (name, links and owner only from a ledger at least as new as
-// the one that set them), drops the oldest dates past MaxLedgers and the
-// accounts no ledger holds any more, and logs the import. Past
-// MaxAccounts nothing is written (ErrAccountsFull).
+// ImportLedger stores a ledger for its date, in one transaction: the
+// date's earlier ledger, if any, is kept as a version (restorable), the
+// accounts are created or updated (name and links only from a ledger at
+// least as new as the one that set them; an owner only where the record
+// has none), and, with spec.Update, the accounts the replaced ledger held
+// and the file does not keep their lines. The oldest dates past
+// MaxLedgers go with their versions; no account of the record ever goes,
+// and no limit in force changes: the file's limits are the ERP's
+// (LedgerLine.ERPLimit). Past MaxAccounts nothing is written
+// (ErrAccountsFull). The import and every account it creates are audited.
 func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (ImportRecord, error) {
 	a, err := team(a)
 	if err != nil {
@@ -210,30 +231,44 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 	}
 	file = strings.ToValidUTF8(strings.ReplaceAll(file, "\x00", ""), "\uFFFD")
 	rec := ImportRecord{ID: newID(), AsOf: spec.AsOf.Format(DateLayout), File: file, By: a.User,
-		Imported: len(spec.Lines), Skipped: spec.Skipped}
+		Imported: len(spec.Lines), Skipped: spec.Skipped, Mode: ModeFull}
+	if spec.Update {
+		rec.Mode = ModeUpdate
+	}
 	// Big imports get the store's timeout per 10,000 lines.
 	ctx, cancel := context.WithTimeout(ctx, s.timeout*time.Duration(1+len(spec.Lines)/10000))
 	defer cancel()
 	err = s.teamWrite(ctx, a.Service, "import ledger", func(tx *sql.Tx) error {
 		now := s.stamp()
 		rec.At = fromStamp(now)
-		newest, prior, err := newestLimits(ctx, tx, a.Service)
+		plan, err := planImport(ctx, tx, a.Service, rec.AsOf, spec.Lines, spec.Update)
 		if err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, "DELETE FROM ledgers WHERE service = $1 AND as_of = $2", a.Service, rec.AsOf)
+		kept, err := s.keepVersion(ctx, tx, a, rec.AsOf, now, "import "+strconv.FormatInt(rec.ID, 10))
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n > 0 {
-			rec.Replaced = true
-		}
+		rec.Replaced = kept != 0
 		ledger := newID()
-		if _, err := tx.ExecContext(ctx, "INSERT INTO ledgers (id, service, as_of, imported_at, imported_by) VALUES ($1, $2, $3, $4, $5)",
-			ledger, a.Service, rec.AsOf, now, a.User); err != nil {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO ledgers (id, service, as_of, imported_at, imported_by, import_id) VALUES ($1, $2, $3, $4, $5, $6)",
+			ledger, a.Service, rec.AsOf, now, a.User, rec.ID); err != nil {
 			return err
 		}
 		if err := s.insertLines(ctx, tx, a, ledger, rec.AsOf, now, spec.Lines, byAccount); err != nil {
+			return err
+		}
+		if spec.Update && kept != 0 {
+			// The accounts the file leaves out keep their lines as they were.
+			if _, err := tx.ExecContext(ctx, `INSERT INTO ledger_lines (ledger_id, account_id, balance, current_due, days_1_30, days_31_60,
+				days_61_90, days_over_90, credit_limit, terms_days)
+				SELECT $1, v.account_id, v.balance, v.current_due, v.days_1_30, v.days_31_60, v.days_61_90, v.days_over_90, v.credit_limit, v.terms_days
+				FROM ledger_version_lines v WHERE v.version_id = $2
+				AND NOT EXISTS (SELECT 1 FROM ledger_lines n WHERE n.ledger_id = $1 AND n.account_id = v.account_id)`, ledger, kept); err != nil {
+				return err
+			}
+		}
+		if err := dropVersions(ctx, tx, a.Service, rec.AsOf, MaxVersionsPerDate); err != nil {
 			return err
 		}
 		if rec.Dropped, err = dropOldLedgers(ctx, tx, a.Service); err != nil {
@@ -246,13 +281,14 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 		if n > MaxAccounts {
 			return ErrAccountsFull
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO ledger_imports (id, service, as_of, file_name, imported_at, imported_by, imported, skipped, replaced, dropped)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, rec.ID, a.Service, rec.AsOf, rec.File, now, a.User,
-			rec.Imported, rec.Skipped, boolInt(rec.Replaced), strings.Join(rec.Dropped, ","))
+		rec.Summary = plan.Text()
+		_, err = tx.ExecContext(ctx, `INSERT INTO ledger_imports (id, service, as_of, file_name, imported_at, imported_by, imported, skipped, replaced, dropped, mode, summary)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, rec.ID, a.Service, rec.AsOf, rec.File, now, a.User,
+			rec.Imported, rec.Skipped, boolInt(rec.Replaced), strings.Join(rec.Dropped, ","), rec.Mode, rec.Summary)
 		if err != nil {
 			return err
 		}
-		return s.appendAuditSeq(ctx, tx, a.Service, importChanges(rec, spec.Lines, newest, prior), nil)
+		return s.appendAuditSeq(ctx, tx, a.Service, importChanges(rec, spec.Lines, plan), nil)
 	})
 	if err != nil {
 		return ImportRecord{}, err
@@ -260,8 +296,9 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 	return rec, nil
 }
 
-// dropOldLedgers keeps the newest MaxLedgers dates and the accounts they
-// hold, and returns the dates dropped, oldest first.
+// dropOldLedgers keeps the newest MaxLedgers dates and returns the dates
+// dropped, oldest first; their kept versions go with them. The accounts
+// stay: a record is never dropped with a ledger.
 func dropOldLedgers(ctx context.Context, tx *sql.Tx, service string) ([]string, error) {
 	rows, err := tx.QueryContext(ctx, "SELECT as_of FROM ledgers WHERE service = $1 ORDER BY as_of DESC LIMIT $2 OFFSET $3",
 		service, int64(1)<<62, MaxLedgers)
@@ -282,19 +319,13 @@ func dropOldLedgers(ctx context.Context, tx *sql.Tx, service string) ([]string, 
 		return nil, err
 	}
 	for _, d := range dropped {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM ledger_lines WHERE ledger_id IN (SELECT id FROM ledgers WHERE service = $1 AND as_of = $2)", service, d); err != nil {
+			return nil, err
+		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM ledgers WHERE service = $1 AND as_of = $2", service, d); err != nil {
 			return nil, err
 		}
-	}
-	// Accounts no kept ledger lists are closed and gone with their inputs.
-	_, err = tx.ExecContext(ctx, `DELETE FROM team_accounts WHERE service = $1
-		AND NOT EXISTS (SELECT 1 FROM ledger_lines WHERE ledger_lines.account_id = team_accounts.id)`, service)
-	if err != nil {
-		return nil, err
-	}
-	// Scores and statement years are kept only for linked businesses.
-	for _, t := range []string{"team_scores", "team_risk_months", "team_businesses", "team_statement_years"} {
-		if _, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE service = $1 AND NOT EXISTS (SELECT 1 FROM team_accounts a WHERE a.service = $1 AND a.business_id = "+t+".business_id)", service); err != nil {
+		if err := dropVersions(ctx, tx, service, d, 0); err != nil {
 			return nil, err
 		}
 	}
@@ -320,9 +351,9 @@ func (s *Store) Import(ctx context.Context, a Analyst, id int64) (ImportRecord, 
 	var at int64
 	var replaced int
 	var dropped string
-	err = s.r.QueryRowContext(ctx, `SELECT id, as_of, file_name, imported_at, imported_by, imported, skipped, replaced, dropped
+	err = s.r.QueryRowContext(ctx, `SELECT id, as_of, file_name, imported_at, imported_by, imported, skipped, replaced, dropped, mode, summary
 		FROM ledger_imports WHERE service = $1 AND id = $2`, a.Service, id).
-		Scan(&r.ID, &r.AsOf, &r.File, &at, &r.By, &r.Imported, &r.Skipped, &replaced, &dropped)
+		Scan(&r.ID, &r.AsOf, &r.File, &at, &r.By, &r.Imported, &r.Skipped, &replaced, &dropped, &r.Mode, &r.Summary)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ImportRecord{}, ErrNotFound
 	}

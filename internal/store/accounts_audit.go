@@ -35,87 +35,51 @@ func amountText(v *float64) string {
 	return strconv.FormatFloat(*v, 'f', -1, 64)
 }
 
-// priorLimit is an account's credit limit in the team's newest ledger.
-type priorLimit struct {
-	business int64
-	limit    *float64
-}
+// AuditActionAccount is an account added to the team's record: by an
+// import that first lists it, or by hand (AddAccount).
+const AuditActionAccount = "account-create"
 
-// newestLimits reads each account's credit limit in the team's newest
-// ledger, and that ledger's date ("" when the team has none).
-func newestLimits(ctx context.Context, tx *sql.Tx, service string) (string, map[string]priorLimit, error) {
-	var newest sql.NullString
-	if err := tx.QueryRowContext(ctx, "SELECT MAX(as_of) FROM ledgers WHERE service = $1", service).Scan(&newest); err != nil {
-		return "", nil, err
-	}
-	out := map[string]priorLimit{}
-	if !newest.Valid {
-		return "", out, nil
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT t.account, t.business_id, l.credit_limit FROM ledgers g
-		JOIN ledger_lines l ON l.ledger_id = g.id JOIN team_accounts t ON t.id = l.account_id
-		WHERE g.service = $1 AND g.as_of = $2`, service, newest.String)
-	if err != nil {
-		return "", nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var account string
-		var p priorLimit
-		var limit sql.NullFloat64
-		if err := rows.Scan(&account, &p.business, &limit); err != nil {
-			return "", nil, err
-		}
-		if limit.Valid {
-			p.limit = &limit.Float64
-		}
-		out[account] = p
-	}
-	return newest.String, out, rows.Err()
-}
-
-// importChanges are the entries of an import: the import itself, then,
-// when its ledger is the team's newest, every account whose credit limit
-// it sets or changes (an account the newest ledger did not hold had none).
-// An older ledger imported later changes no limit in force. They are made
-// one at a time as the log takes them: an import of 50,000 new limits
-// never holds 50,000 changes.
-func importChanges(rec ImportRecord, lines []LedgerLine, newest string, prior map[string]priorLimit) iter.Seq[AuditChange] {
+// importChanges are the entries of an import: the import itself, with
+// what it did counted and named (the plan), then one for every account it
+// adds to the record. No entry changes a limit: an import never does.
+// They are made one at a time as the log takes them: an import of 50,000
+// new accounts never holds 50,000 changes.
+func importChanges(rec ImportRecord, lines []LedgerLine, plan ImportPlan) iter.Seq[AuditChange] {
 	return func(yield func(AuditChange) bool) {
-		summary := fmt.Sprintf("%s: %d accounts from %q", rec.AsOf, rec.Imported, rec.File)
+		summary := fmt.Sprintf("import %d of %q: %s", rec.ID, rec.File, plan.Text())
 		if rec.Skipped > 0 {
-			summary += fmt.Sprintf(", %d rows refused", rec.Skipped)
+			summary += fmt.Sprintf("; %d rows refused", rec.Skipped)
 		}
 		if rec.Replaced {
-			summary += ", replacing the earlier import of that date"
+			summary += "; the date's earlier ledger is kept as a version"
 		}
 		if len(rec.Dropped) > 0 {
-			summary += ", dropping " + strings.Join(rec.Dropped, ", ")
+			summary += "; dropping " + strings.Join(rec.Dropped, ", ")
 		}
 		if !yield(AuditChange{Actor: rec.By, Action: AuditActionImport, NewValue: summary, Reason: "ledger imported"}) {
 			return
 		}
-		if rec.AsOf < newest {
-			return
-		}
-		reason := "ledger of " + rec.AsOf + " imported"
+		reason := fmt.Sprintf("first listed by the ledger of %s (import %d)", rec.AsOf, rec.ID)
 		for i := range lines {
 			l := &lines[i]
-			was := prior[l.Account]
-			old, now := amountText(was.limit), amountText(l.Limit)
-			if old == now {
+			if _, known := plan.record[l.Account]; known {
 				continue
 			}
-			business := l.BusinessID
-			if business == 0 && was.business > 0 && was.business <= 1<<31-1 {
-				business = int32(was.business)
-			}
-			if !yield(AuditChange{Actor: rec.By, Action: AuditActionLimit, Account: l.Account, BusinessID: business,
-				OldValue: old, NewValue: now, Reason: reason}) {
+			if !yield(AuditChange{Actor: rec.By, Action: AuditActionAccount, Account: l.Account, BusinessID: l.BusinessID,
+				NewValue: accountText(l.Name, l.Owner), Reason: reason}) {
 				return
 			}
 		}
 	}
+}
+
+// accountText is a new account as its entry's value.
+func accountText(name, owner string) string {
+	s := "name=" + name
+	if owner != "" {
+		s += "; owner=" + owner
+	}
+	return s
 }
 
 // inputsText writes saved calculator inputs as an entry's value; "" for none.

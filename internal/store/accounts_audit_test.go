@@ -16,9 +16,9 @@ func auditOf(t *testing.T, s *Store, team, action string) []AuditEntry {
 	return es
 }
 
-// TestAccountChangesAreAudited: an import logs itself and every limit it
-// sets or changes with old and new values; an older ledger imported later
-// changes no limit in force; saved calculator inputs and a link are
+// TestAccountChangesAreAudited: an import logs itself, counted and named,
+// and every account it adds to the record; it never logs a limit (the
+// file's limits are the ERP's); saved calculator inputs and a link are
 // logged with who, what and the values; the chain stays intact.
 func TestAccountChangesAreAudited(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
@@ -26,32 +26,37 @@ func TestAccountChangesAreAudited(t *testing.T) {
 		_, err := s.ImportLedger(ctx, alice, ImportSpec{AsOf: date("2026-09-30"), File: "sep.csv",
 			Lines: []LedgerLine{line("A-1", 1001, 1000), line("A-2", 0, 500)}})
 		must(t, err)
-		limits := auditOf(t, s, alice.Service, AuditActionLimit)
-		if len(limits) != 2 || limits[0].Account != "A-1" || limits[0].OldValue != "" || limits[0].NewValue != "2000" ||
-			limits[0].BusinessID != 1001 || limits[0].Actor != "alice" || limits[1].NewValue != "1000" {
-			t.Fatalf("limits after the first import = %+v", limits)
+		if limits := auditOf(t, s, alice.Service, AuditActionLimit); len(limits) != 0 {
+			t.Fatalf("an import logged limits: %+v", limits)
+		}
+		created := auditOf(t, s, alice.Service, AuditActionAccount)
+		if len(created) != 2 || created[0].Account != "A-1" || created[0].BusinessID != 1001 || created[0].Actor != "alice" ||
+			created[0].NewValue != "name=Name A-1; owner=alice" {
+			t.Fatalf("accounts created = %+v", created)
 		}
 		imports := auditOf(t, s, alice.Service, AuditActionImport)
-		if len(imports) != 1 || !strings.Contains(imports[0].NewValue, `2026-09-30: 2 accounts from "sep.csv"`) {
+		if len(imports) != 1 || !strings.Contains(imports[0].NewValue, `"sep.csv": 2026-09-30, full ledger: 2 accounts in the file; 2 new (A-1, A-2)`) ||
+			!strings.Contains(imports[0].NewValue, "2 ERP limits differ from the limit in force (A-1, A-2); total imported 1500") {
 			t.Fatalf("imports = %+v", imports)
 		}
 
-		// October: A-1's limit changes, A-2 keeps its own, A-3 is new.
-		a1 := line("A-1", 1001, 1500)
+		// October: A-3 is new; the ERP limits change, the limits in force do not.
 		_, err = s.ImportLedger(ctx, bob, ImportSpec{AsOf: date("2026-10-31"), File: "oct.csv",
-			Lines: []LedgerLine{a1, line("A-2", 0, 500), line("A-3", 0, 100)}})
+			Lines: []LedgerLine{line("A-1", 1001, 1500), line("A-2", 0, 500), line("A-3", 0, 100)}})
 		must(t, err)
-		limits = auditOf(t, s, alice.Service, AuditActionLimit)[2:]
-		if len(limits) != 2 || limits[0].Account != "A-1" || limits[0].OldValue != "2000" || limits[0].NewValue != "3000" ||
-			limits[0].Actor != "bob" || limits[1].Account != "A-3" || limits[1].OldValue != "" {
-			t.Fatalf("limits after October = %+v", limits)
+		created = auditOf(t, s, alice.Service, AuditActionAccount)
+		if len(created) != 3 || created[2].Account != "A-3" || created[2].Actor != "bob" {
+			t.Fatalf("accounts created after October = %+v", created)
 		}
-		// An older ledger imported now sets no limit in force.
+		imports = auditOf(t, s, alice.Service, AuditActionImport)
+		if !strings.Contains(imports[1].NewValue, "1 new (A-3)") || !strings.Contains(imports[1].NewValue, "1 balances changed (A-1)") {
+			t.Errorf("October's entry = %q", imports[1].NewValue)
+		}
 		_, err = s.ImportLedger(ctx, bob, ImportSpec{AsOf: date("2026-08-31"), File: "aug.csv",
 			Lines: []LedgerLine{line("A-1", 1001, 9)}})
 		must(t, err)
-		if n := len(auditOf(t, s, alice.Service, AuditActionLimit)); n != 4 {
-			t.Errorf("an older ledger logged limits: %d entries", n)
+		if n := len(auditOf(t, s, alice.Service, AuditActionLimit)); n != 0 {
+			t.Errorf("imports logged %d limits", n)
 		}
 		if n := len(auditOf(t, s, alice.Service, AuditActionImport)); n != 3 {
 			t.Errorf("%d imports logged, want 3", n)
@@ -78,7 +83,7 @@ func TestAccountChangesAreAudited(t *testing.T) {
 
 		v, err := s.VerifyAudit(ctx, alice.Service)
 		must(t, err)
-		if !v.Intact || v.Entries != 3+4+2+1 {
+		if !v.Intact || v.Entries != 3+3+2+1 {
 			t.Errorf("verdict = %+v", v)
 		}
 		if v, _ := s.VerifyAudit(ctx, aliceElse.Service); v.Entries != 0 {

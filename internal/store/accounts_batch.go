@@ -152,11 +152,11 @@ func checkLines(lines []LedgerLine) ([]int32, error) {
 // accountInsert names team_accounts' columns an import writes.
 const accountInsert = "INSERT INTO team_accounts (id, service, account, name, business_id, customer_id, supplier_id, owner, as_of, created_at, created_by, updated_at, updated_by) VALUES "
 
-// accountUpsert is the upsert of a batch's accounts; name, links and
-// owner change only for a ledger at least as new as the one that set
-// them (and a ledger without an owner keeps the one assigned on the
-// worklist), and a link resolved from a CustomerId or SupplierId stays while
-// the identifiers do.
+// accountUpsert is the upsert of a batch's accounts; name and links
+// change only for a ledger at least as new as the one that set them, a
+// link resolved from a CustomerId or SupplierId stays while the
+// identifiers do, and a file's owner only fills a record that has none:
+// an owner is the team's decision (the worklist's), not the file's.
 const accountUpsert = ` ON CONFLICT (service, account) DO UPDATE SET
 	name = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.name ELSE team_accounts.name END,
 	business_id = CASE WHEN team_accounts.as_of > excluded.as_of THEN team_accounts.business_id
@@ -165,7 +165,7 @@ const accountUpsert = ` ON CONFLICT (service, account) DO UPDATE SET
 		ELSE 0 END,
 	customer_id = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.customer_id ELSE team_accounts.customer_id END,
 	supplier_id = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.supplier_id ELSE team_accounts.supplier_id END,
-	owner = CASE WHEN team_accounts.as_of <= excluded.as_of AND excluded.owner <> '' THEN excluded.owner ELSE team_accounts.owner END,
+	owner = CASE WHEN team_accounts.owner = '' THEN excluded.owner ELSE team_accounts.owner END,
 	as_of = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.as_of ELSE team_accounts.as_of END,
 	updated_at = excluded.updated_at, updated_by = excluded.updated_by
 	RETURNING id, account`
@@ -209,8 +209,8 @@ func (s *Store) insertLines(ctx context.Context, tx *sql.Tx, a Analyst, ledger i
 		for _, i := range byID[start:min(start+batchRows, len(byID))] {
 			l := &lines[i]
 			var limit, terms any
-			if l.Limit != nil {
-				limit = *l.Limit
+			if l.ERPLimit != nil {
+				limit = *l.ERPLimit
 			}
 			if l.Terms != nil {
 				terms = int64(*l.Terms)

@@ -9,16 +9,35 @@ import (
 	"time"
 )
 
-// Account is one account as a ledger lists it, with the team's calculator
-// inputs for it.
+// Account is one account of the team's record with its line of a ledger
+// (balances, aging, the ERP's limit) and the team's calculator inputs.
 type Account struct {
 	ID int64
 	LedgerLine
-	// AsOf is the date of the ledger the figures come from.
+	// Limit is the limit in force: the amount of the latest approved
+	// request (or what the record held before issue 43), nil for none.
+	// Only a decision changes it; LedgerLine.ERPLimit is the file's.
+	Limit *float64
+	// Status is the record's status: "open".
+	Status string
+	// AsOf is the date of the ledger the figures come from; "" when the
+	// ledger read does not list the account (it owes nothing as of it).
 	AsOf string
 	// Inputs are the calculator inputs last saved for the account, nil
 	// when none were.
 	Inputs *LimitInputs
+}
+
+// InLedger says the ledger read lists the account.
+func (a Account) InLedger() bool { return a.AsOf != "" }
+
+// ERPDiffers says the ledger gives an ERP limit other than the limit in
+// force.
+func (a Account) ERPDiffers() bool {
+	if a.ERPLimit == nil {
+		return false
+	}
+	return a.Limit == nil || *a.Limit-*a.ERPLimit >= 0.005 || *a.ERPLimit-*a.Limit >= 0.005
 }
 
 // LimitInputs are the limit calculator's inputs saved for an account.
@@ -33,11 +52,23 @@ type LimitInputs struct {
 	SavedBy  string
 }
 
-// accountColumns are what scanAccount reads, in its order.
-const accountColumns = `t.id, t.account, t.name, t.business_id, t.customer_id, t.supplier_id, t.owner, g.as_of,
+// accountFields are what scanAccount reads, in its order.
+const accountFields = `t.id, t.account, t.name, t.business_id, t.customer_id, t.supplier_id, t.owner, t.credit_limit, t.status, g.as_of,
 	l.balance, l.current_due, l.days_1_30, l.days_31_60, l.days_61_90, l.days_over_90, l.credit_limit, l.terms_days,
-	i.monthly_sales, i.months_allowed, i.loss_budget, i.sheet_cap, i.saved_at, i.saved_by
+	i.monthly_sales, i.months_allowed, i.loss_budget, i.sheet_cap, i.saved_at, i.saved_by`
+
+// accountColumns reads the lines of one ledger (ledgerDate) with their
+// accounts.
+const accountColumns = accountFields + `
 	FROM ledger_lines l CROSS JOIN team_accounts t JOIN ledgers g ON g.id = l.ledger_id
+	LEFT JOIN limit_inputs i ON i.account_id = t.id`
+
+// recordColumns reads every account of the record ($1) with its line of
+// the newest ledger, when that ledger lists it.
+const recordColumns = accountFields + `
+	FROM team_accounts t
+	LEFT JOIN ledger_lines l ON l.account_id = t.id AND l.ledger_id = (SELECT id FROM ledgers WHERE service = $1 ORDER BY as_of DESC LIMIT 1)
+	LEFT JOIN ledgers g ON g.id = l.ledger_id
 	LEFT JOIN limit_inputs i ON i.account_id = t.id`
 
 // ledgerDate picks the ledger: $2, or the team's newest when $2 is empty,
@@ -52,18 +83,24 @@ const ledgerDate = "t.id = l.account_id AND t.service = $1 AND l.ledger_id = (SE
 func scanAccount(rows *sql.Rows) (Account, error) {
 	var a Account
 	var business int64
-	var limit, sales, months, budget, sheet sql.NullFloat64
+	var inForce, erp, sales, months, budget, sheet sql.NullFloat64
+	var bal, cur, d30, d60, d90, over sql.NullFloat64
 	var terms, saved sql.NullInt64
-	var by sql.NullString
-	err := rows.Scan(&a.ID, &a.Account, &a.Name, &business, &a.CustomerID, &a.SupplierID, &a.Owner, &a.AsOf,
-		&a.Balance, &a.Current, &a.Days1to30, &a.Days31to60, &a.Days61to90, &a.DaysOver90, &limit, &terms,
+	var by, asOf sql.NullString
+	err := rows.Scan(&a.ID, &a.Account, &a.Name, &business, &a.CustomerID, &a.SupplierID, &a.Owner, &inForce, &a.Status, &asOf,
+		&bal, &cur, &d30, &d60, &d90, &over, &erp, &terms,
 		&sales, &months, &budget, &sheet, &saved, &by)
 	if err != nil {
 		return a, err
 	}
 	a.BusinessID = int32(business)
-	if limit.Valid {
-		a.Limit = &limit.Float64
+	a.AsOf = asOf.String
+	a.Balance, a.Current, a.Days1to30, a.Days31to60, a.Days61to90, a.DaysOver90 = bal.Float64, cur.Float64, d30.Float64, d60.Float64, d90.Float64, over.Float64
+	if inForce.Valid {
+		a.Limit = &inForce.Float64
+	}
+	if erp.Valid {
+		a.ERPLimit = &erp.Float64
 	}
 	if terms.Valid {
 		t := int(terms.Int64)
@@ -97,9 +134,10 @@ func (s *Store) queryAccounts(ctx context.Context, op, query string, args ...any
 	return out, wrap(op, rows.Err())
 }
 
-// Accounts are the accounts of the ledger of asOf (YYYY-MM-DD), or of the
-// newest ledger when asOf is empty, in no particular order. No ledger:
-// none.
+// Accounts are, when asOf is empty, every account of the team's record
+// with its line of the newest ledger (an account that ledger does not
+// list has no AsOf and owes nothing); else the accounts the ledger of
+// asOf (YYYY-MM-DD) lists. In no particular order.
 func (s *Store) Accounts(ctx context.Context, a Analyst, asOf string) ([]Account, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -108,6 +146,9 @@ func (s *Store) Accounts(ctx context.Context, a Analyst, asOf string) ([]Account
 		return nil, err
 	}
 	// Ordered by the handlers, which sort anyway.
+	if asOf == "" {
+		return s.queryAccounts(ctx, "accounts", "SELECT "+recordColumns+" WHERE t.service = $1", a.Service)
+	}
 	return s.queryAccounts(ctx, "accounts", "SELECT "+accountColumns+" WHERE "+ledgerDate, a.Service, asOf)
 }
 
@@ -149,8 +190,8 @@ func (s *Store) LedgerBalances(ctx context.Context, a Analyst, asOf string) ([]L
 	return out, wrap("ledger balances", rows.Err())
 }
 
-// AccountsOfBusiness are the newest ledger's accounts linked to the
-// business: the report's account panel.
+// AccountsOfBusiness are the record's accounts linked to the business,
+// with their lines of the newest ledger: the report's account panel.
 func (s *Store) AccountsOfBusiness(ctx context.Context, a Analyst, business int32) ([]Account, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -158,12 +199,12 @@ func (s *Store) AccountsOfBusiness(ctx context.Context, a Analyst, business int3
 	if err != nil {
 		return nil, err
 	}
-	return s.queryAccounts(ctx, "accounts of business", "SELECT "+accountColumns+" WHERE "+ledgerDate+
-		" AND t.business_id = $3 ORDER BY t.account", a.Service, "", int64(business))
+	return s.queryAccounts(ctx, "accounts of business", "SELECT "+recordColumns+
+		" WHERE t.service = $1 AND t.business_id = $2 ORDER BY t.account", a.Service, int64(business))
 }
 
-// Unlinked are up to limit accounts of the newest ledger with a
-// CustomerId or SupplierId but no business yet, for resolution.
+// Unlinked are up to limit accounts of the record with a CustomerId or
+// SupplierId but no business yet, for resolution.
 func (s *Store) Unlinked(ctx context.Context, a Analyst, limit int) ([]Account, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -171,8 +212,8 @@ func (s *Store) Unlinked(ctx context.Context, a Analyst, limit int) ([]Account, 
 	if err != nil {
 		return nil, err
 	}
-	return s.queryAccounts(ctx, "unlinked accounts", "SELECT "+accountColumns+" WHERE "+ledgerDate+
-		" AND t.business_id = 0 AND (t.customer_id <> '' OR t.supplier_id <> '') ORDER BY t.account LIMIT $3", a.Service, "", limit)
+	return s.queryAccounts(ctx, "unlinked accounts", "SELECT "+recordColumns+
+		" WHERE t.service = $1 AND t.business_id = 0 AND (t.customer_id <> '' OR t.supplier_id <> '') ORDER BY t.account LIMIT $2", a.Service, limit)
 }
 
 // LinkAccount links an account to the business its CustomerId or

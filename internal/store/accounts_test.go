@@ -29,7 +29,7 @@ func sortedAccounts(list []Account, err error) ([]Account, error) {
 // line is a ledger line with its balance all current.
 func line(account string, business int32, balance float64) LedgerLine {
 	return LedgerLine{Account: account, Name: "Name " + account, BusinessID: business, Balance: balance, Current: balance,
-		Limit: ptr(2 * balance), Terms: ptr(30), Owner: "alice"}
+		ERPLimit: ptr(2 * balance), Terms: ptr(30), Owner: "alice"}
 }
 
 // TestAccountsAreTheTeams: an import by one analyst is seen by another of
@@ -47,7 +47,8 @@ func TestAccountsAreTheTeams(t *testing.T) {
 		for _, a := range []Analyst{alice, bob} {
 			list, err := sortedAccounts(s.Accounts(ctx, a, ""))
 			must(t, err)
-			if len(list) != 2 || list[0].Account != "A-1" || list[0].BusinessID != 1001 || *list[0].Limit != 2000 || list[0].AsOf != "2026-10-31" {
+			if len(list) != 2 || list[0].Account != "A-1" || list[0].BusinessID != 1001 || list[0].Limit != nil ||
+				*list[0].ERPLimit != 2000 || !list[0].ERPDiffers() || list[0].AsOf != "2026-10-31" {
 				t.Fatalf("%s: Accounts = %+v", a.User, list)
 			}
 			got, err := s.Import(ctx, a, rec.ID)
@@ -73,7 +74,7 @@ func TestAccountsAreTheTeams(t *testing.T) {
 
 // TestLedgerDates: re-importing a date replaces it; an older ledger
 // imported later keeps the newer names; past MaxLedgers the oldest dates
-// go and the import says which; accounts no ledger holds go too.
+// go and the import says which; the accounts stay in the record.
 func TestLedgerDates(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		ctx := t.Context()
@@ -92,8 +93,9 @@ func TestLedgerDates(t *testing.T) {
 		must(t, err)
 		list, err := sortedAccounts(s.Accounts(ctx, alice, ""))
 		must(t, err)
-		if len(list) != 2 || list[0].Balance != 700 || list[0].Name != "Renamed" {
-			t.Fatalf("newest ledger = %+v, want A-1 at 700 named Renamed, and A-3", list)
+		if len(list) != 3 || list[0].Balance != 700 || list[0].Name != "Renamed" || list[2].Account != "A-9" ||
+			list[2].InLedger() || list[2].Balance != 0 {
+			t.Fatalf("record = %+v, want A-1 at 700 named Renamed, A-3, and A-9 (July only) owing nothing as of October", list)
 		}
 		old, err := sortedAccounts(s.Accounts(ctx, alice, "2026-07-31"))
 		must(t, err)
@@ -114,8 +116,8 @@ func TestLedgerDates(t *testing.T) {
 		if bals, err := s.LedgerBalances(ctx, aliceElse, "2026-07-31"); err != nil || len(bals) != 0 {
 			t.Errorf("another service's analyst reads %d lines (%v)", len(bals), err)
 		}
-		// 35 later months: the July ledger is the oldest of 37 and goes
-		// with the account only it held.
+		// 35 later months: the July ledger is the oldest of 37 and goes;
+		// the account only it held stays in the record.
 		start := date("2026-11-30")
 		var last ImportRecord
 		for i := range 35 {
@@ -131,8 +133,8 @@ func TestLedgerDates(t *testing.T) {
 		if len(last.Dropped) != 1 || last.Dropped[0] != "2026-07-31" {
 			t.Error("the import past the bound does not say which dates it dropped")
 		}
-		if n := countWhere(t, s, "team_accounts", "account = 'A-9'"); n != 0 {
-			t.Errorf("account A-9, in no kept ledger, still stored (%d)", n)
+		if n := countWhere(t, s, "team_accounts", "account = 'A-9'"); n != 1 {
+			t.Errorf("account A-9, in no kept ledger, left the record (%d)", n)
 		}
 	})
 }
@@ -162,7 +164,7 @@ func TestImportRefusesBadLines(t *testing.T) {
 			{"balance", bad(func(l *LedgerLine) { l.Balance = math.NaN() })},
 			{"days_over_90", bad(func(l *LedgerLine) { l.DaysOver90 = math.Inf(1) })},
 			{"balance", bad(func(l *LedgerLine) { l.Balance = 2e13 })},
-			{"credit_limit", bad(func(l *LedgerLine) { l.Limit = ptr(-1.0) })},
+			{"credit_limit", bad(func(l *LedgerLine) { l.ERPLimit = ptr(-1.0) })},
 			{"terms_days", bad(func(l *LedgerLine) { l.Terms = ptr(-5) })},
 			{"account", bad(func(l *LedgerLine) { l.Account = " " })},
 			{"account", bad(func(l *LedgerLine) { l.Account = "A-0" })},
@@ -179,7 +181,7 @@ func TestImportRefusesBadLines(t *testing.T) {
 		}
 		// A credit balance is a negative balance, and is kept.
 		credit := line("A-5", 1005, -250)
-		credit.Limit = ptr(0.0)
+		credit.ERPLimit = ptr(0.0)
 		_, err = s.ImportLedger(ctx, alice, ImportSpec{AsOf: date("2026-10-31"), Lines: []LedgerLine{credit}})
 		must(t, err)
 	})

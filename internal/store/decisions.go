@@ -206,13 +206,12 @@ func stampOf(t time.Time) int64 {
 }
 
 // accountLimit reads the team's account: its business and its limit in
-// the newest ledger that lists it. ErrNotFound for no such account.
+// force. ErrNotFound for no such account.
 func accountLimit(ctx context.Context, tx *sql.Tx, service, account string) (int64, *float64, error) {
 	var business int64
 	var limit sql.NullFloat64
-	err := tx.QueryRowContext(ctx, `SELECT t.business_id, l.credit_limit FROM team_accounts t
-		JOIN ledger_lines l ON l.account_id = t.id JOIN ledgers g ON g.id = l.ledger_id
-		WHERE t.service = $1 AND t.account = $2 ORDER BY g.as_of DESC LIMIT 1`, service, account).Scan(&business, &limit)
+	err := tx.QueryRowContext(ctx, "SELECT business_id, credit_limit FROM team_accounts WHERE service = $1 AND account = $2",
+		service, account).Scan(&business, &limit)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil, ErrNotFound
 	}
@@ -225,18 +224,15 @@ func accountLimit(ctx context.Context, tx *sql.Tx, service, account string) (int
 	return business, nil, nil
 }
 
-// setLimit sets the approved amount as the account's credit limit in the
-// newest ledger that lists it (a later import brings the ledger's own
-// limit again, logged as a change), and returns the change to log.
+// setLimit makes the approved amount the account's limit in force, in its
+// record (no import changes it), and returns the change to log.
 func (s *Store) setLimit(ctx context.Context, tx *sql.Tx, service string, r LimitRequest) (AuditChange, error) {
 	_, was, err := accountLimit(ctx, tx, service, r.Account)
 	if err != nil {
 		return AuditChange{}, err
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE ledger_lines SET credit_limit = $3
-		WHERE account_id = (SELECT id FROM team_accounts WHERE service = $1 AND account = $2)
-		AND ledger_id = (SELECT g.id FROM ledgers g JOIN ledger_lines l ON l.ledger_id = g.id JOIN team_accounts t ON t.id = l.account_id
-			WHERE t.service = $1 AND t.account = $2 ORDER BY g.as_of DESC LIMIT 1)`, service, r.Account, r.Amount)
+	_, err = tx.ExecContext(ctx, `UPDATE team_accounts SET credit_limit = $3, updated_at = $4, updated_by = $5
+		WHERE service = $1 AND account = $2`, service, r.Account, r.Amount, s.stamp(), r.DecidedBy)
 	if err != nil {
 		return AuditChange{}, err
 	}

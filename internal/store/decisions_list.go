@@ -81,3 +81,28 @@ func scanRequests(rows *sql.Rows) ([]LimitRequest, error) {
 	}
 	return out, rows.Err()
 }
+
+// PendingAccounts are the team's accounts with a request waiting,
+// whoever asked (at most MaxPendingRequests).
+func (s *Store) PendingAccounts(ctx context.Context, a Analyst) (map[string]bool, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	a, err := team(a)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.r.QueryContext(ctx, "SELECT DISTINCT account FROM limit_requests WHERE service = $1 AND status = 'pending'", a.Service)
+	if err != nil {
+		return nil, wrap("pending accounts", err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var acc string
+		if err := rows.Scan(&acc); err != nil {
+			return nil, wrap("pending accounts", err)
+		}
+		out[acc] = true
+	}
+	return out, wrap("pending accounts", rows.Err())
+}

@@ -12,7 +12,7 @@ import (
 // carol is a third member of alice's team.
 var carol = Analyst{Service: alice.Service, User: "carol"}
 
-// limitOf is the account's credit limit in the team's newest ledger.
+// limitOf is the account's limit in force.
 func limitOf(t *testing.T, s *Store, account string) float64 {
 	t.Helper()
 	list, err := s.Accounts(t.Context(), alice, "")
@@ -26,13 +26,23 @@ func limitOf(t *testing.T, s *Store, account string) float64 {
 	return 0
 }
 
-// withAccounts imports A-1 (limit 2,000) and A-2 for alice's team.
+// withAccounts imports for alice's team (3 entries: the
+// import and the two accounts) and gives A-1 a limit of 2,000 approved
+// within alice's authority (3 more: request, approval, limit).
 func withAccounts(t *testing.T, s *Store) {
 	t.Helper()
 	_, err := s.ImportLedger(t.Context(), alice, ImportSpec{AsOf: date("2026-10-31"), File: "oct.csv",
 		Lines: []LedgerLine{line("A-1", 1001, 1000), line("A-2", 0, 500)}})
 	must(t, err)
+	_, err = s.RequestLimit(t.Context(), opener, RequestSpec{Account: "A-1", Amount: 2000, Reason: "opening limit", Authority: 1e6})
+	must(t, err)
 }
+
+// opener is the member of alice's team who set A-1's first limit.
+var opener = Analyst{Service: alice.Service, User: "opener"}
+
+// setUpEntries is how many entries withAccounts logs.
+const setUpEntries = 6
 
 // TestRequestWithinAuthorityIsApprovedAtOnce: the limit is set, the
 // request, approval and limit are logged, the evidence kept.
@@ -63,7 +73,7 @@ func TestRequestWithinAuthorityIsApprovedAtOnce(t *testing.T) {
 		_, err = s.Request(t.Context(), aliceElse, r.ID)
 		wantErr(t, "another team's request", err, ErrNotFound)
 		var actions []string
-		for _, e := range auditOf(t, s, alice.Service, "")[3:] { // the import and its two limits first
+		for _, e := range auditOf(t, s, alice.Service, "")[setUpEntries:] {
 			actions = append(actions, e.Action+":"+e.OldValue+">"+e.NewValue)
 		}
 		if strings.Join(actions, " ") != "limit-request:2000>5000 approve:>5000 limit:2000>5000" {
@@ -94,8 +104,8 @@ func TestRequestRefusals(t *testing.T) {
 		}
 		_, err = s.RequestLimit(ctx, alice, RequestSpec{Account: "A-1", Amount: 1, Reason: "x"})
 		wantErr(t, "past the bound", err, ErrRequestsFull)
-		if v, _ := s.VerifyAudit(ctx, alice.Service); v.Entries != 3 {
-			t.Errorf("refusals logged %d entries beyond the import's 3", v.Entries-3)
+		if v, _ := s.VerifyAudit(ctx, alice.Service); v.Entries != setUpEntries {
+			t.Errorf("refusals logged %d entries beyond the set-up's", v.Entries-setUpEntries)
 		}
 	})
 }
@@ -220,7 +230,7 @@ func TestRequestLists(t *testing.T) {
 		l, err := s.Requests(ctx, alice, 1e6)
 		must(t, err)
 		if len(l.Waiting) != 1 || l.Waiting[0].Amount != 500000 || len(l.Mine) != 1 || l.Mine[0].Reason != "c" ||
-			len(l.Recent) != 1 || l.Recent[0].ID != small.ID {
+			len(l.Recent) != 2 || l.Recent[0].ID != small.ID || l.Recent[1].RequestedBy != "opener" {
 			t.Errorf("lists = %+v", l)
 		}
 		if l, _ := s.Requests(ctx, aliceElse, 1e6); len(l.Waiting)+len(l.Mine)+len(l.Recent) != 0 {

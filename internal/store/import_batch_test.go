@@ -40,8 +40,9 @@ func TestImportNamesTheFirstBadLine(t *testing.T) {
 }
 
 // TestImportBatches: a ledger of several batches and a short last one
-// keeps every account with its own line and one limit entry each; a
-// second ledger keeps the accounts' ids and logs only the limits changed.
+// keeps every account with its own line and one entry each for the
+// account it creates; a second ledger keeps the accounts' ids, creates
+// none, and logs no limit (the file's are the ERP's).
 func TestImportBatches(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *Store) {
 		ctx := t.Context()
@@ -73,8 +74,8 @@ func TestImportBatches(t *testing.T) {
 		if seen != n {
 			t.Errorf("%d ledger lines, want %d", seen, n)
 		}
-		if got := countWhere(t, s, "audit_entries", "action = 'limit'"); got != n {
-			t.Errorf("%d limit entries, want %d", got, n)
+		if got := countWhere(t, s, "audit_entries", "action = 'account-create'"); got != n {
+			t.Errorf("%d account entries, want %d", got, n)
 		}
 		ids := map[string]int64{}
 		rows, err = s.r.QueryContext(ctx, "SELECT account, id FROM team_accounts")
@@ -90,14 +91,14 @@ func TestImportBatches(t *testing.T) {
 		next := ledgerLines(n, 1)
 		for i := range next {
 			if i%2 == 0 {
-				v := *next[i].Limit + 1000
-				next[i].Limit = &v
+				v := *next[i].ERPLimit + 1000
+				next[i].ERPLimit = &v
 			}
 		}
 		_, err = s.ImportLedger(ctx, alice, ImportSpec{AsOf: date("2026-10-31"), File: "oct.csv", Lines: next})
 		must(t, err)
-		if got := countWhere(t, s, "audit_entries", "action = 'limit'"); got != n+(n+1)/2 {
-			t.Errorf("%d limit entries after the second ledger, want %d", got, n+(n+1)/2)
+		if got := countWhere(t, s, "audit_entries", "action IN ('limit', 'account-create')"); got != n {
+			t.Errorf("%d limit and account entries after the second ledger, want %d", got, n)
 		}
 		var moved int
 		for acc, id := range ids {
@@ -113,11 +114,11 @@ func TestImportBatches(t *testing.T) {
 		if lines := countWhere(t, s, "ledger_lines", "1 = 1"); lines != 2*n {
 			t.Errorf("%d ledger lines, want %d", lines, 2*n)
 		}
-		// The chain holds across the batches: two imports and their limits.
+		// The chain holds across the batches: two imports and the accounts.
 		v, err := s.VerifyAudit(ctx, alice.Service)
 		must(t, err)
-		if !v.Intact || v.Entries != int64(2+n+(n+1)/2) {
-			t.Errorf("verdict = %+v, want %d entries intact", v, 2+n+(n+1)/2)
+		if !v.Intact || v.Entries != int64(2+n) {
+			t.Errorf("verdict = %+v, want %d entries intact", v, 2+n)
 		}
 	})
 }

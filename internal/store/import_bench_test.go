@@ -16,7 +16,7 @@ func ledgerLines(n, seed int) []LedgerLine {
 		limit, terms := bal*1.2, 30
 		lines[i] = LedgerLine{Account: fmt.Sprintf("C%06d", i), Name: fmt.Sprintf("Customer %d Inc", i), BusinessID: int32(1001 + i%520),
 			Balance: bal, Current: bal * 0.8, Days1to30: bal * 0.1, Days31to60: bal * 0.05, Days61to90: bal * 0.03, DaysOver90: bal * 0.02,
-			Limit: &limit, Terms: &terms}
+			ERPLimit: &limit, Terms: &terms}
 	}
 	return lines
 }

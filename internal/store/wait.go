@@ -55,7 +55,10 @@ func (s *Store) prepare(ctx context.Context) error {
 	if err := s.QuickCheck(ctx); err != nil {
 		return err
 	}
-	return s.migrate(ctx)
+	if err := s.migrate(ctx); err != nil {
+		return err
+	}
+	return s.recordMoves(ctx)
 }
 
 // QuickCheck runs SQLite's PRAGMA quick_check on the workspace file and
