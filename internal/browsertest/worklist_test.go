@@ -20,9 +20,9 @@ func TestWorklistKeyboard(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	limit := 1000.0
 	lines := []store.LedgerLine{
-		{Account: "A-1", Name: "Westbridge", BusinessID: 1001, Balance: 1500, Current: 1500, Limit: &limit},
-		{Account: "A-2", Name: "Eastgate", BusinessID: 1002, Balance: 900, Current: 900, Limit: &limit},
-		{Account: "A-3", Name: "Northway", Balance: 500, Current: 500, Limit: &limit},
+		{Account: "A-1", Name: "Westbridge", BusinessID: 1001, Balance: 1500, Current: 1500, ERPLimit: &limit},
+		{Account: "A-2", Name: "Eastgate", BusinessID: 1002, Balance: 900, Current: 900, ERPLimit: &limit},
+		{Account: "A-3", Name: "Northway", Balance: 500, Current: 500, ERPLimit: &limit},
 	}
 	_, err := app.Store.ImportLedger(context.Background(), store.Analyst{Service: apptest.WorkspaceService, User: "demo"},
 		store.ImportSpec{AsOf: time.Date(2026, 9, 30, 0, 0, 0, 0, time.UTC), File: "aging.csv", Lines: lines})

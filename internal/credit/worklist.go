@@ -21,10 +21,13 @@ const (
 	ReasonReviewDue     WorkReason = "review-due"
 	ReasonHold          WorkReason = "hold-advised"
 	ReasonDecision      WorkReason = "decision-waiting"
+	// ReasonERPLimit: the newest ledger's ERP limit is not the limit in
+	// force (issue 43): a difference to settle, never adopted silently.
+	ReasonERPLimit WorkReason = "erp-limit-differs"
 )
 
 // WorkReasons are every reason, in the page's order.
-var WorkReasons = []WorkReason{ReasonOverLimit, ReasonLimitAtRisk, ReasonReviewOverdue, ReasonReviewDue, ReasonHold, ReasonDecision}
+var WorkReasons = []WorkReason{ReasonOverLimit, ReasonLimitAtRisk, ReasonReviewOverdue, ReasonReviewDue, ReasonHold, ReasonDecision, ReasonERPLimit}
 
 // WorkItem is an account on the worklist. Its figures are the team's
 // kept ones, shared, never changed; its reasons are kept as a set of bits
@@ -94,6 +97,9 @@ func NewWorkItem(f *Figures, in WorkInputs, today time.Time) (WorkItem, bool) {
 	}
 	if in.Waiting > 0 {
 		w.reasons |= ReasonDecision.bit()
+	}
+	if f.Account.ERPDiffers() {
+		w.reasons |= ReasonERPLimit.bit()
 	}
 	return w, w.reasons != 0
 }

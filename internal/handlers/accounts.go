@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
@@ -32,6 +33,10 @@ type Accounts interface {
 	Unlinked(ctx context.Context, a store.Analyst, limit int) ([]store.Account, error)
 	LinkAccount(ctx context.Context, a store.Analyst, account string, business int32) error
 	SaveLimitInputs(ctx context.Context, a store.Analyst, account string, in store.LimitInputs) error
+	AddAccount(ctx context.Context, a store.Analyst, n store.NewAccount) error
+	PlanImport(ctx context.Context, a store.Analyst, asOf time.Time, lines []store.LedgerLine, update bool) (store.ImportPlan, error)
+	LedgerVersions(ctx context.Context, a store.Analyst) ([]store.LedgerVersion, error)
+	RestoreVersion(ctx context.Context, a store.Analyst, id int64) (store.LedgerVersion, error)
 	KnownScores(ctx context.Context, a store.Analyst) (map[int32]map[store.Score]store.KnownScore, error)
 	TeamBusinesses(ctx context.Context, a store.Analyst) (map[int32]store.TeamBusiness, error)
 	RiskAsOf(ctx context.Context, a store.Analyst, month int) (map[int32]float64, error)

@@ -119,7 +119,7 @@ func seedTeam(b *testing.B, app *apptest.App) {
 			bal := float64((j*7919+i*104729)%2_000_000 + 5000)
 			limit := bal * 1.2
 			lines[j] = store.LedgerLine{Account: fmt.Sprintf("C%06d", j), Name: fmt.Sprintf("Customer %d Inc", j), BusinessID: int32(1001 + j%520),
-				Balance: bal, Current: bal, Limit: &limit}
+				Balance: bal, Current: bal, ERPLimit: &limit}
 		}
 		asOf, _ := time.Parse(store.DateLayout, d)
 		if _, err := app.Store.ImportLedger(ctx, a, store.ImportSpec{AsOf: asOf, Lines: lines}); err != nil {

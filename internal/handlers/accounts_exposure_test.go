@@ -77,7 +77,8 @@ func TestExposureAndBridge(t *testing.T) {
 func TestLimitDrift(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := signInAccounts(t, app, "demo")
-	importLedger(t, u, "aging.csv", []byte(strings.Replace(ledgerCSV, "A-1;Westbridge;1001;1.500,00;1.000,00;500,00;1.000,00", "A-1;Westbridge;1001;1.500,00;1.000,00;500,00;90.000,00", 1)), "2026-09-30")
+	importLedger(t, u, "aging.csv", []byte(ledgerCSV), "2026-09-30")
+	grantLimit(t, app, "A-1", 90000)
 	p := u.Get("/businesses/1001/limit?monthly_sales=60500&loss_budget=2000")
 	mustRedirect(t, "save", u.Submit(p, `form[method="post"][action="/businesses/1001/limit"]`))
 	drift := u.Get("/portfolio/exposure").Text("table.drift")

@@ -37,8 +37,13 @@ func (h *Handler) showAccountsImport(c *echo.Context) error {
 
 // importPage is the import page's shared part.
 func (h *Handler) importPage(c *echo.Context, asOf string) views.AccountsImportPage {
-	page := views.AccountsImportPage{AsOf: views.Clip(asOf, 20)}
+	page := views.AccountsImportPage{AsOf: views.Clip(asOf, 20), Update: c.FormValue("mode") == store.ModeUpdate}
 	page.Base = h.base(c, nil, "Import a ledger", views.NavAccounts)
+	if vs, err := h.accts.LedgerVersions(c.Request().Context(), h.analyst(c)); err != nil {
+		h.logWorkspace(c, "ledger versions", err)
+	} else {
+		page.Versions = views.NewLedgerVersionRows(vs)
+	}
 	if h.sampleLedgers {
 		cur, old := h.sampleDates()
 		page.Samples = []views.SampleLedger{
@@ -153,6 +158,21 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 	page.AsOfError = asOfMsg
 	if rctx.Err() != nil {
 		return fail(http.StatusUnprocessableEntity, ledgerMessage(ledger.ErrDeadline))
+	}
+	if mapErr == "" && asOfMsg == "" && page.Preview.CanImport {
+		// What the import would do, from the lines it would import.
+		if res := ledger.Parse(t, m, opts); len(res.Lines) > 0 {
+			plan, err := h.accts.PlanImport(ctx, a, asOf, res.Lines, page.Update)
+			var ve *store.ValidationError
+			switch {
+			case errors.As(err, &ve):
+				page.FileError = storeMessage(err)
+			case err != nil:
+				return accountsError(err)
+			default:
+				page.Plan = views.NewImportPlanView(plan)
+			}
+		}
 	}
 	return h.render(c, status, templates.AccountsImport(page))
 }
@@ -277,7 +297,8 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 	// table's, and the upload's when it needed no decoding) need not stay
 	// in memory while the store writes.
 	t, up.Data = nil, nil
-	rec, err := h.accts.ImportLedger(ctx, a, store.ImportSpec{AsOf: asOf, File: up.Name, Lines: res.Lines, Skipped: len(res.Bad)})
+	rec, err := h.accts.ImportLedger(ctx, a, store.ImportSpec{AsOf: asOf, File: up.Name, Lines: res.Lines, Skipped: len(res.Bad),
+		Update: page.Update})
 	if err != nil {
 		var ve *store.ValidationError
 		if errors.Is(err, store.ErrAccountsFull) || errors.As(err, &ve) {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
@@ -22,7 +23,8 @@ const accountsPageSize = 100
 // parseAccountsFilter reads the page's query; unknown values are ignored.
 func parseAccountsFilter(q url.Values) views.AccountsFilter {
 	f := views.AccountsFilter{OverLimit: q.Get("over") != "", NotLinked: q.Get("unlinked") != "", NoScore: q.Get("noscore") != "",
-		Owner: views.Clip(strings.TrimSpace(q.Get("owner")), 256), Desc: q.Get("desc") != ""}
+		ERPDiffers: q.Get("erp") != "",
+		Owner:      views.Clip(strings.TrimSpace(q.Get("owner")), 256), Desc: q.Get("desc") != ""}
 	if b := q.Get("band"); b == "none" {
 		f.Band = b
 	} else if n, err := strconv.Atoi(b); err == nil && n >= 1 && n <= 10 {
@@ -34,7 +36,8 @@ func parseAccountsFilter(q url.Values) views.AccountsFilter {
 	return f
 }
 
-// showAccounts lists the newest ledger's accounts, sorted and filtered.
+// showAccounts lists every account of the team's record with its line of
+// the newest ledger, sorted and filtered.
 func (h *Handler) showAccounts(c *echo.Context) error {
 	if err := h.noAccounts(); err != nil {
 		return err
@@ -67,10 +70,19 @@ func (h *Handler) showAccounts(c *echo.Context) error {
 			page.Flash += " The rest stay “not linked yet”: the service did not know their identifier, or requests ran out this hour."
 		}
 	}
-	if len(dates) == 0 {
-		return h.render(c, http.StatusOK, templates.Accounts(page))
+	if len(dates) > 0 {
+		page.AsOf = dates[0]
 	}
-	page.AsOf = dates[0]
+	if r, err := strconv.Atoi(q.Get("requested")); err == nil && r >= 0 && r <= maxAdoptedAtOnce {
+		if n, err := strconv.Atoi(q.Get("approved")); err == nil && n >= 0 && n <= r {
+			page.Flash = erpFlash(r, n)
+		}
+	}
+	if d := q.Get("restored"); d != "" {
+		if _, err := time.Parse(store.DateLayout, d); err == nil {
+			page.Flash = "The kept ledger of " + d + " is restored; the ledger it replaced is kept in its place, to be restored in turn."
+		}
+	}
 	all, err := h.teamFigures(ctx, a, "")
 	if err != nil {
 		return accountsError(err)
@@ -87,6 +99,12 @@ func (h *Handler) showAccounts(c *echo.Context) error {
 			page.Unlinked++
 		case f.Linked() && f.Risk == nil:
 			page.Unscored++
+		}
+		if f.Account.ERPDiffers() {
+			page.ERPDiffers++
+		}
+		if !f.Account.InLedger() {
+			page.NotInLedger++
 		}
 		if page.Filter.Keep(f) {
 			kept = append(kept, f)
@@ -118,7 +136,10 @@ func importFlash(rec store.ImportRecord) string {
 	msg := fmt.Sprintf("%s imported, %s skipped (ledger as of %s, from %s by %s).", views.Plural(rec.Imported, "account"),
 		views.Plural(rec.Skipped, "row"), rec.AsOf, views.Clip(rec.File, 80), rec.By)
 	if rec.Replaced {
-		msg += " It replaced the team's earlier ledger of that date."
+		msg += " The team's earlier ledger of that date is kept as a version, to be restored in one step on the import page."
+	}
+	if rec.Summary != "" {
+		msg += " What it did: " + rec.Summary + "."
 	}
 	if len(rec.Dropped) > 0 {
 		msg += " The team keeps 36 dates, so the ledger of " + strings.Join(rec.Dropped, ", ") + " was dropped."

@@ -18,6 +18,7 @@ func TestOverviewOpensOnTheVerdict(t *testing.T) {
 		t.Error("an account tile without a team account")
 	}
 	importLedger(t, u, "aging.csv", []byte(ledgerCSV), "2026-09-30")
+	grantLimit(t, app, "A-1", 1000)
 	page := signInAccounts(t, app, "ordinary").Get("/businesses/1001")
 	first := page.Doc.Find("main section").First()
 	if id, _ := first.Attr("id"); id != "scores" {

@@ -84,8 +84,11 @@ func TestImportPreviewWritesNothingThenImports(t *testing.T) {
 		}
 		other := signInAccounts(t, app, "ordinary")
 		list := other.Get("/accounts")
-		if got := list.Text("table.accounts tbody"); !strings.Contains(got, "A-1") || !strings.Contains(got, "$1,500") || !strings.Contains(got, "150.0%") {
-			t.Errorf("ordinary's accounts = %q, want A-1 at $1,500, 150%% of its limit", got)
+		// The file's limit is the ERP's: shown beside the limit in force
+		// (none yet), flagged, never adopted.
+		if got := list.Text("table.accounts tbody tr:first-child"); !strings.Contains(got, "A-1") || !strings.Contains(got, "$1,500") ||
+			!strings.Contains(got, "$1,000 differs") || strings.Contains(got, "150.0%") {
+			t.Errorf("ordinary's accounts = %q, want A-1 at $1,500, its ERP limit $1,000 flagged and no limit in force", got)
 		}
 		if !strings.Contains(list.Body, "midpoint") {
 			t.Error("the accounts page does not say PD is the band midpoint")
@@ -206,8 +209,14 @@ func TestAccountsDownloads(t *testing.T) {
 		if !strings.Contains(lines[2], `"'=HYPERLINK(""http://x"")"`) {
 			t.Errorf("formula name not defused: %q", lines[2])
 		}
-		if !strings.HasPrefix(lines[1], "A-1,Westbridge,1001,1500,1000,500,0,0,0,1000,30,1.5,") {
+		// credit_limit is the limit in force: none until a decision.
+		if !strings.HasPrefix(lines[1], "A-1,Westbridge,1001,1500,1000,500,0,0,0,,30,,") {
 			t.Errorf("row = %q", lines[1])
+		}
+		grantLimit(t, app, "A-1", 1000)
+		lines = strings.Split(strings.TrimSpace(u.Get("/accounts.csv").Body), "\n")
+		if !strings.HasPrefix(lines[1], "A-1,Westbridge,1001,1500,1000,500,0,0,0,1000,30,1.5,") {
+			t.Errorf("row with a limit in force = %q", lines[1])
 		}
 		over := u.Get("/accounts.csv?over=1")
 		if n := len(strings.Split(strings.TrimSpace(over.Body), "\n")); n != 2 {

@@ -31,6 +31,7 @@ type Decisions interface {
 	RequestEvidence(ctx context.Context, a store.Analyst, id int64, tab string) (store.Evidence, error)
 	CountWaiting(ctx context.Context, a store.Analyst, authority float64) (int, error)
 	Requests(ctx context.Context, a store.Analyst, authority float64) (store.RequestLists, error)
+	PendingAccounts(ctx context.Context, a store.Analyst) (map[string]bool, error)
 	RecordReview(ctx context.Context, a store.Analyst, r store.Review) (store.Review, error)
 	LastReviews(ctx context.Context, a store.Analyst) (map[string]store.Review, error)
 	LastLimitChanges(ctx context.Context, team string) (map[string]time.Time, error)

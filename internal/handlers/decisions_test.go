@@ -38,6 +38,7 @@ func TestLimitRequestWithinAuthority(t *testing.T) {
 	decisionApps(t, func(t *testing.T, app *apptest.App) {
 		dev := signInAccounts(t, app, "developer")
 		importLedger(t, dev, "aging.csv", []byte(ledgerCSV), "2026-09-30")
+		grantLimit(t, app, "A-1", 1000)
 		to := mustRedirect(t, "request", dev.post("/businesses/1001/limit-requests", "account", "A-1", "amount", "8,000",
 			"reason", "Orders doubled", "monthly_sales", "60500", "months_allowed", "2", "loss_budget", "2000"))
 		if !strings.HasPrefix(to, "/decisions/") {

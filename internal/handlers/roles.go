@@ -38,6 +38,11 @@ var postActions = map[string]roles.Action{
 	supplierCategoryPath:       roles.ChangeAccounts,
 	"/accounts/:account/owner": roles.ChangeAccounts,
 	"/worklist/owner":          roles.ChangeAccounts,
+	// The account's record (accounts_record.go): the ERP's limits become
+	// limit requests, under the requester's authority and four eyes.
+	"/accounts/new":                          roles.ChangeAccounts,
+	"/accounts/erp-limits":                   roles.RequestLimit,
+	"/accounts/ledgers/versions/:id/restore": roles.ChangeAccounts,
 }
 
 // actionOf is the action a request asks for: reading for GET and HEAD,

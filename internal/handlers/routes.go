@@ -118,6 +118,14 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/accounts/scores", goTo("/accounts"))
 	app.POST("/accounts/link", h.submitAccountLinks)
 	app.GET("/accounts/link", goTo("/accounts"))
+	// The account's record (issue 43): one added by hand, the ERP's limits
+	// requested through the usual rules, a replaced ledger put back.
+	app.GET("/accounts/new", h.showNewAccount)
+	app.POST("/accounts/new", h.submitNewAccount)
+	app.POST("/accounts/erp-limits", h.submitERPLimits)
+	app.GET("/accounts/erp-limits", goTo("/accounts?erp=1"))
+	app.POST("/accounts/ledgers/versions/:id/restore", h.submitRestoreVersion)
+	app.GET("/accounts/ledgers/versions/:id/restore", goTo(importPath+"#versions"))
 	app.GET("/businesses/:id/limit", byID(h.showLimit))
 	app.POST("/businesses/:id/limit", byID(h.submitLimit))
 	app.GET("/customers/:customerId/limit", byCustomerID(h.showLimit))

@@ -33,6 +33,7 @@ func TestWorklist(t *testing.T) {
 	decisionApps(t, func(t *testing.T, app *apptest.App) {
 		dev := signInAccounts(t, app, "developer")
 		importLedger(t, dev, "aging.csv", []byte(ledgerCSV), "2026-09-30")
+		grantLimit(t, app, "A-1", 1000)
 		dev.Get("/businesses/1001") // the team learns 1001's Risk band (2)
 		p := dev.Get("/worklist")
 		if p.Status != http.StatusOK {
@@ -157,6 +158,7 @@ func TestWorklistPagedAndReviewed(t *testing.T) {
 	decisionApps(t, func(t *testing.T, app *apptest.App) {
 		dev := signInAccounts(t, app, "developer")
 		importLedger(t, dev, "big.csv", ledgerOf(120, 1), "2026-09-30")
+		grantERPLimit(t, app, "C000000") // its ERP limit differs no more
 		p := dev.Get("/worklist?page=3")
 		if got := worklistAccounts(p); len(got) != 20 || !strings.Contains(p.Text("main"), "rows 101–120 of 120") {
 			t.Errorf("page 3: %d lines, %q", len(got), p.Text(".pager"))

@@ -80,7 +80,7 @@ func (s *Store) AddAccount(ctx context.Context, a Analyst, n NewAccount) error {
 	})
 }
 
-// recordMoves writes the audit entries of the limits migration 00014
+// recordMoves writes the audit entries of the limits migration 00015
 // moved into the records (listed in record_moves), one per account, and
 // empties the list, team by team, each in one transaction: the audit
 // chain is the store's to write. A replica finding the list empty does
@@ -138,7 +138,7 @@ func (s *Store) recordMoves(ctx context.Context) error {
 					}
 					if !yield(AuditChange{Actor: "migration", Action: AuditActionLimit, Account: strings.TrimSpace(m.account), BusinessID: business,
 						NewValue: strconv.FormatFloat(m.limit, 'f', -1, 64),
-						Reason:   "migration 00014: the limit in force moved into the account's record, from " + m.source}) {
+						Reason:   "migration 00015: the limit in force moved into the account's record, from " + m.source}) {
 						return
 					}
 				}

@@ -44,7 +44,7 @@ func TestMigrationMovesLimitsIntoTheRecord(t *testing.T) {
 			must(t, err)
 			p, err := goose.NewProvider(dialect, db, dir, goose.WithDisableGlobalRegistry(true))
 			must(t, err)
-			_, err = p.UpTo(t.Context(), 13)
+			_, err = p.UpTo(t.Context(), 14)
 			must(t, err)
 			sv := alice.Service
 			for _, q := range []string{
@@ -76,7 +76,7 @@ func TestMigrationMovesLimitsIntoTheRecord(t *testing.T) {
 			}
 			es := auditOf(t, s, sv, AuditActionLimit)
 			if len(es) != 2 || es[0].Actor != "migration" || es[0].Account != "A-1" || es[0].NewValue != "40000" ||
-				!strings.Contains(es[0].Reason, "migration 00014") || !strings.Contains(es[0].Reason, "approved request") ||
+				!strings.Contains(es[0].Reason, "migration 00015") || !strings.Contains(es[0].Reason, "approved request") ||
 				es[1].Account != "A-2" || !strings.Contains(es[1].Reason, "newest ledger") {
 				t.Errorf("migration logged %+v", es)
 			}

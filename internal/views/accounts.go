@@ -14,7 +14,10 @@ import (
 // carries them.
 type AccountsFilter struct {
 	OverLimit, NotLinked, NoScore bool
-	Owner                         string
+	// ERPDiffers keeps the accounts whose ERP limit in the newest ledger
+	// differs from the limit in force.
+	ERPDiffers bool
+	Owner      string
 	// Band is "" (any), "1".."10", or "none".
 	Band string
 	// Sort is a column's key; Desc its direction.
@@ -31,6 +34,8 @@ func (flt AccountsFilter) Keep(f credit.Figures) bool {
 	case flt.OverLimit && !f.OverLimit():
 		return false
 	case flt.NotLinked && f.Linked():
+		return false
+	case flt.ERPDiffers && !f.Account.ERPDiffers():
 		return false
 	case flt.NoScore && (f.Risk != nil || !f.Linked()):
 		return false

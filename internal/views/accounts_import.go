@@ -23,6 +23,13 @@ type AccountsImportPage struct {
 	// History is the demo ledger history's button label, in demo mode.
 	History string
 	Preview *ImportPreview
+	// Plan is what importing the previewed file would do (nil until the
+	// file, its columns and its date are all good); Update is the mode
+	// chosen ("update" rather than "full ledger").
+	Plan   *ImportPlanView
+	Update bool
+	// Versions are the ledgers imports replaced, kept to be restored.
+	Versions []LedgerVersionRow
 }
 
 // SampleLedger is one sample ledger the import page offers.

@@ -24,9 +24,11 @@ type AccountsPage struct {
 	Owners        []string
 	Totals        AccountTotals
 	// Unscored counts linked accounts whose business has no known score;
-	// Unlinked those waiting for their CustomerId or SupplierId.
-	Unscored, Unlinked int
-	PDNote             string
+	// Unlinked those waiting for their CustomerId or SupplierId;
+	// ERPDiffers those whose ERP limit differs from the limit in force;
+	// NotInLedger those the newest ledger does not list.
+	Unscored, Unlinked, ERPDiffers, NotInLedger int
+	PDNote                                      string
 }
 
 // AccountTotals are the sums of the accounts the filter keeps.
@@ -45,15 +47,24 @@ type AccountRow struct {
 	Balance, Current, D1, D31, D61, Over string
 	Limit, Terms, Utilization, PD, EL    string
 	OverLimit                            bool
-	Risk                                 ScoreCell
-	Implied, CalcURL, Owner              string
+	// ERPLimit is the newest ledger's limit for the account (the ERP's),
+	// Dash for none; ERPDiffers flags it when it is not the limit in
+	// force. NotInLedger says the newest ledger does not list the account.
+	ERPLimit                string
+	ERPDiffers, NotInLedger bool
+	Risk                    ScoreCell
+	Implied, CalcURL, Owner string
 }
 
 // NewAccountRow formats one account's figures.
 func NewAccountRow(f credit.Figures) AccountRow {
 	r := AccountRow{Account: f.Account.Account, Name: f.Name, Balance: Amount(f.Balance), Current: Amount(f.Current),
 		D1: Amount(f.Days1to30), D31: Amount(f.Days31to60), D61: Amount(f.Days61to90), Over: Amount(f.DaysOver90),
-		Limit: Dash, Terms: Dash, Utilization: Dash, PD: Dash, EL: Dash, Implied: Dash, Owner: f.Owner, OverLimit: f.OverLimit()}
+		Limit: Dash, Terms: Dash, Utilization: Dash, PD: Dash, EL: Dash, Implied: Dash, Owner: f.Owner, OverLimit: f.OverLimit(),
+		ERPLimit: Dash, ERPDiffers: f.Account.ERPDiffers(), NotInLedger: !f.Account.InLedger()}
+	if f.ERPLimit != nil {
+		r.ERPLimit = Amount(*f.ERPLimit)
+	}
 	if r.Name == "" {
 		r.Name = "Account " + r.Account
 	}
@@ -189,7 +200,7 @@ func AccountSortChoices() []Choice {
 func (p AccountsPage) URLQuery() string {
 	q := url.Values{}
 	f := p.Filter
-	for k, on := range map[string]bool{"over": f.OverLimit, "unlinked": f.NotLinked, "noscore": f.NoScore, "desc": f.Desc} {
+	for k, on := range map[string]bool{"over": f.OverLimit, "unlinked": f.NotLinked, "noscore": f.NoScore, "erp": f.ERPDiffers, "desc": f.Desc} {
 		if on {
 			q.Set(k, "1")
 		}

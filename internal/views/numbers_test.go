@@ -22,7 +22,7 @@ func TestPlainDecimal(t *testing.T) {
 			t.Errorf("PlainDecimal(%v, %d) = %q, want %q", c.v, c.places, got, c.want)
 		}
 	}
-	f := credit.NewFigures(store.Account{LedgerLine: store.LedgerLine{Account: "A-1", BusinessID: 1001, Balance: 1000, Limit: ptrF(3000)}},
+	f := credit.NewFigures(store.Account{LedgerLine: store.LedgerLine{Account: "A-1", BusinessID: 1001, Balance: 1000}, Limit: ptrF(3000)},
 		map[store.Score]store.KnownScore{store.ScoreRisk: {Value: 6, Month: 202610}})
 	rec := AccountCSVRecord(f)
 	if rec[13] != "0.0071" || rec[11] != "0.333333" {

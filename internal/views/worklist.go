@@ -29,6 +29,8 @@ func ReasonLabel(r credit.WorkReason) string {
 		return "Hold advised"
 	case credit.ReasonDecision:
 		return "Decision waiting for me"
+	case credit.ReasonERPLimit:
+		return "ERP limit differs"
 	}
 	return string(r)
 }
@@ -66,6 +68,13 @@ func WorkNeeds(w *credit.WorkItem) []WorkNeed {
 	}
 	if w.Has(credit.ReasonDecision) {
 		add(credit.ReasonDecision, Plural(w.Waiting, "request")+" waiting for your decision")
+	}
+	if w.Has(credit.ReasonERPLimit) {
+		inForce := "none"
+		if w.Account.Limit != nil {
+			inForce = Amount(*w.Account.Limit)
+		}
+		add(credit.ReasonERPLimit, fmt.Sprintf("the ledger's ERP limit %s, the limit in force %s", Amount(*w.ERPLimit), inForce))
 	}
 	return out
 }

@@ -1,0 +1,179 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/store"
+	"creditdash/internal/upstream"
+	"creditdash/internal/views"
+	"creditdash/templates"
+)
+
+// The account's record (issue 43): an account added by hand, the ERP's
+// limits requested through the usual rules, and a replaced ledger put
+// back.
+
+// maxAdoptedAtOnce bounds the limit requests one click makes.
+const maxAdoptedAtOnce = 100
+
+// showNewAccount shows the form that adds an account by hand.
+func (h *Handler) showNewAccount(c *echo.Context) error {
+	if err := h.noAccounts(); err != nil {
+		return err
+	}
+	page := views.NewAccountPage{BusinessID: views.Clip(strings.TrimSpace(c.QueryParam("business")), 12)}
+	page.Base = h.base(c, nil, "Add an account", views.NavAccounts)
+	return h.render(c, http.StatusOK, templates.NewAccount(page))
+}
+
+// submitNewAccount adds the account and goes to its business's report,
+// where its panel offers the limit request.
+func (h *Handler) submitNewAccount(c *echo.Context) error {
+	if err := h.noAccounts(); err != nil {
+		return err
+	}
+	field := func(name string, n int) string { return views.Clip(strings.TrimSpace(c.FormValue(name)), n) }
+	page := views.NewAccountPage{Account: field("account", 80), Name: field("name", 220), BusinessID: field("business_id", 20),
+		Owner: field("owner", 260), Reason: field("reason", store.MaxRequestReasonLen+100)}
+	page.Base = h.base(c, nil, "Add an account", views.NavAccounts)
+	id, err := strconv.ParseInt(page.BusinessID, 10, 32)
+	switch {
+	case page.BusinessID == "":
+		page.BusinessError = "Give the business's id at the service: the number in its report's address, such as 1001."
+	case err != nil || id <= 0:
+		page.BusinessError = "“" + page.BusinessID + "” is not a business id; give the number in the report's address, such as 1001."
+	}
+	if page.Account == "" {
+		page.AccountError = "Give the account's number: the team's own customer number."
+	}
+	if page.Name == "" {
+		page.NameError = "Give the customer's name."
+	}
+	if page.Reason == "" {
+		page.ReasonError = "Say why the account is added, such as “new customer, first order expected”."
+	} else if utf8.RuneCountInString(page.Reason) > store.MaxRequestReasonLen {
+		page.ReasonError = "Keep the reason to 2,000 characters."
+	}
+	if page.AccountError != "" || page.NameError != "" || page.BusinessError != "" || page.ReasonError != "" {
+		return h.render(c, http.StatusUnprocessableEntity, templates.NewAccount(page))
+	}
+	err = h.accts.AddAccount(c.Request().Context(), h.analyst(c), store.NewAccount{Account: page.Account, Name: page.Name,
+		BusinessID: int32(id), Owner: page.Owner, Reason: page.Reason})
+	var ve *store.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		msg := storeMessage(err)
+		switch ve.Field {
+		case "account":
+			page.AccountError = msg
+		case "name":
+			page.NameError = msg
+		case "owner":
+			page.OwnerError = msg
+		case "business", "business_id":
+			page.BusinessError = msg
+		case "reason":
+			page.ReasonError = msg
+		default:
+			page.Error = msg
+		}
+		return h.render(c, http.StatusUnprocessableEntity, templates.NewAccount(page))
+	case errors.Is(err, store.ErrAccountsFull):
+		page.Error = storeMessage(err)
+		return h.render(c, http.StatusUnprocessableEntity, templates.NewAccount(page))
+	case err != nil:
+		return accountsError(err)
+	}
+	return redirect(c, views.BusinessPath(upstream.ByID(int32(id)), views.TabOverview)+"#account")
+}
+
+// submitERPLimits requests, for up to maxAdoptedAtOnce accounts whose
+// newest ledger gives an ERP limit other than the limit in force, that
+// ERP limit: each a limit request of the analyst's, approved at once
+// within their authority and otherwise waiting for a second pair of eyes,
+// each audited as any request. Accounts with a request already waiting
+// are left out.
+func (h *Handler) submitERPLimits(c *echo.Context) error {
+	if h.decisions == nil || h.accts == nil {
+		return echo.ErrNotFound
+	}
+	ctx, a := c.Request().Context(), h.analyst(c)
+	reason := strings.TrimSpace(c.FormValue("reason"))
+	if reason == "" {
+		return badInput("Say why the ERP's limits should be the team's: the reason is kept with each request.")
+	}
+	if utf8.RuneCountInString(reason) > 1500 {
+		return badInput("Keep the reason to 1,500 characters.")
+	}
+	all, err := h.teamFigures(ctx, a, "")
+	if err != nil {
+		return accountsError(err)
+	}
+	authority := float64(h.roles.Of(a.User).Authority)
+	waiting, err := h.decisions.PendingAccounts(ctx, a)
+	if err != nil {
+		return decisionsError(err)
+	}
+	asked, approved := 0, 0
+	for _, f := range all {
+		if asked == maxAdoptedAtOnce {
+			break
+		}
+		if !f.Account.ERPDiffers() || waiting[f.Account.Account] {
+			continue
+		}
+		inForce := "none"
+		if f.Account.Limit != nil {
+			inForce = views.Amount(*f.Account.Limit)
+		}
+		r, err := h.decisions.RequestLimit(ctx, a, store.RequestSpec{Account: f.Account.Account, Amount: *f.ERPLimit, Authority: authority,
+			Reason: fmt.Sprintf("ERP limit %s in the ledger of %s (in force: %s). %s", views.Amount(*f.ERPLimit), f.AsOf, inForce, reason)})
+		if errors.Is(err, store.ErrRequestsFull) {
+			break
+		}
+		if err != nil {
+			return decisionsError(err)
+		}
+		asked++
+		if r.Status == store.StatusApproved {
+			approved++
+		}
+	}
+	return redirect(c, "/accounts?requested="+strconv.Itoa(asked)+"&approved="+strconv.Itoa(approved))
+}
+
+// erpFlash says what submitERPLimits did.
+func erpFlash(requested, approved int) string {
+	msg := views.Plural(requested, "limit request") + " made for the ERP's limits: " + strconv.Itoa(approved) + " approved at once within your authority"
+	if w := requested - approved; w > 0 {
+		msg += ", " + strconv.Itoa(w) + " waiting for a second pair of eyes on the decisions page"
+	}
+	return msg + "."
+}
+
+// submitRestoreVersion puts a kept version of a ledger back as its date's
+// ledger and goes to the accounts.
+func (h *Handler) submitRestoreVersion(c *echo.Context) error {
+	if err := h.noAccounts(); err != nil {
+		return err
+	}
+	id, err := rowID(c)
+	if err != nil {
+		return err
+	}
+	v, err := h.accts.RestoreVersion(c.Request().Context(), h.analyst(c), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return badInput("That ledger is no longer kept (the team keeps %d replaced ledgers per date); nothing was restored.", store.MaxVersionsPerDate)
+	}
+	if err != nil {
+		return accountsError(err)
+	}
+	return redirect(c, "/accounts?restored="+v.AsOf)
+}
