@@ -32,6 +32,7 @@ type Accounts interface {
 	AccountsOfBusiness(ctx context.Context, a store.Analyst, business int32) ([]store.Account, error)
 	Unlinked(ctx context.Context, a store.Analyst, limit int) ([]store.Account, error)
 	LinkAccount(ctx context.Context, a store.Analyst, account string, business int32) error
+	LinkAccountByHand(ctx context.Context, a store.Analyst, account string, business int32, name string) error
 	SaveLimitInputs(ctx context.Context, a store.Analyst, account string, in store.LimitInputs) error
 	AddAccount(ctx context.Context, a store.Analyst, n store.NewAccount) error
 	PlanImport(ctx context.Context, a store.Analyst, asOf time.Time, lines []store.LedgerLine, update bool) (store.ImportPlan, error)

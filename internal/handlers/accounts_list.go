@@ -90,9 +90,15 @@ func (h *Handler) showAccounts(c *echo.Context) error {
 	page.All = len(all)
 	owners := map[string]bool{}
 	kept := make([]credit.Figures, 0, len(all))
+	hand := q.Get("handlinked")
 	for _, f := range all {
 		if f.Owner != "" {
 			owners[f.Owner] = true
+		}
+		if hand != "" && f.Account.Account == hand && f.Linked() {
+			// Said only of an account the ledger shows linked, so a
+			// crafted address cannot make the page claim a link.
+			page.Flash = fmt.Sprintf("Account %s linked by hand to business %d; the audit trail keeps who linked it and when.", hand, f.BusinessID)
 		}
 		switch {
 		case !f.Linked() && (f.CustomerID != "" || f.SupplierID != ""):

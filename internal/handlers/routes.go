@@ -126,6 +126,8 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/accounts/erp-limits", goTo("/accounts?erp=1"))
 	app.POST("/accounts/ledgers/versions/:id/restore", h.submitRestoreVersion)
 	app.GET("/accounts/ledgers/versions/:id/restore", goTo(importPath+"#versions"))
+	app.GET("/accounts/:account/link", h.showAccountLink)
+	app.POST("/accounts/:account/link", h.submitAccountLink)
 	app.GET("/businesses/:id/limit", byID(h.showLimit))
 	app.POST("/businesses/:id/limit", byID(h.submitLimit))
 	app.GET("/customers/:customerId/limit", byCustomerID(h.showLimit))

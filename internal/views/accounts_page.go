@@ -54,6 +54,8 @@ type AccountRow struct {
 	ERPDiffers, NotInLedger bool
 	Risk                    ScoreCell
 	Implied, CalcURL, Owner string
+	// LinkURL is the link-by-hand page of a not-linked account, else "".
+	LinkURL string
 }
 
 // NewAccountRow formats one account's figures.
@@ -86,6 +88,7 @@ func NewAccountRow(f credit.Figures) AccountRow {
 			r.LinkNote += " (SupplierId " + f.SupplierID + ")"
 		}
 		r.Risk.Missing = "not linked yet"
+		r.LinkURL = AccountLinkPath(r.Account)
 	default:
 		r.URL = reportURL(f.BusinessID)
 		r.CalcURL = r.URL + "/limit"
