@@ -64,7 +64,7 @@ func TestWorkspaceSnapshotEveryTab(t *testing.T) {
 			if banner := p.Text(".snapshot-banner"); !strings.Contains(banner, "Dated copy of the "+label+" tab, as of") {
 				t.Errorf("%s: banner = %q", tc.tab, banner)
 			}
-			if got := p.Text("nav.tabs a[aria-current=page]"); got != label {
+			if got := p.Text(`nav.tabs[aria-label="Business report"] a[aria-current=page]`); got != label {
 				t.Errorf("%s: the copy's current tab reads %q", tc.tab, got)
 			}
 			// The copy is the analyst's own; the link a colleague can open
