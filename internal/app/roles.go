@@ -42,6 +42,6 @@ func (a *App) tryRoles(ctx context.Context, t *roles.Table, log *slog.Logger) bo
 		log.Warn("recording the roles in force", "err", err)
 		return false
 	}
-	log.Info("roles in force", "named", len(t.Named()), "analyst_authority", t.AnalystAuthority(), "changes_logged", len(changed))
+	log.Debug("roles in force", "named", len(t.Named()), "analyst_authority", t.AnalystAuthority(), "changes_logged", len(changed))
 	return true
 }

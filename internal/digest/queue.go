@@ -95,6 +95,7 @@ func queueConfig(tick time.Duration, workers *river.Workers, log *slog.Logger, p
 // on its own small pool on PostgreSQL, its SQLite driver on the store's
 // one writer on SQLite.
 func newQueue(ctx context.Context, st *store.Store, databaseURL string, tick time.Duration, workers *river.Workers, log *slog.Logger) (queue, error) {
+	log = quiet(log)
 	if st.Engine() == store.Postgres {
 		pc, err := pgxpool.ParseConfig(databaseURL)
 		if err != nil {

@@ -25,7 +25,7 @@ func TestAccountChangesInTheAuditTrail(t *testing.T) {
 		imports := auditor.Get("/audit?action=ledger-import")
 		if imports.Status != http.StatusOK || imports.Doc.Find("table.audit tbody tr").Length() != 1 ||
 			!strings.Contains(imports.Text("table.audit"), `"aging.csv": 2026-09-30, full ledger: 2 accounts in the file; 2 new (A-1, A-2)`) ||
-			!strings.Contains(imports.Text("table.audit"), "1 rows refused") {
+			!strings.Contains(imports.Text("table.audit"), "1 row skipped") {
 			t.Errorf("imports logged: %d rows, %q", imports.Doc.Find("table.audit tbody tr").Length(), imports.Text("table.audit"))
 		}
 		if n := auditor.Get("/audit?action=limit").Doc.Find("table.audit tbody tr").Length(); n != 0 {

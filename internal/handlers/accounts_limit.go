@@ -130,7 +130,7 @@ func (h *Handler) limitPage(c *echo.Context, ref upstream.BusinessRef, get func(
 	}
 	var chosen *store.Account
 	for i, acc := range accts {
-		page.Accounts = append(page.Accounts, views.Choice{Value: acc.Account, Label: acc.Account + " · " + acc.Name})
+		page.Accounts = append(page.Accounts, views.Choice{Value: acc.Account, Label: views.AccountLabel(acc.Account, acc.Name)})
 		if chosen == nil || acc.Account == f.account {
 			chosen = &accts[i]
 		}

@@ -122,7 +122,7 @@ func (h *Handler) submitLimitRequest(c *echo.Context) error {
 	form := &page.Form
 	form.Action = views.BusinessPath(upstream.ByID(id), views.TabOverview) + "/limit-requests"
 	for _, acc := range accts {
-		form.Accounts = append(form.Accounts, views.Choice{Value: acc.Account, Label: acc.Account + " · " + acc.Name})
+		form.Accounts = append(form.Accounts, views.Choice{Value: acc.Account, Label: views.AccountLabel(acc.Account, acc.Name)})
 		page.Name = acc.Name
 	}
 	amount, ok := readRequestForm(c, form)

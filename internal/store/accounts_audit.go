@@ -48,7 +48,11 @@ func importChanges(rec ImportRecord, lines []LedgerLine, plan ImportPlan) iter.S
 	return func(yield func(AuditChange) bool) {
 		summary := fmt.Sprintf("import %d of %q: %s", rec.ID, rec.File, plan.Text())
 		if rec.Skipped > 0 {
-			summary += fmt.Sprintf("; %d rows refused", rec.Skipped)
+			rows := "rows"
+			if rec.Skipped == 1 {
+				rows = "row"
+			}
+			summary += fmt.Sprintf("; %d %s skipped", rec.Skipped, rows)
 		}
 		if rec.Replaced {
 			summary += "; the date's earlier ledger is kept as a version"

@@ -76,7 +76,7 @@ func (s *Store) migrate(ctx context.Context) (err error) {
 		return fmt.Errorf("store: migrate: %w", err)
 	}
 	for _, r := range results {
-		s.log.Info("store: migrated", "version", r.Source.Version, "file", r.Source.Path, "duration", r.Duration)
+		s.log.Debug("store: migrated", "version", r.Source.Version, "file", r.Source.Path, "duration", r.Duration)
 	}
 	return nil
 }

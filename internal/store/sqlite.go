@@ -82,7 +82,7 @@ func (s *Store) openSQLite(ctx context.Context, cfg Config) error {
 	if err := keepReserve(s.reserve); err != nil {
 		s.log.Warn("store: no room kept for deletes on a full disk", "err", err)
 	}
-	s.log.Info("store: sqlite", "path", path)
+	s.log.Debug("store: sqlite", "path", path)
 	return nil
 }
 

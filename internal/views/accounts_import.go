@@ -114,6 +114,16 @@ const maxBadListed = 1000
 // ledger.HeadRows a table keeps).
 const previewHead = ledger.HeadRows
 
+// Describe says what the file was read as, in one sentence: "CSV, comma
+// separated, UTF-8; headers on row 1; 12 data rows."
+func (p *ImportPreview) Describe() string {
+	s := p.Format
+	if p.Encoding != "" {
+		s += ", " + p.Encoding
+	}
+	return s + "; headers on row " + strconv.Itoa(p.HeaderRow) + "; " + Plural(p.Rows, "data row") + "."
+}
+
 // NewImportPreview describes what importing t through m would do.
 // mapErr is why the mapping cannot be used, in the analyst's words.
 func NewImportPreview(token, file string, t *ledger.Table, m ledger.Mapping, o ledger.Options, mapErr string) *ImportPreview {

@@ -56,6 +56,9 @@ type AccountRow struct {
 	Implied, CalcURL, Owner string
 	// LinkURL is the link-by-hand page of a not-linked account, else "".
 	LinkURL string
+	// Unnamed is an account the ledger gave no name: Name then says
+	// "Account A-9", which a label beside the number would repeat.
+	Unnamed bool
 }
 
 // NewAccountRow formats one account's figures.
@@ -68,7 +71,7 @@ func NewAccountRow(f credit.Figures) AccountRow {
 		r.ERPLimit = Amount(*f.ERPLimit)
 	}
 	if r.Name == "" {
-		r.Name = "Account " + r.Account
+		r.Name, r.Unnamed = "Account "+r.Account, true
 	}
 	if f.Account.Limit != nil {
 		r.Limit = Amount(*f.Account.Limit)

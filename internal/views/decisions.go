@@ -91,6 +91,15 @@ func NewDecisionSteps(r store.LimitRequest) []DecisionStep {
 	return steps
 }
 
+// AccountLabel names an account as the forms list it: "A-1 · Westbridge",
+// or "A-1" when the ledger gave it no name.
+func AccountLabel(account, name string) string {
+	if name == "" {
+		return account
+	}
+	return account + " · " + name
+}
+
 // DecisionPath is a request's page.
 func DecisionPath(id int64) string { return "/decisions/" + strconv.FormatInt(id, 10) }
 
@@ -111,7 +120,11 @@ func CalcRequestForm(v LimitPage) RequestForm {
 func (p *AccountPanel) RequestForm() RequestForm {
 	f := RequestForm{Action: strings.TrimSuffix(p.CalcURL, "/limit") + "/limit-requests"}
 	for _, r := range p.Rows {
-		f.Accounts = append(f.Accounts, Choice{Value: r.Account, Label: r.Account + " · " + r.Name})
+		name := r.Name
+		if r.Unnamed {
+			name = ""
+		}
+		f.Accounts = append(f.Accounts, Choice{Value: r.Account, Label: AccountLabel(r.Account, name)})
 	}
 	return f
 }
