@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"creditdash/internal/apptest"
+	"creditdash/internal/roles"
 	"creditdash/internal/store"
 )
 
@@ -70,7 +71,13 @@ func TestWorkspaceWatchList(t *testing.T) {
 // A report addressed by a CustomerId offers the button for the service's
 // id, which the header learns from IdentificationGroup.
 func TestWorkspaceWatchByCustomerID(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{})
+	// trade, the demo's auditor, is an analyst here: an auditor is
+	// offered no watch button.
+	analysts, err := roles.Parse("TEAM_ROLES", "trade=analyst", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := apptest.Start(t, apptest.Options{Roles: analysts})
 	u := app.SignIn(t, "trade")
 	tp := u.Get("/settings/trade-provider")
 	action, fields, _ := tp.Form("form.trade-form")

@@ -18,6 +18,10 @@ type area struct {
 	// under maps the paths of pages that are not in the list to the page
 	// they belong to, by prefix ("/decisions/" marks Decisions).
 	under [][2]string
+	// apart are the paths, by prefix, of pages of the area that carry
+	// tabs of their own (a dated copy of a report): a second row of tabs
+	// above them would read as one.
+	apart []string
 }
 
 // areas are the dashboard's areas, each with its pages in the order its
@@ -64,9 +68,9 @@ var areas = []area{
 		},
 		under: [][2]string{
 			{"/alerts/", "/alerts"},
-			{"/snapshots/", "/snapshots"},
 			{"/digest/", "/settings/digest"},
 		},
+		apart: []string{"/snapshots/"},
 	},
 }
 
@@ -87,6 +91,11 @@ func AreaNav(nav Nav, uri string) (string, []NavLink) {
 
 // links is the area's list with the page at path marked.
 func (a area) links(path string) []NavLink {
+	for _, p := range a.apart {
+		if strings.HasPrefix(path, p) {
+			return nil
+		}
+	}
 	current := path
 	for _, u := range a.under {
 		if strings.HasPrefix(path, u[0]) {

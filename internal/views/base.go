@@ -64,6 +64,10 @@ type Base struct {
 	Waiting   int
 }
 
+// ReadOnly reports a user whose role changes nothing (an auditor): pages
+// leave out the forms the server would refuse them, and say so once.
+func (b Base) ReadOnly() bool { return b.Role == "auditor" }
+
 // Assets are the URLs of the files every page may load.
 type Assets struct {
 	CSS    string
