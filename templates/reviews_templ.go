@@ -527,7 +527,7 @@ func Review(v views.ReviewPage) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "</p><p><label for=\"note\">Note (at most 2,000 characters)</label> <textarea id=\"note\" name=\"note\" rows=\"3\" maxlength=\"2000\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "</p><p><label for=\"note\">Note (required, at most 2,000 characters; a hold is shown with it on the worklist)</label> <textarea id=\"note\" name=\"note\" rows=\"3\" maxlength=\"2000\" required")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -544,7 +544,7 @@ func Review(v views.ReviewPage) templ.Component {
 				var templ_7745c5c3_Var29 string
 				templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(v.Note)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/reviews.templ`, Line: 83, Col: 146}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/reviews.templ`, Line: 83, Col: 155}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var29))
 				if templ_7745c5c3_Err != nil {

@@ -23,7 +23,14 @@ type LastReview struct {
 	// StatementYear is the newest statement year known when reviewed (0
 	// none), so a year filed since brings the review forward.
 	StatementYear int
+	// Outcome is what the review concluded (keep, reduce, hold,
+	// increase), By who reviewed and Note why: a hold stands on the
+	// worklist with its note until a later review lifts it.
+	Outcome, By, Note string
 }
+
+// Holds reports a review that concluded the account is to be held.
+func (r *LastReview) Holds() bool { return r != nil && r.Outcome == "hold" }
 
 // ReviewInterval is the days between reviews for a Risk band (0: none).
 func ReviewInterval(band int) int {

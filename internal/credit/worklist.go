@@ -43,6 +43,9 @@ type WorkItem struct {
 	// the requests waiting for the reader's decision.
 	Over90  float64
 	Waiting int
+	// Held is the review that concluded to hold the account, nil when
+	// the latest review did not.
+	Held *LastReview
 }
 
 // bit is the reason's place in WorkItem's set.
@@ -92,7 +95,10 @@ func NewWorkItem(f *Figures, in WorkInputs, today time.Time) (WorkItem, bool) {
 	case w.Next.Before(day.AddDate(0, 0, ReviewDueWithin)):
 		w.reasons |= ReasonReviewDue.bit()
 	}
-	if w.Band == 1 || w.Band == 2 || w.Over90 > OverdueShare {
+	if in.LastReview.Holds() {
+		w.Held = in.LastReview
+	}
+	if w.Band == 1 || w.Band == 2 || w.Over90 > OverdueShare || w.Held != nil {
 		w.reasons |= ReasonHold.bit()
 	}
 	if in.Waiting > 0 {

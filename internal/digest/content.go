@@ -179,7 +179,8 @@ func reviews(ctx context.Context, src Source, a store.Analyst, figs []credit.Fig
 	for _, f := range figs {
 		var lr *credit.LastReview
 		if r, ok := last[f.Account.Account]; ok {
-			lr = &credit.LastReview{At: r.At, Band: r.Band, Over90: r.Over90, StatementYear: r.StatementYear}
+			lr = &credit.LastReview{At: r.At, Band: r.Band, Over90: r.Over90, StatementYear: r.StatementYear,
+				Outcome: r.Outcome, By: r.By, Note: r.Note}
 		}
 		over90 := 0.0
 		if f.Balance > 0 {

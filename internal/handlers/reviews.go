@@ -61,7 +61,8 @@ func (h *Handler) schedule(c *echo.Context) ([]scheduled, error) {
 		var last *credit.LastReview
 		if r, ok := reviews[f.Account.Account]; ok {
 			s.last = &r
-			last = &credit.LastReview{At: r.At, Band: r.Band, Over90: r.Over90, StatementYear: r.StatementYear}
+			last = &credit.LastReview{At: r.At, Band: r.Band, Over90: r.Over90, StatementYear: r.StatementYear,
+				Outcome: r.Outcome, By: r.By, Note: r.Note}
 		}
 		s.year = years[f.BusinessID]
 		s.next, s.why = credit.NextReview(last, f.Band, over90Share(f), s.year, now)
@@ -187,6 +188,9 @@ func (h *Handler) submitReview(c *echo.Context) error {
 	outcomeErr, noteErr := "", ""
 	if !slices.Contains(store.ReviewOutcomes, outcome) {
 		outcomeErr = "Choose keep, reduce, hold or increase."
+	}
+	if note == "" {
+		noteErr = "Write what the review found: the note is required, and a hold is shown with it on the worklist."
 	}
 	if utf8.RuneCountInString(note) > store.MaxRequestReasonLen {
 		noteErr = "Keep the note to 2,000 characters."

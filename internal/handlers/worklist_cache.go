@@ -58,7 +58,8 @@ func (h *Handler) teamWorkBase(ctx context.Context, ts teamState) (*workBase, er
 		for i := range figs {
 			f := &figs[i]
 			if r, ok := reviews[f.Account.Account]; ok {
-				b.last[i] = &credit.LastReview{At: r.At, Band: r.Band, Over90: r.Over90, StatementYear: r.StatementYear}
+				b.last[i] = &credit.LastReview{At: r.At, Band: r.Band, Over90: r.Over90, StatementYear: r.StatementYear,
+					Outcome: r.Outcome, By: r.By, Note: r.Note}
 				bytes += int(unsafe.Sizeof(credit.LastReview{}))
 			}
 			if f.BusinessID != 0 {

@@ -168,7 +168,7 @@ func TestWorklistPagedAndReviewed(t *testing.T) {
 		}
 		// C000000 links business 1001: reviewed, it needs nothing more
 		// until the financials bring a statement year.
-		mustRedirect(t, "review", dev.post("/accounts/C000000/review", "outcome", "keep"))
+		mustRedirect(t, "review", dev.post("/accounts/C000000/review", "outcome", "keep", "note", "Pays on time"))
 		if strings.Contains(strings.Join(worklistAccounts(dev.Get("/worklist?page=3")), ","), "C000000") ||
 			dev.Get("/worklist").Doc.Find(`tr[data-account="C000000"]`).Length() != 0 {
 			t.Fatalf("a reviewed account with nothing else is still listed")

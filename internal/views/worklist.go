@@ -60,9 +60,12 @@ func WorkNeeds(w *credit.WorkItem) []WorkNeed {
 		}
 	}
 	if w.Has(credit.ReasonHold) {
+		if r := w.Held; r != nil {
+			add(credit.ReasonHold, fmt.Sprintf("held at review by %s on %s: %s", r.By, Date(r.At), Clip(r.Note, 200)))
+		}
 		if w.Band == 1 || w.Band == 2 {
 			add(credit.ReasonHold, fmt.Sprintf("Risk band %d", w.Band))
-		} else {
+		} else if w.Over90 > credit.OverdueShare {
 			add(credit.ReasonHold, Fraction(w.Over90)+" of the balance over 90 days past due")
 		}
 	}
