@@ -120,7 +120,9 @@ func (h *Handler) submitLimitRequest(c *echo.Context) error {
 	}
 	page := views.LimitRequestPage{Name: "Business " + strconv.Itoa(int(id))}
 	form := &page.Form
-	form.Action = views.BusinessPath(upstream.ByID(id), views.TabOverview) + "/limit-requests"
+	page.ReportURL = views.BusinessPath(upstream.ByID(id), views.TabOverview)
+	page.CalcURL = page.ReportURL + "/limit"
+	form.Action = page.ReportURL + "/limit-requests"
 	for _, acc := range accts {
 		form.Accounts = append(form.Accounts, views.Choice{Value: acc.Account, Label: views.AccountLabel(acc.Account, acc.Name)})
 		page.Name = acc.Name

@@ -62,6 +62,7 @@ func (h *Handler) decisionPage(c *echo.Context, r store.LimitRequest) views.Deci
 			AsOf: views.DateTime(e.Fetched), AsOfISO: e.Fetched.UTC().Format(time.RFC3339)})
 	}
 	if r.Status == store.StatusPending {
+		p.Waits = h.whyItWaits(r)
 		user := session.Must(c).User
 		p.Withdraw = user == r.RequestedBy
 		if rule := h.decideRule(user, r); rule == "" {
@@ -72,6 +73,25 @@ func (h *Handler) decisionPage(c *echo.Context, r store.LimitRequest) views.Deci
 	}
 	p.Base = h.base(c, nil, "Limit request "+p.ID+" · "+r.Account, views.NavAccounts)
 	return p
+}
+
+// whyItWaits words why a pending request waits and who may decide it:
+// the managers the roles name whose authority covers the amount, its
+// requester left out (four eyes).
+func (h *Handler) whyItWaits(r store.LimitRequest) string {
+	as := h.roles.Of(r.RequestedBy)
+	s := fmt.Sprintf("%s is above the authority of its requester, %s (%s, up to %s).",
+		views.Amount(r.Amount), r.RequestedBy, as.Role, views.Amount(r.Authority))
+	var who []string
+	for _, name := range h.roles.Named() {
+		if m := h.roles.Of(name); name != r.RequestedBy && m.Role.May(roles.Decide) && float64(m.Authority) >= r.Amount {
+			who = append(who, name+" (up to "+views.Money(m.Authority)+")")
+		}
+	}
+	if len(who) == 0 {
+		return s + " No manager's authority covers it: the request can only be withdrawn, or a manager's authority raised."
+	}
+	return s + " A manager other than the requester decides it: " + strings.Join(who, ", ") + "."
 }
 
 // decideRule is the rule that keeps user from approving or declining r,

@@ -32,6 +32,8 @@ type LimitRequestPage struct {
 	Base
 	Name string
 	Form RequestForm
+	// ReportURL and CalcURL lead back to where the request was made.
+	ReportURL, CalcURL string
 }
 
 // DecisionStep is one step of a request: who did what and when.
@@ -63,6 +65,9 @@ type DecisionPage struct {
 	Note, NoteError string
 	// Notice tells a decider who was too late what happened.
 	Notice string
+	// Waits says why a pending request waits (above its requester's
+	// authority) and who may decide it; "" once decided.
+	Waits string
 }
 
 // StatusLabel is a request's status in words.
