@@ -70,6 +70,7 @@ func TestCreditMemoPrints(t *testing.T) {
 	if status := signIn(t, b, "demo"); status != http.StatusOK {
 		t.Fatalf("sign in as demo: status %d", status)
 	}
+	b.Fill("#approve-note", "Strong payer, within policy")
 	if status := b.ClickNavigate(`#decide form[action$="/approve"] button`); status != http.StatusOK {
 		t.Fatalf("approve: status %d", status)
 	}

@@ -34,7 +34,7 @@ func TestCreditMemo(t *testing.T) {
 		to := mustRedirect(t, "request", demo.post("/businesses/1001/limit-requests", "account", "A-1", "amount", "300000",
 			"reason", "New contract", "monthly_sales", "60500", "months_allowed", "2", "loss_budget", "2000"))
 		boss := signInAccounts(t, app, "ordinary")
-		mustRedirect(t, "approve", boss.post(to+"/approve"))
+		mustRedirect(t, "approve", boss.post(to+"/approve", "note", "Strong payer"))
 
 		page := boss.Get(to)
 		href, _ := page.Doc.Find("#memo-link").Attr("href")

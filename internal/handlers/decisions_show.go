@@ -184,9 +184,11 @@ func (h *Handler) decide(c *echo.Context, o store.Outcome) error {
 		return h.refuse(c, asked, r.Account, r.BusinessID, rule)
 	}
 	note := strings.TrimSpace(c.FormValue("note"))
-	if o == store.Decline || note != "" {
+	if o != store.Withdraw || note != "" {
 		msg := ""
 		switch n := utf8.RuneCountInString(note); {
+		case n == 0 && o == store.Approve:
+			msg = "Say why the limit is approved: the note is kept with the decision and printed on the memo."
 		case n == 0:
 			msg = "Say why the request is declined."
 		case n > store.MaxRequestReasonLen:
@@ -194,7 +196,7 @@ func (h *Handler) decide(c *echo.Context, o store.Outcome) error {
 		}
 		if msg != "" {
 			p := h.decisionPage(c, r)
-			p.Note, p.NoteError = views.Clip(note, store.MaxRequestReasonLen+100), msg
+			p.Note, p.NoteError, p.NoteFor = views.Clip(note, store.MaxRequestReasonLen+100), msg, string(o)
 			return h.render(c, http.StatusUnprocessableEntity, templates.Decision(p))
 		}
 	}

@@ -105,7 +105,11 @@ func TestLimitRequestFourEyes(t *testing.T) {
 		if bad.Status != http.StatusUnprocessableEntity || bad.Text("#note-error") == "" {
 			t.Errorf("a decline without a reason: %d, %q", bad.Status, bad.Text("#note-error"))
 		}
-		mustRedirect(t, "approve", boss.post(to+"/approve"))
+		bare := boss.post(to + "/approve")
+		if bare.Status != http.StatusUnprocessableEntity || bare.Text("#approve-note-error") == "" || bare.Text("#status") != "Waiting for approval" {
+			t.Errorf("an approval without a note: %d, %q, status %q", bare.Status, bare.Text("#approve-note-error"), bare.Text("#status"))
+		}
+		mustRedirect(t, "approve", boss.post(to+"/approve", "note", "Strong payer"))
 		done := boss.Get(to + "?done=approved")
 		if done.Text("#status") != "Approved" || !strings.Contains(done.Text("#steps"), "Approved by ordinary") || !strings.Contains(done.Text(".flash"), "Approved") {
 			t.Errorf("after approval: %q / %q", done.Text("#status"), done.Text("#steps"))
@@ -226,7 +230,7 @@ func TestDecisionsList(t *testing.T) {
 		if p.Status != http.StatusOK || p.Doc.Find("#waiting tbody tr").Length() != 2 || p.Doc.Find("#mine tbody tr").Length() != 0 {
 			t.Fatalf("/decisions for the manager: %d, %d waiting", p.Status, p.Doc.Find("#waiting tbody tr").Length())
 		}
-		mustRedirect(t, "approve", signInAccounts(t, app, "ordinary").post(big+"/approve"))
+		mustRedirect(t, "approve", signInAccounts(t, app, "ordinary").post(big+"/approve", "note", "Within policy"))
 		if got := boss.Get("/decisions").Doc.Find("#waiting tbody tr").Length(); got != 1 {
 			t.Errorf("after approving: %d waiting", got)
 		}

@@ -144,7 +144,7 @@ func TestWorklist(t *testing.T) {
 		}
 		// Decided, it waits for no one: the worklist read just before
 		// must not be served again.
-		mustRedirect(t, "approve", demo.post(req+"/approve"))
+		mustRedirect(t, "approve", demo.post(req+"/approve", "note", "Within policy"))
 		if got := worklistAccounts(demo.Get("/worklist?reason=decision-waiting")); len(got) != 0 {
 			t.Errorf("an approved request still waits for demo: %v", got)
 		}

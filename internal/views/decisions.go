@@ -61,8 +61,9 @@ type DecisionPage struct {
 	Decide, Withdraw bool
 	// WhyNot says why the viewer cannot decide a pending request.
 	WhyNot string
-	// Note and NoteError are the decline form as typed.
-	Note, NoteError string
+	// Note and NoteError are the approve or decline form as typed;
+	// NoteFor names which ("approved", "declined").
+	Note, NoteError, NoteFor string
 	// Notice tells a decider who was too late what happened.
 	Notice string
 	// Waits says why a pending request waits (above its requester's
