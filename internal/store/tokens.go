@@ -145,7 +145,7 @@ func (s *Store) CreateToken(ctx context.Context, a Analyst, spec TokenSpec) (Tok
 		}
 		_, err := s.appendAuditTx(ctx, tx, a.Service, AuditChange{Actor: a.User, Action: AuditActionToken,
 			NewValue: fmt.Sprintf("created %s token %d %q (%s…), expires %s", t.Scope, t.ID, t.Name, t.Prefix, t.Expires.Format(DateLayout)),
-			Reason: "personal access token for /api/v1"})
+			Reason:   "personal access token for /api/v1"})
 		return err
 	})
 	if err != nil {
