@@ -288,6 +288,11 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 		if err != nil {
 			return err
 		}
+		if err := s.Emit(ctx, tx, a.Service, EventImportCompleted, ImportCompletedData{ImportID: rec.ID, AsOf: rec.AsOf, File: rec.File,
+			Mode: rec.Mode, Imported: rec.Imported, Skipped: rec.Skipped, Replaced: rec.Replaced, Dropped: rec.Dropped,
+			Summary: rec.Summary, ImportedBy: rec.By}); err != nil {
+			return err
+		}
 		return s.appendAuditSeq(ctx, tx, a.Service, importChanges(rec, spec.Lines, plan), nil)
 	})
 	if err != nil {

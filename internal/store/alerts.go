@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"math"
 	"time"
 )
@@ -62,6 +63,10 @@ func (s *Store) RecordAlerts(ctx context.Context, a Analyst, fired []Triggered) 
 	if err != nil || len(fresh) == 0 {
 		return 0, err
 	}
+	who, err := a.key()
+	if err != nil {
+		return 0, err
+	}
 	added := 0
 	err = s.write(ctx, a, "record alerts", func(tx *sql.Tx, id int64) error {
 		owned, err := ruleFloors(ctx, tx, "SELECT id, pruned_month FROM rules WHERE analyst_id = $1", id)
@@ -83,7 +88,8 @@ func (s *Store) RecordAlerts(ctx context.Context, a Analyst, fired []Triggered) 
 				continue
 			}
 			name := tidyName(f.BusinessName)
-			res, err := insert.ExecContext(ctx, newID(), id, f.RuleID, f.BusinessID, name, monthOf(f), f.Old, f.New, now)
+			alert := newID()
+			res, err := insert.ExecContext(ctx, alert, id, f.RuleID, f.BusinessID, name, monthOf(f), f.Old, f.New, now)
 			if err != nil {
 				return err
 			}
@@ -92,6 +98,13 @@ func (s *Store) RecordAlerts(ctx context.Context, a Analyst, fired []Triggered) 
 				return err
 			}
 			added += int(n)
+			if n == 0 {
+				continue
+			}
+			if err := s.Emit(ctx, tx, who.Service, EventAlertRaised, AlertRaisedData{AlertID: alert, Analyst: who.User, RuleID: f.RuleID,
+				BusinessID: f.BusinessID, BusinessName: name, Month: fmt.Sprintf("%04d-%02d", f.Year, int(f.Month)), OldValue: f.Old, NewValue: f.New}); err != nil {
+				return err
+			}
 		}
 		if added == 0 {
 			return nil

@@ -169,6 +169,9 @@ func (s *Store) RequestLimit(ctx context.Context, a Analyst, spec RequestSpec) (
 			}
 			changes = append(changes, AuditChange{Actor: a.User, Action: AuditActionApprove, Account: r.Account, BusinessID: r.BusinessID,
 				NewValue: amountText(&r.Amount), Reason: fmt.Sprintf("request %d approved at once: within %s's authority of %s", r.ID, a.User, amountText(&spec.Authority))}, c)
+			if err := s.Emit(ctx, tx, a.Service, EventDecisionMade, decisionData(r)); err != nil {
+				return err
+			}
 		}
 		var old any
 		if r.OldLimit != nil {
@@ -234,6 +237,10 @@ func (s *Store) setLimit(ctx context.Context, tx *sql.Tx, service string, r Limi
 	_, err = tx.ExecContext(ctx, `UPDATE team_accounts SET credit_limit = $3, updated_at = $4, updated_by = $5
 		WHERE service = $1 AND account = $2`, service, r.Account, r.Amount, s.stamp(), r.DecidedBy)
 	if err != nil {
+		return AuditChange{}, err
+	}
+	if err := s.Emit(ctx, tx, service, EventLimitChanged, LimitChangedData{Account: r.Account, BusinessID: r.BusinessID,
+		OldLimit: was, NewLimit: r.Amount, RequestID: r.ID, ChangedBy: r.DecidedBy}); err != nil {
 		return AuditChange{}, err
 	}
 	return AuditChange{Actor: r.DecidedBy, Action: AuditActionLimit, Account: r.Account, BusinessID: r.BusinessID,

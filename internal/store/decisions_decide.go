@@ -92,6 +92,11 @@ func (s *Store) Decide(ctx context.Context, a Analyst, id int64, o Outcome, note
 			}
 			changes = append(changes, c)
 		}
+		if o != Withdraw {
+			if err := s.Emit(ctx, tx, a.Service, EventDecisionMade, decisionData(r)); err != nil {
+				return err
+			}
+		}
 		_, err = s.appendAuditTx(ctx, tx, a.Service, changes...)
 		return err
 	})
