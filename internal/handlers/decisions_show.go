@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/amount"
 	"creditdash/internal/roles"
 	"creditdash/internal/session"
 	"creditdash/internal/store"
@@ -39,7 +40,7 @@ func (h *Handler) decision(c *echo.Context) (store.LimitRequest, error) {
 func (h *Handler) decisionPage(c *echo.Context, r store.LimitRequest) views.DecisionPage {
 	p := views.DecisionPage{ID: fmt.Sprint(r.ID), Account: r.Account, Status: views.StatusLabel(r.Status),
 		AccountURL: "/audit?account=" + url.QueryEscape(r.Account), Amount: views.Amount(r.Amount), OldLimit: views.Dash,
-		Reason: r.Reason, Steps: views.NewDecisionSteps(r)}
+		Reason: r.Reason, Steps: views.NewDecisionSteps(r), Approved: views.ApprovedText(r), ApproveAmount: plainAmount(r.Amount)}
 	if r.OldLimit != nil {
 		p.OldLimit = views.Amount(*r.OldLimit)
 	}
@@ -184,23 +185,34 @@ func (h *Handler) decide(c *echo.Context, o store.Outcome) error {
 		return h.refuse(c, asked, r.Account, r.BusinessID, rule)
 	}
 	note := strings.TrimSpace(c.FormValue("note"))
+	p := views.DecisionPage{}
+	p.Note, p.NoteFor = views.Clip(note, store.MaxRequestReasonLen+100), string(o)
 	if o != store.Withdraw || note != "" {
-		msg := ""
 		switch n := utf8.RuneCountInString(note); {
 		case n == 0 && o == store.Approve:
-			msg = "Say why the limit is approved: the note is kept with the decision and printed on the memo."
+			p.NoteError = "Say why the limit is approved: the note is kept with the decision and printed on the memo."
 		case n == 0:
-			msg = "Say why the request is declined."
+			p.NoteError = "Say why the request is declined: the reason is kept with the decision and shown to its requester."
 		case n > store.MaxRequestReasonLen:
-			msg = "Keep the note to 2,000 characters."
-		}
-		if msg != "" {
-			p := h.decisionPage(c, r)
-			p.Note, p.NoteError, p.NoteFor = views.Clip(note, store.MaxRequestReasonLen+100), msg, string(o)
-			return h.render(c, http.StatusUnprocessableEntity, templates.Decision(p))
+			p.NoteError = "Keep the note to 2,000 characters."
 		}
 	}
-	got, err := h.decisions.Decide(c.Request().Context(), h.analyst(c), r.ID, o, note)
+	approved := r.Amount
+	if o == store.Approve {
+		approved, p.ApproveAmount, p.AmountError = readApproved(c.FormValue("amount"), r.Amount)
+	}
+	if p.NoteError != "" || p.AmountError != "" {
+		typed := p
+		p = h.decisionPage(c, r)
+		p.Note, p.NoteFor, p.NoteError, p.ApproveAmount, p.AmountError = typed.Note, typed.NoteFor, typed.NoteError, typed.ApproveAmount, typed.AmountError
+		return h.render(c, http.StatusUnprocessableEntity, templates.Decision(p))
+	}
+	var got store.LimitRequest
+	if o == store.Approve {
+		got, err = h.store.ApproveAmount(c.Request().Context(), h.analyst(c), r.ID, approved, note)
+	} else {
+		got, err = h.store.Decide(c.Request().Context(), h.analyst(c), r.ID, o, note)
+	}
 	var decided *store.ErrDecided
 	if errors.As(err, &decided) {
 		p := h.decisionPage(c, decided.Request)
@@ -212,4 +224,25 @@ func (h *Handler) decide(c *echo.Context, o store.Outcome) error {
 		return decisionsError(err)
 	}
 	return redirect(c, views.DecisionPath(got.ID)+"?done="+got.Status)
+}
+
+// readApproved reads the amount a manager approves: the amount asked when
+// left empty, otherwise typed through the one parser and at most the
+// amount asked. It returns the amount, the field as typed (to show again)
+// and what is wrong with it, "" when nothing is.
+func readApproved(raw string, asked float64) (float64, string, string) {
+	raw = strings.TrimSpace(raw)
+	typed := views.Clip(raw, 40)
+	v, ok, err := amount.Typed(raw)
+	switch {
+	case !ok && err == nil:
+		return asked, typed, ""
+	case err != nil:
+		return 0, typed, sentence(err.Error())
+	case store.CheckAmount(v, false) != nil:
+		return 0, typed, "Give an amount from 0 up to the " + views.Amount(asked) + " asked."
+	case v > asked:
+		return 0, typed, "Approve at most the " + views.Amount(asked) + " asked; for more, the requester asks again."
+	}
+	return v, typed, ""
 }

@@ -187,6 +187,7 @@ type Handler struct {
 	heavy heavyGate
 	// verifying runs one verification of the audit trail at a time.
 	verifying    singleflight.Group
+	store        *store.Store
 	svc          Service
 	cache        Cache
 	sessions     *session.Store
@@ -308,6 +309,7 @@ func New(cfg Config) (*Handler, error) {
 	// Cookies are bound to the service they were made for.
 	cfg.Sessions.BindService(cfg.ServiceURL)
 	h := &Handler{
+		store:         cfg.Store,
 		decisions:     cfg.Store,
 		worklists:     cfg.Store,
 		svc:           cfg.Service,

@@ -96,6 +96,9 @@ type LimitRequest struct {
 	DecidedBy string
 	DecidedAt time.Time
 	Note      string
+	// Approved is the amount approved, the limit it set: at most Amount;
+	// nil unless approved.
+	Approved *float64
 	// Evidence lists the copies kept, without their data.
 	Evidence []Evidence
 }
@@ -163,6 +166,7 @@ func (s *Store) RequestLimit(ctx context.Context, a Analyst, spec RequestSpec) (
 			OldValue: amountText(r.OldLimit), NewValue: amountText(&r.Amount), Reason: fmt.Sprintf("request %d: %s", r.ID, r.Reason)}}
 		if spec.Amount <= spec.Authority {
 			r.Status, r.DecidedBy, r.DecidedAt, r.Note = StatusApproved, a.User, r.RequestedAt, "within the requester's own authority"
+			r.Approved = &r.Amount
 			c, err := s.setLimit(ctx, tx, a.Service, r)
 			if err != nil {
 				return err
@@ -178,10 +182,10 @@ func (s *Store) RequestLimit(ctx context.Context, a Analyst, spec RequestSpec) (
 			old = *r.OldLimit
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO limit_requests (id, service, account, business_id, amount, old_limit, reason, calculator,
-			requested_by, requested_at, authority, status, decided_by, decided_at, decision_note)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+			requested_by, requested_at, authority, status, decided_by, decided_at, decision_note, approved_amount)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
 			r.ID, a.Service, r.Account, business, r.Amount, old, r.Reason, r.Calculator, a.User, now, r.Authority,
-			r.Status, r.DecidedBy, stampOf(r.DecidedAt), r.Note); err != nil {
+			r.Status, r.DecidedBy, stampOf(r.DecidedAt), r.Note, nullAmount(r.Approved)); err != nil {
 			return err
 		}
 		for _, e := range spec.Evidence {
@@ -198,6 +202,14 @@ func (s *Store) RequestLimit(ctx context.Context, a Analyst, spec RequestSpec) (
 		return LimitRequest{}, err
 	}
 	return r, nil
+}
+
+// nullAmount is an optional amount as stored: NULL for none.
+func nullAmount(v *float64) any {
+	if v == nil {
+		return nil
+	}
+	return *v
 }
 
 // stampOf is a time as stored: 0 for none.
@@ -235,7 +247,7 @@ func (s *Store) setLimit(ctx context.Context, tx *sql.Tx, service string, r Limi
 		return AuditChange{}, err
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE team_accounts SET credit_limit = $3, updated_at = $4, updated_by = $5
-		WHERE service = $1 AND account = $2`, service, r.Account, r.Amount, s.stamp(), r.DecidedBy)
+		WHERE service = $1 AND account = $2`, service, r.Account, *r.Approved, s.stamp(), r.DecidedBy)
 	if err != nil {
 		return AuditChange{}, err
 	}
@@ -244,5 +256,6 @@ func (s *Store) setLimit(ctx context.Context, tx *sql.Tx, service string, r Limi
 		return AuditChange{}, err
 	}
 	return AuditChange{Actor: r.DecidedBy, Action: AuditActionLimit, Account: r.Account, BusinessID: r.BusinessID,
-		OldValue: amountText(was), NewValue: amountText(&r.Amount), Reason: fmt.Sprintf("request %d approved by %s", r.ID, r.DecidedBy)}, nil
+		OldValue: amountText(was), NewValue: amountText(r.Approved), Reason: fmt.Sprintf("request %d approved by %s: %s of %s asked",
+			r.ID, r.DecidedBy, amountText(r.Approved), amountText(&r.Amount))}, nil
 }

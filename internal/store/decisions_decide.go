@@ -30,12 +30,28 @@ func (o Outcome) auditAction() string {
 
 // Decide records the outcome of a pending request by a.User, with its
 // note (required to decline), in one transaction with its audit entries;
-// an approval sets the account's credit limit. The store enforces what
-// depends on the record: approving and declining are never the
-// requester's (four eyes), withdrawing only the requester's. Of two
-// deciders at once exactly one wins; the other gets *ErrDecided with the
-// request as decided. ErrNotFound for another team's request.
+// an approval sets the account's credit limit to the amount asked. The
+// store enforces what depends on the record: approving and declining are
+// never the requester's (four eyes), withdrawing only the requester's. Of
+// two deciders at once exactly one wins; the other gets *ErrDecided with
+// the request as decided. ErrNotFound for another team's request.
 func (s *Store) Decide(ctx context.Context, a Analyst, id int64, o Outcome, note string) (LimitRequest, error) {
+	return s.decide(ctx, a, id, o, note, nil)
+}
+
+// ApproveAmount approves a pending request for amount, at most the amount
+// asked (a *ValidationError for more), as Decide approves: the approved
+// amount becomes the account's limit in force and the audit trail names
+// both figures.
+func (s *Store) ApproveAmount(ctx context.Context, a Analyst, id int64, amount float64, note string) (LimitRequest, error) {
+	if err := CheckAmount(amount, false); err != nil {
+		return LimitRequest{}, invalid("amount", "%s", err.Error())
+	}
+	return s.decide(ctx, a, id, Approve, note, &amount)
+}
+
+// decide is Decide with the amount approved: nil for the amount asked.
+func (s *Store) decide(ctx context.Context, a Analyst, id int64, o Outcome, note string, approved *float64) (LimitRequest, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	a, err := team(a)
@@ -65,8 +81,25 @@ func (s *Store) Decide(ctx context.Context, a Analyst, id int64, o Outcome, note
 		if o == Withdraw {
 			who = "requested_by = $6"
 		}
-		res, err := tx.ExecContext(ctx, `UPDATE limit_requests SET status = $3, decided_by = $6, decided_at = $4, decision_note = $5
-			WHERE service = $1 AND id = $2 AND status = 'pending' AND `+who, a.Service, id, string(o), now, note, a.User)
+		// The amount asked never changes once asked, so it is read before
+		// the conditional UPDATE that decides.
+		asked, err := readRequest(ctx, tx, a.Service, id)
+		if err != nil {
+			return err
+		}
+		var amount any
+		if o == Approve {
+			v := asked.Amount
+			if approved != nil {
+				v = *approved
+			}
+			if v > asked.Amount && asked.Status == StatusPending {
+				return invalid("amount", "%s is more than the %s asked; approve at most the amount asked", amountText(&v), amountText(&asked.Amount))
+			}
+			amount = v
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE limit_requests SET status = $3, decided_by = $6, decided_at = $4, decision_note = $5, approved_amount = $7
+			WHERE service = $1 AND id = $2 AND status = 'pending' AND `+who, a.Service, id, string(o), now, note, a.User, amount)
 		if err != nil {
 			return err
 		}
@@ -83,8 +116,12 @@ func (s *Store) Decide(ctx context.Context, a Analyst, id int64, o Outcome, note
 			}
 			return invalid("decider", "%s may not %s request %d: %s", a.User, o.verb(), id, o.rule())
 		}
+		what := fmt.Sprintf("request %d for %s", r.ID, amountText(&r.Amount))
+		if o == Approve {
+			what += fmt.Sprintf(", approved %s", amountText(r.Approved))
+		}
 		changes := []AuditChange{{Actor: a.User, Action: o.auditAction(), Account: r.Account, BusinessID: r.BusinessID,
-			OldValue: StatusPending, NewValue: string(o), Reason: fmt.Sprintf("request %d for %s: %s", r.ID, amountText(&r.Amount), note)}}
+			OldValue: StatusPending, NewValue: string(o), Reason: what + ": " + note}}
 		if o == Approve {
 			c, err := s.setLimit(ctx, tx, a.Service, r)
 			if err != nil {
@@ -128,7 +165,7 @@ func (o Outcome) rule() string {
 
 // requestColumns are what scanRequest reads, in its order.
 const requestColumns = `id, account, business_id, amount, old_limit, reason, calculator, requested_by, requested_at, authority,
-	status, decided_by, decided_at, decision_note`
+	status, decided_by, decided_at, decision_note, approved_amount`
 
 // rowScanner is a row or rows.
 type rowScanner interface{ Scan(dest ...any) error }
@@ -136,15 +173,18 @@ type rowScanner interface{ Scan(dest ...any) error }
 func scanRequest(row rowScanner) (LimitRequest, error) {
 	var r LimitRequest
 	var business, at, decided int64
-	var old sql.NullFloat64
+	var old, approved sql.NullFloat64
 	err := row.Scan(&r.ID, &r.Account, &business, &r.Amount, &old, &r.Reason, &r.Calculator, &r.RequestedBy, &at, &r.Authority,
-		&r.Status, &r.DecidedBy, &decided, &r.Note)
+		&r.Status, &r.DecidedBy, &decided, &r.Note, &approved)
 	if err != nil {
 		return r, err
 	}
 	r.BusinessID, r.RequestedAt = int32(business), fromStamp(at)
 	if old.Valid {
 		r.OldLimit = &old.Float64
+	}
+	if approved.Valid {
+		r.Approved = &approved.Float64
 	}
 	if decided != 0 {
 		r.DecidedAt = fromStamp(decided)

@@ -64,6 +64,11 @@ type DecisionPage struct {
 	// Note and NoteError are the approve or decline form as typed;
 	// NoteFor names which ("approved", "declined").
 	Note, NoteError, NoteFor string
+	// ApproveAmount and AmountError are the approve form's amount as
+	// typed (the amount asked until then) and what is wrong with it.
+	ApproveAmount, AmountError string
+	// Approved is the amount approved, the limit it set; "" unless approved.
+	Approved string
 	// Notice tells a decider who was too late what happened.
 	Notice string
 	// Waits says why a pending request waits (above its requester's
@@ -91,10 +96,27 @@ func NewDecisionSteps(r store.LimitRequest) []DecisionStep {
 	steps := []DecisionStep{{What: "Requested " + Amount(r.Amount), Who: r.RequestedBy, When: DateTime(r.RequestedAt),
 		WhenISO: r.RequestedAt.UTC().Format(time.RFC3339), Note: r.Reason}}
 	if r.Status != store.StatusPending {
-		steps = append(steps, DecisionStep{What: StatusLabel(r.Status), Who: r.DecidedBy, When: DateTime(r.DecidedAt),
+		what := StatusLabel(r.Status)
+		if r.Approved != nil && *r.Approved < r.Amount {
+			what += " " + ApprovedText(r)
+		}
+		steps = append(steps, DecisionStep{What: what, Who: r.DecidedBy, When: DateTime(r.DecidedAt),
 			WhenISO: r.DecidedAt.UTC().Format(time.RFC3339), Note: r.Note})
 	}
 	return steps
+}
+
+// ApprovedText is an approval's amount in words: "$30,000 of $50,000
+// asked" when less than asked, the amount alone otherwise; "" unless
+// approved.
+func ApprovedText(r store.LimitRequest) string {
+	switch {
+	case r.Approved == nil:
+		return ""
+	case *r.Approved < r.Amount:
+		return Amount(*r.Approved) + " of " + Amount(r.Amount) + " asked"
+	}
+	return Amount(*r.Approved)
 }
 
 // AccountLabel names an account as the forms list it: "A-1 · Westbridge",
