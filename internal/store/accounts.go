@@ -255,7 +255,8 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 			ledger, a.Service, rec.AsOf, now, a.User, rec.ID); err != nil {
 			return err
 		}
-		if err := s.insertLines(ctx, tx, a, ledger, rec.AsOf, now, spec.Lines, byAccount); err != nil {
+		changed, err := s.insertLines(ctx, tx, a, ledger, rec.AsOf, now, spec.Lines, byAccount, plan.record)
+		if err != nil {
 			return err
 		}
 		if spec.Update && kept != 0 {
@@ -293,7 +294,7 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 			Summary: rec.Summary, ImportedBy: rec.By}); err != nil {
 			return err
 		}
-		return s.appendAuditSeq(ctx, tx, a.Service, importChanges(rec, spec.Lines, plan), nil)
+		return s.appendAuditSeq(ctx, tx, a.Service, importChanges(rec, spec.Lines, plan, changed, kept), nil)
 	})
 	if err != nil {
 		return ImportRecord{}, err

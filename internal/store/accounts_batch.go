@@ -168,15 +168,23 @@ const accountUpsert = ` ON CONFLICT (service, account) DO UPDATE SET
 	owner = CASE WHEN team_accounts.owner = '' THEN excluded.owner ELSE team_accounts.owner END,
 	as_of = CASE WHEN team_accounts.as_of <= excluded.as_of THEN excluded.as_of ELSE team_accounts.as_of END,
 	updated_at = excluded.updated_at, updated_by = excluded.updated_by
-	RETURNING id, account`
+	RETURNING id, account, owner, business_id`
 
 // lineInsert names ledger_lines' columns.
 const lineInsert = "INSERT INTO ledger_lines (ledger_id, account_id, balance, current_due, days_1_30, days_31_60, days_61_90, days_over_90, credit_limit, terms_days) VALUES "
 
 // insertLines upserts the lines' accounts in account order (byAccount,
 // from checkLines), then writes their ledger lines in account id order,
-// batchRows at a time.
-func (s *Store) insertLines(ctx context.Context, tx *sql.Tx, a Analyst, ledger int64, asOf string, now int64, lines []LedgerLine, byAccount []int32) error {
+// batchRows at a time. It returns, by line index, the accounts of the
+// record (before) whose owner or link the upsert changed, as they are now.
+func (s *Store) insertLines(ctx context.Context, tx *sql.Tx, a Analyst, ledger int64, asOf string, now int64, lines []LedgerLine, byAccount []int32,
+	before map[string]recordWas) (map[int32]recordWas, error) {
+	changed := map[int32]recordWas{}
+	got := func(i int32, owner string, business int64) {
+		if was, known := before[lines[i].Account]; known && (was.owner != owner || int64(was.business) != business) {
+			changed[i] = recordWas{owner: owner, business: int32(business)}
+		}
+	}
 	// A new account's id is as random as any, but the new ids are sorted
 	// and handed out in account order, so they too land in order.
 	fresh := make([]int64, len(byAccount))
@@ -195,8 +203,8 @@ func (s *Store) insertLines(ctx context.Context, tx *sql.Tx, a Analyst, ledger i
 			l := &lines[i]
 			args = append(args, fresh[start+j], a.Service, l.Account, l.Name, int64(l.BusinessID), l.CustomerID, l.SupplierID, l.Owner, asOf, now, a.User, now, a.User)
 		}
-		if err := readIDs(ctx, up, args, lines, batch, ids); err != nil {
-			return err
+		if err := readIDs(ctx, up, args, lines, batch, ids, got); err != nil {
+			return nil, err
 		}
 	}
 	byID := slices.Clone(byAccount)
@@ -218,30 +226,32 @@ func (s *Store) insertLines(ctx context.Context, tx *sql.Tx, a Analyst, ledger i
 			args = append(args, ledger, ids[i], l.Balance, l.Current, l.Days1to30, l.Days31to60, l.Days61to90, l.DaysOver90, limit, terms)
 		}
 		if err := in.exec(ctx, args); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return changed, nil
 }
 
 // readIDs runs a batch's upsert and puts each account's id, new or kept,
-// at its line's index in ids. The rows come back in no promised order; the
-// batch is in account order, so each is found by its account.
-func readIDs(ctx context.Context, up *bulk, args []any, lines []LedgerLine, batch []int32, ids []int64) error {
+// at its line's index in ids, handing got its owner and link as they are
+// now. The rows come back in no promised order; the batch is in account
+// order, so each is found by its account.
+func readIDs(ctx context.Context, up *bulk, args []any, lines []LedgerLine, batch []int32, ids []int64, got func(i int32, owner string, business int64)) error {
 	rows, err := up.query(ctx, args)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id int64
-		var account string
-		if err := rows.Scan(&id, &account); err != nil {
+		var id, business int64
+		var account, owner string
+		if err := rows.Scan(&id, &account, &owner, &business); err != nil {
 			return err
 		}
 		j, found := slices.BinarySearchFunc(batch, account, func(i int32, acc string) int { return strings.Compare(lines[i].Account, acc) })
 		if found {
 			ids[batch[j]] = id
+			got(batch[j], owner, business)
 		}
 	}
 	return rows.Err()

@@ -84,9 +84,27 @@ type ImportPlan struct {
 	Diffs      []LimitDiff
 	// Total is the sum of the file's balances imported.
 	Total float64
-	// record is the record's accounts before the import and their
-	// limits in force, for the audit entries of the accounts it creates.
-	record map[string]*float64
+	// record is the record's accounts before the import, base their
+	// lines of the base ledger, and missing every account of the date's
+	// ledger the file lacks: what the import's audit entries compare
+	// with (importChanges).
+	record  map[string]recordWas
+	base    map[string]lineWas
+	missing []string
+}
+
+// recordWas is an account of the record as it was before an import.
+type recordWas struct {
+	limit    *float64
+	owner    string
+	business int32
+}
+
+// lineWas is an account's line of the base ledger.
+type lineWas struct {
+	balance float64
+	erp     *float64
+	seen    bool
 }
 
 // Text is the plan in one line, as the audit trail keeps it.
@@ -118,6 +136,15 @@ func (p ImportPlan) Text() string {
 	return strings.Join(parts, "; ")
 }
 
+// readAmount is an amount read from a nullable column, nil for NULL.
+func readAmount(v sql.NullFloat64) *float64 {
+	if !v.Valid {
+		return nil
+	}
+	f := v.Float64
+	return &f
+}
+
 // reader is a transaction or the store's readers.
 type reader interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
@@ -144,24 +171,22 @@ func (s *Store) PlanImport(ctx context.Context, a Analyst, asOf time.Time, lines
 // them.
 func planImport(ctx context.Context, q reader, service, asOf string, lines []LedgerLine, update bool) (ImportPlan, error) {
 	p := ImportPlan{AsOf: asOf, Update: update, Lines: len(lines)}
-	limits := map[string]*float64{}
-	rows, err := q.QueryContext(ctx, "SELECT account, credit_limit FROM team_accounts WHERE service = $1", service)
+	record := map[string]recordWas{}
+	rows, err := q.QueryContext(ctx, "SELECT account, credit_limit, owner, business_id FROM team_accounts WHERE service = $1", service)
 	if err != nil {
 		return p, err
 	}
 	for rows.Next() {
 		var acc string
+		var r recordWas
 		var l sql.NullFloat64
-		if err := rows.Scan(&acc, &l); err != nil {
+		var business int64
+		if err := rows.Scan(&acc, &l, &r.owner, &business); err != nil {
 			rows.Close()
 			return p, err
 		}
-		if l.Valid {
-			v := l.Float64
-			limits[acc] = &v
-		} else {
-			limits[acc] = nil
-		}
+		r.limit, r.business = readAmount(l), int32(business)
+		record[acc] = r
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -175,27 +200,25 @@ func planImport(ctx context.Context, q reader, service, asOf string, lines []Led
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return p, err
 	}
-	type was struct {
-		balance float64
-		seen    bool
-	}
-	var baseLines map[string]*was
+	var baseLines map[string]lineWas
 	var baseOrder []string
 	if base != 0 {
-		baseLines = map[string]*was{}
-		rows, err := q.QueryContext(ctx, `SELECT t.account, l.balance FROM ledger_lines l JOIN team_accounts t ON t.id = l.account_id
+		baseLines = map[string]lineWas{}
+		rows, err := q.QueryContext(ctx, `SELECT t.account, l.balance, l.credit_limit FROM ledger_lines l JOIN team_accounts t ON t.id = l.account_id
 			WHERE l.ledger_id = $1 ORDER BY t.account`, base)
 		if err != nil {
 			return p, err
 		}
 		for rows.Next() {
 			var acc string
-			var b float64
-			if err := rows.Scan(&acc, &b); err != nil {
+			var w lineWas
+			var erp sql.NullFloat64
+			if err := rows.Scan(&acc, &w.balance, &erp); err != nil {
 				rows.Close()
 				return p, err
 			}
-			baseLines[acc] = &was{balance: b}
+			w.erp = readAmount(erp)
+			baseLines[acc] = w
 			baseOrder = append(baseOrder, acc)
 		}
 		rows.Close()
@@ -209,7 +232,8 @@ func planImport(ctx context.Context, q reader, service, asOf string, lines []Led
 	for i := range lines {
 		l := &lines[i]
 		p.Total += l.Balance
-		inForce, known := limits[strings.TrimSpace(l.Account)]
+		r, known := record[strings.TrimSpace(l.Account)]
+		inForce := r.limit
 		if !known {
 			p.New.add(l.Account)
 		}
@@ -219,19 +243,21 @@ func planImport(ctx context.Context, q reader, service, asOf string, lines []Led
 				p.Diffs = append(p.Diffs, LimitDiff{Account: l.Account, ERP: *l.ERPLimit, InForce: inForce})
 			}
 		}
-		if w := baseLines[l.Account]; w != nil {
+		if w, ok := baseLines[l.Account]; ok {
 			w.seen = true
+			baseLines[l.Account] = w
 			if math.Abs(w.balance-l.Balance) >= 0.005 {
 				p.Changed.add(l.Account)
 			}
 		}
 	}
 	p.Total = math.Round(p.Total*100) / 100
-	p.record = limits
+	p.record, p.base = record, baseLines
 	if p.Replaces {
 		for _, acc := range baseOrder {
 			if !baseLines[acc].seen {
 				p.Missing.add(acc)
+				p.missing = append(p.missing, acc)
 			}
 		}
 	}

@@ -114,11 +114,16 @@ func TestImportBatches(t *testing.T) {
 		if lines := countWhere(t, s, "ledger_lines", "1 = 1"); lines != 2*n {
 			t.Errorf("%d ledger lines, want %d", lines, 2*n)
 		}
-		// The chain holds across the batches: two imports and the accounts.
+		changes := countWhere(t, s, "audit_entries", "action = 'import-change'")
+		if changes != (n+1)/2 {
+			t.Errorf("%d import changes logged, want one per ERP limit changed, %d", changes, (n+1)/2)
+		}
+		// The chain holds across the batches: two imports, the accounts
+		// and the ERP limits changed.
 		v, err := s.VerifyAudit(ctx, alice.Service)
 		must(t, err)
-		if !v.Intact || v.Entries != int64(2+n) {
-			t.Errorf("verdict = %+v, want %d entries intact", v, 2+n)
+		if !v.Intact || v.Entries != int64(2+n+changes) {
+			t.Errorf("verdict = %+v, want %d entries intact", v, 2+n+changes)
 		}
 	})
 }
