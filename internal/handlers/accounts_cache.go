@@ -22,11 +22,6 @@ import (
 // version, so no replica serves figures older than the data. Keys of older
 // versions are never asked for again and go as the bound needs room.
 
-// TeamVersions tells the team's version (store.TeamVersion).
-type TeamVersions interface {
-	TeamVersion(ctx context.Context, a store.Analyst) (int64, error)
-}
-
 // DefaultTeamCacheBytes bounds the team's kept figures when Config leaves
 // it out: room for one 50,000-account ledger's figures and its bridge.
 const DefaultTeamCacheBytes = 64 << 20
@@ -64,10 +59,7 @@ type teamState struct {
 
 // teamNow reads the team's version for a page.
 func (h *Handler) teamNow(ctx context.Context, a store.Analyst) (teamState, error) {
-	if h.teamVersions == nil {
-		return teamState{a: a}, nil
-	}
-	v, err := h.teamVersions.TeamVersion(ctx, a)
+	v, err := h.store.TeamVersion(ctx, a)
 	if err != nil {
 		return teamState{}, err
 	}
@@ -120,11 +112,11 @@ func (h *Handler) teamFiguresAt(ctx context.Context, ts teamState, asOf string) 
 // workOutFigures reads a ledger and the known scores and works out every
 // account's figures, and their weight.
 func (h *Handler) workOutFigures(ctx context.Context, a store.Analyst, asOf string) ([]credit.Figures, int, error) {
-	accts, err := h.accts.Accounts(ctx, a, asOf)
+	accts, err := h.store.Accounts(ctx, a, asOf)
 	if err != nil {
 		return nil, 0, err
 	}
-	known, err := h.accts.KnownScores(ctx, a)
+	known, err := h.store.KnownScores(ctx, a)
 	if err != nil {
 		return nil, 0, err
 	}

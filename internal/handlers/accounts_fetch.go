@@ -20,9 +20,6 @@ const maxFetchedAtOnce = 50
 // the analyst's hourly budget (the same copies a report's overview reads),
 // and records them for the team.
 func (h *Handler) submitAccountScores(c *echo.Context) error {
-	if err := h.noAccounts(); err != nil {
-		return err
-	}
 	a := h.analyst(c)
 	all, err := h.teamFigures(c.Request().Context(), a, "")
 	if err != nil {
@@ -95,11 +92,8 @@ func sessionProblem[T any](items []T, errOf func(T) error) error {
 // hourly budget. An identifier the service does not know (404) stays
 // unlinked: nothing is guessed.
 func (h *Handler) submitAccountLinks(c *echo.Context) error {
-	if err := h.noAccounts(); err != nil {
-		return err
-	}
 	a := h.analyst(c)
-	unl, err := h.accts.Unlinked(c.Request().Context(), a, maxFetchedAtOnce)
+	unl, err := h.store.Unlinked(c.Request().Context(), a, maxFetchedAtOnce)
 	if err != nil {
 		return accountsError(err)
 	}
@@ -134,7 +128,7 @@ func (h *Handler) submitAccountLinks(c *echo.Context) error {
 		if t.err != nil || t.ident.BusinessID <= 0 {
 			continue
 		}
-		if err := h.accts.LinkAccount(c.Request().Context(), a, t.account, t.ident.BusinessID); err != nil {
+		if err := h.store.LinkAccount(c.Request().Context(), a, t.account, t.ident.BusinessID); err != nil {
 			return accountsError(err)
 		}
 		n++

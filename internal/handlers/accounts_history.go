@@ -29,7 +29,7 @@ const demoSeed = 1
 // ledgers end at the end of last month, the stand-in's latest month, so
 // their arrears line up with the score histories it serves.
 func (h *Handler) submitDemoHistory(c *echo.Context) error {
-	if h.accts == nil || !h.sampleLedgers {
+	if !h.sampleLedgers {
 		return echo.ErrNotFound
 	}
 	a := h.analyst(c)
@@ -38,7 +38,7 @@ func (h *Handler) submitDemoHistory(c *echo.Context) error {
 	months := demohistory.Build(simulator.Generate(simulator.GenerateOptions{Seed: demoSeed, AsOf: latest}))
 	ctx := c.Request().Context()
 	for _, m := range months {
-		_, err := h.accts.ImportLedger(ctx, a, store.ImportSpec{AsOf: m.AsOf, File: "demo-ledger-history-" + m.AsOf.Format("2006-01") + ".csv", Lines: m.Lines})
+		_, err := h.store.ImportLedger(ctx, a, store.ImportSpec{AsOf: m.AsOf, File: "demo-ledger-history-" + m.AsOf.Format("2006-01") + ".csv", Lines: m.Lines})
 		if err != nil {
 			var ve *store.ValidationError
 			if errors.As(err, &ve) || errors.Is(err, store.ErrAccountsFull) {

@@ -18,6 +18,15 @@ import (
 	"creditdash/templates"
 )
 
+// A ledger file is previewed before it is imported; the preview's forms
+// (a new column mapping, the import itself) name the waiting file by a
+// token instead of sending it again. The file waits in the store
+// (store.KeepUpload), not in this process, so behind several replicas
+// without sticky sessions the import may land on any of them. The store
+// bounds the waiting files per analyst (one), per team and in time; a
+// preview whose file went asks for it again, which costs a click, never a
+// wrong import.
+
 // importPath is the import page's address; its POST may carry a file.
 const importPath = "/accounts/import"
 
@@ -28,9 +37,6 @@ const maxUploadBodyBytes = ledger.MaxFileBytes + 512<<10
 // showAccountsImport shows the upload form (and, in demo mode, the sample
 // ledgers).
 func (h *Handler) showAccountsImport(c *echo.Context) error {
-	if err := h.noAccounts(); err != nil {
-		return err
-	}
 	page := h.importPage(c, h.now().UTC().Format(store.DateLayout))
 	return h.render(c, http.StatusOK, templates.AccountsImport(page))
 }
@@ -39,7 +45,7 @@ func (h *Handler) showAccountsImport(c *echo.Context) error {
 func (h *Handler) importPage(c *echo.Context, asOf string) views.AccountsImportPage {
 	page := views.AccountsImportPage{AsOf: views.Clip(asOf, 20), Update: c.FormValue("mode") == store.ModeUpdate}
 	page.Base = h.base(c, nil, "Import a ledger", views.NavAccounts)
-	if vs, err := h.accts.LedgerVersions(c.Request().Context(), h.analyst(c)); err != nil {
+	if vs, err := h.store.LedgerVersions(c.Request().Context(), h.analyst(c)); err != nil {
 		h.logWorkspace(c, "ledger versions", err)
 	} else {
 		page.Versions = views.NewLedgerVersionRows(vs)
@@ -65,9 +71,6 @@ func (h *Handler) sampleDates() (cur, old string) {
 // submitAccountsImport previews a file, writing nothing: a new file, a
 // sample ledger, or the waiting upload read with another column mapping.
 func (h *Handler) submitAccountsImport(c *echo.Context) error {
-	if h.accts == nil || h.uploads == nil {
-		return echo.ErrNotFound
-	}
 	a := h.analyst(c)
 	page := h.importPage(c, strings.TrimSpace(c.FormValue("as_of")))
 	fail := func(status int, msg string) error {
@@ -94,11 +97,11 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 				page.AsOf = s.AsOf
 			}
 		}
-		if up, err = h.uploads.KeepUpload(ctx, a, sample, data); err != nil {
+		if up, err = h.store.KeepUpload(ctx, a, sample, data); err != nil {
 			return workspaceError(err)
 		}
 	case c.FormValue("upload") != "":
-		if up, err = h.uploads.PendingUpload(ctx, a, c.FormValue("upload")); errors.Is(err, store.ErrNotFound) {
+		if up, err = h.store.PendingUpload(ctx, a, c.FormValue("upload")); errors.Is(err, store.ErrNotFound) {
 			return fail(http.StatusUnprocessableEntity, "That upload is no longer kept (a file waits 30 minutes for its import); choose the file again.")
 		} else if err != nil {
 			return workspaceError(err)
@@ -124,7 +127,7 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 		if err != nil {
 			return fail(http.StatusUnprocessableEntity, "The file could not be read; choose it again.")
 		}
-		if up, err = h.uploads.KeepUpload(ctx, a, fh.Filename, data); err != nil {
+		if up, err = h.store.KeepUpload(ctx, a, fh.Filename, data); err != nil {
 			return workspaceError(err)
 		}
 	}
@@ -135,7 +138,7 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 	defer cancel()
 	t, err := ledger.Read(rctx, up.Data)
 	if err != nil {
-		if err := h.uploads.DropUpload(ctx, a); err != nil {
+		if err := h.store.DropUpload(ctx, a); err != nil {
 			h.logWorkspace(c, "drop upload", err)
 		}
 		return fail(ledgerStatus(err), ledgerMessage(err))
@@ -162,7 +165,7 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 	if mapErr == "" && asOfMsg == "" && page.Preview.CanImport {
 		// What the import would do, from the lines it would import.
 		if res := ledger.Parse(t, m, opts); len(res.Lines) > 0 {
-			plan, err := h.accts.PlanImport(ctx, a, asOf, res.Lines, page.Update)
+			plan, err := h.store.PlanImport(ctx, a, asOf, res.Lines, page.Update)
 			var ve *store.ValidationError
 			switch {
 			case errors.As(err, &ve):
@@ -229,9 +232,6 @@ func parseAsOf(s string, now time.Time) (time.Time, string) {
 // submitAccountsImportConfirm imports the waiting upload's valid rows in
 // one transaction and goes to the accounts with what it did.
 func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
-	if h.accts == nil || h.uploads == nil {
-		return echo.ErrNotFound
-	}
 	a := h.analyst(c)
 	page := h.importPage(c, strings.TrimSpace(c.FormValue("as_of")))
 	ctx := c.Request().Context()
@@ -241,7 +241,7 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 		return h.render(c, http.StatusTooManyRequests, templates.AccountsImport(page))
 	}
 	defer leave()
-	up, err := h.uploads.PendingUpload(ctx, a, c.FormValue("upload"))
+	up, err := h.store.PendingUpload(ctx, a, c.FormValue("upload"))
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return workspaceError(err)
 	}
@@ -267,7 +267,7 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 	// file is read through once on the way in.
 	again := func(fileMsg string) error {
 		if t == nil { // let go of for the store's write: read it again
-			if up, err = h.uploads.PendingUpload(ctx, a, up.Token); err != nil {
+			if up, err = h.store.PendingUpload(ctx, a, up.Token); err != nil {
 				return workspaceError(err)
 			}
 			if t, err = ledger.Read(rctx, up.Data); err != nil {
@@ -297,7 +297,7 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 	// table's, and the upload's when it needed no decoding) need not stay
 	// in memory while the store writes.
 	t, up.Data = nil, nil
-	rec, err := h.accts.ImportLedger(ctx, a, store.ImportSpec{AsOf: asOf, File: up.Name, Lines: res.Lines, Skipped: len(res.Bad),
+	rec, err := h.store.ImportLedger(ctx, a, store.ImportSpec{AsOf: asOf, File: up.Name, Lines: res.Lines, Skipped: len(res.Bad),
 		Update: page.Update})
 	if err != nil {
 		var ve *store.ValidationError
@@ -306,7 +306,7 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 		}
 		return accountsError(err)
 	}
-	if err := h.uploads.DropUpload(ctx, a); err != nil {
+	if err := h.store.DropUpload(ctx, a); err != nil {
 		// The import is done; the file goes with its expiry.
 		h.logWorkspace(c, "drop upload", err)
 	}
@@ -317,7 +317,7 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 // business of their name among those the team's newest ledger links
 // (issue 43.3); a name of two businesses, or of none, stays not linked.
 func (h *Handler) linkByName(ctx context.Context, a store.Analyst, lines []store.LedgerLine) error {
-	have, err := h.accts.LedgerBalances(ctx, a, "")
+	have, err := h.store.LedgerBalances(ctx, a, "")
 	if err != nil {
 		return err
 	}

@@ -98,9 +98,6 @@ func (h *Handler) submitLimit(c *echo.Context, ref upstream.BusinessRef) error {
 
 // limitPage loads, checks and answers both.
 func (h *Handler) limitPage(c *echo.Context, ref upstream.BusinessRef, get func(string) string, save bool) error {
-	if err := h.noAccounts(); err != nil {
-		return err
-	}
 	l := &limitLoad{}
 	ld := h.load(c, l.sections(ref)...)
 	if err := l.hd.pageError(l.histErr, l.stmtsErr); err != nil {
@@ -124,7 +121,7 @@ func (h *Handler) limitPage(c *echo.Context, ref upstream.BusinessRef, get func(
 	var accts []store.Account
 	if id != 0 {
 		var err error
-		if accts, err = h.accts.AccountsOfBusiness(h.wsCtx(c), a, id); err != nil {
+		if accts, err = h.store.AccountsOfBusiness(h.wsCtx(c), a, id); err != nil {
 			return accountsError(err)
 		}
 	}
@@ -177,7 +174,7 @@ func (h *Handler) limitPage(c *echo.Context, ref upstream.BusinessRef, get func(
 		if sheet.Available {
 			in.SheetCap = &sheet.Value
 		}
-		if err := h.accts.SaveLimitInputs(c.Request().Context(), a, chosen.Account, in); err != nil {
+		if err := h.store.SaveLimitInputs(c.Request().Context(), a, chosen.Account, in); err != nil {
 			return accountsError(err)
 		}
 		q := url.Values{"account": {chosen.Account}, "saved": {"1"}}

@@ -25,9 +25,6 @@ const maxAdoptedAtOnce = 100
 
 // showNewAccount shows the form that adds an account by hand.
 func (h *Handler) showNewAccount(c *echo.Context) error {
-	if err := h.noAccounts(); err != nil {
-		return err
-	}
 	page := views.NewAccountPage{BusinessID: views.Clip(strings.TrimSpace(c.QueryParam("business")), 12)}
 	page.Base = h.base(c, nil, "Add an account", views.NavAccounts)
 	return h.render(c, http.StatusOK, templates.NewAccount(page))
@@ -36,9 +33,6 @@ func (h *Handler) showNewAccount(c *echo.Context) error {
 // submitNewAccount adds the account and goes to its business's report,
 // where its panel offers the limit request.
 func (h *Handler) submitNewAccount(c *echo.Context) error {
-	if err := h.noAccounts(); err != nil {
-		return err
-	}
 	field := func(name string, n int) string { return views.Clip(strings.TrimSpace(c.FormValue(name)), n) }
 	page := views.NewAccountPage{Account: field("account", 80), Name: field("name", 220), BusinessID: field("business_id", 20),
 		Owner: field("owner", 260), Reason: field("reason", store.MaxRequestReasonLen+100)}
@@ -64,7 +58,7 @@ func (h *Handler) submitNewAccount(c *echo.Context) error {
 	if page.AccountError != "" || page.NameError != "" || page.BusinessError != "" || page.ReasonError != "" {
 		return h.render(c, http.StatusUnprocessableEntity, templates.NewAccount(page))
 	}
-	err = h.accts.AddAccount(c.Request().Context(), h.analyst(c), store.NewAccount{Account: page.Account, Name: page.Name,
+	err = h.store.AddAccount(c.Request().Context(), h.analyst(c), store.NewAccount{Account: page.Account, Name: page.Name,
 		BusinessID: int32(id), Owner: page.Owner, Reason: page.Reason})
 	var ve *store.ValidationError
 	switch {
@@ -101,9 +95,6 @@ func (h *Handler) submitNewAccount(c *echo.Context) error {
 // each audited as any request. Accounts with a request already waiting
 // are left out.
 func (h *Handler) submitERPLimits(c *echo.Context) error {
-	if h.decisions == nil || h.accts == nil {
-		return echo.ErrNotFound
-	}
 	ctx, a := c.Request().Context(), h.analyst(c)
 	reason := strings.TrimSpace(c.FormValue("reason"))
 	if reason == "" {
@@ -117,7 +108,7 @@ func (h *Handler) submitERPLimits(c *echo.Context) error {
 		return accountsError(err)
 	}
 	authority := float64(h.roles.Of(a.User).Authority)
-	waiting, err := h.decisions.PendingAccounts(ctx, a)
+	waiting, err := h.store.PendingAccounts(ctx, a)
 	if err != nil {
 		return decisionsError(err)
 	}
@@ -133,7 +124,7 @@ func (h *Handler) submitERPLimits(c *echo.Context) error {
 		if f.Account.Limit != nil {
 			inForce = views.Amount(*f.Account.Limit)
 		}
-		r, err := h.decisions.RequestLimit(ctx, a, store.RequestSpec{Account: f.Account.Account, Amount: *f.ERPLimit, Authority: authority,
+		r, err := h.store.RequestLimit(ctx, a, store.RequestSpec{Account: f.Account.Account, Amount: *f.ERPLimit, Authority: authority,
 			Reason: fmt.Sprintf("ERP limit %s in the ledger of %s (in force: %s). %s", views.Amount(*f.ERPLimit), f.AsOf, inForce, reason)})
 		if errors.Is(err, store.ErrRequestsFull) {
 			break
@@ -161,14 +152,11 @@ func erpFlash(requested, approved int) string {
 // submitRestoreVersion puts a kept version of a ledger back as its date's
 // ledger and goes to the accounts.
 func (h *Handler) submitRestoreVersion(c *echo.Context) error {
-	if err := h.noAccounts(); err != nil {
-		return err
-	}
 	id, err := rowID(c)
 	if err != nil {
 		return err
 	}
-	v, err := h.accts.RestoreVersion(c.Request().Context(), h.analyst(c), id)
+	v, err := h.store.RestoreVersion(c.Request().Context(), h.analyst(c), id)
 	if errors.Is(err, store.ErrNotFound) {
 		return badInput("That ledger is no longer kept (the team keeps %d replaced ledgers per date); nothing was restored.", store.MaxVersionsPerDate)
 	}

@@ -21,19 +21,6 @@ import (
 	"creditdash/templates"
 )
 
-// Audit is the team's audit trail (internal/store): everyone signed in to
-// the deployment reads it; the team's changes append to it.
-type Audit interface {
-	// AppendAudit appends one change to the team's log.
-	AppendAudit(ctx context.Context, team string, c store.AuditChange) (store.AuditEntry, error)
-	// AppendRefusal logs a refusal, or only counts it past the user's
-	// bound for the minute.
-	AppendRefusal(ctx context.Context, team string, c store.AuditChange) (bool, error)
-	AuditEntries(ctx context.Context, team string, f store.AuditFilter, p store.AuditPage) ([]store.AuditEntry, bool, error)
-	AuditLog(ctx context.Context, team string, f store.AuditFilter) iter.Seq2[store.AuditEntry, error]
-	VerifyAudit(ctx context.Context, team string) (store.AuditVerdict, error)
-}
-
 // auditVerifyLimit bounds one verification of the log: a 100,000-entry
 // log takes about half a second.
 const auditVerifyLimit = time.Minute
@@ -119,9 +106,6 @@ func auditDate(s string) (time.Time, error) {
 // showAudit is GET /audit: the team's log, newest first, filtered, a page
 // at a time (before=N shows the entries numbered below N).
 func (h *Handler) showAudit(c *echo.Context) error {
-	if h.audit == nil {
-		return echo.ErrNotFound
-	}
 	form, f, field, fault := readAuditFilter(c)
 	page := views.AuditPage{Form: form, Error: fault, Field: field}
 	page.Base = h.base(c, nil, "Audit trail", views.NavAudit)
@@ -136,7 +120,7 @@ func (h *Handler) showAudit(c *echo.Context) error {
 		}
 		before = n
 	}
-	entries, more, err := h.audit.AuditEntries(c.Request().Context(), h.service, f, store.AuditPage{Before: before, Size: auditPageSize})
+	entries, more, err := h.store.AuditEntries(c.Request().Context(), h.service, f, store.AuditPage{Before: before, Size: auditPageSize})
 	if err != nil {
 		return auditError(err)
 	}
@@ -160,15 +144,12 @@ const auditCSVFlush = 500
 // flat however long the log. Cells a spreadsheet would run as formulas are
 // marked as text (see store.AuditEntry.CSVRecord).
 func (h *Handler) exportAudit(c *echo.Context) error {
-	if h.audit == nil {
-		return echo.ErrNotFound
-	}
 	_, f, _, fault := readAuditFilter(c)
 	if fault != "" {
 		return badInput("%s", fault)
 	}
 	ctx := c.Request().Context()
-	next, stop := iter.Pull2(h.audit.AuditLog(ctx, h.service, f))
+	next, stop := iter.Pull2(h.store.AuditLog(ctx, h.service, f))
 	defer stop()
 	// The first entry (or the end) is read before the 200, so a database
 	// that fails at once still gets a proper error page.
@@ -222,9 +203,6 @@ func (h *Handler) abortAuditCSV(c *echo.Context, rows int, err error) {
 // showAuditVerify is GET /audit/verify: every hash recomputed from the
 // first entry, and the first entry that does not match named.
 func (h *Handler) showAuditVerify(c *echo.Context) error {
-	if h.audit == nil {
-		return echo.ErrNotFound
-	}
 	// One verification at a time for the team: it reads the whole log,
 	// so a second request while one runs waits for that one's verdict
 	// instead of reading it all again. The walk outlives a requester who
@@ -232,7 +210,7 @@ func (h *Handler) showAuditVerify(c *echo.Context) error {
 	res, err, _ := h.verifying.Do(h.service, func() (any, error) {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), auditVerifyLimit)
 		defer cancel()
-		return h.audit.VerifyAudit(ctx, h.service)
+		return h.store.VerifyAudit(ctx, h.service)
 	})
 	if err != nil {
 		return auditError(err)

@@ -1,14 +1,12 @@
 package handlers
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v5"
@@ -22,21 +20,6 @@ import (
 	"creditdash/templates"
 )
 
-// Decisions are the team's limit requests (internal/store): asked from
-// the calculator or the account panel, decided by a manager.
-type Decisions interface {
-	RequestLimit(ctx context.Context, a store.Analyst, spec store.RequestSpec) (store.LimitRequest, error)
-	Decide(ctx context.Context, a store.Analyst, id int64, o store.Outcome, note string) (store.LimitRequest, error)
-	Request(ctx context.Context, a store.Analyst, id int64) (store.LimitRequest, error)
-	RequestEvidence(ctx context.Context, a store.Analyst, id int64, tab string) (store.Evidence, error)
-	CountWaiting(ctx context.Context, a store.Analyst, authority float64) (int, error)
-	Requests(ctx context.Context, a store.Analyst, authority float64) (store.RequestLists, error)
-	PendingAccounts(ctx context.Context, a store.Analyst) (map[string]bool, error)
-	RecordReview(ctx context.Context, a store.Analyst, r store.Review) (store.Review, error)
-	LastReviews(ctx context.Context, a store.Analyst) (map[string]store.Review, error)
-	LastLimitChanges(ctx context.Context, team string) (map[string]time.Time, error)
-}
-
 // evidenceTabs are the report tabs a request keeps a dated copy of.
 var evidenceTabs = []views.BusinessTab{views.TabOverview, views.TabPayments}
 
@@ -45,11 +28,9 @@ var evidenceTabs = []views.BusinessTab{views.TabOverview, views.TabPayments}
 func (h *Handler) refuse(c *echo.Context, asked, account string, business int32, rule string) error {
 	a := h.analyst(c)
 	h.log.Info("refused by rule", "request_id", middleware.RequestID(c), "user", a.User, "asked", asked, "rule", rule)
-	if h.audit != nil {
-		if _, err := h.audit.AppendRefusal(c.Request().Context(), h.service, store.AuditChange{Actor: a.User,
-			Account: account, BusinessID: business, NewValue: asked, Reason: rule}); err != nil {
-			return auditError(err)
-		}
+	if _, err := h.store.AppendRefusal(c.Request().Context(), h.service, store.AuditChange{Actor: a.User,
+		Account: account, BusinessID: business, NewValue: asked, Reason: rule}); err != nil {
+		return auditError(err)
 	}
 	return &shownProblem{err: fmt.Errorf("%w: %s", errRefused, rule), problem: views.Problem{
 		Status: http.StatusForbidden, Title: "Not allowed",
@@ -106,15 +87,12 @@ func readRequestForm(c *echo.Context, form *views.RequestForm) (limit float64, o
 // the business, keeping dated copies of the report's overview and payments
 // and the calculator's result as its evidence, then shows the decision.
 func (h *Handler) submitLimitRequest(c *echo.Context) error {
-	if h.decisions == nil || h.accts == nil {
-		return echo.ErrNotFound
-	}
 	id, err := businessID(c)
 	if err != nil {
 		return err
 	}
 	a := h.analyst(c)
-	accts, err := h.accts.AccountsOfBusiness(c.Request().Context(), a, id)
+	accts, err := h.store.AccountsOfBusiness(c.Request().Context(), a, id)
 	if err != nil {
 		return accountsError(err)
 	}
@@ -168,7 +146,7 @@ func (h *Handler) submitLimitRequest(c *echo.Context) error {
 		spec.Evidence = append(spec.Evidence, store.Evidence{Tab: tab.Name(), Fetched: fetched, Data: data})
 	}
 	spec.Evidence = append(spec.Evidence, h.extraEvidence(c, a, id)...)
-	r, err := h.decisions.RequestLimit(c.Request().Context(), a, spec)
+	r, err := h.store.RequestLimit(c.Request().Context(), a, spec)
 	var ve *store.ValidationError
 	switch {
 	case errors.As(err, &ve) || errors.Is(err, store.ErrRequestsFull):

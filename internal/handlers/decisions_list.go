@@ -33,7 +33,7 @@ func (h *Handler) deciderAuthority(user string) float64 {
 func (h *Handler) waitingForMe(c *echo.Context, ld *loaded) int {
 	n := 0
 	s, ok := session.Of(c)
-	if ok && h.decisions != nil {
+	if ok {
 		if authority := h.deciderAuthority(s.User); authority > 0 {
 			ts := teamState{a: h.analyst(c)}
 			if ld != nil {
@@ -42,7 +42,7 @@ func (h *Handler) waitingForMe(c *echo.Context, ld *loaded) int {
 			arg := strconv.FormatFloat(authority, 'g', -1, 64) + " " + ts.a.User
 			var err error
 			n, err = keptLatest(h.wsCtx(c), h, ts, "decisions waiting", arg, func(ctx context.Context) (int, int, error) {
-				n, err := h.decisions.CountWaiting(ctx, ts.a, authority)
+				n, err := h.store.CountWaiting(ctx, ts.a, authority)
 				return n, len(arg), err
 			})
 			if err != nil {
@@ -56,12 +56,9 @@ func (h *Handler) waitingForMe(c *echo.Context, ld *loaded) int {
 
 // showDecisions is /decisions: waiting for me, mine, the team's recent.
 func (h *Handler) showDecisions(c *echo.Context) error {
-	if h.decisions == nil {
-		return echo.ErrNotFound
-	}
 	user := session.Must(c).User
 	authority := h.deciderAuthority(user)
-	l, err := h.decisions.Requests(c.Request().Context(), h.analyst(c), authority)
+	l, err := h.store.Requests(c.Request().Context(), h.analyst(c), authority)
 	if err != nil {
 		return decisionsError(err)
 	}

@@ -43,15 +43,13 @@ func (h *Handler) extraEvidence(c *echo.Context, a store.Analyst, id int32) []st
 		}
 		out = append(out, store.Evidence{Tab: tab.Name(), Fetched: fetched, Data: data})
 	}
-	if h.notes != nil {
-		notes, _, err := h.notes.NotesPage(h.wsCtx(c), a, id, 1, keptNotes)
-		if err != nil {
-			h.logWorkspace(c, "request notes", err)
-			return out
-		}
-		if data, err := json.Marshal(newNotesData(notes)); err == nil {
-			out = append(out, store.Evidence{Tab: notesEvidence, Fetched: h.now(), Data: data})
-		}
+	notes, _, err := h.store.NotesPage(h.wsCtx(c), a, id, 1, keptNotes)
+	if err != nil {
+		h.logWorkspace(c, "request notes", err)
+		return out
+	}
+	if data, err := json.Marshal(newNotesData(notes)); err == nil {
+		out = append(out, store.Evidence{Tab: notesEvidence, Fetched: h.now(), Data: data})
 	}
 	return out
 }
@@ -93,7 +91,7 @@ func (h *Handler) showDecisionMemo(c *echo.Context) error {
 // fillMemoSheet fills the sheet from each copy the request keeps.
 func (h *Handler) fillMemoSheet(c *echo.Context, r store.LimitRequest, s *views.CreditSheet) error {
 	for _, e := range r.Evidence {
-		full, err := h.decisions.RequestEvidence(c.Request().Context(), h.analyst(c), r.ID, e.Tab)
+		full, err := h.store.RequestEvidence(c.Request().Context(), h.analyst(c), r.ID, e.Tab)
 		if err != nil {
 			return decisionsError(err)
 		}

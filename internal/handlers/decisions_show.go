@@ -22,14 +22,11 @@ import (
 
 // decision reads the request the route names.
 func (h *Handler) decision(c *echo.Context) (store.LimitRequest, error) {
-	if h.decisions == nil {
-		return store.LimitRequest{}, echo.ErrNotFound
-	}
 	id, err := rowID(c)
 	if err != nil {
 		return store.LimitRequest{}, err
 	}
-	r, err := h.decisions.Request(c.Request().Context(), h.analyst(c), id)
+	r, err := h.store.Request(c.Request().Context(), h.analyst(c), id)
 	if err != nil {
 		return r, decisionsError(err)
 	}
@@ -139,7 +136,7 @@ func (h *Handler) showEvidence(c *echo.Context) error {
 	if !ok {
 		return echo.ErrNotFound
 	}
-	e, err := h.decisions.RequestEvidence(c.Request().Context(), h.analyst(c), r.ID, tab.Name())
+	e, err := h.store.RequestEvidence(c.Request().Context(), h.analyst(c), r.ID, tab.Name())
 	if err != nil {
 		return decisionsError(err)
 	}

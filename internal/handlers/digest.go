@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -13,23 +12,6 @@ import (
 	"creditdash/internal/views"
 	"creditdash/templates"
 )
-
-// Digests are the e-mail digest's settings, preview and sending
-// (internal/digest).
-type Digests interface {
-	Configured() bool
-	OutboxDir() string
-	Outbox(a store.Analyst) []string
-	Settings(ctx context.Context, a store.Analyst) (store.DigestSettings, error)
-	Save(ctx context.Context, a store.Analyst, email, frequency string) (store.DigestSettings, error)
-	RequestVerification(ctx context.Context, a store.Analyst) error
-	SendNow(ctx context.Context, a store.Analyst) (queued bool, err error)
-	Preview(ctx context.Context, a store.Analyst) (digest.Content, error)
-	Body(c digest.Content, unsubscribe string) views.DigestBody
-	CheckLink(kind, token string) error
-	Verify(ctx context.Context, token string) error
-	Unsubscribe(ctx context.Context, token string) error
-}
 
 // digestPath is the digest's settings page.
 const digestPath = "/settings/digest"
@@ -69,9 +51,6 @@ func (h *Handler) renderDigestSettings(c *echo.Context, status int, p views.Dige
 
 // showDigestSettings is /settings/digest.
 func (h *Handler) showDigestSettings(c *echo.Context) error {
-	if h.digests == nil {
-		return echo.ErrNotFound
-	}
 	set, err := h.digests.Settings(c.Request().Context(), h.analyst(c))
 	if err != nil {
 		return workspaceError(err)
@@ -82,9 +61,6 @@ func (h *Handler) showDigestSettings(c *echo.Context) error {
 // submitDigestSettings saves the address and frequency; bad input is 422
 // with the user's values kept.
 func (h *Handler) submitDigestSettings(c *echo.Context) error {
-	if h.digests == nil {
-		return echo.ErrNotFound
-	}
 	ctx, a := c.Request().Context(), h.analyst(c)
 	email, freq := strings.TrimSpace(c.FormValue("email")), c.FormValue("frequency")
 	set, err := h.digests.Save(ctx, a, email, freq)
@@ -117,9 +93,6 @@ func (h *Handler) submitDigestSettings(c *echo.Context) error {
 // submitDigestVerifyAgain sends the verification link again, at most one
 // a minute (429 sooner).
 func (h *Handler) submitDigestVerifyAgain(c *echo.Context) error {
-	if h.digests == nil {
-		return echo.ErrNotFound
-	}
 	ctx, a := c.Request().Context(), h.analyst(c)
 	err := h.digests.RequestVerification(ctx, a)
 	if errors.Is(err, store.ErrTooSoon) {
@@ -140,9 +113,6 @@ func (h *Handler) submitDigestVerifyAgain(c *echo.Context) error {
 
 // submitDigestSend queues a digest now.
 func (h *Handler) submitDigestSend(c *echo.Context) error {
-	if h.digests == nil {
-		return echo.ErrNotFound
-	}
 	queued, err := h.digests.SendNow(c.Request().Context(), h.analyst(c))
 	if err != nil {
 		return digestError(err)
@@ -168,9 +138,6 @@ func digestError(err error) error {
 
 // showDigestPreview is /digest/preview: exactly what the next digest holds.
 func (h *Handler) showDigestPreview(c *echo.Context) error {
-	if h.digests == nil {
-		return echo.ErrNotFound
-	}
 	content, err := h.digests.Preview(h.wsCtx(c), h.analyst(c))
 	if err != nil {
 		return accountsError(err)
@@ -192,9 +159,6 @@ var digestLinks = map[string]views.DigestLinkPage{
 // showDigestLink is the page a mail's link opens.
 func (h *Handler) showDigestLink(kind string) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		if h.digests == nil {
-			return echo.ErrNotFound
-		}
 		p := digestLinks[kind]
 		p.Done = ""
 		p.Token = c.QueryParam("t")
@@ -209,9 +173,6 @@ func (h *Handler) showDigestLink(kind string) echo.HandlerFunc {
 // submitDigestLink makes the link's change.
 func (h *Handler) submitDigestLink(kind string) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		if h.digests == nil {
-			return echo.ErrNotFound
-		}
 		p := digestLinks[kind]
 		ctx, token := c.Request().Context(), c.FormValue("t")
 		var err error

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"net/http"
 	"strings"
 
@@ -20,24 +19,13 @@ import (
 // tab, at no extra request; a rule that follows the team's supplier
 // category reads it from settings when it is checked.
 
-// SupplierCategories keeps the team's supplier SIC category, set once in
-// settings by anyone of the team (the store logs each change in the team's
-// audit trail); the analyst names the team.
-type SupplierCategories interface {
-	SupplierCategory(ctx context.Context, a store.Analyst) (string, error)
-	SetSupplierCategory(ctx context.Context, a store.Analyst, code string) error
-}
-
 // supplierCategoryPath is the settings page of the team's category.
 const supplierCategoryPath = "/settings/supplier-category"
 
 // ownCategory is the team's supplier category, "" when not set or
 // not to be had (a failing store only loses the default).
 func (h *Handler) ownCategory(c *echo.Context) string {
-	if h.suppliers == nil {
-		return ""
-	}
-	code, err := h.suppliers.SupplierCategory(c.Request().Context(), h.analyst(c))
+	code, err := h.store.SupplierCategory(c.Request().Context(), h.analyst(c))
 	if err != nil {
 		h.logWorkspace(c, "supplier category", err)
 		return ""
@@ -67,7 +55,7 @@ func (h *Handler) evaluatePayments(c *echo.Context, ld *loaded, ref upstream.Bus
 // reports whether it could check every one of them.
 func (h *Handler) evaluateDivergence(c *echo.Context, id int32, name string, monthly, sic []upstream.PaymentSummaryRow, own string) bool {
 	a := h.analyst(c)
-	res, err := alerts.Payments(c.Request().Context(), h.ws, a, id, name, monthly, sic,
+	res, err := alerts.Payments(c.Request().Context(), h.store, a, id, name, monthly, sic,
 		func() string { return own }, func() (map[int32][]int, bool) { return h.folderMembers(c) })
 	return h.alertsChecked(c, a, res, err)
 }
@@ -100,10 +88,7 @@ func (h *Handler) fillDivergence(c *echo.Context, page *views.BusinessPaymentsPa
 
 // showSupplierCategory shows the team's supplier category.
 func (h *Handler) showSupplierCategory(c *echo.Context) error {
-	if h.suppliers == nil {
-		return echo.ErrNotFound
-	}
-	code, err := h.suppliers.SupplierCategory(c.Request().Context(), h.analyst(c))
+	code, err := h.store.SupplierCategory(c.Request().Context(), h.analyst(c))
 	if err != nil {
 		return workspaceError(err)
 	}
@@ -112,18 +97,15 @@ func (h *Handler) showSupplierCategory(c *echo.Context) error {
 
 // submitSupplierCategory sets (or, empty, clears) the team's category.
 func (h *Handler) submitSupplierCategory(c *echo.Context) error {
-	if h.suppliers == nil {
-		return echo.ErrNotFound
-	}
 	code := strings.TrimSpace(c.FormValue("category"))
 	a := h.analyst(c)
-	err := h.suppliers.SetSupplierCategory(c.Request().Context(), a, code)
+	err := h.store.SetSupplierCategory(c.Request().Context(), a, code)
 	switch {
 	case err == nil:
 		h.touched(a)
 		return redirect(c, supplierCategoryPath)
 	case isValidation(err):
-		saved, _ := h.suppliers.SupplierCategory(c.Request().Context(), a)
+		saved, _ := h.store.SupplierCategory(c.Request().Context(), a)
 		showAt(c, supplierCategoryPath)
 		return h.renderSupplierCategory(c, http.StatusUnprocessableEntity,
 			views.SupplierCategoryPage{Code: views.Clip(code, 20), Saved: saved, Error: storeMessage(err)})

@@ -56,44 +56,6 @@ type Cache interface {
 // through the page's cache.Reader.
 type Source = *upstream.User
 
-// Workspace is the analyst's own data (internal/store): every method
-// works for one analyst and answers store.ErrNotFound for another's ids.
-type Workspace interface {
-	Watch(ctx context.Context, a store.Analyst, business int32, name string) error
-	Unwatch(ctx context.Context, a store.Analyst, business int32) error
-	IsWatched(ctx context.Context, a store.Analyst, business int32) (bool, error)
-	WatchList(ctx context.Context, a store.Analyst) ([]store.Watch, error)
-	AddNote(ctx context.Context, a store.Analyst, business int32, text string) (store.Note, error)
-	Note(ctx context.Context, a store.Analyst, note int64) (store.Note, error)
-	EditNote(ctx context.Context, a store.Analyst, note int64, text string) (store.Note, error)
-	DeleteNote(ctx context.Context, a store.Analyst, note int64) error
-	Notes(ctx context.Context, a store.Analyst, business int32) ([]store.Note, error)
-	AllNotes(ctx context.Context, a store.Analyst) ([]store.Note, error)
-	Rules(ctx context.Context, a store.Analyst) ([]store.Rule, error)
-	AddRule(ctx context.Context, a store.Analyst, spec store.RuleSpec) (store.Rule, error)
-	DeleteRule(ctx context.Context, a store.Analyst, rule int64) error
-	Alerts(ctx context.Context, a store.Analyst, limit int) ([]store.Alert, error)
-	Glance(ctx context.Context, a store.Analyst) (store.Glance, error)
-	MarkAlertRead(ctx context.Context, a store.Analyst, alert int64) error
-	MarkAllAlertsRead(ctx context.Context, a store.Analyst, upTo time.Time) (int, error)
-	RecordAlerts(ctx context.Context, a store.Analyst, fired []store.Triggered) (int, error)
-	LastSeen(ctx context.Context, a store.Analyst, businesses []int32) (map[store.SeenKey]store.Seen, error)
-	SaveSnapshot(ctx context.Context, a store.Analyst, spec store.SnapshotSpec) (store.SnapshotInfo, error)
-	Snapshots(ctx context.Context, a store.Analyst) ([]store.SnapshotInfo, error)
-	Snapshot(ctx context.Context, a store.Analyst, snapshot int64) (store.Snapshot, error)
-	DeleteSnapshot(ctx context.Context, a store.Analyst, snapshot int64) error
-	DeleteAnalyst(ctx context.Context, a store.Analyst) error
-	// Ping checks that the database answers, for /readyz.
-	Ping(ctx context.Context) error
-}
-
-// NoteReader reads an analyst's notes in bounded pieces: a page of one
-// business's notes, and every note in batches for notes.csv.
-type NoteReader interface {
-	NotesPage(ctx context.Context, a store.Analyst, business int32, page, size int) ([]store.Note, bool, error)
-	EachNote(ctx context.Context, a store.Analyst, fn func(store.Note) error) error
-}
-
 // Meter is told what operators count (see internal/metrics).
 type Meter interface {
 	// Pages times every page by its route template.
@@ -187,7 +149,6 @@ type Handler struct {
 	heavy heavyGate
 	// verifying runs one verification of the audit trail at a time.
 	verifying    singleflight.Group
-	store        *store.Store
 	svc          Service
 	cache        Cache
 	sessions     *session.Store
@@ -219,50 +180,37 @@ type Handler struct {
 	backtests *middleware.UserSlots
 	// backtestHold is Config.BacktestHold.
 	backtestHold func()
-	// suppliers keeps the analysts' own supplier categories (nil: none).
-	suppliers SupplierCategories
 	// turns bound the pages prepared at once.
 	turns       *middleware.Turns
 	exportStall time.Duration
 	meter       Meter
-	// ws is the analyst's workspace; wsBook its last changes here.
-	ws    Workspace
-	notes NoteReader
+	// store keeps each analyst's workspace and the team's record;
+	// wsBook remembers the workspace's last changes here.
+	store *store.Store
 	// wsDeadline bounds a page's workspace reads together.
 	wsDeadline time.Duration
 	wsBook     *workspaceBook
 	service    string
 	// clientAddr is the address a request came from (see TrustedProxies).
 	clientAddr echo.IPExtractor
-	// roles are the team's roles; audit its log (see audit.go).
+	// roles are the team's roles.
 	roles *roles.Table
-	audit Audit
 	// inFlight are the requests being answered, exportsRunning the
 	// portfolio exports (see Stats).
 	inFlight, exportsRunning atomic.Int64
 	// trusted are TrustedProxies; publicURL is PublicURL.
 	trusted   []netip.Prefix
 	publicURL string
-	// decisions are the team's limit requests (see decisions.go).
-	decisions Decisions
-	// digests are the e-mail digest's (see digest.go).
-	digests Digests
-	// accts is the team's data; teamMarks the score copies recorded for
-	// it; uploads each analyst's ledger file awaiting import.
-	accts     Accounts
-	teamMarks *otter.Cache[teamMark, struct{}]
-	uploads   PendingUploads
-	// teamVersions and teamData keep the team's figures per version.
-	teamVersions  TeamVersions
+	// digests are the e-mail digest's settings and sending (digest.go).
+	digests *digest.Service
+	// teamMarks are the score copies recorded for the team; teamData
+	// keeps the team's figures per version.
+	teamMarks     *otter.Cache[teamMark, struct{}]
 	teamData      *otter.Cache[teamKey, teamEntry]
 	sampleLedgers bool
-	// ruleEditor changes rules in place; nil offers no change.
-	ruleEditor RuleEditor
 	// demo is the stand-in's first-run help (see demo.go); nil outside
 	// demo mode.
 	demo *Demo
-	// worklists are the team's worklist and owners (see worklist.go).
-	worklists Worklists
 	// imports bounds the files read at once (accounts_import_gate.go).
 	imports importGate
 }
@@ -310,8 +258,6 @@ func New(cfg Config) (*Handler, error) {
 	cfg.Sessions.BindService(cfg.ServiceURL)
 	h := &Handler{
 		store:         cfg.Store,
-		decisions:     cfg.Store,
-		worklists:     cfg.Store,
 		svc:           cfg.Service,
 		cache:         cfg.Cache,
 		sessions:      cfg.Sessions,
@@ -333,21 +279,15 @@ func New(cfg Config) (*Handler, error) {
 		turns:         middleware.NewTurns(middleware.PageTurns, middleware.PageTurnsPerUser, cfg.PageTurnWait),
 		exportStall:   cfg.ExportStall,
 		meter:         cfg.Meter,
-		ws:            cfg.Store,
-		notes:         cfg.Store,
 		wsDeadline:    cfg.WorkspaceDeadline,
 		service:       cfg.ServiceURL,
 		clientAddr:    clientAddr,
 		roles:         cfg.Roles,
 		digests:       cfg.Digests,
-		audit:         cfg.Store,
 		trusted:       cfg.TrustedProxies,
 		publicURL:     strings.TrimSuffix(cfg.PublicURL, "/"),
-		accts:         cfg.Store,
 		sampleLedgers: cfg.SampleLedgers,
 		demo:          cfg.Demo,
-		ruleEditor:    cfg.Store,
-		suppliers:     cfg.Store,
 	}
 	h.arrivals = alerts.NewArrivals(cfg.Store, cfg.Store, cfg.Store, cfg.Store)
 	var err error
@@ -363,7 +303,6 @@ func New(cfg Config) (*Handler, error) {
 	if h.teamMarks, err = newTeamMarks(); err != nil {
 		return nil, err
 	}
-	h.uploads, h.teamVersions = cfg.Store, cfg.Store
 	if cfg.TeamCacheBytes == 0 {
 		cfg.TeamCacheBytes = DefaultTeamCacheBytes
 	}

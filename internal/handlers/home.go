@@ -115,7 +115,7 @@ func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) err
 					payL, zL = credit.PortfolioLatest(pay), credit.PortfolioLatest(z)
 				}
 				ids := idsOf(found, func(r upstream.SearchResult) int32 { return r.BusinessID })
-				if seen, err := h.ws.LastSeen(h.wsCtx(c), h.analyst(c), ids); err == nil {
+				if seen, err := h.store.LastSeen(h.wsCtx(c), h.analyst(c), ids); err == nil {
 					views.WithKnownScores(page.Results, payL, zL, seen)
 				}
 			} else {

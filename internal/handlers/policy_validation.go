@@ -44,7 +44,7 @@ type teamHistory struct {
 // not replay yet, so utilisation counts as missing. nil when the team
 // has no ledger.
 func (h *Handler) readTeamHistory(ctx context.Context, a store.Analyst) (*teamHistory, error) {
-	dates, err := h.accts.LedgerDates(ctx, a) // newest first
+	dates, err := h.store.LedgerDates(ctx, a) // newest first
 	if err != nil || len(dates) == 0 {
 		return nil, err
 	}
@@ -76,11 +76,11 @@ func (h *Handler) readTeamHistory(ctx context.Context, a store.Analyst) (*teamHi
 	}
 	book := policy.NewBook(months)
 	for i, d := range at {
-		accts, err := h.accts.Accounts(ctx, a, d)
+		accts, err := h.store.Accounts(ctx, a, d)
 		if err != nil {
 			return nil, err
 		}
-		risk, err := h.accts.RiskAsOf(ctx, a, months[i])
+		risk, err := h.store.RiskAsOf(ctx, a, months[i])
 		if err != nil {
 			return nil, err
 		}
@@ -131,9 +131,6 @@ func (h *Handler) validate(ctx context.Context, a store.Analyst) (*teamHistory, 
 // showPolicyValidation shows each model's figures side by side, in
 // words.
 func (h *Handler) showPolicyValidation(c *echo.Context) error {
-	if err := h.noAccounts(); err != nil {
-		return err
-	}
 	th, rep, err := h.validate(c.Request().Context(), h.analyst(c))
 	if err != nil {
 		return accountsError(err)
@@ -172,9 +169,6 @@ func (h *Handler) showPolicyValidation(c *echo.Context) error {
 // history long enough.
 func (h *Handler) exportValidation(scores bool) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		if err := h.noAccounts(); err != nil {
-			return err
-		}
 		th, rep, err := h.validate(c.Request().Context(), h.analyst(c))
 		if err != nil {
 			return accountsError(err)

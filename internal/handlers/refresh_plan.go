@@ -47,7 +47,7 @@ type refreshPlan struct {
 // readRefreshPlan ranks the newest ledger's linked businesses; an empty
 // plan (asOf "") when the team has no ledger.
 func (h *Handler) readRefreshPlan(ctx context.Context, a store.Analyst) (*refreshPlan, error) {
-	dates, err := h.accts.LedgerDates(ctx, a)
+	dates, err := h.store.LedgerDates(ctx, a)
 	if err != nil || len(dates) == 0 {
 		return &refreshPlan{}, err
 	}
@@ -57,7 +57,7 @@ func (h *Handler) readRefreshPlan(ctx context.Context, a store.Analyst) (*refres
 	}
 	now := h.now().UTC()
 	then := time.Date(now.Year(), now.Month()-credit.MovementMonths, 1, 0, 0, 0, 0, time.UTC)
-	riskThen, err := h.accts.RiskAsOf(ctx, a, then.Year()*100+int(then.Month()))
+	riskThen, err := h.store.RiskAsOf(ctx, a, then.Year()*100+int(then.Month()))
 	if err != nil {
 		return nil, err
 	}
@@ -79,9 +79,6 @@ func (h *Handler) refreshCoverage(figs []credit.Figures) views.CoverageView {
 // showRefreshPlan shows the plan, the coverage, the analyst's budget and,
 // after a click, what it fetched.
 func (h *Handler) showRefreshPlan(c *echo.Context) error {
-	if err := h.noAccounts(); err != nil {
-		return err
-	}
 	p, err := h.readRefreshPlan(c.Request().Context(), h.analyst(c))
 	if err != nil {
 		return accountsError(err)
@@ -150,9 +147,6 @@ type refreshed struct {
 // of the plan, records the scores as the team's known scores, and returns
 // to the plan with what was fetched.
 func (h *Handler) submitRefreshPlan(c *echo.Context) error {
-	if err := h.noAccounts(); err != nil {
-		return err
-	}
 	ctx := c.Request().Context()
 	a := h.analyst(c)
 	p, err := h.readRefreshPlan(ctx, a)

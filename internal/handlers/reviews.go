@@ -34,23 +34,20 @@ type scheduled struct {
 // schedule works out every account's next review from the newest ledger,
 // the team's known scores and the latest reviews.
 func (h *Handler) schedule(c *echo.Context) ([]scheduled, error) {
-	if h.decisions == nil || h.accts == nil {
-		return nil, echo.ErrNotFound
-	}
 	ctx, a := c.Request().Context(), h.analyst(c)
 	figs, err := h.teamFigures(ctx, a, "")
 	if err != nil {
 		return nil, accountsError(err)
 	}
-	reviews, err := h.decisions.LastReviews(ctx, a)
+	reviews, err := h.store.LastReviews(ctx, a)
 	if err != nil {
 		return nil, accountsError(err)
 	}
-	changes, err := h.decisions.LastLimitChanges(ctx, h.service)
+	changes, err := h.store.LastLimitChanges(ctx, h.service)
 	if err != nil {
 		return nil, accountsError(err)
 	}
-	years, err := h.statementYears(c)
+	years, err := h.store.StatementYears(ctx, a)
 	if err != nil {
 		return nil, accountsError(err)
 	}
@@ -160,9 +157,7 @@ func (h *Handler) showReview(c *echo.Context) error {
 func (h *Handler) reviewPage(c *echo.Context, s scheduled, status int, outcome, note, outcomeErr, noteErr string) error {
 	p := views.ReviewPage{Row: s.row(), Action: reviewPath(s.f.Account.Account), Outcome: outcome, Note: note,
 		OutcomeError: outcomeErr, NoteError: noteErr, Outcomes: store.ReviewOutcomes}
-	if h.worklists != nil {
-		p.Owner = &views.OwnerForm{Action: ownerPath(s.f.Account.Account), Current: s.f.Owner}
-	}
+	p.Owner = &views.OwnerForm{Action: ownerPath(s.f.Account.Account), Current: s.f.Owner}
 	p.Base = h.base(c, nil, "Review of account "+s.f.Account.Account, views.NavAccounts)
 	return h.render(c, status, templates.Review(p))
 }
@@ -199,7 +194,7 @@ func (h *Handler) submitReview(c *echo.Context) error {
 	if outcomeErr != "" || noteErr != "" {
 		return h.reviewPage(c, s, http.StatusUnprocessableEntity, outcome, note, outcomeErr, noteErr)
 	}
-	_, err = h.decisions.RecordReview(c.Request().Context(), h.analyst(c), store.Review{Account: s.f.Account.Account,
+	_, err = h.store.RecordReview(c.Request().Context(), h.analyst(c), store.Review{Account: s.f.Account.Account,
 		Outcome: outcome, Note: note, Band: s.f.Band, Over90: over90Share(s.f), StatementYear: s.year})
 	if err != nil {
 		return accountsError(err)
@@ -207,12 +202,8 @@ func (h *Handler) submitReview(c *echo.Context) error {
 	return redirect(c, "/reviews?reviewed="+url.QueryEscape(s.f.Account.Account))
 }
 
-// nextReviews are the accounts' next review dates for accounts.csv; nil
-// when reviews are not kept here.
+// nextReviews are the accounts' next review dates for accounts.csv.
 func (h *Handler) nextReviews(c *echo.Context) (map[string]string, error) {
-	if h.decisions == nil {
-		return nil, nil
-	}
 	all, err := h.schedule(c)
 	if err != nil {
 		return nil, err

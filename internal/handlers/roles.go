@@ -86,11 +86,11 @@ func (h *Handler) may(c *echo.Context, act roles.Action) error {
 	}
 	h.log.Info("refused by role", "request_id", middleware.RequestID(c), "user", s.User,
 		"role", string(a.Role), "action", string(act), "method", c.Request().Method, "path", c.Request().URL.Path)
-	if h.audit != nil && act != roles.Read {
+	if act != roles.Read {
 		// The refusal is the team's record too: who tried what, and the rule.
 		// The path as sent (escaped), so a line feed typed into it stays
 		// %0A; past a few a minute, refusals are counted (store.AppendRefusal).
-		if _, err := h.audit.AppendRefusal(c.Request().Context(), h.service, store.AuditChange{Actor: s.User,
+		if _, err := h.store.AppendRefusal(c.Request().Context(), h.service, store.AuditChange{Actor: s.User,
 			NewValue: string(act) + " " + views.Clip(c.Request().URL.EscapedPath(), 200), Reason: a.Role.Rule(act)}); err != nil {
 			return auditError(err)
 		}

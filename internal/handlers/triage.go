@@ -32,7 +32,7 @@ func (h *Handler) folderTriage(c *echo.Context, ld *loaded, members []upstream.P
 		ld.arrived()
 	}
 	ids := idsOf(members, func(m upstream.PortfolioBusiness) int32 { return m.BusinessID })
-	seen, serr := h.ws.LastSeen(h.wsCtx(c), h.analyst(c), ids)
+	seen, serr := h.store.LastSeen(h.wsCtx(c), h.analyst(c), ids)
 	if serr != nil {
 		return t, workspaceError(serr)
 	}

@@ -15,16 +15,6 @@ import (
 	"creditdash/templates"
 )
 
-// Worklists are what the team's worklist reads besides its figures (the
-// latest reviews, the statement years the third review trigger compares,
-// the pending requests) and its owners (internal/store).
-type Worklists interface {
-	LastReviews(ctx context.Context, a store.Analyst) (map[string]store.Review, error)
-	PendingRequests(ctx context.Context, a store.Analyst) ([]store.PendingRequest, error)
-	AssignOwner(ctx context.Context, a store.Analyst, accounts []string, owner, reason string) (int, error)
-	StatementYears(ctx context.Context, a store.Analyst) (map[int32]int, error)
-}
-
 // worklistPageSize is how many lines one page of /worklist lists.
 const worklistPageSize = 50
 
@@ -37,9 +27,6 @@ const worklistPageSize = 50
 // for /accounts), or the home page's workspace deadline, so a slow
 // worklist hides the home page's box instead of holding the page.
 func (h *Handler) worklist(ctx context.Context, c *echo.Context) ([]credit.WorkItem, error) {
-	if h.worklists == nil || h.accts == nil {
-		return nil, echo.ErrNotFound
-	}
 	a := h.analyst(c)
 	ts, err := h.teamNow(ctx, a)
 	if err != nil {
@@ -92,7 +79,7 @@ func (h *Handler) worklistPage(c *echo.Context, f views.WorklistFilter, n int) (
 	if err != nil {
 		return p, err
 	}
-	dates, err := h.accts.LedgerDates(c.Request().Context(), h.analyst(c))
+	dates, err := h.store.LedgerDates(c.Request().Context(), h.analyst(c))
 	if err != nil {
 		return p, accountsError(err)
 	}
@@ -153,9 +140,6 @@ func (h *Handler) worklistPage(c *echo.Context, f views.WorklistFilter, n int) (
 // keeps no accounts here or has no ledger yet. A failing store hides the
 // box instead of failing the home page.
 func (h *Handler) worklistSummary(c *echo.Context) *views.WorklistSummary {
-	if h.worklists == nil || h.accts == nil {
-		return nil
-	}
 	items, err := h.worklist(h.wsCtx(c), c)
 	if err != nil {
 		h.logWorkspace(c, "worklist summary", err)
@@ -184,13 +168,4 @@ func (h *Handler) worklistSummary(c *echo.Context) *views.WorklistSummary {
 		}
 	}
 	return s
-}
-
-// statementYears are the newest statement years known of the team's
-// businesses; none when the store does not keep them.
-func (h *Handler) statementYears(c *echo.Context) (map[int32]int, error) {
-	if h.worklists == nil {
-		return nil, nil
-	}
-	return h.worklists.StatementYears(c.Request().Context(), h.analyst(c))
 }

@@ -39,15 +39,15 @@ func (h *Handler) teamWorkBase(ctx context.Context, ts teamState) (*workBase, er
 		if err != nil {
 			return nil, 0, err
 		}
-		reviews, err := h.worklists.LastReviews(ctx, ts.a)
+		reviews, err := h.store.LastReviews(ctx, ts.a)
 		if err != nil {
 			return nil, 0, err
 		}
-		years, err := h.worklists.StatementYears(ctx, ts.a)
+		years, err := h.store.StatementYears(ctx, ts.a)
 		if err != nil {
 			return nil, 0, err
 		}
-		pending, err := h.worklists.PendingRequests(ctx, ts.a)
+		pending, err := h.store.PendingRequests(ctx, ts.a)
 		if err != nil {
 			return nil, 0, err
 		}

@@ -65,9 +65,6 @@ func assignedURL(c *echo.Context, n int, owner string) string {
 // submitOwner assigns one account's owner (logged); a bad name comes back
 // on the account's review page with what was typed (422).
 func (h *Handler) submitOwner(c *echo.Context) error {
-	if h.worklists == nil {
-		return echo.ErrNotFound
-	}
 	s, err := h.reviewed(c)
 	if err != nil {
 		return err
@@ -76,7 +73,7 @@ func (h *Handler) submitOwner(c *echo.Context) error {
 	if f.problem != "" {
 		return h.reviewPageOwner(c, s, http.StatusUnprocessableEntity, f.owner, f.problem)
 	}
-	n, err := h.worklists.AssignOwner(c.Request().Context(), h.analyst(c), []string{s.f.Account.Account}, f.owner, "assigned on the account's page")
+	n, err := h.store.AssignOwner(c.Request().Context(), h.analyst(c), []string{s.f.Account.Account}, f.owner, "assigned on the account's page")
 	if err != nil {
 		return accountsError(err)
 	}
@@ -88,9 +85,6 @@ func (h *Handler) submitOwner(c *echo.Context) error {
 // or too many come back with the page as it was, boxes still checked
 // (422).
 func (h *Handler) submitBulkOwner(c *echo.Context) error {
-	if h.worklists == nil {
-		return echo.ErrNotFound
-	}
 	form, err := c.FormValues()
 	if err != nil {
 		return badInput("the form could not be read")
@@ -105,7 +99,7 @@ func (h *Handler) submitBulkOwner(c *echo.Context) error {
 		accounts = accounts[:store.MaxOwnerBatch]
 	}
 	if f.problem == "" {
-		n, err := h.worklists.AssignOwner(c.Request().Context(), h.analyst(c), accounts, f.owner, "assigned from the worklist")
+		n, err := h.store.AssignOwner(c.Request().Context(), h.analyst(c), accounts, f.owner, "assigned from the worklist")
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			f.problem = "One of the accounts checked is not in the team's ledger any more; nothing was changed."

@@ -134,7 +134,7 @@ func (h *Handler) glance(c *echo.Context) store.Glance {
 	g, ok := h.wsBook.glance.GetIfPresent(a)
 	if !ok {
 		var err error
-		if g, err = h.ws.Glance(h.wsCtx(c), a); err != nil {
+		if g, err = h.store.Glance(h.wsCtx(c), a); err != nil {
 			h.logWorkspace(c, "glance", err)
 			g = store.Glance{}
 		} else {
@@ -249,7 +249,7 @@ func (h *Handler) watchState(c *echo.Context, ref upstream.BusinessRef, hd *head
 	if id == 0 {
 		return nil
 	}
-	watched, err := h.ws.IsWatched(h.wsCtx(c), h.analyst(c), id)
+	watched, err := h.store.IsWatched(h.wsCtx(c), h.analyst(c), id)
 	if err != nil {
 		h.logWorkspace(c, "is watched", err)
 		return nil
@@ -282,7 +282,7 @@ func (h *Handler) submitWatch(c *echo.Context) error {
 		return err
 	}
 	a := h.analyst(c)
-	if err := h.ws.Watch(c.Request().Context(), a, id, formName(c, id)); err != nil {
+	if err := h.store.Watch(c.Request().Context(), a, id, formName(c, id)); err != nil {
 		return workspaceError(err)
 	}
 	h.touched(a)
@@ -296,7 +296,7 @@ func (h *Handler) submitUnwatch(c *echo.Context) error {
 		return err
 	}
 	a := h.analyst(c)
-	if err := h.ws.Unwatch(c.Request().Context(), a, id); err != nil {
+	if err := h.store.Unwatch(c.Request().Context(), a, id); err != nil {
 		return workspaceError(err)
 	}
 	h.touched(a)
@@ -307,7 +307,7 @@ func (h *Handler) submitUnwatch(c *echo.Context) error {
 // scores from the portfolio histories the home page reads too (the same
 // copies), loaded within the hourly budget.
 func (h *Handler) showWatchlist(c *echo.Context) error {
-	list, err := h.ws.WatchList(h.wsCtx(c), h.analyst(c))
+	list, err := h.store.WatchList(h.wsCtx(c), h.analyst(c))
 	if err != nil {
 		return workspaceError(err)
 	}
@@ -334,7 +334,7 @@ func (h *Handler) showWatchlist(c *echo.Context) error {
 		// Risk and DBT come only with a report: the values last seen on
 		// one, from the workspace, without a request.
 		ids := idsOf(list, func(w store.Watch) int32 { return w.BusinessID })
-		seen, err := h.ws.LastSeen(h.wsCtx(c), h.analyst(c), ids)
+		seen, err := h.store.LastSeen(h.wsCtx(c), h.analyst(c), ids)
 		if err != nil {
 			return workspaceError(err)
 		}
@@ -346,7 +346,7 @@ func (h *Handler) showWatchlist(c *echo.Context) error {
 
 // exportWatchlist downloads the watch list as CSV.
 func (h *Handler) exportWatchlist(c *echo.Context) error {
-	list, err := h.ws.WatchList(c.Request().Context(), h.analyst(c))
+	list, err := h.store.WatchList(c.Request().Context(), h.analyst(c))
 	if err != nil {
 		return workspaceError(err)
 	}
@@ -379,7 +379,7 @@ func (h *Handler) exportNotes(c *echo.Context) error {
 		_ = w.Write(append([]string{"note"}, store.NoteCSVHeader...))
 	}
 	rows := 0
-	err := h.notes.EachNote(c.Request().Context(), h.analyst(c), func(n store.Note) error {
+	err := h.store.EachNote(c.Request().Context(), h.analyst(c), func(n store.Note) error {
 		if w == nil {
 			start()
 		}
@@ -451,7 +451,7 @@ func (h *Handler) submitDeleteWorkspace(c *echo.Context) error {
 		return h.render(c, http.StatusUnprocessableEntity, templates.WorkspaceSettings(page))
 	}
 	a := h.analyst(c)
-	if err := h.ws.DeleteAnalyst(c.Request().Context(), a); err != nil {
+	if err := h.store.DeleteAnalyst(c.Request().Context(), a); err != nil {
 		return workspaceError(err)
 	}
 	h.touched(a)
@@ -467,7 +467,7 @@ func (h *Handler) changedSince(c *echo.Context, ld *loaded, pay, z upstream.Port
 	ctx := h.wsCtx(c)
 	a := h.analyst(c)
 	both := append(slices.Clone(pay.Businesses), z.Businesses...)
-	seen, err := h.ws.LastSeen(ctx, a, idsOf(both, func(b upstream.PortfolioBusinessScores) int32 { return b.BusinessID }))
+	seen, err := h.store.LastSeen(ctx, a, idsOf(both, func(b upstream.PortfolioBusinessScores) int32 { return b.BusinessID }))
 	if err != nil {
 		h.logWorkspace(c, "last seen", err)
 		return nil, false

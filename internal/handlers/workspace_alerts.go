@@ -85,7 +85,7 @@ func (h *Handler) evaluate(c *echo.Context, series []credit.ScoreSeries, fromPor
 	// Read before the rules: a rule added meanwhile is a later change, so
 	// the mark below would not match it.
 	version, _ := h.wsBook.last.GetIfPresent(a)
-	res, err := alerts.Scores(h.wsCtx(c), h.ws, a, series, fromPortfolio, func() (map[int32][]int, bool) { return h.folderMembers(c) })
+	res, err := alerts.Scores(h.wsCtx(c), h.store, a, series, fromPortfolio, func() (map[int32][]int, bool) { return h.folderMembers(c) })
 	if res.NoRules {
 		h.wsBook.noRules.Set(a, version)
 	}
@@ -160,7 +160,7 @@ func (h *Handler) submitDeleteRule(c *echo.Context) error {
 		return err
 	}
 	a := h.analyst(c)
-	if err := h.ws.DeleteRule(c.Request().Context(), a, id); err != nil {
+	if err := h.store.DeleteRule(c.Request().Context(), a, id); err != nil {
 		return workspaceError(err)
 	}
 	h.touched(a)
@@ -174,7 +174,7 @@ func (h *Handler) submitAlertRead(c *echo.Context) error {
 		return err
 	}
 	a := h.analyst(c)
-	if err := h.ws.MarkAlertRead(c.Request().Context(), a, id); err != nil {
+	if err := h.store.MarkAlertRead(c.Request().Context(), a, id); err != nil {
 		return workspaceError(err)
 	}
 	h.touched(a)
@@ -190,7 +190,7 @@ func (h *Handler) submitAllAlertsRead(c *echo.Context) error {
 	if us, err := strconv.ParseInt(c.FormValue("upto"), 10, 64); err == nil && us > 0 {
 		upTo = time.UnixMicro(us)
 	}
-	if _, err := h.ws.MarkAllAlertsRead(c.Request().Context(), a, upTo); err != nil {
+	if _, err := h.store.MarkAllAlertsRead(c.Request().Context(), a, upTo); err != nil {
 		return workspaceError(err)
 	}
 	h.touched(a)

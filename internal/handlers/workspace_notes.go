@@ -63,7 +63,7 @@ func (h *Handler) startNotes(c *echo.Context, id int32, draft *noteDraft) func()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		notes, more, err = h.notes.NotesPage(ctx, a, id, sec.Page, notesPerPage)
+		notes, more, err = h.store.NotesPage(ctx, a, id, sec.Page, notesPerPage)
 	}()
 	return func() *views.NotesSection {
 		<-done
@@ -108,7 +108,7 @@ func (h *Handler) submitNote(c *echo.Context) error {
 		msg = noteTooLong(text)
 	default:
 		a := h.analyst(c)
-		_, err := h.ws.AddNote(c.Request().Context(), a, ref.ID(), text)
+		_, err := h.store.AddNote(c.Request().Context(), a, ref.ID(), text)
 		switch {
 		case err == nil:
 			h.touched(a)
@@ -135,7 +135,7 @@ func (h *Handler) submitNoteEdit(c *echo.Context) error {
 	ctx := c.Request().Context()
 	a := h.analyst(c)
 	text := c.FormValue("text")
-	note, err := h.ws.Note(ctx, a, id)
+	note, err := h.store.Note(ctx, a, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return workspaceError(err)
@@ -148,7 +148,7 @@ func (h *Handler) submitNoteEdit(c *echo.Context) error {
 	if noteLen(text) > store.MaxNoteLen {
 		msg = noteTooLong(text)
 	} else {
-		_, err := h.ws.EditNote(ctx, a, id, text)
+		_, err := h.store.EditNote(ctx, a, id, text)
 		switch {
 		case err == nil:
 			h.touched(a)
@@ -171,7 +171,7 @@ func (h *Handler) showNoteEdit(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	note, err := h.ws.Note(c.Request().Context(), h.analyst(c), id)
+	note, err := h.store.Note(c.Request().Context(), h.analyst(c), id)
 	if err != nil {
 		return workspaceError(err)
 	}
@@ -198,11 +198,11 @@ func (h *Handler) submitNoteDelete(c *echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	a := h.analyst(c)
-	note, err := h.ws.Note(ctx, a, id)
+	note, err := h.store.Note(ctx, a, id)
 	if err != nil {
 		return workspaceError(err)
 	}
-	if err := h.ws.DeleteNote(ctx, a, id); err != nil {
+	if err := h.store.DeleteNote(ctx, a, id); err != nil {
 		return workspaceError(err)
 	}
 	h.touched(a)

@@ -14,18 +14,9 @@ import (
 	"creditdash/internal/views"
 )
 
-// RuleEditor changes an analyst's alert rule in place (internal/store):
-// its own interface, so the workspace's stays as it was.
-type RuleEditor interface {
-	EditRule(ctx context.Context, a store.Analyst, rule int64, spec store.RuleSpec) (store.Rule, error)
-}
-
 // showRuleEdit is /alerts with the form filled in from one of the
 // analyst's rules, to change it; another analyst's rule is 404.
 func (h *Handler) showRuleEdit(c *echo.Context) error {
-	if h.ruleEditor == nil {
-		return echo.ErrNotFound
-	}
 	id, err := rowID(c)
 	if err != nil {
 		return err
@@ -42,9 +33,6 @@ func (h *Handler) showRuleEdit(c *echo.Context) error {
 // refused change comes back in the same form with what was typed and the
 // reason, status 422.
 func (h *Handler) submitRuleEdit(c *echo.Context) error {
-	if h.ruleEditor == nil {
-		return echo.ErrNotFound
-	}
 	id, err := rowID(c)
 	if err != nil {
 		return err
@@ -60,7 +48,7 @@ func (h *Handler) submitRuleEdit(c *echo.Context) error {
 	}
 	a := h.analyst(c)
 	if msg == "" {
-		_, err := h.ruleEditor.EditRule(c.Request().Context(), a, id, spec)
+		_, err := h.store.EditRule(c.Request().Context(), a, id, spec)
 		switch {
 		case err == nil:
 			h.touched(a)
@@ -82,7 +70,7 @@ func (h *Handler) submitRuleEdit(c *echo.Context) error {
 
 // ownRule finds one of the analyst's rules; another's is 404.
 func (h *Handler) ownRule(c *echo.Context, id int64) (store.Rule, error) {
-	rules, err := h.ws.Rules(c.Request().Context(), h.analyst(c))
+	rules, err := h.store.Rules(c.Request().Context(), h.analyst(c))
 	if err != nil {
 		return store.Rule{}, workspaceError(err)
 	}

@@ -57,11 +57,11 @@ func (h *Handler) renderAlerts(c *echo.Context, status int, page views.AlertsPag
 	}
 	ctx := h.wsCtx(c)
 	a := h.analyst(c)
-	rules, err := h.ws.Rules(ctx, a)
+	rules, err := h.store.Rules(ctx, a)
 	if err != nil {
 		return workspaceError(err)
 	}
-	alerts, err := h.ws.Alerts(ctx, a, alertsShown+1)
+	alerts, err := h.store.Alerts(ctx, a, alertsShown+1)
 	if err != nil {
 		return workspaceError(err)
 	}
@@ -99,7 +99,7 @@ func (h *Handler) submitRule(c *echo.Context) error {
 	}
 	a := h.analyst(c)
 	if msg == "" {
-		_, err := h.ws.AddRule(c.Request().Context(), a, spec)
+		_, err := h.store.AddRule(c.Request().Context(), a, spec)
 		switch {
 		case err == nil:
 			h.touched(a)
@@ -142,7 +142,7 @@ func folderTarget(rf ruleFolders, id int) (name, msg string) {
 // watchedName names a business for a rule from the watch list, where the
 // report's name was kept, without a service call.
 func (h *Handler) watchedName(c *echo.Context, id int32) string {
-	list, err := h.ws.WatchList(h.wsCtx(c), h.analyst(c))
+	list, err := h.store.WatchList(h.wsCtx(c), h.analyst(c))
 	if err == nil {
 		for _, w := range list {
 			if w.BusinessID == id {

@@ -67,7 +67,7 @@ func (h *Handler) submitSnapshot(c *echo.Context) error {
 		fetched = h.now()
 	}
 	a := h.analyst(c)
-	info, err := h.ws.SaveSnapshot(c.Request().Context(), a, store.SnapshotSpec{
+	info, err := h.store.SaveSnapshot(c.Request().Context(), a, store.SnapshotSpec{
 		BusinessID: id, BusinessName: name, Tab: tab.Name(), Fetched: fetched, Data: data,
 	})
 	if err != nil {
@@ -79,7 +79,7 @@ func (h *Handler) submitSnapshot(c *echo.Context) error {
 
 // showSnapshots lists the analyst's snapshots, newest first.
 func (h *Handler) showSnapshots(c *echo.Context) error {
-	list, err := h.ws.Snapshots(h.wsCtx(c), h.analyst(c))
+	list, err := h.store.Snapshots(h.wsCtx(c), h.analyst(c))
 	if err != nil {
 		return workspaceError(err)
 	}
@@ -94,7 +94,7 @@ func (h *Handler) snapshot(c *echo.Context) (store.Snapshot, views.BusinessTab, 
 	if err != nil {
 		return store.Snapshot{}, "", nil, err
 	}
-	s, err := h.ws.Snapshot(h.wsCtx(c), h.analyst(c), id)
+	s, err := h.store.Snapshot(h.wsCtx(c), h.analyst(c), id)
 	if err != nil {
 		return s, "", nil, workspaceError(err)
 	}
@@ -191,7 +191,7 @@ func (h *Handler) submitDeleteSnapshot(c *echo.Context) error {
 		return err
 	}
 	a := h.analyst(c)
-	if err := h.ws.DeleteSnapshot(c.Request().Context(), a, id); err != nil {
+	if err := h.store.DeleteSnapshot(c.Request().Context(), a, id); err != nil {
 		return workspaceError(err)
 	}
 	h.touched(a)
