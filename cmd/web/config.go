@@ -73,6 +73,9 @@ type config struct {
 	SMTPURL    string
 	DigestFrom string
 	DigestTick time.Duration
+	// WebhookAllowPrivate lets webhook endpoints be at private and
+	// loopback addresses (a receiver inside the same network).
+	WebhookAllowPrivate bool
 }
 
 // demo reports whether the dashboard runs against its built-in stand-in.
@@ -130,6 +133,7 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (co
 	fs.Var(&smtpURL, "smtp-url", "secret: smtp://user:password@host:587 (STARTTLS when offered) or smtps://user:password@host:465 (implicit TLS) for the e-mail digest; empty writes mails to DATA_DIR/outbox in demo mode and sends none otherwise")
 	fs.StringVar(&cfg.DigestFrom, "digest-from", "CreditDash <creditdash@localhost>", "sender address of the e-mail digest")
 	fs.DurationVar(&cfg.DigestTick, "digest-tick", time.Minute, "how often due digests are looked for")
+	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", false, "allow webhook endpoints at private and loopback addresses (refused by default, also when a name resolves to one at delivery)")
 
 	// -version is no setting: kept out of the flag set, whose every flag
 	// is also read from its variable (a VERSION in the environment, common

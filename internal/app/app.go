@@ -18,6 +18,7 @@ import (
 	"creditdash/internal/digest"
 	"creditdash/internal/handlers"
 	"creditdash/internal/health"
+	"creditdash/internal/jobs"
 	"creditdash/internal/metrics"
 	"creditdash/internal/roles"
 	"creditdash/internal/session"
@@ -25,6 +26,7 @@ import (
 	workspace "creditdash/internal/store"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
+	"creditdash/internal/webhooks"
 	"creditdash/static"
 )
 
@@ -84,6 +86,10 @@ type Config struct {
 	SMTPURL, DigestFrom, MailURL string
 	Outbox                       bool
 	DigestTick                   time.Duration
+	// WebhookAllowPrivate lets webhook endpoints be at private and
+	// loopback addresses (WEBHOOK_ALLOW_PRIVATE); NoWebhooks leaves
+	// webhooks out (tests that do not need their queue).
+	WebhookAllowPrivate, NoWebhooks bool
 	// Logger receives the dashboard's logs; nil discards them.
 	Logger *slog.Logger
 }
@@ -101,8 +107,11 @@ type App struct {
 	// replicas (nil without RedisURL).
 	Store  *workspace.Store
 	Shared *shared.Store
-	// Digests is the e-mail digest and its job queue.
-	Digests *digest.Service
+	// Digests is the e-mail digest; Webhooks the webhook deliveries (nil
+	// with NoWebhooks); Jobs their job queue (nil when neither runs).
+	Digests  *digest.Service
+	Webhooks *webhooks.Service
+	Jobs     *jobs.Queue
 	// Health runs the background checks behind /readyz; Meter counts for
 	// operators.
 	Health *health.Monitor
@@ -204,7 +213,7 @@ func Build(ctx context.Context, cfg Config, s Seams) (a *App, err error) {
 	}
 	a.startHealth(s, sharedDown, log)
 	a.recordRoles(ctx, cfg.Roles, log)
-	if err := a.startDigests(cfg, s, log); err != nil {
+	if err := a.startJobs(cfg, s, log); err != nil {
 		return nil, err
 	}
 	var svc handlers.Service = a.Client
@@ -240,6 +249,7 @@ func Build(ctx context.Context, cfg Config, s Seams) (a *App, err error) {
 		PageTurnWait:      s.PageTurnWait,
 		BacktestHold:      s.BacktestHold,
 		Digests:           a.Digests,
+		Webhooks:          a.Webhooks,
 	})
 	if err != nil {
 		return nil, err

@@ -45,6 +45,9 @@ type Seams struct {
 	// RedisProbeEvery tune the shared store's calls.
 	RedisPrefix                   string
 	RedisTimeout, RedisProbeEvery time.Duration
+	// WebhookPoll is how often the outbox is looked at; WebhookRetryBase
+	// the wait before a delivery's first retry.
+	WebhookPoll, WebhookRetryBase time.Duration
 	// Routes adds test-only routes to the router.
 	Routes func(*echo.Echo)
 }

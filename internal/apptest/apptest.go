@@ -23,6 +23,7 @@ import (
 	"creditdash/internal/digest"
 	"creditdash/internal/handlers"
 	"creditdash/internal/health"
+	"creditdash/internal/jobs"
 	"creditdash/internal/metrics"
 	"creditdash/internal/roles"
 	"creditdash/internal/shared"
@@ -135,6 +136,11 @@ type Options struct {
 	// (the Mailbox's, for STARTTLS); nil means the system's.
 	SMTPRoots  *x509.CertPool
 	DigestTick time.Duration
+	// Webhooks runs webhook deliveries and their queue (off otherwise, so
+	// that tests without them start no queue), the outbox looked at every
+	// 20 ms and the first retry after 50 ms; WebhookAllowPrivate is
+	// WEBHOOK_ALLOW_PRIVATE, for a receiver on loopback.
+	Webhooks, WebhookAllowPrivate bool
 }
 
 // DigestFrom is the digests' sender in tests.
@@ -166,8 +172,10 @@ type App struct {
 	Stats func() handlers.Stats
 	// Health is the replica's background checks, /readyz's source.
 	Health *health.Monitor
-	// Digests is the e-mail digest and its job queue.
+	// Digests is the e-mail digest; Jobs the job queue (nil when nothing
+	// runs on it).
 	Digests *digest.Service
+	Jobs    *jobs.Queue
 	// Meter counts for operators, as /metrics shows them.
 	Meter *metrics.Metrics
 
@@ -275,13 +283,15 @@ func Start(t testing.TB, opts Options) *App {
 		ExportStall:       opts.ExportStall,
 		PageTurnWait:      opts.PageTurnWait,
 		// Checked often, so that a test sees a change within moments.
-		HealthEvery:     50 * time.Millisecond,
-		OnPing:          func() { app.pings.Add(1) },
-		Observe:         opts.Observe,
-		RedisPrefix:     opts.RedisPrefix,
-		RedisTimeout:    opts.RedisTimeout,
-		RedisProbeEvery: 100 * time.Millisecond,
-		Routes:          opts.Routes,
+		HealthEvery:      50 * time.Millisecond,
+		OnPing:           func() { app.pings.Add(1) },
+		Observe:          opts.Observe,
+		RedisPrefix:      opts.RedisPrefix,
+		RedisTimeout:     opts.RedisTimeout,
+		RedisProbeEvery:  100 * time.Millisecond,
+		Routes:           opts.Routes,
+		WebhookPoll:      20 * time.Millisecond,
+		WebhookRetryBase: 50 * time.Millisecond,
 	}
 	digestTick, mailURL := opts.DigestTick, opts.PublicURL
 	if digestTick == 0 {
@@ -305,13 +315,15 @@ func Start(t testing.TB, opts Options) *App {
 		PublicURL:       opts.PublicURL,
 		Demo:            demoHelp(opts.Demo, data, sim),
 		// The demo data offers its sample ledgers.
-		SampleLedgers: opts.Data == nil,
-		SMTPURL:       opts.SMTPURL,
-		Outbox:        opts.Outbox,
-		DigestFrom:    DigestFrom,
-		DigestTick:    digestTick,
-		MailURL:       mailURL,
-		Logger:        slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		SampleLedgers:       opts.Data == nil,
+		SMTPURL:             opts.SMTPURL,
+		Outbox:              opts.Outbox,
+		DigestFrom:          DigestFrom,
+		DigestTick:          digestTick,
+		MailURL:             mailURL,
+		NoWebhooks:          !opts.Webhooks,
+		WebhookAllowPrivate: opts.WebhookAllowPrivate,
+		Logger:              slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	}, seams)
 	if err != nil {
 		t.Fatal(err)
@@ -321,7 +333,7 @@ func Start(t testing.TB, opts Options) *App {
 	t.Cleanup(srv.Close)
 	app.URL, app.SimURL, app.Sim, app.Client, app.Logs, app.simSrv = srv.URL, simSrv.URL, sim, built.Client, logs, simSrv
 	app.Handler, app.Cache, app.Store, app.Shared, app.Health, app.Meter = built.Routes, built.Cache, built.Store, built.Shared, built.Health, built.Meter
-	app.Stats, app.Digests = built.Handler.Stats, built.Digests
+	app.Stats, app.Digests, app.Jobs = built.Handler.Stats, built.Digests, built.Jobs
 	app.service = service
 	return app
 }

@@ -2,20 +2,12 @@ package digest
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
 	"creditdash/internal/store"
-)
-
-// The drivers' transaction types.
-type (
-	pgxTx = pgx.Tx
-	sqlTx = *sql.Tx
 )
 
 // maxAttempts is how often a send is tried before it is given up; River
@@ -57,7 +49,7 @@ func (verifyArgs) Kind() string { return "digest_verify" }
 
 // uniqueSend keeps one job per analyst and period in every state but
 // cancelled and discarded, finished ones included.
-var uniqueSend = &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true}}
+var uniqueSend = &river.InsertOpts{MaxAttempts: maxAttempts, UniqueOpts: river.UniqueOpts{ByArgs: true}}
 
 // Period is the scheduled period that holds now for the frequency, and
 // whether a digest is due in it: every UTC day for daily, Mondays (UTC)
@@ -93,7 +85,7 @@ func (w *tickWorker) Work(ctx context.Context, _ *river.Job[tickArgs]) error {
 		if !due || sub.LastPeriod == period {
 			continue
 		}
-		if _, err := w.s.q.insert(ctx, sendArgs{Service: sub.Service, User: sub.User, Period: period}, uniqueSend); err != nil {
+		if _, err := w.s.q.Insert(ctx, sendArgs{Service: sub.Service, User: sub.User, Period: period}, uniqueSend); err != nil {
 			return err
 		}
 	}

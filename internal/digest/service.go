@@ -10,11 +10,11 @@ import (
 	"log/slog"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/riverqueue/river"
 
+	"creditdash/internal/jobs"
 	"creditdash/internal/roles"
 	"creditdash/internal/store"
 	"creditdash/internal/views"
@@ -30,8 +30,6 @@ var ErrNotVerified = errors.New("digest: the e-mail address is not verified yet:
 // Config is what a Service needs; cmd/web and apptest fill it.
 type Config struct {
 	Store *store.Store
-	// DatabaseURL is the workspace's PostgreSQL URL ("" on SQLite).
-	DatabaseURL string
 	// Sender delivers mail: SMTP, or the outbox in demo mode; nil means
 	// e-mail is not configured (nothing is queued or sent).
 	Sender Sender
@@ -54,22 +52,19 @@ type Config struct {
 
 // Service schedules, builds and sends digests; handlers and jobs share it.
 type Service struct {
-	store   *store.Store
-	sender  Sender
-	outbox  *Outbox
-	signer  *Signer
-	public  string
-	roles   *roles.Table
-	log     *slog.Logger
-	now     func() time.Time
-	q       queue
-	cfg     Config
-	stopped chan struct{}
-	stop    context.CancelFunc
-	once    sync.Once
+	store  *store.Store
+	sender Sender
+	outbox *Outbox
+	signer *Signer
+	public string
+	roles  *roles.Table
+	log    *slog.Logger
+	now    func() time.Time
+	q      *jobs.Queue
+	cfg    Config
 }
 
-// New builds the service; Start runs its queue.
+// New builds the service; Register adds its jobs to the queue.
 func New(cfg Config) *Service {
 	s := &Service{store: cfg.Store, sender: cfg.Sender, outbox: cfg.Outbox, signer: NewSigner(cfg.Secret),
 		public: strings.TrimRight(cfg.PublicURL, "/"), roles: cfg.Roles, log: cfg.Log, now: cfg.Now, cfg: cfg}
@@ -85,71 +80,28 @@ func New(cfg Config) *Service {
 	return s
 }
 
-// Start migrates and starts the job queue in the background, retrying
-// while the workspace database is not there yet. Without a Sender there
-// is nothing to run.
-func (s *Service) Start() error {
+// Register adds the digest's workers and its periodic look for due
+// digests to the job queue, before the queue starts. Without a Sender
+// there is nothing to run and nothing is added.
+func (s *Service) Register(q *jobs.Queue) {
 	if s.sender == nil {
-		return nil
+		return
 	}
-	workers := river.NewWorkers()
-	river.AddWorker(workers, &tickWorker{s: s})
-	river.AddWorker(workers, &sendWorker{s: s})
-	river.AddWorker(workers, &verifyWorker{s: s})
-	ctx, cancel := context.WithCancel(context.Background())
-	q, err := newQueue(ctx, s.store, s.cfg.DatabaseURL, s.cfg.Tick, workers, s.log)
-	if err != nil {
-		cancel()
-		return err
-	}
-	s.q, s.stop, s.stopped = q, cancel, make(chan struct{})
-	ready := make(chan error, 1)
-	go func() {
-		defer close(s.stopped)
-		wait := 100 * time.Millisecond
-		for {
-			err := s.store.Migrating(ctx, q.migrate)
-			if err == nil {
-				// Not ctx: cancelling River's would stop it hard, cutting a
-				// send short; Close stops it softly instead.
-				err = q.start(context.WithoutCancel(ctx))
+	s.q = q
+	river.AddWorker(q.Workers(), &tickWorker{s: s})
+	river.AddWorker(q.Workers(), &sendWorker{s: s})
+	river.AddWorker(q.Workers(), &verifyWorker{s: s})
+	tick := s.cfg.Tick
+	q.AddPeriodic(river.NewPeriodicJob(river.PeriodicInterval(tick),
+		func() (river.JobArgs, *river.InsertOpts) {
+			// Only the leader enqueues ticks; unique by period as well
+			// where River allows it (a second or more), so a change of
+			// leader does not double one.
+			if tick >= time.Second {
+				return tickArgs{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: tick}}
 			}
-			if err == nil {
-				ready <- nil
-				return
-			}
-			s.log.Warn("digest: the job queue is not running yet; retrying", "err", err)
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(wait):
-			}
-			wait = min(2*wait, 30*time.Second)
-		}
-	}()
-	if s.store.Unavailable() != nil {
-		return nil // the dashboard starts degraded; the queue follows
-	}
-	select {
-	case err := <-ready:
-		return err
-	case <-time.After(10 * time.Second):
-		return nil // still trying in the background, logged
-	}
-}
-
-// Close stops the queue, letting running jobs finish within ctx.
-func (s *Service) Close(ctx context.Context) error {
-	if s.q == nil {
-		return nil
-	}
-	var err error
-	s.once.Do(func() {
-		s.stop()
-		<-s.stopped
-		err = s.q.stop(ctx)
-	})
-	return err
+			return tickArgs{}, nil
+		}, &river.PeriodicJobOpts{RunOnStart: true}))
 }
 
 // Configured tells whether mail can be sent (SMTP_URL, or the demo outbox).
@@ -306,7 +258,7 @@ func (s *Service) RequestVerification(ctx context.Context, a store.Analyst) erro
 	if err != nil {
 		return err
 	}
-	_, err = s.q.insert(ctx, verifyArgs{Service: a.Service, User: a.User, Email: email, At: s.now().UnixMicro()}, nil)
+	_, err = s.q.Insert(ctx, verifyArgs{Service: a.Service, User: a.User, Email: email, At: s.now().UnixMicro()}, &river.InsertOpts{MaxAttempts: maxAttempts})
 	return err
 }
 
@@ -323,7 +275,7 @@ func (s *Service) SendNow(ctx context.Context, a store.Analyst) (queued bool, er
 	if !set.Verified {
 		return false, ErrNotVerified
 	}
-	dup, err := s.q.insert(ctx, sendArgs{Service: a.Service, User: a.User, Period: "now " + s.now().UTC().Format("2006-01-02T15:04")}, uniqueSend)
+	dup, err := s.q.Insert(ctx, sendArgs{Service: a.Service, User: a.User, Period: "now " + s.now().UTC().Format("2006-01-02T15:04")}, uniqueSend)
 	return !dup, err
 }
 

@@ -46,7 +46,7 @@ func TestDigestTwoReplicasSendOnce(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := one.Digests.Close(ctx); err != nil {
+	if err := one.Jobs.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
 	apptest.Start(t, apptest.Options{DatabaseURL: url, SMTPURL: mb.URL, SameService: one})

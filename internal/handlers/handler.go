@@ -26,6 +26,7 @@ import (
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
+	"creditdash/internal/webhooks"
 	"creditdash/static"
 )
 
@@ -141,6 +142,9 @@ type Config struct {
 	BacktestHold func()
 	// Digests are the e-mail digest's settings and sending (issue 28).
 	Digests *digest.Service
+	// Webhooks registers the team's endpoints and replays deliveries
+	// (issue 46); nil leaves /settings/webhooks out.
+	Webhooks *webhooks.Service
 }
 
 // Handler serves every page of the dashboard.
@@ -203,6 +207,8 @@ type Handler struct {
 	publicURL string
 	// digests are the e-mail digest's settings and sending (digest.go).
 	digests *digest.Service
+	// webhooks registers the team's endpoints and replays deliveries.
+	webhooks *webhooks.Service
 	// teamMarks are the score copies recorded for the team; teamData
 	// keeps the team's figures per version.
 	teamMarks     *otter.Cache[teamMark, struct{}]
@@ -284,6 +290,7 @@ func New(cfg Config) (*Handler, error) {
 		clientAddr:    clientAddr,
 		roles:         cfg.Roles,
 		digests:       cfg.Digests,
+		webhooks:      cfg.Webhooks,
 		trusted:       cfg.TrustedProxies,
 		publicURL:     strings.TrimSuffix(cfg.PublicURL, "/"),
 		sampleLedgers: cfg.SampleLedgers,

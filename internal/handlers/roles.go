@@ -44,6 +44,10 @@ var postActions = map[string]roles.Action{
 	"/accounts/new":                          roles.ChangeAccounts,
 	"/accounts/erp-limits":                   roles.RequestLimit,
 	"/accounts/ledgers/versions/:id/restore": roles.ChangeAccounts,
+	// Where the team's events go (webhooks.go): managers only.
+	webhooksPath:                            roles.ManageWebhooks,
+	webhooksPath + "/:id/remove":            roles.ManageWebhooks,
+	webhooksPath + "/deliveries/:id/replay": roles.ManageWebhooks,
 }
 
 // actionOf is the action a request asks for: reading for GET and HEAD,

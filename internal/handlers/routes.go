@@ -202,6 +202,14 @@ func (h *Handler) Routes() *echo.Echo {
 	pages.GET("/digest/unsubscribe", h.showDigestLink(digest.KindUnsubscribe))
 	pages.POST("/digest/unsubscribe", h.submitDigestLink(digest.KindUnsubscribe))
 
+	// Webhooks (issue 46): where the team's events go; managers change it.
+	app.GET(webhooksPath, h.showWebhooks)
+	app.POST(webhooksPath, h.submitWebhook)
+	app.POST(webhooksPath+"/:id/remove", h.submitRemoveWebhook)
+	app.POST(webhooksPath+"/deliveries/:id/replay", h.submitReplayDelivery)
+	app.GET(webhooksPath+"/:id/remove", goTo(webhooksPath))
+	app.GET(webhooksPath+"/deliveries/:id/replay", goTo(webhooksPath))
+
 	// The worklist (issue 27): every account that needs something; owners
 	// assigned one account at a time or several at once, each logged.
 	app.GET("/worklist", h.showWorklist)

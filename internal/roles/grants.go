@@ -25,6 +25,9 @@ const (
 	// handler adds the rules no role table can hold: the amount within the
 	// decider's authority, and never one's own request (four eyes).
 	Decide Action = "decide"
+	// ManageWebhooks is registering and removing the team's webhook
+	// endpoints and replaying deliveries: where the team's events go.
+	ManageWebhooks Action = "manage-webhooks"
 )
 
 // grants is who may do what. Auditors read everything and change nothing.
@@ -34,6 +37,7 @@ var grants = map[Action][]Role{
 	ChangeAccounts:  {Analyst, Manager},
 	RequestLimit:    {Analyst, Manager},
 	Decide:          {Manager},
+	ManageWebhooks:  {Manager},
 }
 
 // May reports whether the role may do the action; an unknown action is
@@ -48,6 +52,8 @@ func (r Role) Rule(a Action) string {
 		return "Auditors read everything of the team and change nothing."
 	case a == Decide:
 		return "Only managers approve or decline limit requests, within their authority and never their own."
+	case a == ManageWebhooks:
+		return "Only managers register, remove and replay the team's webhooks."
 	}
 	return "Your role does not allow this."
 }

@@ -1,4 +1,4 @@
-package digest
+package jobs
 
 import (
 	"context"
