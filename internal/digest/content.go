@@ -29,6 +29,7 @@ type Source interface {
 	LedgerBalances(ctx context.Context, a store.Analyst, asOf string) ([]store.LedgerBalance, error)
 	KnownScores(ctx context.Context, a store.Analyst) (map[int32]map[store.Score]store.KnownScore, error)
 	RiskAsOf(ctx context.Context, a store.Analyst, month int) (map[int32]float64, error)
+	OutcomesSince(ctx context.Context, a store.Analyst, since time.Time, limit int) ([]store.LimitRequest, int, error)
 	LastReviews(ctx context.Context, a store.Analyst) (map[string]store.Review, error)
 	StatementYears(ctx context.Context, a store.Analyst) (map[int32]int, error)
 }
@@ -81,7 +82,8 @@ func (b *budget) add(s *Section, l Line) {
 }
 
 // Build gathers the digest of a since the given time: alerts raised since,
-// requests waiting for their decision (authority 0: none), reviews overdue
+// requests waiting for their decision (authority 0: none), a's own
+// requests another decided since (with the amount and note), reviews overdue
 // and due within seven days, accounts over limit or whose limit exceeds
 // the calculator's (at risk) in the newest ledger but not in the one
 // before, and the change in expected loss between the two newest ledgers
@@ -113,6 +115,18 @@ func Build(ctx context.Context, src Source, a store.Analyst, authority float64, 
 				r.RequestedBy, views.Date(r.RequestedAt)), Path: "/decisions/" + strconv.FormatInt(r.ID, 10)})
 		}
 	}
+	c.Sections = append(c.Sections, sec)
+
+	// The requester is told what became of their requests.
+	decided, total, err := src.OutcomesSince(ctx, a, since, MaxLines)
+	if err != nil {
+		return c, err
+	}
+	sec = Section{Title: "Your limit requests decided", None: "None of your limit requests was decided."}
+	for _, o := range views.NewOutcomes(decided, total).List() {
+		b.add(&sec, Line{Text: fmt.Sprintf("Account %s: %s by %s on %s — %s", o.Account, o.What, o.Who, o.When, o.Note), Path: o.URL})
+	}
+	sec.More += total - len(decided)
 	c.Sections = append(c.Sections, sec)
 
 	dates, err := src.LedgerDates(ctx, a)

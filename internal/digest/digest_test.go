@@ -39,6 +39,9 @@ func (fakeSource) RiskAsOf(context.Context, store.Analyst, int) (map[int32]float
 func (fakeSource) LastReviews(context.Context, store.Analyst) (map[string]store.Review, error) {
 	return nil, nil
 }
+func (fakeSource) OutcomesSince(context.Context, store.Analyst, time.Time, int) ([]store.LimitRequest, int, error) {
+	return nil, 0, nil
+}
 func (fakeSource) StatementYears(context.Context, store.Analyst) (map[int32]int, error) {
 	return nil, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
@@ -67,4 +68,40 @@ func (h *Handler) showDecisions(c *echo.Context) error {
 		Max: store.MaxRequestList}
 	page.Base = h.base(c, nil, "Decisions", views.NavAccounts)
 	return h.render(c, http.StatusOK, templates.Decisions(page))
+}
+
+// outcomes are the signed-in analyst's requests decided by another since
+// they last marked them seen, for their home page; nil when none, or when
+// the store cannot say (logged: the rest of the page still shows).
+func (h *Handler) outcomes(c *echo.Context) *views.Outcomes {
+	if h.store == nil {
+		return nil
+	}
+	ctx, a := h.wsCtx(c), h.analyst(c)
+	seen, err := h.store.OutcomesSeen(ctx, a)
+	if err != nil {
+		h.logWorkspace(c, "outcomes seen", err)
+		return nil
+	}
+	rs, total, err := h.store.OutcomesSince(ctx, a, seen, store.MaxOutcomes)
+	if err != nil {
+		h.logWorkspace(c, "outcomes", err)
+		return nil
+	}
+	return views.NewOutcomes(rs, total)
+}
+
+// submitOutcomesSeen marks the outcomes the home page showed seen, up to
+// the newest it showed: one decided after the page was drawn stays.
+func (h *Handler) submitOutcomesSeen(c *echo.Context) error {
+	us, err := strconv.ParseInt(c.FormValue("upto"), 10, 64)
+	if err != nil || us <= 0 {
+		return badInput("The form did not say which outcomes were shown; open the home page again.")
+	}
+	a := h.analyst(c)
+	if err := h.store.MarkOutcomesSeen(c.Request().Context(), a, time.UnixMicro(us)); err != nil {
+		return workspaceError(err)
+	}
+	h.touched(a)
+	return redirect(c, "/")
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -91,8 +92,12 @@ func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) err
 		h.portfolioArrived(c, ld, pay, z)
 		changed, changedKnown = h.changedSince(c, ld, pay, z)
 	}
+	outcomes := h.outcomes(c)
+	if outcomes != nil {
+		ld.state += "\noutcomes:" + outcomes.UpTo + ":" + strconv.Itoa(len(outcomes.Rows)+outcomes.More)
+	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
-		page := views.HomePage{Base: h.base(c, ld, "Home", views.NavHome), SearchOffered: searchOffered}
+		page := views.HomePage{Base: h.base(c, ld, "Home", views.NavHome), SearchOffered: searchOffered, Outcomes: outcomes}
 		page.Workspace.Changed, page.Workspace.ChangedKnown = changed, changedKnown
 		page.Lookup = lookup
 		if w := h.worklistSummary(c); w != nil && w.Total > 0 {

@@ -163,6 +163,7 @@ func (h *Handler) Routes() *echo.Echo {
 	app.POST("/businesses/:id/limit-requests", h.submitLimitRequest)
 	app.GET("/businesses/:id/limit-requests", byID(toReport("/limit")))
 	app.GET("/decisions", h.showDecisions)
+	app.POST("/decisions/outcomes/seen", h.submitOutcomesSeen)
 	app.GET("/decisions/:id", h.showDecision)
 	app.GET("/decisions/:id/evidence/:tab", h.showEvidence)
 	app.GET("/decisions/:id/memo", h.showDecisionMemo)

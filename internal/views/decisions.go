@@ -215,3 +215,46 @@ type ReviewPage struct {
 type OwnerForm struct {
 	Action, Current, Value, Error string
 }
+
+// OutcomeRow is one of the requester's requests another decided, as their
+// home page tells it.
+type OutcomeRow struct {
+	URL, Account, What, Who, When, WhenISO, Note string
+	Declined                                     bool
+}
+
+// Outcomes are the requester's requests decided since they last marked
+// them seen: newest first, More left out, UpTo the newest decision's time
+// (Unix microseconds) for the form that marks them seen.
+type Outcomes struct {
+	Rows []OutcomeRow
+	More int
+	UpTo string
+}
+
+// NewOutcomes words the decided requests rs of total; nil when none.
+func NewOutcomes(rs []store.LimitRequest, total int) *Outcomes {
+	if len(rs) == 0 {
+		return nil
+	}
+	o := &Outcomes{More: total - len(rs), UpTo: strconv.FormatInt(rs[0].DecidedAt.UnixMicro(), 10)}
+	for _, r := range rs {
+		row := OutcomeRow{URL: DecisionPath(r.ID), Account: r.Account, Who: r.DecidedBy, When: DateTime(r.DecidedAt),
+			WhenISO: r.DecidedAt.UTC().Format(time.RFC3339), Note: r.Note}
+		if r.Status == store.StatusDeclined {
+			row.What, row.Declined = "Declined: "+Amount(r.Amount)+" asked", true
+		} else {
+			row.What = "Approved " + ApprovedText(r)
+		}
+		o.Rows = append(o.Rows, row)
+	}
+	return o
+}
+
+// List is the outcomes' rows; none for nil.
+func (o *Outcomes) List() []OutcomeRow {
+	if o == nil {
+		return nil
+	}
+	return o.Rows
+}

@@ -13,6 +13,9 @@ type HomePage struct {
 	Base
 	// Worklist is the team's worklist at a glance; nil when nothing on it.
 	Worklist *WorklistSummary
+	// Outcomes are the signed-in analyst's limit requests decided since
+	// they last marked them seen; nil when none.
+	Outcomes *Outcomes
 	Lookup   LookupForm
 	// SearchOffered is false once the service has said it has no search.
 	SearchOffered bool
