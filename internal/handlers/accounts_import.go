@@ -148,7 +148,7 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 		m = formMapping(c, len(t.Header))
 	}
 	asOf, asOfMsg := parseAsOf(page.AsOf, h.now())
-	opts := ledger.Options{AsOf: asOf, Decimal: formDecimal(c)}
+	opts := ledger.Options{AsOf: asOf, Decimal: formDecimal(c), Dates: formDates(c)}
 	if asOfMsg != "" {
 		opts.AsOf = h.now().UTC()
 	}
@@ -200,6 +200,18 @@ func formDecimal(c *echo.Context) amount.Convention {
 		return amount.Comma
 	}
 	return amount.Unknown
+}
+
+// formDates is the preview's choice of the slashed dates' order, for a
+// file whose dates do not show it.
+func formDates(c *echo.Context) ledger.DateOrder {
+	switch c.FormValue("dates") {
+	case "day":
+		return ledger.DayFirst
+	case "month":
+		return ledger.MonthFirst
+	}
+	return ledger.OrderUnknown
 }
 
 // importDeadline bounds reading a file for its preview or its import: a
@@ -258,7 +270,7 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 	}
 	m := formMapping(c, len(t.Header))
 	asOf, asOfMsg := parseAsOf(page.AsOf, h.now())
-	opts := ledger.Options{AsOf: asOf, Decimal: formDecimal(c)}
+	opts := ledger.Options{AsOf: asOf, Decimal: formDecimal(c), Dates: formDates(c)}
 	mapErr := ""
 	if err := m.Check(t.Header); err != nil {
 		mapErr = ledgerMessage(err)

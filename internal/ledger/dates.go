@@ -72,10 +72,62 @@ func parseDate(s string, dayFirst bool) (time.Time, bool, error) {
 	return d, true, nil
 }
 
+// DateOrder is the order of a slashed date's day and month: what a file's
+// dates show, or what the analyst chose when they show neither.
+type DateOrder int
+
+// The orders of a slashed date.
+const (
+	// OrderUnknown: nothing says; a date that reads two ways is refused.
+	OrderUnknown DateOrder = iota
+	// DayFirst is 31/10/2026.
+	DayFirst
+	// MonthFirst is 10/31/2026.
+	MonthFirst
+)
+
+// errAmbiguousDate is a slashed date that reads as two days (03/04/2026)
+// in a file whose dates do not say which comes first.
+var errAmbiguousDate = errors.New("could be read day first or month first, and no date of the file says which: choose the order above")
+
+// ambiguousSlash says s is a slashed date that reads as two different
+// days: both its first parts are months, and not the same one.
+func ambiguousSlash(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) > 10 {
+		s, _, _ = strings.Cut(s, " ")
+	}
+	p := strings.Split(s, "/")
+	if len(p) != 3 {
+		return false
+	}
+	a, err1 := strconv.Atoi(p[0])
+	b, err2 := strconv.Atoi(p[1])
+	return err1 == nil && err2 == nil && a >= 1 && a <= 12 && b >= 1 && b <= 12 && a != b
+}
+
+// readDate is parseDate in a file whose slashed dates are in order: with
+// OrderUnknown, a date that reads two ways is refused, never guessed, and
+// one that reads one way only (the same day and month) is read.
+func readDate(s string, order DateOrder) (time.Time, bool, error) {
+	if order == OrderUnknown {
+		if ambiguousSlash(s) {
+			return time.Time{}, false, errAmbiguousDate
+		}
+		// A date that reads one way only says its own order.
+		return parseDate(s, slashOrder(s) == 1)
+	}
+	return parseDate(s, order == DayFirst)
+}
+
 // slashOrder is what a slashed date shows: 1 the day first (31/10/2026),
 // 2 the month first (10/31/2026), 0 neither.
 func slashOrder(s string) int {
-	p := strings.Split(strings.TrimSpace(s), "/")
+	s = strings.TrimSpace(s)
+	if len(s) > 10 {
+		s, _, _ = strings.Cut(s, " ")
+	}
+	p := strings.Split(s, "/")
 	if len(p) != 3 {
 		return 0
 	}

@@ -19,8 +19,9 @@ type scan struct {
 	// point and comma count amounts that show each convention,
 	// ambiguous those that show none but could be read two ways.
 	point, comma, ambiguous int
-	// dayFirst and monthFirst count slashed dates that show each order.
-	dayFirst, monthFirst int
+	// dayFirst and monthFirst count slashed dates that show each order,
+	// twoWays those that read as two different days.
+	dayFirst, monthFirst, twoWays int
 }
 
 func newScan() *scan { return &scan{header: -1} }
@@ -83,6 +84,10 @@ func (s *scan) look(r Row) {
 				s.dayFirst++
 			case 2:
 				s.monthFirst++
+			default:
+				if ambiguousSlash(r.Cells[i]) {
+					s.twoWays++
+				}
 			}
 		}
 	}
@@ -113,6 +118,15 @@ func (s *scan) finish(t *Table) (*Table, error) {
 	if t.Decimal == amount.Unknown {
 		t.Ambiguous += s.ambiguous
 	}
-	t.DayFirst = s.dayFirst > s.monthFirst
+	// The file's own dates decide when they say; when they say nothing,
+	// or as much for each order, the preview asks.
+	switch {
+	case s.dayFirst > s.monthFirst:
+		t.Dates = DayFirst
+	case s.monthFirst > s.dayFirst:
+		t.Dates = MonthFirst
+	default:
+		t.AmbiguousDates = s.twoWays + s.dayFirst + s.monthFirst
+	}
 	return t, nil
 }

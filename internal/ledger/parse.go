@@ -24,6 +24,9 @@ type Problem struct {
 type Options struct {
 	AsOf    time.Time
 	Decimal amount.Convention
+	// Dates is the order of the slashed dates' day and month, as chosen
+	// when the file's dates do not show it.
+	Dates DateOrder
 }
 
 // Result is a table read through a mapping: what the importer hands the
@@ -46,8 +49,10 @@ type Result struct {
 	// payments), Items how many were summed into the accounts.
 	OpenItems bool
 	Items     int
-	// Decimal is the decimal separator the amounts were read with.
+	// Decimal is the decimal separator the amounts were read with, Dates
+	// the order the slashed dates were read in.
 	Decimal amount.Convention
+	Dates   DateOrder
 	// Totals, Subtotals and Notes count the rows recognised as the
 	// file's total, its subtotals, and its headings and footers: none
 	// is imported.
@@ -105,7 +110,11 @@ func readLines(t *Table, m Mapping, o Options, keep bool) Result {
 			res.OpenItems, res.NoAging = true, false
 		}
 	}
-	rd := rowReader{m: m, conv: res.Decimal, dayFirst: t.DayFirst, asOf: o.AsOf, noAging: res.NoAging, open: res.OpenItems}
+	res.Dates = o.Dates
+	if res.Dates == OrderUnknown {
+		res.Dates = t.Dates
+	}
+	rd := rowReader{m: m, conv: res.Decimal, dates: res.Dates, asOf: o.AsOf, noAging: res.NoAging, open: res.OpenItems}
 	accounts := make(map[string]*account, min(t.Count, MaxAccounts))
 	var order []*account
 	group := ""

@@ -78,9 +78,12 @@ type Table struct {
 	// read two ways while it is Unknown: the preview asks.
 	Decimal   amount.Convention
 	Ambiguous int
-	// DayFirst says the file's slashed dates put the day first
-	// (15/10/2026); without evidence they are read month first.
-	DayFirst bool
+	// Dates is the order the file's slashed dates show (15/10/2026 says
+	// day first, 10/15/2026 month first), OrderUnknown when none shows
+	// one; AmbiguousDates counts the dates that could be read two ways
+	// while it is unknown: the preview asks, as for the decimal separator.
+	Dates          DateOrder
+	AmbiguousDates int
 	// text is a CSV's text as UTF-8, wb an XLSX's workbook; skip is how
 	// many of their non-blank rows come before the data.
 	text []byte

@@ -26,12 +26,12 @@ const (
 
 // rowReader reads the rows of one file through one mapping.
 type rowReader struct {
-	m        Mapping
-	conv     amount.Convention
-	dayFirst bool
-	asOf     time.Time
-	noAging  bool
-	open     bool
+	m       Mapping
+	conv    amount.Convention
+	dates   DateOrder
+	asOf    time.Time
+	noAging bool
+	open    bool
 }
 
 // grandTotals are the first cells of a report's total row; subtotals
@@ -208,12 +208,18 @@ func (rd *rowReader) parse(row Row, group string) (l store.LedgerLine, kind, rea
 // (or its document date plus the terms) at the as-of date; an item
 // without either is current.
 func (rd *rowReader) age(l *store.LedgerLine, row Row) (kind, reason string) {
-	due, ok, err := parseDate(rowDate(row, rd.m.Column(DueDate)), rd.dayFirst)
+	due, ok, err := readDate(rowDate(row, rd.m.Column(DueDate)), rd.dates)
+	if errors.Is(err, errAmbiguousDate) {
+		return "ambiguous date", "due_date “" + clip(row.Cell(rd.m.Column(DueDate))) + "” " + err.Error()
+	}
 	if err != nil {
 		return "date", "due_date “" + clip(row.Cell(rd.m.Column(DueDate))) + "” " + err.Error()
 	}
 	if !ok {
-		doc, dok, err := parseDate(rowDate(row, rd.m.Column(DocDate)), rd.dayFirst)
+		doc, dok, err := readDate(rowDate(row, rd.m.Column(DocDate)), rd.dates)
+		if errors.Is(err, errAmbiguousDate) {
+			return "ambiguous date", "document_date “" + clip(row.Cell(rd.m.Column(DocDate))) + "” " + err.Error()
+		}
 		if err != nil {
 			return "date", "document_date “" + clip(row.Cell(rd.m.Column(DocDate))) + "” " + err.Error()
 		}

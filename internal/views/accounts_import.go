@@ -75,6 +75,12 @@ type ImportPreview struct {
 	// is the choice made ("point", "comma" or "" for the file's own).
 	AskDecimal bool
 	Decimal    string
+	// AskDates offers the choice of the slashed dates' order: no date of
+	// the file says whether the day or the month comes first and some
+	// read two ways (03/04/2026). Dates is the choice made ("day",
+	// "month" or "" for the file's own).
+	AskDates bool
+	Dates    string
 	// Refusals count the refused rows by kind of reason.
 	Refusals []string
 	// CanImport is false when nothing could be imported.
@@ -130,6 +136,8 @@ func NewImportPreview(token, file string, t *ledger.Table, m ledger.Mapping, o l
 	p := &ImportPreview{Token: token, File: Clip(file, 120), Format: t.Format, Encoding: t.Encoding, HeaderRow: t.HeaderRow, Rows: t.Count}
 	p.AskDecimal = t.Decimal == amount.Unknown && t.Ambiguous > 0
 	p.Decimal = map[amount.Convention]string{amount.Point: "point", amount.Comma: "comma"}[o.Decimal]
+	p.AskDates = t.Dates == ledger.OrderUnknown && t.AmbiguousDates > 0
+	p.Dates = map[ledger.DateOrder]string{ledger.DayFirst: "day", ledger.MonthFirst: "month"}[o.Dates]
 	if t.Format == "CSV" {
 		p.Format += ", " + map[rune]string{',': "comma", ';': "semicolon", '\t': "tab"}[t.Delimiter] + " separated"
 	}
@@ -185,6 +193,14 @@ func (p *ImportPreview) summarise(t *ledger.Table, res ledger.Result) {
 		p.Summary = append(p.Summary, "Amounts read as "+res.Decimal.String()+" (as chosen)")
 	default:
 		p.Summary = append(p.Summary, "Amounts read as "+res.Decimal.String()+", as the file writes them")
+	}
+	switch order := map[ledger.DateOrder]string{ledger.DayFirst: "day first (31/10/2026)", ledger.MonthFirst: "month first (10/31/2026)"}; {
+	case p.AskDates && res.Dates == ledger.OrderUnknown:
+		p.Summary = append(p.Summary, "No date shows whether the day or the month comes first; a slashed date that could be read two ways (03/04/2026) is skipped until the order is chosen")
+	case p.Dates != "":
+		p.Summary = append(p.Summary, "Slashed dates read "+order[res.Dates]+" (as chosen)")
+	case res.Dates != ledger.OrderUnknown:
+		p.Summary = append(p.Summary, "Slashed dates read "+order[res.Dates]+", as the file's own dates show")
 	}
 	if res.OpenItems {
 		p.Summary = append(p.Summary, "An open-items list: "+Plural(res.Items, "document")+" summed into "+Plural(res.Valid, "account")+
