@@ -14,8 +14,21 @@ type Position struct {
 	Balance float64
 	// Band is the Risk band, 0 when no score is known.
 	Band int
+	// Default is set for an account in default: its PD is 1 and its
+	// loss LGD of its exposure, whatever its band.
+	Default bool
+	LGD     float64
 	// ZZone, Industry and Folder group the account; "" is unknown.
 	ZZone, Industry, Folder string
+}
+
+// pd is the position's loss per unit of exposure: LGD in default, else
+// its band's PD.
+func (p Position) pd() (float64, bool) {
+	if p.Default {
+		return p.LGD, true
+	}
+	return PD(p.Band)
 }
 
 // Group is one row of a breakdown.
@@ -76,7 +89,7 @@ func Summarise(ps []Position) Summary {
 		exps = append(exps, e)
 		s.Balance += p.Balance
 		s.Exposure += e
-		if pd, ok := PD(p.Band); ok {
+		if pd, ok := p.pd(); ok {
 			s.ExpectedLoss += e * pd
 		} else {
 			s.Unscored += e
@@ -156,7 +169,7 @@ func breakdown(dim string, ps []Position, total float64, key func(Position) stri
 		e := Exposure(p.Balance)
 		gs[i].Accounts++
 		gs[i].Exposure += e
-		if pd, ok := PD(p.Band); ok {
+		if pd, ok := p.pd(); ok {
 			gs[i].ExpectedLoss += e * pd
 			gs[i].Scored++
 		}

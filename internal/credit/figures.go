@@ -27,6 +27,13 @@ type Figures struct {
 	ImpliedOK bool
 }
 
+// InDefault reports an account whose business has a filing in force.
+func (f Figures) InDefault() bool { return f.Account.Default.InForce() }
+
+// DefaultLoss is the expected loss of an account in default: its exposure
+// times the team's loss given default.
+func DefaultLoss(balance, lgd float64) float64 { return Exposure(balance) * lgd }
+
 // OverLimit reports a balance above a given limit.
 func (f Figures) OverLimit() bool { return f.Account.Limit != nil && f.Balance > *f.Account.Limit }
 
@@ -51,6 +58,11 @@ func NewFigures(a store.Account, known map[store.Score]store.KnownScore) Figures
 		f.Band = Band(f.Risk.Value)
 		f.PD, f.ELOK = PD(f.Band)
 		f.EL = ExpectedLoss(a.Balance, f.PD)
+	}
+	if a.Default.InForce() {
+		// A filing outweighs the band: the account is in default.
+		f.PD, f.ELOK = 1, true
+		f.EL = DefaultLoss(a.Balance, a.Default.LGD)
 	}
 	if in := a.Inputs; in != nil {
 		sheet := Cap{Name: "Balance-sheet cap", Rationale: "Skipped: the statements gave no figures when the inputs were saved."}

@@ -98,7 +98,7 @@ func NewWorkItem(f *Figures, in WorkInputs, today time.Time) (WorkItem, bool) {
 	if in.LastReview.Holds() {
 		w.Held = in.LastReview
 	}
-	if w.Band == 1 || w.Band == 2 || w.Over90 > OverdueShare || w.Held != nil {
+	if w.Band == 1 || w.Band == 2 || w.Over90 > OverdueShare || w.Held != nil || f.InDefault() {
 		w.reasons |= ReasonHold.bit()
 	}
 	if in.Waiting > 0 {

@@ -81,6 +81,9 @@ func (h *Handler) exposure(c *echo.Context) (*exposureData, error) {
 	ps := make([]credit.Position, len(d.figs))
 	for i, f := range d.figs {
 		p := credit.Position{Account: f.Account.Account, Name: f.Name, Balance: f.Balance, Band: f.Band}
+		if f.InDefault() {
+			p.Default, p.LGD = true, f.Account.Default.LGD
+		}
 		if f.Z != nil {
 			p.ZZone = views.ZScoreZone(f.Z.Value).Label
 		}

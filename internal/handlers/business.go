@@ -188,6 +188,10 @@ func (h *Handler) businessBase(c *echo.Context, ld *loaded, ref upstream.Busines
 	if id, _ := reportBusiness(ref, hd); id != 0 {
 		b.Workspace.SaveSnapshot = views.NewSnapshotForm(id, tab)
 		header.AlertURL = views.AlertMeURL(id)
+		if header.News != nil {
+			// Not on a dated copy (no news): it shows the day it was saved.
+			header.Default = h.reportDefault(c, ld, id, header.News)
+		}
 	}
 	return b, header
 }

@@ -84,6 +84,9 @@ func (h *Handler) home(c *echo.Context, lookup views.LookupForm, status int) err
 		h.features.markMissing(s.User, featureSearch)
 		searchOffered, searching, serr = false, false, nil
 	}
+	if nerr == nil {
+		h.learnDefaults(c, h.teamOf(c, ld), "Industry news on the home page", "/", news)
+	}
 	var changed []views.Changed
 	changedKnown := false
 	if perr == nil && zerr == nil {

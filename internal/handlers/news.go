@@ -25,6 +25,9 @@ func (h *Handler) showIndustryNews(c *echo.Context) error {
 	case errors.Is(err, upstream.ErrNotFound):
 		err = nil // no industry news offered: an empty list says so
 	}
+	if err == nil {
+		h.learnDefaults(c, h.teamOf(c, ld), "Industry news", "/news/industry", items)
+	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		page := views.NewsPage{Base: h.base(c, ld, "Industry news", views.NavNews)}
 		status := http.StatusOK

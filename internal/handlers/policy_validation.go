@@ -103,8 +103,45 @@ func (h *Handler) readTeamHistory(ctx context.Context, a store.Analyst) (*teamHi
 		}
 	}
 	th.h = book.History()
-	return th, nil
+	return th, h.readFilings(ctx, a, th.h)
 }
+
+// readFilings marks the month of each filing in force (defaults.go) on
+// the accounts linked to its business: from that month-end on, they are
+// in default.
+func (h *Handler) readFilings(ctx context.Context, a store.Analyst, hist *policy.History) error {
+	ds, err := h.store.Defaults(ctx, a)
+	if err != nil || len(ds) == 0 || len(hist.Months) == 0 {
+		return err
+	}
+	filed := map[int32]int{}
+	for _, d := range ds {
+		if d.InForce() {
+			filed[d.BusinessID] = d.Published.Year()*100 + int(d.Published.Month())
+		}
+	}
+	accts, err := h.store.Accounts(ctx, a, "")
+	if err != nil {
+		return err
+	}
+	business := make(map[string]int32, len(accts))
+	for _, ac := range accts {
+		business[ac.Account] = ac.BusinessID
+	}
+	hist.Filed = make([]int, len(hist.Accounts))
+	first := hist.Months[0]
+	for i, acct := range hist.Accounts {
+		hist.Filed[i] = -1
+		if m, ok := filed[business[acct]]; ok && business[acct] != 0 {
+			// Before the history's first month counts from its first.
+			hist.Filed[i] = max(monthsBetween(first, m), 0)
+		}
+	}
+	return nil
+}
+
+// monthsBetween counts the months from YYYYMM a to YYYYMM b.
+func monthsBetween(a, b int) int { return (b/100*12 + b%100) - (a/100*12 + a%100) }
 
 // monthBefore is the YYYYMM before m.
 func monthBefore(m int) int {

@@ -88,6 +88,10 @@ func (h *Handler) showFolder(c *echo.Context) error {
 	case !known:
 		name = "Folder " + strconv.Itoa(id) // the folder list failed; the rest may not have
 	}
+	if nerr == nil {
+		// A filing in the folder's news puts the team's accounts in default.
+		h.learnDefaults(c, h.teamOf(c, ld), "Folder “"+name+"” news", "/portfolio/folders/"+strconv.Itoa(id), news)
+	}
 	return h.respond(c, ld, func() (int, templ.Component, error) {
 		// Only a page built hands its scores over and reads its marks: a
 		// kept one was built from the same copies and workspace.

@@ -48,6 +48,10 @@ var postActions = map[string]roles.Action{
 	webhooksPath:                            roles.ManageWebhooks,
 	webhooksPath + "/:id/remove":            roles.ManageWebhooks,
 	webhooksPath + "/deliveries/:id/replay": roles.ManageWebhooks,
+	// Clearing a default is a manager's decision; the loss given default
+	// is the team's policy.
+	views.DefaultsPath + "/:id/clear": roles.Decide,
+	views.DefaultsPath + "/lgd":       roles.SetPolicy,
 }
 
 // actionOf is the action a request asks for: reading for GET and HEAD,

@@ -144,6 +144,14 @@ func (h *Handler) Routes() *echo.Echo {
 	app.POST(demoHistoryPath, h.submitDemoHistory)
 	app.GET(demoHistoryPath, goTo(importPath))
 	app.GET(validationPath, h.showPolicyValidation)
+	// Defaults named as such (issue 45): a filing any page learned; a
+	// manager clears one (a decision, with a note) and sets the loss given
+	// default.
+	app.GET(views.DefaultsPath, h.showDefaults)
+	app.POST(views.DefaultsPath+"/:id/clear", h.submitClearDefault)
+	app.GET(views.DefaultsPath+"/:id/clear", goTo(views.DefaultsPath))
+	app.POST(views.DefaultsPath+"/lgd", h.submitLGD)
+	app.GET(views.DefaultsPath+"/lgd", goTo(views.DefaultsPath))
 	accountFiles.GET(validationPath+".csv", h.exportValidation(false))
 	accountFiles.GET(validationPath+"/scores.csv", h.exportValidation(true))
 	// An analyst's day (issue 31): rules changed in place.

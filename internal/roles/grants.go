@@ -28,6 +28,10 @@ const (
 	// ManageWebhooks is registering and removing the team's webhook
 	// endpoints and replaying deliveries: where the team's events go.
 	ManageWebhooks Action = "manage-webhooks"
+	// SetPolicy is the team's credit policy and its settings (the loss
+	// given default): edited by a manager, a version activated by
+	// another (the handler adds four eyes).
+	SetPolicy Action = "set-policy"
 )
 
 // grants is who may do what. Auditors read everything and change nothing.
@@ -38,6 +42,7 @@ var grants = map[Action][]Role{
 	RequestLimit:    {Analyst, Manager},
 	Decide:          {Manager},
 	ManageWebhooks:  {Manager},
+	SetPolicy:       {Manager},
 }
 
 // May reports whether the role may do the action; an unknown action is
@@ -51,9 +56,11 @@ func (r Role) Rule(a Action) string {
 	case r == Auditor:
 		return "Auditors read everything of the team and change nothing."
 	case a == Decide:
-		return "Only managers approve or decline limit requests, within their authority and never their own."
+		return "Only managers approve or decline limit requests, within their authority and never their own, and clear defaults."
 	case a == ManageWebhooks:
 		return "Only managers register, remove and replay the team's webhooks."
+	case a == SetPolicy:
+		return "Only managers edit the team's credit policy and its settings; a version is put in force by a second manager."
 	}
 	return "Your role does not allow this."
 }

@@ -26,6 +26,9 @@ type Account struct {
 	// Inputs are the calculator inputs last saved for the account, nil
 	// when none were.
 	Inputs *LimitInputs
+	// Default is the filing in force that puts the account in default
+	// (defaults.go), nil for none; shared by the accounts of a business.
+	Default *Default
 }
 
 // InLedger says the ledger read lists the account.
@@ -146,10 +149,16 @@ func (s *Store) Accounts(ctx context.Context, a Analyst, asOf string) ([]Account
 		return nil, err
 	}
 	// Ordered by the handlers, which sort anyway.
+	var out []Account
 	if asOf == "" {
-		return s.queryAccounts(ctx, "accounts", "SELECT "+recordColumns+" WHERE t.service = $1", a.Service)
+		out, err = s.queryAccounts(ctx, "accounts", "SELECT "+recordColumns+" WHERE t.service = $1", a.Service)
+	} else {
+		out, err = s.queryAccounts(ctx, "accounts", "SELECT "+accountColumns+" WHERE "+ledgerDate, a.Service, asOf)
 	}
-	return s.queryAccounts(ctx, "accounts", "SELECT "+accountColumns+" WHERE "+ledgerDate, a.Service, asOf)
+	if err != nil {
+		return nil, err
+	}
+	return out, s.attachDefaults(ctx, a.Service, out)
 }
 
 // LedgerBalance is one line of a ledger as the expected-loss bridge reads
@@ -199,8 +208,12 @@ func (s *Store) AccountsOfBusiness(ctx context.Context, a Analyst, business int3
 	if err != nil {
 		return nil, err
 	}
-	return s.queryAccounts(ctx, "accounts of business", "SELECT "+recordColumns+
+	out, err := s.queryAccounts(ctx, "accounts of business", "SELECT "+recordColumns+
 		" WHERE t.service = $1 AND t.business_id = $2 ORDER BY t.account", a.Service, int64(business))
+	if err != nil {
+		return nil, err
+	}
+	return out, s.attachDefaults(ctx, a.Service, out)
 }
 
 // Unlinked are up to limit accounts of the record with a CustomerId or

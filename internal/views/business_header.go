@@ -114,6 +114,9 @@ type BusinessHeader struct {
 	// News is the stories naming the business among the news already
 	// fetched, with its credit event; nil on a dated copy.
 	News *ReportNews
+	// Default is the team's default in force for the business, whichever
+	// page learned it; nil for none and on a dated copy.
+	Default *DefaultBanner
 }
 
 // NAICSItem is an industry code and its title.

@@ -249,3 +249,68 @@ func (n ReportNews) SearchedText() string {
 	}
 	return "Stories are matched by the business name in the news your pages have already fetched (" + JoinLabels(n.Searched) + "); nothing is asked of the service for this section."
 }
+
+// TeamName is a business the team's accounts are linked to, with the
+// names it goes by (the service's and the ledger's), for FilingsIn.
+type TeamName struct {
+	ID    int32
+	forms []string
+}
+
+// NewTeamName gathers the forms of a business's names.
+func NewTeamName(id int32, names ...string) TeamName {
+	t := TeamName{ID: id}
+	for _, n := range names {
+		for _, f := range nameForms(n) {
+			if !slices.Contains(t.forms, f) {
+				t.forms = append(t.forms, f)
+			}
+		}
+	}
+	return t
+}
+
+// Filing is a credit event a story reports of one of the team's
+// businesses.
+type Filing struct {
+	BusinessID int32
+	Kind       string
+	Title, URL string
+	Published  time.Time
+}
+
+// FilingsIn finds the stories among items that report a credit event
+// within 12 months of now and name a business of the team: the event
+// words first (few stories have them), then the names, so a feed without
+// a filing costs no name matching. A story naming two businesses counts
+// for both; a business's newest story only.
+func FilingsIn(items []upstream.NewsItem, team []TeamName, now time.Time) []Filing {
+	var out []Filing
+	at := map[int32]int{}
+	for _, n := range items {
+		title, body := PlainText(n.Title), PlainText(n.Description)
+		kind := eventKind(title + " " + body)
+		if kind == "" {
+			continue
+		}
+		t, ok := n.Published()
+		if !ok || now.Sub(t) > eventWindow || t.After(now.Add(24*time.Hour)) {
+			continue
+		}
+		for _, b := range team {
+			if len(b.forms) == 0 || !names(b.forms, title, body) {
+				continue
+			}
+			f := Filing{BusinessID: b.ID, Kind: kind, Title: Clip(title, maxNewsTitle), URL: SafeLink(n.Link), Published: t.UTC()}
+			if i, seen := at[b.ID]; seen {
+				if out[i].Published.Before(f.Published) {
+					out[i] = f
+				}
+				continue
+			}
+			at[b.ID] = len(out)
+			out = append(out, f)
+		}
+	}
+	return out
+}

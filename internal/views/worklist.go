@@ -60,6 +60,9 @@ func WorkNeeds(w *credit.WorkItem) []WorkNeed {
 		}
 	}
 	if w.Has(credit.ReasonHold) {
+		if d := w.Account.Default; d.InForce() {
+			add(credit.ReasonHold, DefaultLine(d))
+		}
 		if r := w.Held; r != nil {
 			add(credit.ReasonHold, fmt.Sprintf("held at review by %s on %s: %s", r.By, Date(r.At), Clip(r.Note, 200)))
 		}
