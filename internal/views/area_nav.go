@@ -46,11 +46,13 @@ var areas = []area{
 			{URL: "/reviews", Label: "Reviews"},
 			{URL: "/refresh-plan", Label: "Refresh plan"},
 			{URL: "/policy/validation", Label: "Policy validation"},
+			{URL: "/accounts/defaults", Label: "Defaults"},
 			{URL: "/decisions", Label: "Decisions"},
 			{URL: "/audit", Label: "Audit trail"},
 		},
 		under: [][2]string{
 			{"/accounts/import", "/accounts"},
+			{"/accounts/defaults", "/accounts/defaults"},
 			{"/accounts/", "/reviews"}, // an account's review and owner
 			{"/decisions/", "/decisions"},
 			{"/audit/", "/audit"},
