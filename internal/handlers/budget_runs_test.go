@@ -46,7 +46,7 @@ func summaryCalls(sim *simulator.Server) int { return sim.Requests()["demo"]["/v
 // ask the service: a page's data is read once, from what arrived.
 func TestCallsRunOnce(t *testing.T) {
 	c, sim, who := standInCache(t)
-	h := &Handler{calls: middleware.NewUserSlots(callsPerUser)}
+	h := &Handler{gates: gates{calls: middleware.NewUserSlots(callsPerUser)}}
 	gate := func(r *cache.Reader) Source { return &r.User }
 	runs := 0
 	var got upstream.BusinessSummary
@@ -75,7 +75,7 @@ func TestCallsRunOnce(t *testing.T) {
 // costs nothing and is shown whatever is left.
 func TestPlannedCallsRunOnce(t *testing.T) {
 	c, sim, who := standInCache(t)
-	h := &Handler{calls: middleware.NewUserSlots(callsPerUser)}
+	h := &Handler{gates: gates{calls: middleware.NewUserSlots(callsPerUser)}}
 	gate := func(r *cache.Reader) Source { return &r.User }
 	ctx := context.Background()
 	if _, err := c.Reader(who).Summary(ctx, upstream.ByID(1001)); err != nil {

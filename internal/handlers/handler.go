@@ -147,23 +147,78 @@ type Config struct {
 	Webhooks *webhooks.Service
 }
 
-// Handler serves every page of the dashboard.
+// Handler serves every page of the dashboard. Beside its collaborators it
+// holds four parts, embedded so their fields read as the handler's own.
 type Handler struct {
+	// store keeps each analyst's workspace and the team's record.
+	store *store.Store
+	// digests are the e-mail digest's settings and sending (digest.go).
+	digests *digest.Service
+	// webhooks registers the team's endpoints and replays deliveries;
+	// nil leaves /settings/webhooks out.
+	webhooks *webhooks.Service
+	svc      Service
+	cache    Cache
+	log      *slog.Logger
+	now      func() time.Time
+	site
+	gates
+	books
+	ops
+}
+
+// site is how the dashboard meets its users: sessions, sign-in, the
+// addresses it hands out and the team's settings.
+type site struct {
+	sessions    *session.Store
+	sessionMemo *session.Memo
+	signOuts    session.SignOuts
+	// throttle bounds sign-in attempts and codes.
+	throttle *session.Throttle
+	// secure marks cookies Secure and turns on Strict-Transport-Security.
+	secure bool
+	// service is the service's base URL: with the user name, it names the
+	// analyst whose workspace a request uses.
+	service string
+	// clientAddr is the address a request came from; trusted are the
+	// proxies it believes (Config.TrustedProxies).
+	clientAddr echo.IPExtractor
+	trusted    []netip.Prefix
+	// publicURL is Config.PublicURL without its trailing slash.
+	publicURL string
+	assets    *static.Assets
+	urls      views.Assets
+	// roles are the team's roles.
+	roles *roles.Table
+	// demo is the stand-in's first-run help (see demo.go); nil outside
+	// demo mode. sampleLedgers offers the demo's ledgers on import.
+	demo          *Demo
+	sampleLedgers bool
+}
+
+// gates bound what runs at once and for how long, per user and in all.
+type gates struct {
+	// calls and exports bound what each user runs against the service.
+	calls, exports *middleware.UserSlots
+	// backtests bounds the back-tests each analyst runs at once;
+	// backtestHold is Config.BacktestHold.
+	backtests    *middleware.UserSlots
+	backtestHold func()
+	// turns bound the pages prepared at once.
+	turns *middleware.Turns
 	// heavy bounds the team's downloads running at once (heavy.go).
 	heavy heavyGate
+	// imports bounds the files read at once (accounts_import_gate.go).
+	imports importGate
 	// verifying runs one verification of the audit trail at a time.
-	verifying    singleflight.Group
-	svc          Service
-	cache        Cache
-	sessions     *session.Store
-	sessionMemo  *session.Memo
-	assets       *static.Assets
-	log          *slog.Logger
-	health       Health
-	secure       bool
-	writeTimeout time.Duration
-	now          func() time.Time
-	urls         views.Assets
+	verifying singleflight.Group
+	// writeTimeout bounds writing a page, exportStall an export waiting
+	// on the browser, wsDeadline a page's workspace reads together.
+	writeTimeout, exportStall, wsDeadline time.Duration
+}
+
+// books are what this process remembers between requests, each bounded.
+type books struct {
 	// pages keeps finished pages and the copies each was read from (see
 	// pagecache.go).
 	pages *middleware.PageCache
@@ -175,50 +230,21 @@ type Handler struct {
 	// records what fresh scores say (arrived.go).
 	reportMarks *reportMarks
 	arrivals    *alerts.Arrivals
-	signOuts    session.SignOuts
-	// throttle bounds sign-in attempts and codes.
-	throttle *session.Throttle
-	// calls and exports bound what each user runs against the service.
-	calls, exports *middleware.UserSlots
-	// backtests bounds the back-tests each analyst runs at once.
-	backtests *middleware.UserSlots
-	// backtestHold is Config.BacktestHold.
-	backtestHold func()
-	// turns bound the pages prepared at once.
-	turns       *middleware.Turns
-	exportStall time.Duration
-	meter       Meter
-	// store keeps each analyst's workspace and the team's record;
 	// wsBook remembers the workspace's last changes here.
-	store *store.Store
-	// wsDeadline bounds a page's workspace reads together.
-	wsDeadline time.Duration
-	wsBook     *workspaceBook
-	service    string
-	// clientAddr is the address a request came from (see TrustedProxies).
-	clientAddr echo.IPExtractor
-	// roles are the team's roles.
-	roles *roles.Table
+	wsBook *workspaceBook
+	// teamMarks are the score copies recorded for the team; teamData
+	// keeps the team's figures per version.
+	teamMarks *otter.Cache[teamMark, struct{}]
+	teamData  *otter.Cache[teamKey, teamEntry]
+}
+
+// ops is what operators see: readiness, counts and what runs now.
+type ops struct {
+	health Health
+	meter  Meter
 	// inFlight are the requests being answered, exportsRunning the
 	// portfolio exports (see Stats).
 	inFlight, exportsRunning atomic.Int64
-	// trusted are TrustedProxies; publicURL is PublicURL.
-	trusted   []netip.Prefix
-	publicURL string
-	// digests are the e-mail digest's settings and sending (digest.go).
-	digests *digest.Service
-	// webhooks registers the team's endpoints and replays deliveries.
-	webhooks *webhooks.Service
-	// teamMarks are the score copies recorded for the team; teamData
-	// keeps the team's figures per version.
-	teamMarks     *otter.Cache[teamMark, struct{}]
-	teamData      *otter.Cache[teamKey, teamEntry]
-	sampleLedgers bool
-	// demo is the stand-in's first-run help (see demo.go); nil outside
-	// demo mode.
-	demo *Demo
-	// imports bounds the files read at once (accounts_import_gate.go).
-	imports importGate
 }
 
 // New checks the configuration and builds the handlers.
@@ -226,6 +252,58 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Service == nil || cfg.Cache == nil || cfg.Sessions == nil || cfg.Assets == nil || cfg.Store == nil || cfg.Digests == nil {
 		return nil, errors.New("handlers: service, cache, sessions, assets, store and digests are required")
 	}
+	defaults(&cfg)
+	// Cookies are bound to the service they were made for.
+	cfg.Sessions.BindService(cfg.ServiceURL)
+	memo, err := session.NewMemo(cfg.Sessions, cfg.SessionMemoBytes)
+	if err != nil {
+		return nil, err
+	}
+	clientAddr := middleware.ClientAddress(cfg.TrustedProxies)
+	h := &Handler{
+		store:    cfg.Store,
+		digests:  cfg.Digests,
+		webhooks: cfg.Webhooks,
+		svc:      cfg.Service,
+		cache:    cfg.Cache,
+		log:      slog.New(middleware.ClipLogs(cfg.Logger.Handler())),
+		now:      cfg.Now,
+		site: site{
+			sessions:      cfg.Sessions,
+			sessionMemo:   memo,
+			signOuts:      cfg.SignOuts,
+			throttle:      session.NewThrottle(cfg.Attempts, clientAddr),
+			secure:        cfg.CookieSecure,
+			service:       cfg.ServiceURL,
+			clientAddr:    clientAddr,
+			trusted:       cfg.TrustedProxies,
+			publicURL:     strings.TrimSuffix(cfg.PublicURL, "/"),
+			assets:        cfg.Assets,
+			urls:          assetURLs(cfg.Assets, cfg.Logger),
+			roles:         cfg.Roles,
+			demo:          cfg.Demo,
+			sampleLedgers: cfg.SampleLedgers,
+		},
+		gates: gates{
+			calls:        middleware.NewUserSlots(callsPerUser),
+			exports:      middleware.NewUserSlots(exportsPerUser),
+			backtests:    middleware.NewUserSlots(backtestsPerAnalyst),
+			backtestHold: cfg.BacktestHold,
+			turns:        middleware.NewTurns(middleware.PageTurns, middleware.PageTurnsPerUser, cfg.PageTurnWait),
+			writeTimeout: cfg.PageWriteTimeout,
+			exportStall:  cfg.ExportStall,
+			wsDeadline:   cfg.WorkspaceDeadline,
+		},
+		ops: ops{health: cfg.Health, meter: cfg.Meter},
+	}
+	if h.books, err = newBooks(cfg); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// defaults fills what the configuration leaves out.
+func defaults(cfg *Config) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -259,82 +337,56 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Attempts == nil {
 		cfg.Attempts = session.NewMemoryAttempts(cfg.Now, session.ThrottleWindow)
 	}
-	clientAddr := middleware.ClientAddress(cfg.TrustedProxies)
-	// Cookies are bound to the service they were made for.
-	cfg.Sessions.BindService(cfg.ServiceURL)
-	h := &Handler{
-		store:         cfg.Store,
-		svc:           cfg.Service,
-		cache:         cfg.Cache,
-		sessions:      cfg.Sessions,
-		assets:        cfg.Assets,
-		log:           slog.New(middleware.ClipLogs(cfg.Logger.Handler())),
-		health:        cfg.Health,
-		secure:        cfg.CookieSecure,
-		writeTimeout:  cfg.PageWriteTimeout,
-		now:           cfg.Now,
-		features:      newFeatureBook(),
-		providers:     newProviderBook(),
-		reportMarks:   newReportMarks(),
-		signOuts:      cfg.SignOuts,
-		throttle:      session.NewThrottle(cfg.Attempts, clientAddr),
-		calls:         middleware.NewUserSlots(callsPerUser),
-		exports:       middleware.NewUserSlots(exportsPerUser),
-		backtests:     middleware.NewUserSlots(backtestsPerAnalyst),
-		backtestHold:  cfg.BacktestHold,
-		turns:         middleware.NewTurns(middleware.PageTurns, middleware.PageTurnsPerUser, cfg.PageTurnWait),
-		exportStall:   cfg.ExportStall,
-		meter:         cfg.Meter,
-		wsDeadline:    cfg.WorkspaceDeadline,
-		service:       cfg.ServiceURL,
-		clientAddr:    clientAddr,
-		roles:         cfg.Roles,
-		digests:       cfg.Digests,
-		webhooks:      cfg.Webhooks,
-		trusted:       cfg.TrustedProxies,
-		publicURL:     strings.TrimSuffix(cfg.PublicURL, "/"),
-		sampleLedgers: cfg.SampleLedgers,
-		demo:          cfg.Demo,
-	}
-	h.arrivals = alerts.NewArrivals(cfg.Store, cfg.Store, cfg.Store, cfg.Store)
-	var err error
-	if h.wsBook, err = newWorkspaceBook(); err != nil {
-		return nil, err
-	}
 	if cfg.SessionMemoBytes == 0 {
 		cfg.SessionMemoBytes = session.DefaultMemoBytes
-	}
-	if h.sessionMemo, err = session.NewMemo(cfg.Sessions, cfg.SessionMemoBytes); err != nil {
-		return nil, err
-	}
-	if h.teamMarks, err = newTeamMarks(); err != nil {
-		return nil, err
 	}
 	if cfg.TeamCacheBytes == 0 {
 		cfg.TeamCacheBytes = DefaultTeamCacheBytes
 	}
-	if h.teamData, err = newTeamCache(cfg.TeamCacheBytes); err != nil {
-		return nil, err
+}
+
+// newBooks makes the process's bounded memories.
+func newBooks(cfg Config) (books, error) {
+	b := books{
+		features:    newFeatureBook(),
+		providers:   newProviderBook(),
+		reportMarks: newReportMarks(),
+		arrivals:    alerts.NewArrivals(cfg.Store, cfg.Store, cfg.Store, cfg.Store),
 	}
-	if h.pages, err = middleware.NewPageCache(cfg.PageCacheBytes); err != nil {
-		return nil, err
+	var err error
+	if b.wsBook, err = newWorkspaceBook(); err != nil {
+		return books{}, err
 	}
-	h.urls = views.Assets{
-		CSS:      cfg.Assets.URL("css/app.css"),
-		Icon:     cfg.Assets.URL("img/favicon.svg"),
-		Charts:   cfg.Assets.URL("js/charts.js"),
-		TZ:       cfg.Assets.URL("js/tz.js"),
-		Print:    cfg.Assets.URL("js/print.js"),
-		Worklist: cfg.Assets.URL("js/worklist.js"),
+	if b.teamMarks, err = newTeamMarks(); err != nil {
+		return books{}, err
+	}
+	if b.teamData, err = newTeamCache(cfg.TeamCacheBytes); err != nil {
+		return books{}, err
+	}
+	if b.pages, err = middleware.NewPageCache(cfg.PageCacheBytes); err != nil {
+		return books{}, err
+	}
+	return b, nil
+}
+
+// assetURLs are the pages' links to the embedded assets.
+func assetURLs(assets *static.Assets, log *slog.Logger) views.Assets {
+	u := views.Assets{
+		CSS:      assets.URL("css/app.css"),
+		Icon:     assets.URL("img/favicon.svg"),
+		Charts:   assets.URL("js/charts.js"),
+		TZ:       assets.URL("js/tz.js"),
+		Print:    assets.URL("js/print.js"),
+		Worklist: assets.URL("js/worklist.js"),
 		// Read off the main thread: ICU's first load blocked phones.
-		TZWorker: cfg.Assets.URL("js/tz-worker.js"),
+		TZWorker: assets.URL("js/tz-worker.js"),
 	}
-	if cfg.Assets.Has(echartsAsset) {
-		h.urls.ECharts = cfg.Assets.URL(echartsAsset)
+	if assets.Has(echartsAsset) {
+		u.ECharts = assets.URL(echartsAsset)
 	} else {
-		cfg.Logger.Warn("echarts is not embedded; charts will not be drawn (run make build)")
+		log.Warn("echarts is not embedded; charts will not be drawn (run make build)")
 	}
-	return h, nil
+	return u
 }
 
 // echartsAsset is where the build puts ECharts inside static/.

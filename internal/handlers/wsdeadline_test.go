@@ -18,7 +18,7 @@ import (
 // the request ends first.
 func TestWorkspaceDeadlineStartsAtTheFirstRead(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h := &Handler{wsDeadline: 1500 * time.Millisecond}
+		h := &Handler{gates: gates{wsDeadline: 1500 * time.Millisecond}}
 		c := echo.NewContext(httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/", nil), httptest.NewRecorder())
 		ws := h.wsCtx(c) // the page takes the context
 		if h.wsCtx(c) != ws {
