@@ -161,6 +161,10 @@ func (h *Handler) handleError(c *echo.Context, err error) {
 	if p.Retry && c.Request().Method == http.MethodGet {
 		p.RetryURL = c.Request().URL.RequestURI()
 	}
+	p.BackURL = cameFrom(c.Request())
+	if p.BackURL == p.ActionURL || p.BackURL == p.RetryURL {
+		p.BackURL = ""
+	}
 	p.Renews = renewsText(c, p.RenewsAt)
 	page := views.ErrorPage{Base: h.base(c, nil, p.Title, views.NavNone), Problem: p, Now: h.now()}
 	if rerr := h.render(c, p.Status, templates.ErrorPage(page)); rerr != nil {

@@ -5,6 +5,8 @@ import (
 	"net/url"
 
 	"github.com/labstack/echo/v5"
+
+	"creditdash/internal/middleware"
 )
 
 // The address a page stands for is the one piece of page state kept on
@@ -57,4 +59,24 @@ func returnPath(r *http.Request) string {
 		return from.RequestURI()
 	}
 	return "/"
+}
+
+// cameFrom is the page of this site the browser says the user came from,
+// as a local path, for the error page's way back; "" when it names none,
+// another site, or the page itself. The Referer is the visitor's to
+// write, so its path goes through middleware.SafePath like every other
+// path from a request (no open redirect).
+func cameFrom(r *http.Request) string {
+	from, err := url.Parse(r.Referer())
+	if err != nil || from.Host != r.Host || from.Path == "" || (from.Scheme != "http" && from.Scheme != "https") {
+		return ""
+	}
+	p := middleware.SafePath(from.RequestURI())
+	if p == "/" {
+		return "" // refused, or the home page, which the error page links anyway
+	}
+	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && p == r.URL.RequestURI() {
+		return ""
+	}
+	return p
 }

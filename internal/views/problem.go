@@ -26,6 +26,9 @@ type Problem struct {
 	// (choosing a trade provider, say); empty when there is nothing to do.
 	ActionURL  string
 	ActionText string
+	// BackURL is the page of this site the user came from (a local path,
+	// filled by the error handler), "" when unknown.
+	BackURL string
 	// Renews is RenewsAt in the analyst's time zone and UTC
 	// (RenewalText); "" shows RenewsAt's clock alone.
 	Renews string
