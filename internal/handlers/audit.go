@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -207,20 +209,86 @@ func (h *Handler) showAuditVerify(c *echo.Context) error {
 	// so a second request while one runs waits for that one's verdict
 	// instead of reading it all again. The walk outlives a requester who
 	// leaves, bounded by auditVerifyLimit, since others may wait on it.
-	res, err, _ := h.verifying.Do(h.service, func() (any, error) {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), auditVerifyLimit)
-		defer cancel()
-		return h.store.VerifyAudit(ctx, h.service)
-	})
+	// A log whose head has not moved since its last verification answers
+	// with that verdict: nothing was appended, so walking it again would
+	// only read the same entries (see keptVerdict for how long it holds).
+	seq, hash, err := h.store.AuditHead(c.Request().Context(), h.service)
 	if err != nil {
 		return auditError(err)
 	}
-	v := res.(store.AuditVerdict)
-	page := views.AuditVerifyPage{Verdict: v}
+	v, at, kept := h.verdict.get(seq, hash, h.now())
+	if kept && c.QueryParam("again") != "" && h.now().Sub(at) >= auditRecheckAfter {
+		kept = false // asked to read it again, and not within the minute
+	}
+	if !kept {
+		res, err, _ := h.verifying.Do(h.service, func() (any, error) {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), auditVerifyLimit)
+			defer cancel()
+			// The head is read again inside: a verdict is kept for the
+			// head it was begun at, which it covers.
+			seq, hash, err := h.store.AuditHead(ctx, h.service)
+			if err != nil {
+				return nil, err
+			}
+			v, err := h.store.VerifyAudit(ctx, h.service)
+			if err != nil {
+				return nil, err
+			}
+			h.verdict.put(seq, hash, v, h.now())
+			return v, nil
+		})
+		if err != nil {
+			return auditError(err)
+		}
+		v, at = res.(store.AuditVerdict), h.now()
+	}
+	page := views.AuditVerifyPage{Verdict: v, CheckedAt: views.DateTime(at), Kept: kept, Head: seq}
 	page.Base = h.base(c, nil, "Verify the audit trail", views.NavAudit)
 	if !v.Intact {
 		page.BrokenURL = views.AuditURL("/audit", nil, v.Broken+1)
 		page.Problem = sentence(v.Problem)
 	}
 	return h.render(c, http.StatusOK, templates.AuditVerify(page))
+}
+
+// auditVerdictKept is how long a verdict answers for an unchanged log.
+// Appending moves the head, so every change is verified at the next
+// request; the bound is for what no append shows (a database edited behind
+// the dashboard's back), found within this long of the last walk.
+const auditVerdictKept = 10 * time.Minute
+
+// auditRecheckAfter is how soon a kept verdict may be set aside on request
+// ("Check again"): one read of the whole log a minute, however many ask.
+const auditRecheckAfter = time.Minute
+
+// keptVerdict is the team's last verification of its log, for the head it
+// was begun at (issue 47.2): a flood of verifications of an unchanged log
+// walks it once. walks counts the walks, for operators (Stats).
+type keptVerdict struct {
+	mu    sync.Mutex
+	seq   int64
+	hash  string
+	v     store.AuditVerdict
+	at    time.Time
+	walks atomic.Uint64
+}
+
+// get is the verdict kept for the head (seq, hash) and when it was
+// reached; ok is false when none is kept for it, or it is past
+// auditVerdictKept.
+func (k *keptVerdict) get(seq int64, hash string, now time.Time) (store.AuditVerdict, time.Time, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.at.IsZero() || k.seq != seq || k.hash != hash || now.Sub(k.at) > auditVerdictKept {
+		return store.AuditVerdict{}, time.Time{}, false
+	}
+	return k.v, k.at, true
+}
+
+// put keeps v, reached at now, for the head (seq, hash).
+func (k *keptVerdict) put(seq int64, hash string, v store.AuditVerdict, now time.Time) {
+	k.walks.Add(1)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.seq, k.hash, k.v, k.at = seq, hash, v, now
 }

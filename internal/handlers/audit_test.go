@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // to edit the PostgreSQL log by hand
 	_ "modernc.org/sqlite"             // to edit the SQLite log by hand
@@ -26,7 +27,13 @@ const demoRoleEntries = 6
 // returns it with a way to run SQL on its database by hand.
 func auditApp(t *testing.T, engine string) (*apptest.App, *sql.DB) {
 	t.Helper()
-	var opts apptest.Options
+	return auditAppAt(t, engine, nil)
+}
+
+// auditAppAt is auditApp on the clock now (nil: time.Now).
+func auditAppAt(t *testing.T, engine string, now func() time.Time) (*apptest.App, *sql.DB) {
+	t.Helper()
+	opts := apptest.Options{Now: now}
 	var db *sql.DB
 	var err error
 	if engine == "postgres" {
@@ -230,30 +237,42 @@ func TestAuditCSV(t *testing.T) {
 // Verification says intact, then names the entry edited by hand in the
 // database; deleting a workspace leaves the log, and its page says so.
 func TestAuditVerifyPage(t *testing.T) {
-	eachAuditEngine(t, func(t *testing.T, app *apptest.App, db *sql.DB) {
-		appendEntries(t, app, "alice", 5)
-		u := signInWS(t, app, "demo")
-		mustRedirect(t, "a note", u.post("/businesses/1001/notes", "text", "Asked for statements."))
-		if p := u.Get("/settings/workspace"); !strings.Contains(p.Text(".audit-kept"), "audit trail is not yours to delete and stays") {
-			t.Errorf("the workspace page does not say the log stays: %q", p.Text(".audit-kept"))
-		}
-		mustRedirect(t, "delete workspace", u.post("/settings/workspace", "confirm", "DELETE"))
-		want := fmt.Sprintf("Intact, %d entries.", demoRoleEntries+5)
-		if p := u.Get("/audit/verify"); p.Status != http.StatusOK || p.Text(".verdict") != want {
-			t.Fatalf("GET /audit/verify: %d %q, want %q", p.Status, p.Text(".verdict"), want)
-		}
-		seq := demoRoleEntries + 3
-		if _, err := db.ExecContext(context.Background(), "UPDATE audit_entries SET reason = 'approved by the board' WHERE seq = $1", seq); err != nil {
-			t.Fatal(err)
-		}
-		p := u.Get("/audit/verify")
-		text := p.Text(".verdict")
-		if p.Status != http.StatusOK || !strings.Contains(text, fmt.Sprintf("entry %d does not match", seq)) ||
-			!strings.Contains(text, "content was changed") || !strings.Contains(text, fmt.Sprintf("The %d entries before it are intact", seq-1)) {
-			t.Errorf("after a hand edit: %q", text)
-		}
-		if link, _ := p.Doc.Find(`a[href^="/audit?before="]`).Attr("href"); link != fmt.Sprintf("/audit?before=%d", seq+1) {
-			t.Errorf("link to the broken entry = %q", link)
-		}
-	})
+	for _, e := range []string{"sqlite", "postgres"} {
+		t.Run(e, func(t *testing.T) { auditVerifyPage(t, e) })
+	}
+}
+
+func auditVerifyPage(t *testing.T, engine string) {
+	clock := newClock(time.Now())
+	app, db := auditAppAt(t, engine, clock.Now)
+	appendEntries(t, app, "alice", 5)
+	u := signInWS(t, app, "demo")
+	mustRedirect(t, "a note", u.post("/businesses/1001/notes", "text", "Asked for statements."))
+	if p := u.Get("/settings/workspace"); !strings.Contains(p.Text(".audit-kept"), "audit trail is not yours to delete and stays") {
+		t.Errorf("the workspace page does not say the log stays: %q", p.Text(".audit-kept"))
+	}
+	mustRedirect(t, "delete workspace", u.post("/settings/workspace", "confirm", "DELETE"))
+	want := fmt.Sprintf("Intact, %d entries.", demoRoleEntries+5)
+	if p := u.Get("/audit/verify"); p.Status != http.StatusOK || p.Text(".verdict") != want {
+		t.Fatalf("GET /audit/verify: %d %q, want %q", p.Status, p.Text(".verdict"), want)
+	}
+	seq := demoRoleEntries + 3
+	if _, err := db.ExecContext(context.Background(), "UPDATE audit_entries SET reason = 'approved by the board' WHERE seq = $1", seq); err != nil {
+		t.Fatal(err)
+	}
+	// The log's head has not moved: the verdict is the one kept, until
+	// asked again a minute on.
+	if p := u.Get("/audit/verify?again=1"); p.Text(".verdict") != want || !strings.Contains(p.Text("#verdict-kept"), "nothing has been appended since") {
+		t.Errorf("within the minute: %q, %q", p.Text(".verdict"), p.Text("#verdict-kept"))
+	}
+	clock.Advance(time.Minute)
+	p := u.Get("/audit/verify?again=1")
+	text := p.Text(".verdict")
+	if p.Status != http.StatusOK || !strings.Contains(text, fmt.Sprintf("entry %d does not match", seq)) ||
+		!strings.Contains(text, "content was changed") || !strings.Contains(text, fmt.Sprintf("The %d entries before it are intact", seq-1)) {
+		t.Errorf("after a hand edit: %q", text)
+	}
+	if link, _ := p.Doc.Find(`a[href^="/audit?before="]`).Attr("href"); link != fmt.Sprintf("/audit?before=%d", seq+1) {
+		t.Errorf("link to the broken entry = %q", link)
+	}
 }

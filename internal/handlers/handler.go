@@ -210,8 +210,10 @@ type gates struct {
 	heavy heavyGate
 	// imports bounds the files read at once (accounts_import_gate.go).
 	imports importGate
-	// verifying runs one verification of the audit trail at a time.
+	// verifying runs one verification of the audit trail at a time;
+	// verdict keeps its verdict for the log's head.
 	verifying singleflight.Group
+	verdict   keptVerdict
 	// writeTimeout bounds writing a page, exportStall an export waiting
 	// on the browser, wsDeadline a page's workspace reads together.
 	writeTimeout, exportStall, wsDeadline time.Duration

@@ -67,7 +67,9 @@ func TestTeamDownloadsBoundedOthersServed(t *testing.T) {
 
 // TestAuditVerifyFloodShared: fifty verifications at once share the one
 // that runs, each answering its verdict, and another analyst's pages
-// answer 200 throughout.
+// answer 200 throughout; fifty more of the unchanged log answer from the
+// kept verdict, so the log is read through once in all (issue 47.2); an
+// entry appended makes the next one read it again.
 func TestAuditVerifyFloodShared(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	flood := signInAccounts(t, app, "demo")
@@ -95,5 +97,22 @@ func TestAuditVerifyFloodShared(t *testing.T) {
 		if p.Status != http.StatusOK || !strings.Contains(p.Text("main"), "Intact") {
 			t.Errorf("verification %d: %d %.200q", i+1, p.Status, p.Text("main"))
 		}
+	}
+	// Fifty more, after: the log has not changed, so none reads it again.
+	for range 50 {
+		if p := flood.Get("/audit/verify"); p.Status != http.StatusOK || !strings.Contains(p.Text("#verdict-kept"), "nothing has been appended since") {
+			t.Fatalf("a verification of the unchanged log: %d %q", p.Status, p.Text("#verdict-kept"))
+		}
+	}
+	if walks := app.Stats().AuditWalks; walks != 1 {
+		t.Errorf("a hundred verifications of an unchanged log read it through %d times, want once", walks)
+	}
+	// An entry appended moves the head: the next verification reads it.
+	appendEntries(t, app, "alice", 1)
+	if p := flood.Get("/audit/verify"); !strings.Contains(p.Text(".verdict"), "Intact") || strings.Contains(p.Text("#verdict-kept"), "appended since") {
+		t.Errorf("after an append: %q %q", p.Text(".verdict"), p.Text("#verdict-kept"))
+	}
+	if walks := app.Stats().AuditWalks; walks != 2 {
+		t.Errorf("after an append: %d walks, want 2", walks)
 	}
 }

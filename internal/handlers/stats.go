@@ -17,6 +17,9 @@ type Stats struct {
 	PageCacheBytes                                     uint64
 	// ExportsInFlight are portfolio exports streaming now.
 	ExportsInFlight int64
+	// AuditWalks are the verifications of the audit trail that read it
+	// through (the others answered from a kept verdict or shared one).
+	AuditWalks uint64
 }
 
 // Stats returns the figures now.
@@ -32,5 +35,6 @@ func (h *Handler) Stats() Stats {
 		PageCacheEvictions: pc.Evictions,
 		PageCacheBytes:     pc.Bytes,
 		ExportsInFlight:    h.exportsRunning.Load(),
+		AuditWalks:         h.verdict.walks.Load(),
 	}
 }

@@ -70,6 +70,18 @@ func (s *Store) VerifyAudit(ctx context.Context, team string) (AuditVerdict, err
 	return v, nil
 }
 
+// AuditHead is the team's log as written so far: its last entry's number
+// and hash (0 and GenesisHash for an empty log). A verdict of the log
+// holds while its head is the same (handlers keep it so).
+func (s *Store) AuditHead(ctx context.Context, team string) (seq int64, hash string, err error) {
+	team, err = teamKey(team)
+	if err != nil {
+		return 0, "", err
+	}
+	h, err := s.readAuditHead(ctx, team)
+	return h.Seq, h.Hash, err
+}
+
 // readAuditHead reads the team's head without locking it: a team without
 // one has written nothing.
 func (s *Store) readAuditHead(ctx context.Context, team string) (auditHead, error) {

@@ -108,6 +108,12 @@ func cloneValues(q url.Values) url.Values {
 type AuditVerifyPage struct {
 	Base
 	Verdict store.AuditVerdict
+	// CheckedAt is when the log was read through for the verdict; Kept
+	// says the verdict was kept from then, the log's last entry (Head)
+	// having stayed the same.
+	CheckedAt string
+	Kept      bool
+	Head      int64
 	// Problem is the verdict's problem as a sentence.
 	Problem string
 	// BrokenURL shows the log from the first entry that does not match.
