@@ -150,7 +150,8 @@ func TestLookupDetectsTheKind(t *testing.T) {
 
 // TestAreaNavigation: every page of the team's area lists the accounts,
 // the exposure, the worklist, the reviews, the refresh plan, the
-// validation, the defaults, the decisions and the audit trail, and every page of the workspace lists
+// validation, the defaults, the decisions, the audit trail and the
+// webhooks, and every page of the workspace lists
 // the watch list, alerts, dated copies, the digest's settings, the
 // supplier category and the workspace's own page; each marks its own
 // (or its parent's) link current, and every link listed opens.
@@ -158,7 +159,7 @@ func TestAreaNavigation(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := signInAccounts(t, app, "demo")
 	importLedger(t, u, "aging.csv", []byte(ledgerCSV), "2026-09-30")
-	const team = "/accounts /portfolio/exposure /worklist /reviews /refresh-plan /policy/validation /accounts/defaults /decisions /audit"
+	const team = "/accounts /portfolio/exposure /worklist /reviews /refresh-plan /policy/validation /accounts/defaults /decisions /audit /settings/webhooks"
 	const workspace = "/watchlist /alerts /snapshots /settings/digest /settings/supplier-category /settings/workspace"
 	for _, c := range []struct{ path, area, want, current string }{
 		{"/accounts", "Team", team, "Accounts"},
@@ -173,6 +174,7 @@ func TestAreaNavigation(t *testing.T) {
 		{"/decisions", "Team", team, "Decisions"},
 		{"/audit", "Team", team, "Audit trail"},
 		{"/audit/verify", "Team", team, "Audit trail"},
+		{"/settings/webhooks", "Team", team, "Webhooks"},
 		{"/watchlist", "Your workspace", workspace, "Watch list"},
 		{"/alerts", "Your workspace", workspace, "Alerts"},
 		{"/alerts/backtest", "Your workspace", workspace, "Alerts"},

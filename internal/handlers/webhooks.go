@@ -30,8 +30,11 @@ var webhookFlashes = map[string]string{
 // webhooksPage fills the page from the team's endpoints and log.
 func (h *Handler) webhooksPage(c *echo.Context) (views.WebhooksPage, error) {
 	ctx, a := c.Request().Context(), h.analyst(c)
-	p := views.WebhooksPage{Manage: h.roles.Of(session.Must(c).User).Role.May(roles.ManageWebhooks),
-		AllowPrivate: h.webhooks.AllowPrivate(), Max: store.MaxWebhooks}
+	p := views.WebhooksPage{Manage: h.webhooks != nil && h.roles.Of(session.Must(c).User).Role.May(roles.ManageWebhooks),
+		Off: h.webhooks == nil, Max: store.MaxWebhooks}
+	if h.webhooks != nil {
+		p.AllowPrivate = h.webhooks.AllowPrivate()
+	}
 	ws, err := h.store.Webhooks(ctx, a)
 	if err != nil {
 		return p, err
@@ -75,16 +78,14 @@ func eventChoices(checked []string) []views.WebhookEventChoice {
 }
 
 func (h *Handler) renderWebhooks(c *echo.Context, status int, p views.WebhooksPage) error {
-	p.Base = h.base(c, nil, "Webhooks", views.NavSettings)
+	p.Base = h.base(c, nil, "Webhooks", views.NavAccounts)
 	p.Flash = webhookFlashes[c.QueryParam("done")]
 	return h.render(c, status, templates.Webhooks(p))
 }
 
-// showWebhooks is /settings/webhooks.
+// showWebhooks is /settings/webhooks; on a dashboard without webhook
+// deliveries it says so and offers no form.
 func (h *Handler) showWebhooks(c *echo.Context) error {
-	if h.webhooks == nil {
-		return echo.ErrNotFound
-	}
 	p, err := h.webhooksPage(c)
 	if err != nil {
 		return workspaceError(err)

@@ -49,6 +49,7 @@ var areas = []area{
 			{URL: "/accounts/defaults", Label: "Defaults"},
 			{URL: "/decisions", Label: "Decisions"},
 			{URL: "/audit", Label: "Audit trail"},
+			{URL: "/settings/webhooks", Label: "Webhooks"},
 		},
 		under: [][2]string{
 			{"/accounts/import", "/accounts"},

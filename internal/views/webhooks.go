@@ -6,6 +6,8 @@ type WebhooksPage struct {
 	Base
 	// Manage: the user may register, remove and replay (a manager).
 	Manage bool
+	// Off: this dashboard runs no webhook deliveries.
+	Off bool
 	// AllowPrivate: private and loopback addresses are allowed here.
 	AllowPrivate bool
 	// URL and Events are the form's values (the user's own on a 422);
