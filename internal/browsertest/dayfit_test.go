@@ -1,0 +1,74 @@
+package browsertest
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"creditdash/internal/apptest"
+	"creditdash/internal/store"
+)
+
+// TestAnalystDayPagesFit: the pages of an analyst's day (the import
+// preview, accounts, the exposure bridge, the back-test summary,
+// decisions, a request, the worklist and the credit memo, each with the
+// header) are never wider than the screen, on a 390 px phone and in a
+// 1366 px laptop window.
+func TestAnalystDayPagesFit(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	b := Start(t)
+	openSignedIn(t, app, b, "/accounts/import")
+	fits := func(what string) {
+		t.Helper()
+		l := Eval[layoutReport](b, pageLayout)
+		if l.ScrollWidth > l.InnerWidth {
+			t.Errorf("%s at %d px: the page is %d px wide; too wide: %s", what, l.InnerWidth, l.ScrollWidth, strings.Join(l.Wide, ", "))
+		}
+	}
+	widths := []struct {
+		w, h   int64
+		mobile bool
+	}{{phoneWidth, phoneHeight, true}, {1366, 768, false}}
+	for i, sample := range []string{"demo-ledger-3-months-earlier.csv", "demo-ledger-current.csv"} {
+		b.Navigate(app.URL + "/accounts/import")
+		if status := b.ClickNavigate(`button[name="sample"][value="` + sample + `"]`); status != http.StatusOK {
+			t.Fatalf("sample %s preview: status %d", sample, status)
+		}
+		if i == 1 {
+			for _, w := range widths {
+				setViewport(b, w.w, w.h, w.mobile)
+				fits("the import preview")
+			}
+			setViewport(b, desktopWidth, desktopHeight, false)
+		}
+		if status := b.ClickNavigate(".import-confirm button[type=submit]"); status != http.StatusOK {
+			t.Fatalf("sample %s import: status %d", sample, status)
+		}
+	}
+	accts, err := app.Store.Accounts(context.Background(), store.Analyst{Service: apptest.WorkspaceService, User: "demo"}, "")
+	if err != nil || len(accts) == 0 {
+		t.Fatalf("accounts: %d, %v", len(accts), err)
+	}
+	r, err := app.Store.RequestLimit(context.Background(), store.Analyst{Service: apptest.WorkspaceService, User: "demo"},
+		store.RequestSpec{Account: accts[0].Account, Amount: 1e9, Reason: "A new supply contract for the whole region", Authority: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strconv.FormatInt(r.ID, 10)
+	pages := []string{"/accounts", "/portfolio/exposure", "/alerts/backtest?scope=portfolio&score=pay&condition=below&threshold=5&months=12",
+		"/decisions", "/decisions/" + id, "/worklist", "/decisions/" + id + "/memo"}
+	for _, w := range widths {
+		setViewport(b, w.w, w.h, w.mobile)
+		for _, path := range pages {
+			if status := b.Navigate(app.URL + path); status != http.StatusOK {
+				t.Errorf("GET %s: status %d", path, status)
+				continue
+			}
+			fits(path)
+		}
+	}
+	b.NoConsoleErrors(t)
+	b.NoCSPViolations(t)
+}
