@@ -252,7 +252,7 @@ func (s *Store) setLimit(ctx context.Context, tx *sql.Tx, service string, r Limi
 		return AuditChange{}, err
 	}
 	if err := s.Emit(ctx, tx, service, EventLimitChanged, LimitChangedData{Account: r.Account, BusinessID: r.BusinessID,
-		OldLimit: was, NewLimit: r.Amount, RequestID: r.ID, ChangedBy: r.DecidedBy}); err != nil {
+		OldLimit: was, NewLimit: *r.Approved, RequestID: r.ID, ChangedBy: r.DecidedBy}); err != nil {
 		return AuditChange{}, err
 	}
 	return AuditChange{Actor: r.DecidedBy, Action: AuditActionLimit, Account: r.Account, BusinessID: r.BusinessID,

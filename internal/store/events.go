@@ -105,6 +105,7 @@ type DecisionMadeData struct {
 	Account     string   `json:"account"`
 	BusinessID  int32    `json:"business_id"`
 	Amount      float64  `json:"amount"`
+	Approved    *float64 `json:"approved"`
 	OldLimit    *float64 `json:"old_limit"`
 	Outcome     string   `json:"outcome"`
 	RequestedBy string   `json:"requested_by"`
@@ -115,7 +116,7 @@ type DecisionMadeData struct {
 
 // decisionData is the decision.made of a decided request.
 func decisionData(r LimitRequest) DecisionMadeData {
-	return DecisionMadeData{RequestID: r.ID, Account: r.Account, BusinessID: r.BusinessID, Amount: r.Amount, OldLimit: r.OldLimit,
+	return DecisionMadeData{RequestID: r.ID, Account: r.Account, BusinessID: r.BusinessID, Amount: r.Amount, Approved: r.Approved, OldLimit: r.OldLimit,
 		Outcome: r.Status, RequestedBy: r.RequestedBy, DecidedBy: r.DecidedBy, DecidedAt: r.DecidedAt.UTC().Format(time.RFC3339), Note: r.Note}
 }
 

@@ -29,7 +29,8 @@ func eventsOf(t *testing.T, s *Store, team string) (types []string, bodies []map
 }
 
 // TestEventsCommitWithTheirChange: with an endpoint taking the events, a
-// decision writes decision.made and limit.changed in its transaction, an
+// decision (part of the amount approved) writes decision.made and
+// limit.changed in its transaction, an
 // import import.completed, an alert alert.raised; a change that fails
 // after emitting leaves none, and a type nobody takes is not written.
 func TestEventsCommitWithTheirChange(t *testing.T) {
@@ -46,7 +47,7 @@ func TestEventsCommitWithTheirChange(t *testing.T) {
 		if types, _ := eventsOf(t, s, alice.Service); len(types) != 0 {
 			t.Fatalf("a waiting request wrote events: %v", types)
 		}
-		_, err = s.Decide(ctx, carol, r.ID, Approve, "fine")
+		_, err = s.ApproveAmount(ctx, carol, r.ID, 8000, "part of it")
 		must(t, err)
 		_, err = s.ImportLedger(ctx, alice, ImportSpec{AsOf: date("2026-11-30"), File: "nov.csv", Lines: []LedgerLine{line("A-1", 1001, 1200)}, Update: true})
 		must(t, err)
@@ -78,11 +79,11 @@ func TestEventsCommitWithTheirChange(t *testing.T) {
 			t.Fatalf("events = %v, want %v", types, want)
 		}
 		limit := bodies[0]["data"].(map[string]any)
-		if bodies[0]["type"] != EventLimitChanged || limit["account"] != "A-2" || limit["new_limit"] != 9000.0 || limit["changed_by"] != "carol" {
+		if bodies[0]["type"] != EventLimitChanged || limit["account"] != "A-2" || limit["new_limit"] != 8000.0 || limit["changed_by"] != "carol" {
 			t.Errorf("limit.changed = %v", bodies[0])
 		}
 		decision := bodies[1]["data"].(map[string]any)
-		if decision["outcome"] != StatusApproved || decision["requested_by"] != "bob" || decision["decided_by"] != "carol" || decision["amount"] != 9000.0 {
+		if decision["outcome"] != StatusApproved || decision["requested_by"] != "bob" || decision["decided_by"] != "carol" || decision["amount"] != 9000.0 || decision["approved"] != 8000.0 {
 			t.Errorf("decision.made = %v", bodies[1])
 		}
 		if imp := bodies[2]["data"].(map[string]any); imp["file"] != "nov.csv" || imp["mode"] != ModeUpdate || imp["imported"] != 1.0 {
