@@ -15,7 +15,8 @@ import (
 // preview, accounts, the exposure bridge, the back-test summary,
 // decisions, a request, the worklist and the credit memo, each with the
 // header) are never wider than the screen, on a 390 px phone and in a
-// 1366 px laptop window.
+// 1366 px laptop window; the accounts' first column stays in view (sticky)
+// while their figures scroll.
 func TestAnalystDayPagesFit(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	b := Start(t)
@@ -67,8 +68,25 @@ func TestAnalystDayPagesFit(t *testing.T) {
 				continue
 			}
 			fits(path)
+			if path == "/accounts" {
+				a := Eval[accountsFit](b, accountsLayout)
+				if a.Position != "sticky" {
+					t.Errorf("/accounts at %d px: the first column is %q, want sticky", w.w, a.Position)
+				}
+			}
 		}
 	}
 	b.NoConsoleErrors(t)
 	b.NoCSPViolations(t)
 }
+
+// accountsFit is what accountsLayout measures of the accounts table.
+type accountsFit struct {
+	Position string
+}
+
+// accountsLayout measures the accounts table's first column's position.
+const accountsLayout = `(() => {
+	const first = document.querySelector('table.accounts tbody th[scope="row"]');
+	return {Position: getComputedStyle(first).position};
+})()`
