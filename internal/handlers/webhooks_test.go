@@ -1,11 +1,13 @@
 package handlers_test
 
 import (
+	"database/sql"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +15,7 @@ import (
 
 	"creditdash/internal/apptest"
 	"creditdash/internal/roles"
+	"creditdash/internal/store"
 	"creditdash/internal/store/storetest"
 	"creditdash/internal/webhooks"
 )
@@ -205,4 +208,87 @@ func TestWebhookRefusesPrivateAddresses(t *testing.T) {
 			t.Error("a refused endpoint was registered")
 		}
 	})
+}
+
+// TestWebhookOutboxRollsBackWithItsChange: a limit change that fails
+// after its events were written (the database refuses its audit entry,
+// through a trigger the test adds) leaves no event and sends nothing; the
+// same change once the database takes it is delivered, each event once.
+func TestWebhookOutboxRollsBackWithItsChange(t *testing.T) {
+	table, err := roles.Parse("test", "demo=manager:250000,developer=analyst:10000", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			opts := apptest.Options{Roles: table, Webhooks: true, WebhookAllowPrivate: true}
+			driver, dsn := "sqlite", ""
+			refuse := []string{`CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_entries BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`}
+			allow := "DROP TRIGGER refuse_audit"
+			if engine == "postgres" {
+				opts.DatabaseURL = storetest.Database(t)
+				driver, dsn = "pgx", opts.DatabaseURL
+				refuse = []string{`CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`,
+					`CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_entries FOR EACH ROW EXECUTE FUNCTION refuse_audit()`}
+				allow = "DROP TRIGGER refuse_audit ON audit_entries"
+			} else {
+				opts.DataDir = t.TempDir()
+				dsn = "file:" + filepath.Join(opts.DataDir, store.FileName) + "?_pragma=busy_timeout(5000)"
+			}
+			app := apptest.Start(t, opts)
+			db, err := sql.Open(driver, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			exec := func(q string) {
+				t.Helper()
+				if _, err := db.ExecContext(t.Context(), q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			events := func() int {
+				t.Helper()
+				var n int
+				if err := db.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM webhook_events").Scan(&n); err != nil {
+					t.Fatal(err)
+				}
+				return n
+			}
+
+			rcv := newReceiver(t)
+			demo := signInAccounts(t, app, "demo")
+			made := demo.post("/settings/webhooks", "url", rcv.URL, "events", "limit.changed", "events", "decision.made")
+			rcv.setSecret(made.Text("#webhook-secret"))
+			dev := signInAccounts(t, app, "developer")
+			importLedger(t, dev, "aging.csv", []byte(ledgerCSV), "2026-09-30")
+
+			for _, q := range refuse {
+				exec(q)
+			}
+			if p := dev.post("/businesses/1001/limit-requests", "account", "A-1", "amount", "8000", "reason", "Orders doubled"); p.Status == http.StatusSeeOther {
+				t.Fatal("the change went through with its audit entry refused")
+			}
+			if n := events(); n != 0 {
+				t.Fatalf("a failed change left %d events", n)
+			}
+			exec(allow)
+			mustRedirect(t, "request", dev.post("/businesses/1001/limit-requests", "account", "A-1", "amount", "8000", "reason", "Orders doubled"))
+			waitFor(t, "both events delivered", func() bool {
+				ids := map[string]bool{}
+				for _, m := range rcv.messages() {
+					if m.Status == http.StatusNoContent {
+						ids[m.ID] = true
+					}
+				}
+				return len(ids) == 2
+			})
+			if n := events(); n != 2 {
+				t.Errorf("%d events, want the change's 2", n)
+			}
+			if got := demo.Get("/accounts").Text("main"); !strings.Contains(got, "8,000") {
+				t.Errorf("the limit in force after the change: %.300q", got)
+			}
+		})
+	}
 }
