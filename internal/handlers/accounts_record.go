@@ -112,6 +112,10 @@ func (h *Handler) submitERPLimits(c *echo.Context) error {
 	if err != nil {
 		return decisionsError(err)
 	}
+	rule, err := h.activePolicy(c)
+	if err != nil {
+		return decisionsError(err)
+	}
 	asked, approved := 0, 0
 	for _, f := range all {
 		if asked == maxAdoptedAtOnce {
@@ -125,7 +129,8 @@ func (h *Handler) submitERPLimits(c *echo.Context) error {
 			inForce = views.Amount(*f.Account.Limit)
 		}
 		r, err := h.store.RequestLimit(ctx, a, store.RequestSpec{Account: f.Account.Account, Amount: *f.ERPLimit, Authority: authority,
-			Reason: fmt.Sprintf("ERP limit %s in the ledger of %s (in force: %s). %s", views.Amount(*f.ERPLimit), f.AsOf, inForce, reason)})
+			Reason: fmt.Sprintf("ERP limit %s in the ledger of %s (in force: %s). %s", views.Amount(*f.ERPLimit), f.AsOf, inForce, reason),
+			Policy: rule.atOnce(&f)})
 		if errors.Is(err, store.ErrRequestsFull) {
 			break
 		}

@@ -122,6 +122,9 @@ func (h *Handler) submitLimitRequest(c *echo.Context) error {
 	}
 	spec := store.RequestSpec{Account: form.Account, Amount: amount, Reason: form.Reason,
 		Authority: float64(h.roles.Of(a.User).Authority)}
+	if spec.Policy, err = h.requestPolicy(c, form.Account); err != nil {
+		return decisionsError(err)
+	}
 	if calc.given {
 		if spec.Calculator, err = h.calculatorText(c, id, calc.in); err != nil {
 			return err

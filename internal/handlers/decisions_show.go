@@ -80,6 +80,10 @@ func (h *Handler) whyItWaits(r store.LimitRequest) string {
 	as := h.roles.Of(r.RequestedBy)
 	s := fmt.Sprintf("%s is above the authority of its requester, %s (%s, up to %s).",
 		views.Amount(r.Amount), r.RequestedBy, as.Role, views.Amount(r.Authority))
+	if r.Amount <= r.Authority {
+		s = fmt.Sprintf("%s is within the authority of its requester, %s (%s, up to %s), but above what the team's credit policy in force lets be decided at once for the account's class (see /policy).",
+			views.Amount(r.Amount), r.RequestedBy, as.Role, views.Amount(r.Authority))
+	}
 	var who []string
 	for _, name := range h.roles.Named() {
 		if m := h.roles.Of(name); name != r.RequestedBy && m.Role.May(roles.Decide) && float64(m.Authority) >= r.Amount {

@@ -159,7 +159,7 @@ func TestAreaNavigation(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := signInAccounts(t, app, "demo")
 	importLedger(t, u, "aging.csv", []byte(ledgerCSV), "2026-09-30")
-	const team = "/accounts /portfolio/exposure /worklist /reviews /refresh-plan /policy/validation /accounts/defaults /decisions /audit /settings/webhooks"
+	const team = "/accounts /portfolio/exposure /worklist /reviews /refresh-plan /policy /policy/validation /accounts/defaults /decisions /audit /settings/webhooks"
 	const workspace = "/watchlist /alerts /snapshots /settings/digest /settings/supplier-category /settings/workspace"
 	for _, c := range []struct{ path, area, want, current string }{
 		{"/accounts", "Team", team, "Accounts"},
@@ -169,6 +169,7 @@ func TestAreaNavigation(t *testing.T) {
 		{"/reviews", "Team", team, "Reviews"},
 		{"/accounts/A-1/review", "Team", team, "Reviews"},
 		{"/refresh-plan", "Team", team, "Refresh plan"},
+		{"/policy", "Team", team, "Credit policy"},
 		{"/policy/validation", "Team", team, "Policy validation"},
 		{"/accounts/defaults", "Team", team, "Defaults"},
 		{"/decisions", "Team", team, "Decisions"},

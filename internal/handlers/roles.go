@@ -50,8 +50,10 @@ var postActions = map[string]roles.Action{
 	webhooksPath + "/deliveries/:id/replay": roles.ManageWebhooks,
 	// Clearing a default is a manager's decision; the loss given default
 	// is the team's policy.
-	views.DefaultsPath + "/:id/clear": roles.Decide,
-	views.DefaultsPath + "/lgd":       roles.SetPolicy,
+	views.DefaultsPath + "/:id/clear":           roles.Decide,
+	views.DefaultsPath + "/lgd":                 roles.SetPolicy,
+	views.PolicyPath + "/versions":              roles.SetPolicy,
+	views.PolicyPath + "/versions/:id/activate": roles.SetPolicy,
 }
 
 // actionOf is the action a request asks for: reading for GET and HEAD,

@@ -147,6 +147,13 @@ func (h *Handler) Routes() *echo.Echo {
 	// Defaults named as such (issue 45): a filing any page learned; a
 	// manager clears one (a decision, with a note) and sets the loss given
 	// default.
+	// The team's credit policy (issue 45): versions saved by a manager,
+	// put in force by another.
+	app.GET(views.PolicyPath, h.showPolicy)
+	app.POST(views.PolicyPath+"/versions", h.submitPolicyVersion)
+	app.GET(views.PolicyPath+"/versions", goTo(views.PolicyPath))
+	app.POST(views.PolicyPath+"/versions/:id/activate", h.submitPolicyActivate)
+	app.GET(views.PolicyPath+"/versions/:id/activate", goTo(views.PolicyPath))
 	app.GET(views.DefaultsPath, h.showDefaults)
 	app.POST(views.DefaultsPath+"/:id/clear", h.submitClearDefault)
 	app.GET(views.DefaultsPath+"/:id/clear", goTo(views.DefaultsPath))

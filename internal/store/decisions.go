@@ -77,7 +77,22 @@ type RequestSpec struct {
 	// request is approved at once.
 	Authority float64
 	Evidence  []Evidence
+	// Policy is the at-once rule of the team's policy in force for the
+	// account's class, nil when no policy is in force: above its amount
+	// the request waits for a second person, whatever the authority.
+	Policy *PolicyAtOnce
 }
+
+// PolicyAtOnce is what the policy in force lets a requester decide at
+// once for one account: limits up to Max in Class (0: none).
+type PolicyAtOnce struct {
+	Version int
+	Class   string
+	Max     float64
+}
+
+// allows says the policy lets amount be decided at once.
+func (p *PolicyAtOnce) allows(amount float64) bool { return p == nil || p.Max > 0 && amount <= p.Max }
 
 // LimitRequest is a request as kept.
 type LimitRequest struct {
@@ -164,15 +179,20 @@ func (s *Store) RequestLimit(ctx context.Context, a Analyst, spec RequestSpec) (
 		}
 		changes := []AuditChange{{Actor: a.User, Action: AuditActionRequest, Account: r.Account, BusinessID: r.BusinessID,
 			OldValue: amountText(r.OldLimit), NewValue: amountText(&r.Amount), Reason: fmt.Sprintf("request %d: %s", r.ID, r.Reason)}}
-		if spec.Amount <= spec.Authority {
+		if spec.Amount <= spec.Authority && spec.Policy.allows(spec.Amount) {
 			r.Status, r.DecidedBy, r.DecidedAt, r.Note = StatusApproved, a.User, r.RequestedAt, "within the requester's own authority"
 			r.Approved = &r.Amount
+			why := fmt.Sprintf("request %d approved at once: within %s's authority of %s", r.ID, a.User, amountText(&spec.Authority))
+			if p := spec.Policy; p != nil {
+				r.Note += fmt.Sprintf(" and policy version %d's at-once amount for class %s", p.Version, p.Class)
+				why += fmt.Sprintf(" and policy version %d's at-once amount of %s for class %s", p.Version, amountText(&p.Max), p.Class)
+			}
 			c, err := s.setLimit(ctx, tx, a.Service, r)
 			if err != nil {
 				return err
 			}
 			changes = append(changes, AuditChange{Actor: a.User, Action: AuditActionApprove, Account: r.Account, BusinessID: r.BusinessID,
-				NewValue: amountText(&r.Amount), Reason: fmt.Sprintf("request %d approved at once: within %s's authority of %s", r.ID, a.User, amountText(&spec.Authority))}, c)
+				NewValue: amountText(&r.Amount), Reason: why}, c)
 			if err := s.Emit(ctx, tx, a.Service, EventDecisionMade, decisionData(r)); err != nil {
 				return err
 			}

@@ -45,6 +45,7 @@ var areas = []area{
 			{URL: "/worklist", Label: "Worklist"},
 			{URL: "/reviews", Label: "Reviews"},
 			{URL: "/refresh-plan", Label: "Refresh plan"},
+			{URL: "/policy", Label: "Credit policy"},
 			{URL: "/policy/validation", Label: "Policy validation"},
 			{URL: "/accounts/defaults", Label: "Defaults"},
 			{URL: "/decisions", Label: "Decisions"},
