@@ -18,7 +18,7 @@
 //     (review.go, worklist.go);
 //   - which linked businesses an analyst's hourly requests are best spent
 //     refreshing, and how much of the exposure has fresh scores
-//     (refresh.go).
+//     (refresh_plan.go).
 //
 // It shapes nothing: labels, formats and charts belong to internal/views,
 // which imports this package, never the other way round.

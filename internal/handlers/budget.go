@@ -71,7 +71,7 @@ type loaded struct {
 	offers []*deferredError
 	// also fingerprints copies the page showed from the cache alone
 	// (see reportNews): they are part of the page's key. alsoDeps are
-	// those copies for the kept-first path (pagecache.go), alsoLost set when too many to note.
+	// those copies for the kept-first path (render.go), alsoLost set when too many to note.
 	also     uint64
 	alsoDeps []cache.Dep
 	alsoLost bool

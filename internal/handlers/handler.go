@@ -110,7 +110,7 @@ type Config struct {
 	// PageWriteTimeout bounds writing a page; zero means a minute.
 	PageWriteTimeout time.Duration
 	// WorkspaceDeadline bounds all the workspace reads of one page
-	// together (see wsdeadline.go); zero means 1.5 seconds.
+	// together (see heavy.go); zero means 1.5 seconds.
 	WorkspaceDeadline time.Duration
 	// PageTurnWait is how long a page waits for its turn (see
 	// middleware.Turns) before it says the dashboard is busy; zero means 20
@@ -190,7 +190,7 @@ type site struct {
 	urls      views.Assets
 	// roles are the team's roles.
 	roles *roles.Table
-	// demo is the stand-in's first-run help (see demo.go); nil outside
+	// demo is the stand-in's first-run help (see auth.go); nil outside
 	// demo mode. sampleLedgers offers the demo's ledgers on import.
 	demo          *Demo
 	sampleLedgers bool
@@ -208,7 +208,7 @@ type gates struct {
 	turns *middleware.Turns
 	// heavy bounds the team's downloads running at once (heavy.go).
 	heavy heavyGate
-	// imports bounds the files read at once (accounts_import_gate.go).
+	// imports bounds the files read at once (heavy.go).
 	imports importGate
 	// verifying runs one verification of the audit trail at a time;
 	// verdict keeps its verdict for the log's head.
@@ -222,7 +222,7 @@ type gates struct {
 // books are what this process remembers between requests, each bounded.
 type books struct {
 	// pages keeps finished pages and the copies each was read from (see
-	// pagecache.go).
+	// render.go).
 	pages *middleware.PageCache
 	// features remembers the optional operations the service lacks.
 	features *featureBook

@@ -4,11 +4,15 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"time"
+
+	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/middleware"
 	"creditdash/internal/session"
-	"github.com/labstack/echo/v5"
+	"creditdash/internal/views"
+	"creditdash/templates"
 )
 
 // Bounds on what a request may carry. The server itself admits headers up
@@ -78,4 +82,163 @@ func loginURL(next, reason string) string {
 		return "/login"
 	}
 	return "/login?" + q.Encode()
+}
+
+// Signed-in GETs asked for from another site answer with a page that
+// offers the same request as a button (see session.SameSiteGETs); this
+// file says what each such page says.
+
+// crossSite says what a guarded GET would do, for its stand-in page.
+type crossSite struct {
+	title, why, button string
+}
+
+// sameSiteOnly guards one GET with its own message.
+func (h *Handler) sameSiteOnly(what crossSite) echo.MiddlewareFunc {
+	return session.SameSiteOnly(func(c *echo.Context) error { return h.offerButton(c, what) })
+}
+
+// sameSitePages guards every signed-in GET; the messages of crossSitePages
+// say what the better-known ones would do.
+func (h *Handler) sameSitePages() echo.MiddlewareFunc {
+	return session.SameSiteGETs(func(c *echo.Context) error {
+		what, ok := crossSitePages[c.Path()]
+		if !ok {
+			what = crossSitePage
+		}
+		return h.offerButton(c, what)
+	})
+}
+
+// offerButton answers a guarded GET from another site with the stand-in
+// page: the same path and query as a form whose button asks again.
+func (h *Handler) offerButton(c *echo.Context, what crossSite) error {
+	r := c.Request()
+	v := views.CrossSitePage{Title: what.title, Why: what.why, Button: what.button, Path: middleware.SafePath(r.URL.Path)}
+	q := r.URL.Query()
+	names := make([]string, 0, len(q))
+	for name := range q {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		for _, value := range q[name] {
+			v.Fields = append(v.Fields, views.Field{Name: name, Value: value})
+		}
+	}
+	return h.render(c, http.StatusForbidden, templates.CrossSite(h.base(c, nil, what.title, views.NavNone), v))
+}
+
+// The guarded GETs' messages.
+var (
+	crossSiteExport = crossSite{
+		title:  "Download the export?",
+		why:    "The export uses one request of your hourly budget.",
+		button: "Download",
+	}
+	crossSiteReport = crossSite{
+		title:  "Open the report?",
+		why:    "A link from another site led here. Opening the report may use requests of your hourly budget and records the scores it shows for your team.",
+		button: "Open the report",
+	}
+	crossSitePage = crossSite{
+		title:  "Open the page?",
+		why:    "A link from another site led here. Pages may use requests of your hourly budget or remember what you have seen, so the dashboard asks first.",
+		button: "Open the page",
+	}
+	// crossSitePages are the messages of the pages linked to most, by
+	// route; any other signed-in page gets crossSitePage.
+	crossSitePages = map[string]crossSite{
+		"/": {
+			title:  "Open the home page?",
+			why:    "The home page remembers the scores you have seen, to show what changed on your next visit.",
+			button: "Open the home page",
+		},
+		"/businesses/:id":                   crossSiteReport,
+		"/businesses/:id/payments":          crossSiteReport,
+		"/businesses/:id/financials":        crossSiteReport,
+		"/businesses/:id/officers":          crossSiteReport,
+		"/customers/:customerId":            crossSiteReport,
+		"/customers/:customerId/payments":   crossSiteReport,
+		"/customers/:customerId/financials": crossSiteReport,
+		"/customers/:customerId/officers":   crossSiteReport,
+		"/suppliers/:supplierId":            crossSiteReport,
+		"/suppliers/:supplierId/payments":   crossSiteReport,
+		"/suppliers/:supplierId/financials": crossSiteReport,
+		"/suppliers/:supplierId/officers":   crossSiteReport,
+	}
+)
+
+// Health is the replica's state as background checks last saw it (see
+// internal/health): /readyz answers from it at once and asks no one.
+type Health interface {
+	// Readiness tells whether the replica should get pages, and why in
+	// one public line.
+	Readiness() (ready bool, detail string)
+}
+
+// alwaysReady is the Health of a handler built without one.
+type alwaysReady struct{}
+
+// Readiness is always "ready".
+func (alwaysReady) Readiness() (bool, string) { return true, "ready" }
+
+// showHealth answers as long as the process serves requests: liveness only,
+// it asks nothing of anyone.
+func (h *Handler) showHealth(c *echo.Context) error {
+	return c.String(http.StatusOK, "ok\n")
+}
+
+// showReady answers whether this replica should get pages: 503 while it
+// drains for a shutdown or when its own workspace file is corrupt, 200
+// otherwise, saying "degraded" when a dependency every replica shares is
+// down (the workspace database, the shared store, the service): failing
+// then would drop every replica together, although cached reports,
+// portfolio and news still answer. Public and cheap: the last results of
+// the background checks.
+func (h *Handler) showReady(c *echo.Context) error {
+	ready, detail := h.health.Readiness()
+	if !ready {
+		return c.String(http.StatusServiceUnavailable, detail+"\n")
+	}
+	return c.String(http.StatusOK, detail+"\n")
+}
+
+// Stats are the handlers' figures for operators: internal/metrics exposes
+// them and cmd/web logs them when a shutdown cuts work.
+type Stats struct {
+	// InFlight are the requests being answered, downloads included.
+	InFlight int64
+	// PagesWaiting wait for a turn; PagesPreparing hold one (see
+	// middleware.Turns); BusyRefusals are the pages that waited too long and
+	// said the dashboard is busy.
+	PagesWaiting   int64
+	PagesPreparing int
+	BusyRefusals   uint64
+	// The page cache's reads that found a kept page or not, the pages it
+	// dropped for room, and its bytes.
+	PageCacheHits, PageCacheMisses, PageCacheEvictions uint64
+	PageCacheBytes                                     uint64
+	// ExportsInFlight are portfolio exports streaming now.
+	ExportsInFlight int64
+	// AuditWalks are the verifications of the audit trail that read it
+	// through (the others answered from a kept verdict or shared one).
+	AuditWalks uint64
+}
+
+// Stats returns the figures now.
+func (h *Handler) Stats() Stats {
+	pc := h.pages.Stats()
+	return Stats{
+		InFlight:           h.inFlight.Load(),
+		PagesWaiting:       h.turns.Waiting(),
+		PagesPreparing:     h.turns.Preparing(),
+		BusyRefusals:       h.turns.Busy(),
+		PageCacheHits:      pc.Hits,
+		PageCacheMisses:    pc.Misses,
+		PageCacheEvictions: pc.Evictions,
+		PageCacheBytes:     pc.Bytes,
+		ExportsInFlight:    h.exportsRunning.Load(),
+		AuditWalks:         h.verdict.walks.Load(),
+	}
 }

@@ -1,8 +1,11 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
 	"net/url"
+	"strings"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
@@ -10,7 +13,7 @@ import (
 )
 
 // The address a page stands for is the one piece of page state kept on
-// the request (reqstate.go) rather than passed: the error handler, which
+// the request (below) rather than passed: the error handler, which
 // Echo calls with the context and the error only, links its retry there,
 // and so do the budget's "Load" links and the Base of any page a form's
 // handler renders. A handler that answers for another address says so
@@ -79,4 +82,58 @@ func cameFrom(r *http.Request) string {
 		return ""
 	}
 	return p
+}
+
+// request is the handlers' value in Echo's per-request store (the session
+// keeps its own, see internal/session): what derives from the request
+// itself, each a typed field behind its accessor (pageURL, wsCtx). What a page
+// shows is not here: drafts, the header's counts, the team's supplier
+// category and other page state are arguments or the page's own values
+// (noteDraft, loaded.counts, loaded.state, paymentsLoad.own).
+type request struct {
+	// page is the address a form's answer stands for (showAt,
+	// showWithout); nil for the request's own address. It stays here
+	// because the error handler, which receives only the context and the
+	// error, links its retry to it (pageurl.go).
+	page *url.URL
+	// ws is the context the request's workspace reads share (wsCtx): one
+	// deadline for the whole request, like the request's own context,
+	// which every store read already takes from here.
+	ws context.Context
+}
+
+// ctxRequest is the key of the request's state in Echo's store.
+const ctxRequest = "request"
+
+// stateOf is the request's state, made on first use.
+func stateOf(c *echo.Context) *request {
+	if r, ok := c.Get(ctxRequest).(*request); ok {
+		return r
+	}
+	r := &request{}
+	c.Set(ctxRequest, r)
+	return r
+}
+
+// tzCookie carries the analyst's time zone, as js/tz.js reads it from the
+// browser.
+const tzCookie = "creditdash_tz"
+
+// analystZone is the time zone the analyst's browser reported, or nil when
+// it did not (or sent a name Go does not know): times are then in UTC
+// alone.
+func analystZone(c *echo.Context) *time.Location {
+	ck, err := c.Cookie(tzCookie)
+	if err != nil {
+		return nil
+	}
+	name, err := url.QueryUnescape(ck.Value)
+	if err != nil || name == "" || len(name) > 64 || name == "UTC" || strings.ContainsAny(name, ". \\") {
+		return nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil
+	}
+	return loc
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v5"
+	"golang.org/x/sync/errgroup"
 
 	"creditdash/internal/alerts"
 	"creditdash/internal/credit"
@@ -215,3 +216,42 @@ func (h *Handler) submitRefreshPlan(c *echo.Context) error {
 	}
 	return redirect(c, refreshPlanPath+"?fetched="+strings.Join(ids, ",")+"&missed="+strconv.Itoa(missed))
 }
+
+// submitRefresh is a page's Refresh button: it forgets the cached copies the
+// page was built from, for this user only, and goes back to the page, which
+// then fetches them again. The page path passes the same check as
+// sign-in's next, so the form can send no one elsewhere.
+func (h *Handler) submitRefresh(c *echo.Context) error {
+	s := session.Must(c)
+	form := readRefreshForm(c)
+	h.cache.Forget(s.User, form.Copies)
+	return redirect(c, form.Page)
+}
+
+// maxParallel bounds how many service calls one page makes at once; it
+// matches the client's connection pool so no call waits for a connection.
+const maxParallel = 8
+
+// fanOut runs a page's calls at once and waits for all of them. Each call
+// keeps its own result and error, so one failing section never cancels or
+// blanks the others; the page decides afterwards what each failure means.
+func fanOut(calls ...func()) {
+	var g errgroup.Group
+	g.SetLimit(maxParallel)
+	for _, call := range calls {
+		g.Go(func() error {
+			call()
+			return nil
+		})
+	}
+	_ = g.Wait()
+}
+
+// Fair shares of the service: however many pages and exports one user
+// opens at once, they hold at most these many of the service connections
+// (256), so one user cannot starve the others. Eight is one page's calls
+// at once: a single page never waits on its own user's share.
+const (
+	callsPerUser   = maxParallel
+	exportsPerUser = 2
+)

@@ -1,10 +1,9 @@
 package handlers
 
 import (
-	"time"
-
 	"bytes"
 	"net/http"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
@@ -12,6 +11,7 @@ import (
 	"creditdash/internal/middleware"
 	"creditdash/internal/session"
 	"creditdash/internal/views"
+	"creditdash/static"
 )
 
 // renderHTML renders a page into a pooled buffer, so that a failing
@@ -95,3 +95,162 @@ func budgetNotice(c *echo.Context, ld *loaded, now time.Time) *views.BudgetNotic
 	}
 	return n
 }
+
+// siteURL is the dashboard's address as browsers reach it, for the
+// absolute links it hands out (share links, notes.csv): PUBLIC_URL when
+// set, since behind a balancer or TLS terminator the request's own scheme
+// and Host may name the replica rather than the site; otherwise the
+// request's.
+func (h *Handler) siteURL(c *echo.Context) string {
+	if h.publicURL != "" {
+		return h.publicURL
+	}
+	return c.Scheme() + "://" + c.Request().Host
+}
+
+// A data page is kept finished (middleware.PageCache) for as long as
+// everything it shows stays the same; this file says what that is: the
+// same user, form token, address, minute, quota, offers, the header's
+// counts and the same cached copies of the service's data.
+
+// respond is a data page's last step: it sends the kept copy of the page
+// when one matches, and otherwise builds the page, renders it and keeps it.
+// build runs only on a miss, so a warm page builds no views.
+func (h *Handler) respond(c *echo.Context, ld *loaded, build func() (int, templ.Component, error)) error {
+	gz := static.AcceptsGzip(c.Request())
+	key, other, keep := h.pageKey(c, ld, gz)
+	if keep {
+		if p, ok := h.pages.Lookup(key, other, gz); ok {
+			// Logged before the write, so the line is there once the page is.
+			h.log.Debug("page served from the page cache", "request_id", middleware.RequestID(c))
+			h.rememberFirst(c, ld, gz, key)
+			return middleware.WritePage(c, p)
+		}
+	}
+	status, page, err := build()
+	if err != nil {
+		return err
+	}
+	if keep && !ld.partial {
+		// Keyed again: building may have moved what the key reads (a rule
+		// that fired, scores recorded for the team), and the page shows
+		// the state after.
+		key, _, keep = h.pageKey(c, ld, gz)
+	}
+	if !keep || ld.partial {
+		return h.render(c, status, page)
+	}
+	html, err := renderHTML(c, page)
+	if err != nil {
+		return err
+	}
+	defer middleware.PutBuffer(html)
+	p := h.pages.Keep(key, status, html.Bytes(), gz)
+	h.rememberFirst(c, ld, gz, key)
+	return middleware.WritePage(c, p)
+}
+
+// pageKey hashes everything a page shows besides the service's data, and
+// the exact copies of that data; key is the page's key in the encoding
+// asked for (gzip or not), other the same page's in the other encoding.
+// keep is false for a page that must not be kept: not a GET, or a call
+// failed (a failure is never kept).
+func (h *Handler) pageKey(c *echo.Context, ld *loaded, gz bool) (key, other middleware.PageKey, keep bool) {
+	rep := ld.rd.Report()
+	if c.Request().Method != "GET" || rep.Failed > 0 || rep.FetchedAt.IsZero() {
+		return middleware.PageKey{}, middleware.PageKey{}, false
+	}
+	hs, ok := h.pageFields(c, ld)
+	if !ok {
+		return middleware.PageKey{}, middleware.PageKey{}, false
+	}
+	hs.Num(int64(rep.Fingerprint))
+	hs.Num(int64(ld.also))
+	hs.Field(ld.state)
+	for _, o := range ld.offers {
+		hs.Field(o.section)
+		hs.Num(int64(o.cost))
+		hs.Num(int64(o.left))
+	}
+	key, other = hs.Keys(gz)
+	return key, other, true
+}
+
+// pageFields hashes what a page shows besides the service's data and the
+// workspace state the page itself worked out (ld.state): the user, the
+// address, the minute, the header's counts, the team's version, the
+// quota. ok is false for a visitor not signed in.
+func (h *Handler) pageFields(c *echo.Context, ld *loaded) (middleware.KeyHash, bool) {
+	s, signedIn := session.Of(c)
+	if !signedIn {
+		return middleware.KeyHash{}, false
+	}
+	r := c.Request()
+	hs := middleware.NewKeyHash()
+	hs.Field(s.User)
+	hs.Field(session.Token(c))
+	hs.Field(c.Scheme())
+	hs.Field(r.Host)
+	hs.Field(r.URL.RequestURI())
+	hs.Num(h.now().Truncate(time.Minute).Unix())
+	g := h.counts(c, ld).glance // notes, watch state and unread alerts are shown too
+	hs.Num(g.Changed)
+	hs.Num(int64(g.Unread))
+	hs.Num(int64(h.awaiting(c, ld))) // the header's decisions waiting
+	hs.Num(h.teamOf(c, ld).version)  // the account tile, the team's known scores
+	if !h.features.offered(s.User, featureSearch) {
+		hs.Field("no-search")
+	}
+	if ck, err := c.Cookie(tzCookie); err == nil {
+		hs.Field("tz") // renewal times are shown in it
+		hs.Field(ck.Value)
+	}
+	if m, _ := h.providers.mark(s.User); m.has {
+		hs.Field("trade-providers") // the navigation shows their page
+	}
+	if q, ok := h.cache.Quota(s.User); ok {
+		hs.Num(int64(q.Limit))
+		hs.Num(int64(q.Remaining))
+		hs.Num(q.RenewsAt().Truncate(time.Minute).Unix())
+	}
+	return hs, true
+}
+
+// firstKey is the key a page's copies are remembered under (see
+// middleware.PageCache.SendKeptFirst): everything its page key holds but
+// what was read (pageFields).
+func (h *Handler) firstKey(c *echo.Context, ld *loaded, gz bool) (middleware.PageKey, bool) {
+	hs, ok := h.pageFields(c, ld)
+	if !ok {
+		return middleware.PageKey{}, false
+	}
+	key, _ := hs.Keys(gz)
+	return key, true
+}
+
+// sendKeptFirst sends a GET page's kept copy before anything is read, when
+// the cache still holds the copies it was read from.
+func (h *Handler) sendKeptFirst() echo.MiddlewareFunc {
+	first := func(c *echo.Context, gz bool) (middleware.PageKey, bool) { return h.firstKey(c, &loaded{}, gz) }
+	return h.pages.SendKeptFirst(first, h.cache.Holds, h.log)
+}
+
+// rememberFirst notes the copies the page ld read, so its kept page under
+// key is sent before them next time. A page that cannot be told kept from
+// its copies alone is not noted: one that worked out workspace state of its
+// own (ld.state), offered sections, showed an expired copy, or read more
+// copies than a note holds.
+func (h *Handler) rememberFirst(c *echo.Context, ld *loaded, gz bool, key middleware.PageKey) {
+	rep := ld.rd.Report()
+	if ld.state != "" || len(ld.offers) > 0 || !rep.StaleSince.IsZero() || len(rep.Deps) == 0 || ld.alsoLost {
+		return
+	}
+	fk, ok := h.firstKey(c, ld, gz)
+	if !ok {
+		return
+	}
+	h.pages.RememberFirst(fk, key, rep.Deps, ld.alsoDeps)
+}
+
+// CleanUp drops kept pages whose minute is over, for an idle process.
+func (h *Handler) CleanUp() { h.pages.CleanUp() }

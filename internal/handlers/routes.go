@@ -16,7 +16,7 @@ import (
 // middleware order, stated once: request id and log (outermost, so every
 // response is logged with its final status), panic recovery, security
 // headers, request size limits; then, for pages, session and CSRF; then the
-// sign-in guard, the cross-site guard (crosssite.go) and the role guard
+// sign-in guard, the cross-site guard (middleware.go) and the role guard
 // (roles.go). HEAD is answered for every GET route.
 func (h *Handler) Routes() *echo.Echo {
 	e := echo.NewWithConfig(echo.Config{
@@ -235,7 +235,7 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/accounts/:account/owner", toReviewPage)
 
 	// A form's address asked for with GET leads to the form's page
-	// (formpages.go); nothing changes.
+	// (forms.go); nothing changes.
 	pages.GET("/logout", h.showSignOut)
 	app.GET("/refresh", goTo("/"))
 	app.GET("/businesses/:id/watch", byID(toReport("")))
