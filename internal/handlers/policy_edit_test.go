@@ -69,15 +69,14 @@ func TestCreditPolicyVersions(t *testing.T) {
 		if !strings.Contains(saved.Text(".flash"), "Version 1 saved") {
 			t.Errorf("after saving: %q", saved.Text(".flash"))
 		}
-		action, _, ok := saved.Form("#version-1 form.activate-policy")
-		if ok {
+		if _, _, ok := saved.Form("#version-1 form.activate-policy"); ok {
 			t.Error("its editor is offered to put version 1 in force")
 		}
 		if !strings.Contains(saved.Text("#version-1"), "another manager puts it in force") {
 			t.Errorf("version 1's row: %q", saved.Text("#version-1"))
 		}
 		boss := signInAccounts(t, app, "ordinary") // another manager
-		action, _, ok = boss.Get("/policy").Form("#version-1 form.activate-policy")
+		action, _, ok := boss.Get("/policy").Form("#version-1 form.activate-policy")
 		if !ok {
 			t.Fatal("another manager is not offered to put version 1 in force")
 		}
