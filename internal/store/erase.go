@@ -18,7 +18,10 @@ var teamTables = []string{"audit_entries", "audit_heads", "audit_refusals", "lim
 	"team_accounts", "ledgers", "ledger_lines", "ledger_imports", "limit_inputs", "team_scores", "team_businesses", "team_risk_months",
 	"team_supplier_categories", "team_versions", "pending_uploads", "team_statement_years", "ledger_versions", "ledger_version_lines", "record_moves",
 	"webhook_events", "webhook_endpoints", "webhook_deliveries", "team_defaults", "team_default_clearings", "team_settings",
-	"policy_versions", "policy_activations"}
+	"policy_versions", "policy_activations",
+	// A member's API tokens are credentials of their membership, not of
+	// their workspace: their creation and revocation are in the audit trail.
+	"api_tokens"}
 
 // DeleteAnalyst deletes everything the analyst has stored, in one
 // transaction: afterwards no table holds a row of theirs. Deleting an
