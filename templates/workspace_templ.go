@@ -45,7 +45,7 @@ func Watchlist(v views.WatchlistPage) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Watch list</h1><p class=\"workspace-links\"><a href=\"/watchlist.csv\">Download as CSV</a> · <a href=\"/alerts\">Alerts</a> · <a href=\"/snapshots\">Dated copies</a> · <a href=\"/settings/workspace\">Your workspace</a></p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Watch list</h1><p class=\"workspace-links\"><a href=\"/watchlist.csv\">Download as CSV</a> · <a href=\"/alerts\">Alerts</a> · <a href=\"/snapshots\">Dated copies</a> · <a href=\"/settings/workspace\">Your workspace</a> · <a href=\"/settings/tokens\">API tokens</a></p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

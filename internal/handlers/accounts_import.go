@@ -333,12 +333,6 @@ func (h *Handler) linkByName(ctx context.Context, a store.Analyst, lines []store
 	if err != nil {
 		return err
 	}
-	known := make([]ledger.Known, 0, len(have))
-	for _, b := range have {
-		if b.BusinessID > 0 {
-			known = append(known, ledger.Known{Name: b.Name, BusinessID: b.BusinessID})
-		}
-	}
-	ledger.LinkByName(lines, known)
+	ledger.LinkByName(lines, ledger.KnownOf(have))
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/api"
 	"creditdash/internal/middleware"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
@@ -143,6 +144,10 @@ func httpProblem(status int, detail string) views.Problem {
 func (h *Handler) handleError(c *echo.Context, err error) {
 	if r, _ := echo.UnwrapResponse(c.Response()); r != nil && r.Committed {
 		h.log.Warn("error after the response started", "request_id", middleware.RequestID(c), "err", err)
+		return
+	}
+	if api.Owns(c.Request().URL.Path) {
+		api.WriteError(c, h.log, err)
 		return
 	}
 	p := classify(err, h.now())

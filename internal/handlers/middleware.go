@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/api"
 	"creditdash/internal/middleware"
 	"creditdash/internal/session"
 	"creditdash/internal/views"
@@ -38,7 +39,7 @@ func (h *Handler) limitRequests(next echo.HandlerFunc) echo.HandlerFunc {
 			return echo.NewHTTPError(http.StatusRequestHeaderFieldsTooLarge, "request headers too large")
 		}
 		limit := int64(maxBodyBytes)
-		if r.Method == http.MethodPost && r.URL.Path == importPath {
+		if r.Method == http.MethodPost && (r.URL.Path == importPath || r.URL.Path == api.LedgersPath) {
 			limit = maxUploadBodyBytes // a ledger file (accounts_import.go)
 		}
 		if r.ContentLength > limit {

@@ -27,6 +27,10 @@ var postActions = map[string]roles.Action{
 	// service session reads: without it an auditor of a trade provider
 	// could not open a customer's report. It changes nothing of the team's.
 	tradeProviderPath: roles.Read,
+	// A token is its member's own key: an auditor makes read tokens (the
+	// handler refuses them write ones) and revokes them.
+	views.TokensPath:                 roles.Read,
+	views.TokensPath + "/:id/revoke": roles.Read,
 	// Limit requests and their decisions (decisions.go): the handlers add
 	// authority, four eyes and the requester's own withdrawal.
 	"/businesses/:id/limit-requests": roles.RequestLimit,

@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v5"
 	echomw "github.com/labstack/echo/v5/middleware"
 
+	"creditdash/internal/api"
 	"creditdash/internal/digest"
 	"creditdash/internal/middleware"
 	"creditdash/internal/session"
@@ -38,6 +39,12 @@ func (h *Handler) Routes() *echo.Echo {
 	e.GET("/robots.txt", showRobots)
 	e.GET("/static/*", echo.WrapHandler(h.assets))
 	e.GET("/favicon.ico", h.showFavicon)
+
+	// The API (issue 46): its own routes under /api/v1 with personal
+	// access tokens, no session and no CSRF token (a bearer token is no
+	// cookie a browser sends by itself); its errors are problems
+	// (handleError hands them to it).
+	api.Register(e, api.Config{Store: h.store, Service: h.service, Member: h.roles.Of, Now: h.now, Log: h.log})
 
 	// Pages compress themselves (see render); a streamed download is never
 	// buffered by a compressor.
@@ -98,6 +105,12 @@ func (h *Handler) Routes() *echo.Echo {
 	app.POST("/snapshots/:id/delete", h.submitDeleteSnapshot)
 	app.GET("/settings/workspace", h.showWorkspaceSettings)
 	app.POST("/settings/workspace", h.submitDeleteWorkspace)
+	// Personal access tokens for /api/v1 (issue 46.2): the secret is
+	// shown on the POST's answer only.
+	app.GET(views.TokensPath, h.showTokens)
+	app.POST(views.TokensPath, h.submitToken)
+	app.POST(views.TokensPath+"/:id/revoke", h.submitRevokeToken)
+	app.GET(views.TokensPath+"/:id/revoke", goTo(views.TokensPath))
 
 	// The team's audit trail (issue 27): everyone signed in reads it, and
 	// nothing here changes it. The download streams as long as the

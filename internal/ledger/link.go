@@ -69,3 +69,16 @@ func LinkByName(lines []store.LedgerLine, known []Known) (linked, ambiguous int)
 	}
 	return linked, ambiguous
 }
+
+// KnownOf are the businesses a ledger's lines link, by the names of their
+// accounts: what LinkByName matches a new file's names against (the
+// import page and the API's ledger push alike).
+func KnownOf(have []store.LedgerBalance) []Known {
+	known := make([]Known, 0, len(have))
+	for _, b := range have {
+		if b.BusinessID > 0 {
+			known = append(known, Known{Name: b.Name, BusinessID: b.BusinessID})
+		}
+	}
+	return known
+}

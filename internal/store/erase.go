@@ -12,16 +12,13 @@ var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snaps
 
 // teamTables are the team's tables, not an analyst's: DeleteAnalyst leaves
 // them, so the audit trail outlives any one member's workspace. A waiting
-// upload (pending_uploads) is keyed by the team and the user's name, and
-// DeleteAnalyst deletes it by those.
+// upload (pending_uploads) and the API tokens (api_tokens) are keyed by
+// the team and the user's name, and DeleteAnalyst deletes them by those.
 var teamTables = []string{"audit_entries", "audit_heads", "audit_refusals", "limit_requests", "request_evidence", "account_reviews",
 	"team_accounts", "ledgers", "ledger_lines", "ledger_imports", "limit_inputs", "team_scores", "team_businesses", "team_risk_months",
 	"team_supplier_categories", "team_versions", "pending_uploads", "team_statement_years", "ledger_versions", "ledger_version_lines", "record_moves",
 	"webhook_events", "webhook_endpoints", "webhook_deliveries", "team_defaults", "team_default_clearings", "team_settings",
-	"policy_versions", "policy_activations",
-	// A member's API tokens are credentials of their membership, not of
-	// their workspace: their creation and revocation are in the audit trail.
-	"api_tokens"}
+	"policy_versions", "policy_activations", "api_tokens"}
 
 // DeleteAnalyst deletes everything the analyst has stored, in one
 // transaction: afterwards no table holds a row of theirs. Deleting an
@@ -47,6 +44,9 @@ func (s *Store) deleteAnalyst(ctx context.Context, a Analyst) error {
 	// A file waiting for its import is the analyst's too, kept by name
 	// (uploads.go), even for an analyst with no workspace row.
 	if _, err := tx.ExecContext(ctx, "DELETE FROM pending_uploads WHERE service = $1 AND user_name = $2", a.Service, a.User); err != nil {
+		return wrap("delete analyst", err)
+	}
+	if err := s.dropTokens(ctx, tx, a); err != nil {
 		return wrap("delete analyst", err)
 	}
 	var id int64

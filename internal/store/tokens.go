@@ -272,3 +272,37 @@ func (s *Store) AuditAPIWrite(ctx context.Context, t Token, what string) error {
 		NewValue: what, Reason: fmt.Sprintf("with token %d %q (%s…)", t.ID, t.Name, t.Prefix)})
 	return err
 }
+
+// dropTokens deletes the member's tokens with their workspace: the keys go
+// with the member's data. Each one still active is logged revoked so, in
+// the team's audit trail, no token made is left open.
+func (s *Store) dropTokens(ctx context.Context, tx *sql.Tx, a Analyst) error {
+	rows, err := tx.QueryContext(ctx, "SELECT "+tokenColumns+" FROM api_tokens WHERE service = $1 AND user_name = $2 AND revoked_at = 0 AND expires_at > $3",
+		a.Service, a.User, s.stamp())
+	if err != nil {
+		return err
+	}
+	var changes []AuditChange
+	for rows.Next() {
+		t, err := scanToken(rows)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		changes = append(changes, AuditChange{Actor: a.User, Action: AuditActionToken,
+			OldValue: fmt.Sprintf("%s token %d %q (%s…)", t.Scope, t.ID, t.Name, t.Prefix), NewValue: "revoked",
+			Reason: "deleted with its member's workspace"})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM api_tokens WHERE service = $1 AND user_name = $2", a.Service, a.User); err != nil {
+		return err
+	}
+	if len(changes) == 0 {
+		return nil
+	}
+	_, err = s.appendAuditTx(ctx, tx, a.Service, changes...)
+	return err
+}

@@ -123,3 +123,28 @@ func TestTokenBounds(t *testing.T) {
 		must(t, err)
 	})
 }
+
+// TestTokensGoWithTheWorkspace: deleting a member's workspace deletes
+// their tokens, each active one logged revoked; another's stay.
+func TestTokensGoWithTheWorkspace(t *testing.T) {
+	eachEngine(t, func(t *testing.T, s *Store) {
+		ctx := t.Context()
+		soon := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+		_, err := s.CreateToken(ctx, alice, tokenSpec("erp", ScopeWrite, "cdp_alice-one", soon))
+		must(t, err)
+		_, err = s.CreateToken(ctx, bob, tokenSpec("bob's", ScopeRead, "cdp_bob-one", soon))
+		must(t, err)
+		must(t, s.DeleteAnalyst(ctx, alice))
+		if _, err := s.UseToken(ctx, alice.Service, hashOf("cdp_alice-one")); err != ErrNotFound {
+			t.Errorf("alice's token after her workspace went: %v", err)
+		}
+		if _, err := s.UseToken(ctx, bob.Service, hashOf("cdp_bob-one")); err != nil {
+			t.Errorf("bob's token: %v", err)
+		}
+		entries, _, err := s.AuditEntries(ctx, alice.Service, AuditFilter{Action: AuditActionToken}, AuditPage{Size: 10})
+		must(t, err)
+		if len(entries) != 3 || entries[0].NewValue != "revoked" || entries[0].Reason != "deleted with its member's workspace" {
+			t.Errorf("token entries %+v", entries)
+		}
+	})
+}
