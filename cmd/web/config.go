@@ -59,7 +59,8 @@ type config struct {
 	PublicURL string
 	// ShutdownGrace is how long a stop waits for pages and exports.
 	ShutdownGrace time.Duration
-	// Roles are the team's roles in force (TEAM_ROLES, see roles.go).
+	// Roles bootstrap an empty team (TEAM_ROLES, see roles.go); after that
+	// members are managed on /team.
 	Roles *roles.Table
 	// ShowVersion is -version: print the build and exit.
 	ShowVersion bool

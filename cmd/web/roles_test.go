@@ -66,7 +66,7 @@ func TestConfigRoles(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		{map[string]string{"TEAM_ROLES": "alice=manager:250000,bob=boss"}, `TEAM_ROLES: "bob=boss": role "boss" is not analyst, manager or auditor`},
+		{map[string]string{"TEAM_ROLES": "alice=manager:250000,bob=boss"}, `TEAM_ROLES: "bob=boss": role "boss" is not analyst, manager, admin or auditor`},
 		{map[string]string{"TEAM_ROLES_FILE": path + ".missing"}, "TEAM_ROLES_FILE: open"},
 		{map[string]string{"TEAM_ROLES": "a=analyst", "TEAM_ROLES_FILE": path}, "both set"},
 		{map[string]string{"ANALYST_AUTHORITY": "lots"}, `ANALYST_AUTHORITY: authority "lots" is not a whole number`},

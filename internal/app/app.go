@@ -24,6 +24,7 @@ import (
 	"creditdash/internal/session"
 	"creditdash/internal/shared"
 	workspace "creditdash/internal/store"
+	"creditdash/internal/team"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/webhooks"
@@ -65,7 +66,8 @@ type Config struct {
 	// StoreWait starts the dashboard degraded when the workspace database
 	// does not answer at once, and keeps trying in the background.
 	StoreWait bool
-	// Roles are the team's roles in force; nil makes everyone an analyst.
+	// Roles are TEAM_ROLES: they bootstrap an empty team, and their
+	// analyst authority is a non-member's; nil makes everyone an analyst.
 	Roles *roles.Table
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
 	// believed; PublicURL the site's address for absolute links.
@@ -118,6 +120,8 @@ type App struct {
 	Meter  *metrics.Metrics
 	// Service names the service in workspace keys.
 	Service string
+	// Team is the team's membership: the roles every check reads.
+	Team *team.Directory
 
 	closers []func()
 }
@@ -212,7 +216,12 @@ func Build(ctx context.Context, cfg Config, s Seams) (a *App, err error) {
 		return nil, err
 	}
 	a.startHealth(s, sharedDown, log)
-	a.recordRoles(ctx, cfg.Roles, log)
+	source := "TEAM_ROLES"
+	if cfg.Demo != nil {
+		source = "the demo's roles"
+	}
+	a.Team = team.New(a.Store, cfg.Service, cfg.Roles, source, log)
+	a.bootstrapTeam(ctx, log)
 	if err := a.startJobs(cfg, s, log); err != nil {
 		return nil, err
 	}
@@ -225,7 +234,7 @@ func Build(ctx context.Context, cfg Config, s Seams) (a *App, err error) {
 		TeamCacheBytes:    teamBytes(cfg.CacheBytes),
 		SampleLedgers:     cfg.SampleLedgers,
 		Demo:              cfg.Demo,
-		Roles:             cfg.Roles,
+		Team:              a.Team,
 		ServiceURL:        cfg.Service,
 		Service:           svc,
 		Cache:             a.Cache,

@@ -4,17 +4,15 @@ import (
 	"context"
 	"log/slog"
 	"time"
-
-	"creditdash/internal/roles"
 )
 
-// recordRoles logs the roles in force into the team's audit trail when they
-// differ from the last ones recorded (once, however many replicas start).
-// A database that answers now records them before the first page; one that
-// does not is waited for in the background, as the store itself waits, so
-// a degraded start still records them when it comes.
-func (a *App) recordRoles(ctx context.Context, t *roles.Table, log *slog.Logger) {
-	if a.Store.Unavailable() == nil && a.tryRoles(ctx, t, log) {
+// bootstrapTeam fills an empty team from TEAM_ROLES (or the demo's roles),
+// audited as such (once, however many replicas start); a team with members
+// keeps them. A database that answers now is filled before the first page;
+// one that does not is waited for in the background, as the store itself
+// waits, so a degraded start still fills it when it comes.
+func (a *App) bootstrapTeam(ctx context.Context, log *slog.Logger) {
+	if a.Store.Unavailable() == nil && a.tryBootstrap(ctx, log) {
 		return
 	}
 	rctx, stop := context.WithCancel(context.Background())
@@ -27,7 +25,7 @@ func (a *App) recordRoles(ctx context.Context, t *roles.Table, log *slog.Logger)
 				return
 			case <-time.After(wait):
 			}
-			if a.Store.Unavailable() == nil && a.tryRoles(rctx, t, log) {
+			if a.Store.Unavailable() == nil && a.tryBootstrap(rctx, log) {
 				return
 			}
 			wait = min(2*wait, 30*time.Second)
@@ -35,13 +33,13 @@ func (a *App) recordRoles(ctx context.Context, t *roles.Table, log *slog.Logger)
 	}()
 }
 
-// tryRoles records the roles once, and says whether that worked.
-func (a *App) tryRoles(ctx context.Context, t *roles.Table, log *slog.Logger) bool {
-	changed, err := a.Store.RecordRoles(ctx, a.Service, t.InForce())
+// tryBootstrap bootstraps the team once, and says whether that worked.
+func (a *App) tryBootstrap(ctx context.Context, log *slog.Logger) bool {
+	added, err := a.Team.Bootstrap(ctx)
 	if err != nil {
-		log.Warn("recording the roles in force", "err", err)
+		log.Warn("bootstrapping the team's members", "err", err)
 		return false
 	}
-	log.Debug("roles in force", "named", len(t.Named()), "analyst_authority", t.AnalystAuthority(), "changes_logged", len(changed))
+	log.Debug("team members", "bootstrapped", added, "analyst_authority", a.Team.AnalystAuthority())
 	return true
 }

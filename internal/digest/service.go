@@ -17,6 +17,7 @@ import (
 	"creditdash/internal/jobs"
 	"creditdash/internal/roles"
 	"creditdash/internal/store"
+	"creditdash/internal/team"
 	"creditdash/internal/views"
 	"creditdash/templates"
 )
@@ -44,10 +45,11 @@ type Config struct {
 	// Service names the analysts' service in workspace keys.
 	Service string
 	// Tick is how often due digests are looked for; zero means a minute.
-	Tick  time.Duration
-	Roles *roles.Table
-	Log   *slog.Logger
-	Now   func() time.Time
+	Tick time.Duration
+	// Team is the team's membership: who may decide, and within what.
+	Team *team.Directory
+	Log  *slog.Logger
+	Now  func() time.Time
 }
 
 // Service schedules, builds and sends digests; handlers and jobs share it.
@@ -57,7 +59,7 @@ type Service struct {
 	outbox *Outbox
 	signer *Signer
 	public string
-	roles  *roles.Table
+	team   *team.Directory
 	log    *slog.Logger
 	now    func() time.Time
 	q      *jobs.Queue
@@ -67,7 +69,7 @@ type Service struct {
 // New builds the service; Register adds its jobs to the queue.
 func New(cfg Config) *Service {
 	s := &Service{store: cfg.Store, sender: cfg.Sender, outbox: cfg.Outbox, signer: NewSigner(cfg.Secret),
-		public: strings.TrimRight(cfg.PublicURL, "/"), roles: cfg.Roles, log: cfg.Log, now: cfg.Now, cfg: cfg}
+		public: strings.TrimRight(cfg.PublicURL, "/"), team: cfg.Team, log: cfg.Log, now: cfg.Now, cfg: cfg}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -135,11 +137,11 @@ func tag(a store.Analyst) string {
 }
 
 // authority is what the user may decide within (0: not a decider).
-func (s *Service) authority(user string) float64 {
-	if s.roles == nil {
+func (s *Service) authority(ctx context.Context, user string) float64 {
+	if s.team == nil {
 		return 0
 	}
-	as := s.roles.Of(user)
+	as := s.team.Roles(ctx).Of(user)
 	if !as.Role.May(roles.Decide) {
 		return 0
 	}
@@ -161,7 +163,7 @@ func (s *Service) Preview(ctx context.Context, a store.Analyst) (Content, error)
 			since = now.AddDate(0, 0, -1)
 		}
 	}
-	return Build(ctx, s.store, a, s.authority(a.User), since, now)
+	return Build(ctx, s.store, a, s.authority(ctx, a.User), since, now)
 }
 
 // Body is the digest as its HTML part and the preview page show it.

@@ -55,7 +55,8 @@ func (h *Handler) submitNewAccount(c *echo.Context) error {
 	} else if utf8.RuneCountInString(page.Reason) > store.MaxRequestReasonLen {
 		page.ReasonError = "Keep the reason to 2,000 characters."
 	}
-	if page.AccountError != "" || page.NameError != "" || page.BusinessError != "" || page.ReasonError != "" {
+	page.OwnerError = h.notMember(c, page.Owner)
+	if page.AccountError != "" || page.NameError != "" || page.BusinessError != "" || page.ReasonError != "" || page.OwnerError != "" {
 		return h.render(c, http.StatusUnprocessableEntity, templates.NewAccount(page))
 	}
 	err = h.store.AddAccount(c.Request().Context(), h.analyst(c), store.NewAccount{Account: page.Account, Name: page.Name,
@@ -107,7 +108,7 @@ func (h *Handler) submitERPLimits(c *echo.Context) error {
 	if err != nil {
 		return accountsError(err)
 	}
-	authority := float64(h.roles.Of(a.User).Authority)
+	authority := float64(h.rolesNow(c).Of(a.User).Authority)
 	waiting, err := h.store.PendingAccounts(ctx, a)
 	if err != nil {
 		return decisionsError(err)

@@ -34,7 +34,7 @@ func (h *Handler) showLogin(c *echo.Context) error {
 	if _, ok := session.Of(c); ok {
 		return redirect(c, next)
 	}
-	page := views.LoginPage{Base: h.base(c, nil, "Sign in", views.NavNone), Next: next, Demo: h.demoSignIn()}
+	page := views.LoginPage{Base: h.base(c, nil, "Sign in", views.NavNone), Next: next, Demo: h.demoSignIn(c)}
 	// "Send a new code" and a failed second step come back with the user
 	// name, so only the password is to be typed again.
 	if u := strings.TrimSpace(c.QueryParam("username")); plausibleUser(u) && len(u) <= maxUsernameLen {
@@ -62,7 +62,7 @@ func (h *Handler) showLogin(c *echo.Context) error {
 // shows the form again with the user name as typed.
 func (h *Handler) submitLogin(c *echo.Context) error {
 	form := readLoginForm(c)
-	page := views.LoginPage{Base: h.base(c, nil, "Sign in", views.NavNone), Username: form.Username, Next: form.Next, Demo: h.demoSignIn()}
+	page := views.LoginPage{Base: h.base(c, nil, "Sign in", views.NavNone), Username: form.Username, Next: form.Next, Demo: h.demoSignIn(c)}
 	if fault := form.validate(); fault != views.LoginOK {
 		if len(form.Username) > maxUsernameLen {
 			// Only a name no account can have is cleared; a name kept
@@ -233,13 +233,13 @@ func (h *Handler) demoCode(user string) string {
 // demoSignIn is what the sign-in page lists in demo mode, or nil: each
 // account with its role in the team in force, so that a first visitor
 // knows whom to sign in as to request a limit and whom to decide it.
-func (h *Handler) demoSignIn() *views.DemoSignIn {
+func (h *Handler) demoSignIn(c *echo.Context) *views.DemoSignIn {
 	if h.demo == nil || len(h.demo.Accounts) == 0 {
 		return nil
 	}
 	accounts := make([]views.DemoAccount, len(h.demo.Accounts))
 	for i, a := range h.demo.Accounts {
-		as := h.roles.Of(a.Name)
+		as := h.rolesNow(c).Of(a.Name)
 		a.Team = views.TeamRole(string(as.Role), as.Authority)
 		accounts[i] = a
 	}

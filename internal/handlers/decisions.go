@@ -125,7 +125,7 @@ func (h *Handler) submitLimitRequest(c *echo.Context) error {
 		return h.render(c, http.StatusUnprocessableEntity, templates.LimitRequest(page))
 	}
 	spec := store.RequestSpec{Account: form.Account, Amount: amount, Reason: form.Reason,
-		Authority: float64(h.roles.Of(a.User).Authority)}
+		Authority: float64(h.rolesNow(c).Of(a.User).Authority)}
 	if spec.Policy, err = h.requestPolicy(c, form.Account); err != nil {
 		return decisionsError(err)
 	}
@@ -208,8 +208,8 @@ func (h *Handler) calculatorText(c *echo.Context, id int32, in credit.LimitInput
 
 // deciderAuthority is the authority within which user decides others'
 // requests: 0 for who may not decide.
-func (h *Handler) deciderAuthority(user string) float64 {
-	as := h.roles.Of(user)
+func (h *Handler) deciderAuthority(c *echo.Context, user string) float64 {
+	as := h.rolesNow(c).Of(user)
 	if !as.Role.May(roles.Decide) {
 		return 0
 	}
@@ -225,7 +225,7 @@ func (h *Handler) waitingForMe(c *echo.Context, ld *loaded) int {
 	n := 0
 	s, ok := session.Of(c)
 	if ok {
-		if authority := h.deciderAuthority(s.User); authority > 0 {
+		if authority := h.deciderAuthority(c, s.User); authority > 0 {
 			ts := teamState{a: h.analyst(c)}
 			if ld != nil {
 				ts = h.teamOf(c, ld)
@@ -248,7 +248,7 @@ func (h *Handler) waitingForMe(c *echo.Context, ld *loaded) int {
 // showDecisions is /decisions: waiting for me, mine, the team's recent.
 func (h *Handler) showDecisions(c *echo.Context) error {
 	user := session.Must(c).User
-	authority := h.deciderAuthority(user)
+	authority := h.deciderAuthority(c, user)
 	l, err := h.store.Requests(c.Request().Context(), h.analyst(c), authority)
 	if err != nil {
 		return decisionsError(err)

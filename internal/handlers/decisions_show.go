@@ -60,10 +60,10 @@ func (h *Handler) decisionPage(c *echo.Context, r store.LimitRequest) views.Deci
 			AsOf: views.DateTime(e.Fetched), AsOfISO: e.Fetched.UTC().Format(time.RFC3339)})
 	}
 	if r.Status == store.StatusPending {
-		p.Waits = h.whyItWaits(r)
+		p.Waits = h.whyItWaits(c, r)
 		user := session.Must(c).User
 		p.Withdraw = user == r.RequestedBy
-		if rule := h.decideRule(user, r); rule == "" {
+		if rule := h.decideRule(c, user, r); rule == "" {
 			p.Decide = true
 		} else if !p.Withdraw {
 			p.WhyNot = rule
@@ -76,8 +76,9 @@ func (h *Handler) decisionPage(c *echo.Context, r store.LimitRequest) views.Deci
 // whyItWaits words why a pending request waits and who may decide it:
 // the managers the roles name whose authority covers the amount, its
 // requester left out (four eyes).
-func (h *Handler) whyItWaits(r store.LimitRequest) string {
-	as := h.roles.Of(r.RequestedBy)
+func (h *Handler) whyItWaits(c *echo.Context, r store.LimitRequest) string {
+	t := h.rolesNow(c)
+	as := t.Of(r.RequestedBy)
 	s := fmt.Sprintf("%s is above the authority of its requester, %s (%s, up to %s).",
 		views.Amount(r.Amount), r.RequestedBy, as.Role, views.Amount(r.Authority))
 	if r.Amount <= r.Authority {
@@ -85,8 +86,8 @@ func (h *Handler) whyItWaits(r store.LimitRequest) string {
 			views.Amount(r.Amount), r.RequestedBy, as.Role, views.Amount(r.Authority))
 	}
 	var who []string
-	for _, name := range h.roles.Named() {
-		if m := h.roles.Of(name); name != r.RequestedBy && m.Role.May(roles.Decide) && float64(m.Authority) >= r.Amount {
+	for _, name := range t.Named() {
+		if m := t.Of(name); name != r.RequestedBy && m.Role.May(roles.Decide) && float64(m.Authority) >= r.Amount {
 			who = append(who, name+" (up to "+views.Money(m.Authority)+")")
 		}
 	}
@@ -99,8 +100,8 @@ func (h *Handler) whyItWaits(r store.LimitRequest) string {
 // decideRule is the rule that keeps user from approving or declining r,
 // "" when none does: managers only, within their authority, never their
 // own request.
-func (h *Handler) decideRule(user string, r store.LimitRequest) string {
-	as := h.roles.Of(user)
+func (h *Handler) decideRule(c *echo.Context, user string, r store.LimitRequest) string {
+	as := h.rolesNow(c).Of(user)
 	switch {
 	case !as.Role.May(roles.Decide):
 		return as.Role.Rule(roles.Decide)
@@ -182,7 +183,7 @@ func (h *Handler) decide(c *echo.Context, o store.Outcome) error {
 		if user != r.RequestedBy {
 			return h.refuse(c, asked, r.Account, r.BusinessID, "Only the requester withdraws a request, while it waits.")
 		}
-	} else if rule := h.decideRule(user, r); rule != "" {
+	} else if rule := h.decideRule(c, user, r); rule != "" {
 		return h.refuse(c, asked, r.Account, r.BusinessID, rule)
 	}
 	note := strings.TrimSpace(c.FormValue("note"))

@@ -91,7 +91,7 @@ func TestLimitRequestFourEyes(t *testing.T) {
 		}
 		wantRefused(t, "the requester approving", demo.post(to+"/approve"), "Four eyes")
 		dev := signInAccounts(t, app, "developer")
-		wantRefused(t, "an analyst approving", dev.post(to+"/approve"), "Only managers approve or decline")
+		wantRefused(t, "an analyst approving", dev.post(to+"/approve"), "Only managers and admins approve or decline")
 		wantRefused(t, "another withdrawing", dev.post(to+"/withdraw"), "Only the requester withdraws")
 		trade := signInAccounts(t, app, "trade")
 		wantRefused(t, "an auditor approving", trade.post(to+"/approve"), "Auditors read everything")

@@ -201,7 +201,7 @@ func (h *Handler) defaultsPage(c *echo.Context, status int, page views.DefaultsP
 			page.Cleared = append(page.Cleared, views.NewDefaultRow(d))
 		}
 	}
-	page.Manager = h.roles.Of(a.User).Role.May(roles.Decide)
+	page.Manager = h.rolesNow(c).Of(a.User).Role.May(roles.Decide)
 	page.Base = h.base(c, nil, "Defaults", views.NavAccounts)
 	switch c.QueryParam("done") {
 	case "cleared":

@@ -24,11 +24,11 @@ func TestDemoSignInHelp(t *testing.T) {
 	}
 	// Each demo user's role and authority, as the demo's roles set them.
 	for name, want := range map[string]string{
-		"demo":      "Manager: sets limits up to $250,000",
+		"demo":      "Admin: adds and changes the team's members, and sets and decides limits up to $250,000",
 		"developer": "Analyst: works accounts and sets limits up to $10,000; larger requests wait for a manager",
 		"ordinary":  "Analyst: works accounts; every limit request waits for a manager",
 		"trade":     "Auditor: reads everything of the team and changes nothing",
-		"secure":    "Manager: sets limits up to $1,000,000",
+		"secure":    "Admin: adds and changes the team's members, and sets and decides limits up to $1,000,000",
 	} {
 		dd := login.Doc.Find(".demo-accounts dt").FilterFunction(func(_ int, s *goquery.Selection) bool { return strings.TrimSpace(s.Text()) == name }).Next()
 		if got := strings.TrimSpace(dd.Find(".demo-role").Text()); !strings.HasPrefix(got, want) {

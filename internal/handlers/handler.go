@@ -20,9 +20,9 @@ import (
 	"creditdash/internal/alerts"
 	"creditdash/internal/digest"
 	"creditdash/internal/middleware"
-	"creditdash/internal/roles"
 	"creditdash/internal/session"
 	"creditdash/internal/store"
+	"creditdash/internal/team"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
 	"creditdash/internal/views"
@@ -125,9 +125,9 @@ type Config struct {
 	// from a connection of theirs, the client's address is the nearest one
 	// in X-Forwarded-For that is not theirs. Empty believes no header.
 	TrustedProxies []netip.Prefix
-	// Roles are the team's roles in force (TEAM_ROLES); nil makes
-	// everyone an analyst without authority.
-	Roles *roles.Table
+	// Team is the team's membership, the roles every check reads; nil
+	// makes everyone an analyst without authority.
+	Team *team.Directory
 	// PublicURL is the site's address as browsers reach it (scheme, host
 	// and port, no trailing slash), for every absolute link handed out;
 	// empty builds them from each request's scheme and Host.
@@ -188,8 +188,8 @@ type site struct {
 	publicURL string
 	assets    *static.Assets
 	urls      views.Assets
-	// roles are the team's roles.
-	roles *roles.Table
+	// members are the team's roles now (see team.go).
+	members *team.Directory
 	// demo is the stand-in's first-run help (see auth.go); nil outside
 	// demo mode. sampleLedgers offers the demo's ledgers on import.
 	demo          *Demo
@@ -282,7 +282,7 @@ func New(cfg Config) (*Handler, error) {
 			publicURL:     strings.TrimSuffix(cfg.PublicURL, "/"),
 			assets:        cfg.Assets,
 			urls:          assetURLs(cfg.Assets, cfg.Logger),
-			roles:         cfg.Roles,
+			members:       cfg.Team,
 			demo:          cfg.Demo,
 			sampleLedgers: cfg.SampleLedgers,
 		},

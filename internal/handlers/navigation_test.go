@@ -159,7 +159,7 @@ func TestAreaNavigation(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	u := signInAccounts(t, app, "demo")
 	importLedger(t, u, "aging.csv", []byte(ledgerCSV), "2026-09-30")
-	const team = "/accounts /portfolio/exposure /worklist /reviews /refresh-plan /policy /policy/validation /accounts/defaults /decisions /audit /settings/webhooks"
+	const team = "/accounts /portfolio/exposure /worklist /reviews /refresh-plan /policy /policy/validation /accounts/defaults /decisions /audit /settings/webhooks /team"
 	const workspace = "/watchlist /alerts /snapshots /settings/digest /settings/supplier-category /settings/workspace"
 	for _, c := range []struct{ path, area, want, current string }{
 		{"/accounts", "Team", team, "Accounts"},
@@ -176,6 +176,7 @@ func TestAreaNavigation(t *testing.T) {
 		{"/audit", "Team", team, "Audit trail"},
 		{"/audit/verify", "Team", team, "Audit trail"},
 		{"/settings/webhooks", "Team", team, "Webhooks"},
+		{"/team", "Team", team, "Members"},
 		{"/watchlist", "Your workspace", workspace, "Watch list"},
 		{"/alerts", "Your workspace", workspace, "Alerts"},
 		{"/alerts/backtest", "Your workspace", workspace, "Alerts"},

@@ -198,7 +198,7 @@ func (h *Handler) policyPage(c *echo.Context, status int, form *views.PolicyForm
 	if err != nil {
 		return accountsError(err)
 	}
-	manager := h.roles.Of(a.User).Role.May(roles.SetPolicy)
+	manager := h.rolesNow(c).Of(a.User).Role.May(roles.SetPolicy)
 	page := views.PolicyPage{Manager: manager, Caps: policy.Caps, Notice: notice}
 	from, fromLabel := policy.Starting(), "the starting policy"
 	want := c.QueryParam("from")

@@ -54,7 +54,7 @@ func (h *Handler) base(c *echo.Context, ld *loaded, title string, nav views.Nav)
 		return b
 	}
 	b.User = s.User
-	b.Role = string(h.roles.Of(s.User).Role)
+	b.Role = string(h.rolesNow(c).Of(s.User).Role)
 	counts := h.counts(c, ld)
 	b.Workspace.Unread = counts.glance.Unread
 	if m, ok := h.providers.mark(s.User); ok {

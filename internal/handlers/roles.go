@@ -58,6 +58,10 @@ var postActions = map[string]roles.Action{
 	views.DefaultsPath + "/lgd":                 roles.SetPolicy,
 	views.PolicyPath + "/versions":              roles.SetPolicy,
 	views.PolicyPath + "/versions/:id/activate": roles.SetPolicy,
+	// The team's members (team.go): the store adds the four eyes.
+	"/team/members":             roles.ManageTeam,
+	"/team/changes/:id/approve": roles.ManageTeam,
+	"/team/changes/:id/decline": roles.ManageTeam,
 }
 
 // actionOf is the action a request asks for: reading for GET and HEAD,
@@ -94,7 +98,7 @@ func (h *Handler) guardRoles(next echo.HandlerFunc) echo.HandlerFunc {
 // a 403 page that names the rule. The refusal is logged with who and what.
 func (h *Handler) may(c *echo.Context, act roles.Action) error {
 	s := session.Must(c)
-	a := h.roles.Of(s.User)
+	a := h.rolesNow(c).Of(s.User)
 	if a.Role.May(act) {
 		return nil
 	}
@@ -123,9 +127,9 @@ func (h *Handler) may(c *echo.Context, act roles.Action) error {
 // configuration, which a demo visitor has never seen.
 func (h *Handler) rolesSource() string {
 	if h.demo != nil {
-		return "the demo's roles, listed on the sign-in page"
+		return "the demo's roles, listed on the sign-in page and on /team"
 	}
-	return "set in TEAM_ROLES"
+	return "listed on /team"
 }
 
 // article names the role with its article: "an auditor", "a manager".

@@ -201,6 +201,12 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/decisions/:id/approve", toRow("/decisions/", ""))
 	app.GET("/decisions/:id/decline", toRow("/decisions/", ""))
 	app.GET("/decisions/:id/withdraw", toRow("/decisions/", ""))
+	// The team on a page (issue 46.5): everyone reads it; admins change
+	// members, and a raise waits for a second admin (team.go).
+	app.GET("/team", h.showTeam)
+	app.POST("/team/members", h.submitTeamMember)
+	app.POST("/team/changes/:id/approve", h.submitTeamApprove)
+	app.POST("/team/changes/:id/decline", h.submitTeamDecline)
 	app.GET("/reviews", h.showReviews)
 	app.GET("/accounts/:account/review", h.showReview)
 	app.POST("/accounts/:account/review", h.submitReview)

@@ -30,7 +30,7 @@ var webhookFlashes = map[string]string{
 // webhooksPage fills the page from the team's endpoints and log.
 func (h *Handler) webhooksPage(c *echo.Context) (views.WebhooksPage, error) {
 	ctx, a := c.Request().Context(), h.analyst(c)
-	p := views.WebhooksPage{Manage: h.webhooks != nil && h.roles.Of(session.Must(c).User).Role.May(roles.ManageWebhooks),
+	p := views.WebhooksPage{Manage: h.webhooks != nil && h.rolesNow(c).Of(session.Must(c).User).Role.May(roles.ManageWebhooks),
 		Off: h.webhooks == nil, Max: store.MaxWebhooks}
 	if h.webhooks != nil {
 		p.AllowPrivate = h.webhooks.AllowPrivate()

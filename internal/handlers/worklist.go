@@ -38,7 +38,7 @@ func (h *Handler) worklist(ctx context.Context, c *echo.Context) ([]credit.WorkI
 	if err != nil {
 		return nil, accountsError(err)
 	}
-	return b.items(h.now(), a.User, h.deciderAuthority(session.Must(c).User)), nil
+	return b.items(h.now(), a.User, h.deciderAuthority(c, session.Must(c).User)), nil
 }
 
 // parseWorklistFilter reads the page's filters; unknown values are

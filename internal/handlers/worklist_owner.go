@@ -24,9 +24,9 @@ type ownerForm struct {
 	problem  string
 }
 
-// readOwnerForm checks the owner typed: a plausible user name, as the
-// sign-in form takes one; "unassign" clears the owner instead.
-func readOwnerForm(c *echo.Context) ownerForm {
+// readOwnerForm checks the owner typed: a member of the team (a user name
+// as the sign-in form takes one); "unassign" clears the owner instead.
+func (h *Handler) readOwnerForm(c *echo.Context) ownerForm {
 	f := ownerForm{owner: strings.TrimSpace(c.FormValue("owner")), unassign: c.FormValue("unassign") != ""}
 	switch {
 	case f.unassign:
@@ -36,6 +36,8 @@ func readOwnerForm(c *echo.Context) ownerForm {
 	case !plausibleUser(f.owner):
 		f.problem = "An owner is a user name as one signs in with: up to 64 letters, digits and . _ - @ +."
 		f.owner = views.Clip(f.owner, 200)
+	default:
+		f.problem = h.notMember(c, f.owner)
 	}
 	return f
 }
@@ -69,7 +71,7 @@ func (h *Handler) submitOwner(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := readOwnerForm(c)
+	f := h.readOwnerForm(c)
 	if f.problem != "" {
 		return h.reviewPageOwner(c, s, http.StatusUnprocessableEntity, f.owner, f.problem)
 	}
@@ -90,7 +92,7 @@ func (h *Handler) submitBulkOwner(c *echo.Context) error {
 		return badInput("the form could not be read")
 	}
 	accounts := form["account"]
-	f := readOwnerForm(c)
+	f := h.readOwnerForm(c)
 	switch {
 	case len(accounts) == 0:
 		f.problem = "Check at least one account to assign."

@@ -32,17 +32,23 @@ const (
 	// given default): edited by a manager, a version activated by
 	// another (the handler adds four eyes).
 	SetPolicy Action = "set-policy"
+	// ManageTeam is adding and changing the team's members on /team, and
+	// approving or declining another admin's proposed change. The store
+	// adds the four eyes: a raise of authority, or making someone a
+	// manager or admin, waits for a second admin.
+	ManageTeam Action = "manage-team"
 )
 
 // grants is who may do what. Auditors read everything and change nothing.
 var grants = map[Action][]Role{
-	Read:            {Analyst, Manager, Auditor},
-	ChangeWorkspace: {Analyst, Manager},
-	ChangeAccounts:  {Analyst, Manager},
-	RequestLimit:    {Analyst, Manager},
-	Decide:          {Manager},
-	ManageWebhooks:  {Manager},
-	SetPolicy:       {Manager},
+	Read:            {Analyst, Manager, Admin, Auditor},
+	ChangeWorkspace: {Analyst, Manager, Admin},
+	ChangeAccounts:  {Analyst, Manager, Admin},
+	RequestLimit:    {Analyst, Manager, Admin},
+	Decide:          {Manager, Admin},
+	ManageWebhooks:  {Manager, Admin},
+	SetPolicy:       {Manager, Admin},
+	ManageTeam:      {Admin},
 }
 
 // May reports whether the role may do the action; an unknown action is
@@ -56,11 +62,13 @@ func (r Role) Rule(a Action) string {
 	case r == Auditor:
 		return "Auditors read everything of the team and change nothing."
 	case a == Decide:
-		return "Only managers approve or decline limit requests, within their authority and never their own, and clear defaults."
+		return "Only managers and admins approve or decline limit requests, within their authority and never their own, and clear defaults."
 	case a == ManageWebhooks:
 		return "Only managers register, remove and replay the team's webhooks."
 	case a == SetPolicy:
 		return "Only managers edit the team's credit policy and its settings; a version is put in force by a second manager."
+	case a == ManageTeam:
+		return "Only the team's admins add and change members."
 	}
 	return "Your role does not allow this."
 }

@@ -67,7 +67,7 @@ func parseEntry(entry string, analystAuthority int64) (string, Assignment, error
 	roleText, authText, hasAuth := strings.Cut(spec, ":")
 	a := Assignment{Role: Role(strings.ToLower(strings.TrimSpace(roleText)))}
 	if !a.Role.valid() {
-		return "", Assignment{}, fmt.Errorf("role %q is not analyst, manager or auditor", strings.TrimSpace(roleText))
+		return "", Assignment{}, fmt.Errorf("role %q is not analyst, manager, admin or auditor", strings.TrimSpace(roleText))
 	}
 	switch {
 	case hasAuth && a.Role == Auditor:
@@ -78,8 +78,8 @@ func parseEntry(entry string, analystAuthority int64) (string, Assignment, error
 			return "", Assignment{}, err
 		}
 		a.Authority = n
-	case a.Role == Manager:
-		return "", Assignment{}, fmt.Errorf("a manager needs an authority, such as %s=manager:250000", name)
+	case a.Role == Manager || a.Role == Admin:
+		return "", Assignment{}, fmt.Errorf("%s needs an authority, such as %s=%s:250000", map[Role]string{Manager: "a manager", Admin: "an admin"}[a.Role], name, a.Role)
 	case a.Role == Analyst:
 		a.Authority = analystAuthority
 	}

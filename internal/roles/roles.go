@@ -1,10 +1,13 @@
-// Package roles says who may do what in a team: every user signed in to one
-// deployment is an analyst unless TEAM_ROLES names them a manager or an
-// auditor. Roles come from configuration only, never from the service; this
-// package parses that configuration and holds the one table of grants.
+// Package roles says who may do what in a team: every member has a role
+// and an authority, and a user who is not a member is an analyst with
+// ANALYST_AUTHORITY. Roles are the team's own, never the service's: the
+// team's members are kept in the store and managed on /team; TEAM_ROLES,
+// parsed here, only bootstraps an empty team. This package holds the one
+// table of grants.
 package roles
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -14,17 +17,30 @@ import (
 // Role is what a user may do in the team.
 type Role string
 
-// The three roles. An analyst works accounts and requests limits within
+// The four roles. An analyst works accounts and requests limits within
 // their authority; a manager also approves others' requests within theirs;
-// an auditor reads everything of the team and changes nothing.
+// an admin (the team's administrator) does what a manager does and also
+// adds and changes the team's members; an auditor reads everything of the
+// team and changes nothing.
 const (
 	Analyst Role = "analyst"
 	Manager Role = "manager"
+	Admin   Role = "admin"
 	Auditor Role = "auditor"
 )
 
-// valid reports whether r is one of the three roles.
-func (r Role) valid() bool { return r == Analyst || r == Manager || r == Auditor }
+// All are the roles, from least to most a member may change.
+var All = []Role{Auditor, Analyst, Manager, Admin}
+
+// Valid reports whether r is one of the four roles.
+func (r Role) Valid() bool { return r == Analyst || r == Manager || r == Admin || r == Auditor }
+
+// valid is Valid, for this package's parser.
+func (r Role) valid() bool { return r.Valid() }
+
+// Decides reports whether the role approves others' limit requests: a
+// manager's or an admin's.
+func (r Role) Decides() bool { return r == Manager || r == Admin }
 
 // Assignment is one user's role and authority: the largest credit limit,
 // in whole currency units, they may set without another's approval.
@@ -48,6 +64,29 @@ func (a Assignment) Covers(amount int64) bool {
 	return a.Role != Auditor && amount >= 0 && amount <= a.Authority
 }
 
+// Effective is the authority the assignment actually carries: an
+// auditor's is none, whatever is written beside it.
+func (a Assignment) Effective() int64 {
+	if a.Role == Auditor {
+		return 0
+	}
+	return a.Authority
+}
+
+// Check refuses an assignment no member may hold: an unknown role, an
+// authority out of range, an auditor with an authority.
+func (a Assignment) Check() error {
+	switch {
+	case !a.Role.Valid():
+		return fmt.Errorf("role %q is not analyst, manager, admin or auditor", string(a.Role))
+	case a.Authority < 0 || a.Authority > MaxAuthority:
+		return fmt.Errorf("authority %d is not from 0 to %d", a.Authority, MaxAuthority)
+	case a.Role == Auditor && a.Authority != 0:
+		return errors.New("an auditor changes nothing, so has no authority")
+	}
+	return nil
+}
+
 // MaxAuthority bounds an authority: a quadrillion is past any credit limit
 // and keeps sums of limits far inside int64.
 const MaxAuthority int64 = 1_000_000_000_000_000
@@ -58,8 +97,9 @@ const maxNameLen = 256
 // maxEntries bounds the number of users the configuration may name.
 const maxEntries = 10_000
 
-// Table is the team's roles in force: the users named in the
-// configuration, and the authority of everyone else, who is an analyst.
+// Table is the team's roles in force: its members (or the users named in
+// the configuration), and the authority of everyone else, who is an
+// analyst.
 // The zero value is a team of analysts without authority. A Table is never
 // changed after Parse, so it is safe for concurrent use.
 type Table struct {
@@ -79,6 +119,35 @@ func (t *Table) Of(user string) Assignment {
 		return Assignment{Role: Analyst, Authority: t.analystAuthority}
 	}
 	return Assignment{Role: Analyst}
+}
+
+// NewTable is the table of the members given (name to assignment, which
+// it copies) with everyone else an analyst of analystAuthority.
+func NewTable(members map[string]Assignment, analystAuthority int64) *Table {
+	t := &Table{named: make(map[string]Assignment, len(members)), analystAuthority: analystAuthority}
+	for n, a := range members {
+		t.named[n] = a
+	}
+	return t
+}
+
+// Has reports whether the user is named in the table: a member of the team.
+func (t *Table) Has(user string) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := t.named[user]
+	return ok
+}
+
+// Assignment is the named user's assignment and whether they are named;
+// unlike Of it gives no default.
+func (t *Table) Assignment(user string) (Assignment, bool) {
+	if t == nil {
+		return Assignment{}, false
+	}
+	a, ok := t.named[user]
+	return a, ok
 }
 
 // AnalystAuthority is the authority of analysts named without one and of
@@ -130,12 +199,13 @@ func (t *Table) InForce() []string {
 // Line writes one user's assignment as a configuration line.
 func Line(name string, a Assignment) string { return name + "=" + a.String() }
 
-// Demo is the table demo mode runs with, so each demo user shows a role:
-// two managers of different authority, two analysts and an auditor.
+// Demo is the table demo mode bootstraps its team with, so each demo user
+// shows a role: two admins of different authority (so a raise proposed by
+// one can be approved by the other), two analysts and an auditor.
 // analystAuthority (ANALYST_AUTHORITY, from 0 to MaxAuthority) is ordinary's
 // and everyone else's.
 func Demo(analystAuthority int64) *Table {
-	t, err := Parse("demo roles", "demo=manager:250000,developer=analyst:10000,ordinary=analyst,trade=auditor,secure=manager:1000000", analystAuthority)
+	t, err := Parse("demo roles", "demo=admin:250000,developer=analyst:10000,ordinary=analyst,trade=auditor,secure=admin:1000000", analystAuthority)
 	if err != nil {
 		panic(err) // a constant of this package, or an authority out of range
 	}

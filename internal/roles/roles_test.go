@@ -46,7 +46,7 @@ func TestParseNamesBadLines(t *testing.T) {
 		name, text string
 		want       []string
 	}{
-		{"unknown role", "alice=manager:1,bob=boss", []string{`TEAM_ROLES: "bob=boss": role "boss" is not analyst, manager or auditor`}},
+		{"unknown role", "alice=manager:1,bob=boss", []string{`TEAM_ROLES: "bob=boss": role "boss" is not analyst, manager, admin or auditor`}},
 		{"no equals", "alice", []string{`"alice": not name=role[:authority]`}},
 		{"empty name", "=analyst", []string{`"=analyst": the user name is missing`}},
 		{"bad authority", "bob=analyst:ten", []string{`"bob=analyst:ten": authority "ten" is not a whole number`}},
@@ -54,6 +54,7 @@ func TestParseNamesBadLines(t *testing.T) {
 		{"huge authority", "bob=manager:99999999999999999999", []string{`is not a whole number from 0 to`}},
 		{"auditor authority", "carol=auditor:5", []string{`an auditor changes nothing, so has no authority: write carol=auditor`}},
 		{"manager without", "alice=manager", []string{`a manager needs an authority, such as alice=manager:250000`}},
+		{"admin without", "ann=admin", []string{`an admin needs an authority, such as ann=admin:250000`}},
 		{"twice", "bob=analyst\nalice=manager:5\nbob=manager:5", []string{`TEAM_ROLES line 3: "bob=manager:5": bob is named twice (first in TEAM_ROLES line 1)`}},
 		{"lines", "ok=analyst\nbad=x\n\nworse", []string{`TEAM_ROLES line 2: "bad=x"`, `TEAM_ROLES line 4: "worse"`}},
 		{"control", "a\tb=analyst", []string{`control character`}},
@@ -92,8 +93,8 @@ func TestParseBound(t *testing.T) {
 func TestDemo(t *testing.T) {
 	d := Demo(0)
 	for user, want := range map[string]Assignment{
-		"demo": {Manager, 250000}, "developer": {Analyst, 10000}, "ordinary": {Analyst, 0},
-		"trade": {Auditor, 0}, "secure": {Manager, 1000000},
+		"demo": {Admin, 250000}, "developer": {Analyst, 10000}, "ordinary": {Analyst, 0},
+		"trade": {Auditor, 0}, "secure": {Admin, 1000000},
 	} {
 		if got := d.Of(user); got != want {
 			t.Errorf("demo %s = %+v, want %+v", user, got, want)

@@ -106,7 +106,7 @@ func isStoreError(err error) bool {
 	if errors.As(err, &v) {
 		return true
 	}
-	for _, e := range []error{ErrNotFound, ErrWatchListFull, ErrNotesFull, ErrRulesFull, ErrSnapshotsFull, ErrTokensFull, ErrWebhooksFull} {
+	for _, e := range []error{ErrNotFound, ErrWatchListFull, ErrNotesFull, ErrRulesFull, ErrSnapshotsFull, ErrTokensFull, ErrWebhooksFull, ErrMemberFourEyes, ErrNotAdmin} {
 		if errors.Is(err, e) {
 			return true
 		}

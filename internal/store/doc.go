@@ -40,7 +40,8 @@
 //	POST /businesses/{id}/snapshots SaveSnapshot (the tab's service data as JSON)
 //	/snapshots, /snapshots/{id}     Snapshots (no data), Snapshot, DeleteSnapshot
 //	/settings/workspace             DeleteAnalyst (the team's audit trail stays)
-//	start-up                        RecordRoles (the roles in force, into the log)
+//	start-up                        BootstrapMembers (TEAM_ROLES, into an empty team)
+//	/team                           Members, MemberChanges, ChangeMember, DecideMember
 //	a change to the team's data     AppendAudit (or appendAuditTx in the change's own transaction)
 //	/audit                          AuditEntries (filtered, newest first, paged by seq)
 //	/audit.csv                      AuditLog (streamed in batches); AuditCSVHeader, AuditEntry.CSVRecord

@@ -38,7 +38,7 @@ var areas = []area{
 		under: [][2]string{{"/portfolio/folders/", "/portfolio"}},
 	},
 	{
-		label: "Team", navs: []Nav{NavAccounts, NavWorklist, NavAudit},
+		label: "Team", navs: []Nav{NavAccounts, NavWorklist, NavAudit, NavTeam},
 		pages: []NavLink{
 			{URL: "/accounts", Label: "Accounts"},
 			{URL: "/portfolio/exposure", Label: "Exposure"},
@@ -51,6 +51,7 @@ var areas = []area{
 			{URL: "/decisions", Label: "Decisions"},
 			{URL: "/audit", Label: "Audit trail"},
 			{URL: "/settings/webhooks", Label: "Webhooks"},
+			{URL: "/team", Label: "Members"},
 		},
 		under: [][2]string{
 			{"/accounts/import", "/accounts"},

@@ -27,8 +27,8 @@ type Base struct {
 	Title string
 	// User is the signed-in user's name, or "" on public pages.
 	User string
-	// Role is the signed-in user's role in the team (analyst, manager or
-	// auditor), as TEAM_ROLES sets it.
+	// Role is the signed-in user's role in the team (analyst, manager,
+	// admin or auditor), as the team's members on /team have it.
 	Role string
 	// CSRF is the token forms on this page send back.
 	CSRF string

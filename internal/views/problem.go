@@ -106,6 +106,8 @@ const LoginKeyTooLong = "The credit-risk service answered with a session key too
 // team, with the authority for those who have one.
 func TeamRole(role string, authority int64) string {
 	switch role {
+	case "admin":
+		return "Admin: adds and changes the team's members, and sets and decides limits up to " + Money(authority) + " as a manager does"
 	case "manager":
 		return "Manager: sets limits up to " + Money(authority) + " and approves or declines others' requests up to it"
 	case "analyst":
