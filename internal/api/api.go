@@ -7,6 +7,7 @@
 package api
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -32,7 +33,7 @@ type Config struct {
 	Service string
 	// Member is a member's role and authority as they are now: a token
 	// acts with them, whatever they were when it was made.
-	Member func(user string) roles.Assignment
+	Member func(ctx context.Context, user string) roles.Assignment
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	Log *slog.Logger
@@ -42,7 +43,7 @@ type Config struct {
 type API struct {
 	store   *store.Store
 	service string
-	member  func(user string) roles.Assignment
+	member  func(ctx context.Context, user string) roles.Assignment
 	now     func() time.Time
 	log     *slog.Logger
 	// rates bounds each token's requests (rate.go).
@@ -99,7 +100,7 @@ func (a *API) analyst(c *echo.Context) store.Analyst {
 // logged in the team's audit trail as the pages log theirs.
 func (a *API) may(c *echo.Context, act roles.Action) error {
 	t := tokenOf(c)
-	m := a.member(t.User)
+	m := a.member(c.Request().Context(), t.User)
 	if m.Role.May(act) {
 		return nil
 	}

@@ -237,7 +237,7 @@ func (a *API) submitLimitRequest(c *echo.Context) error {
 	}
 	t := tokenOf(c)
 	r, err := a.store.RequestLimit(c.Request().Context(), a.analyst(c), store.RequestSpec{Account: body.Account, Amount: v,
-		Reason: body.Reason, Authority: float64(a.member(t.User).Authority)})
+		Reason: body.Reason, Authority: float64(a.member(c.Request().Context(), t.User).Authority)})
 	var ve *store.ValidationError
 	switch {
 	case errors.Is(err, store.ErrNotFound):

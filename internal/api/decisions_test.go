@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"creditdash/internal/api"
 	"creditdash/internal/apptest"
 	"creditdash/internal/roles"
+	"creditdash/internal/store"
 )
 
 // agingCSV is an ERP's aging report as the import page takes it:
@@ -116,17 +118,16 @@ func TestLimitRequestsThroughTheAPI(t *testing.T) {
 }
 
 // TestTokenActsWithTheRoleOfToday: a token made by a manager acts with the
-// role its member has when it is used: after a restart that makes them an
+// role its member has when it is used: once an admin makes them an
 // auditor, its write is refused (403, in the audit trail) though the token
 // is a write token.
 func TestTokenActsWithTheRoleOfToday(t *testing.T) {
-	before, err := roles.Parse("test", "ordinary=manager:1000000", 0)
+	before, err := roles.Parse("test", "boss=admin:250000,ordinary=manager:1000000", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	clk := &clock{}
-	dir := t.TempDir()
-	app := apptest.Start(t, apptest.Options{Roles: before, Now: clk.Now, DataDir: dir})
+	app := apptest.Start(t, apptest.Options{Roles: before, Now: clk.Now})
 	mgr := signIn(t, app, "ordinary")
 	token := mgr.makeToken("erp", "write", 10, clk.Now())
 	pushCSV(t, app, token)
@@ -136,13 +137,12 @@ func TestTokenActsWithTheRoleOfToday(t *testing.T) {
 	if d.Status != "approved" {
 		t.Fatalf("a manager's request within authority: %+v", d)
 	}
-	app.Store.Close()
 
-	after, err := roles.Parse("test", "ordinary=auditor", 0)
-	if err != nil {
+	// A lowering takes effect at once, without a second admin.
+	boss := store.Analyst{Service: apptest.WorkspaceService, User: "boss"}
+	if _, err := app.Store.ChangeMember(context.Background(), boss, store.MemberSpec{Name: "ordinary", Role: roles.Auditor, Reason: "moves to audit"}, 0); err != nil {
 		t.Fatal(err)
 	}
-	app = apptest.Start(t, apptest.Options{Roles: after, Now: clk.Now, DataDir: dir})
 	a := postJSON(t, app, token, "/api/v1/limit-requests", map[string]any{"account": "A-2", "amount": 1000, "reason": "Again"})
 	if a.Status != http.StatusForbidden || !strings.Contains(a.problem(t).Detail, "Auditors read everything") {
 		t.Errorf("an auditor's write token: %d %s", a.Status, a.Body)

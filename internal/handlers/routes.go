@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/labstack/echo/v5"
@@ -9,6 +10,7 @@ import (
 	"creditdash/internal/api"
 	"creditdash/internal/digest"
 	"creditdash/internal/middleware"
+	"creditdash/internal/roles"
 	"creditdash/internal/session"
 	"creditdash/internal/views"
 )
@@ -44,7 +46,7 @@ func (h *Handler) Routes() *echo.Echo {
 	// access tokens, no session and no CSRF token (a bearer token is no
 	// cookie a browser sends by itself); its errors are problems
 	// (handleError hands them to it).
-	api.Register(e, api.Config{Store: h.store, Service: h.service, Member: h.roles.Of, Now: h.now, Log: h.log})
+	api.Register(e, api.Config{Store: h.store, Service: h.service, Member: func(ctx context.Context, user string) roles.Assignment { return h.members.Roles(ctx).Of(user) }, Now: h.now, Log: h.log})
 
 	// Pages compress themselves (see render); a streamed download is never
 	// buffered by a compressor.

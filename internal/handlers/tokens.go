@@ -54,7 +54,7 @@ func (h *Handler) submitToken(c *echo.Context) error {
 	switch f.Scope {
 	case store.ScopeRead:
 	case store.ScopeWrite:
-		if !writes(h.roles.Of(a.User).Role) {
+		if !writes(h.rolesNow(c).Of(a.User).Role) {
 			f.ScopeError = "Auditors read everything of the team and change nothing, so their tokens read only."
 		}
 	default:
@@ -113,7 +113,7 @@ func (h *Handler) renderTokens(c *echo.Context, status int, page views.TokensPag
 		return workspaceError(fmt.Errorf("tokens: %w", err))
 	}
 	page.Rows = views.NewTokenRows(tokens, h.now())
-	page.WriteAllowed = writes(h.roles.Of(a.User).Role)
+	page.WriteAllowed = writes(h.rolesNow(c).Of(a.User).Role)
 	page.Max = store.MaxActiveTokens
 	flash := page.Flash
 	page.Base = h.base(c, nil, "API tokens", views.NavNone)
