@@ -15,6 +15,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/applications"
 	"creditdash/internal/digest"
 	"creditdash/internal/handlers"
 	"creditdash/internal/health"
@@ -92,6 +93,8 @@ type Config struct {
 	// loopback addresses (WEBHOOK_ALLOW_PRIVATE); NoWebhooks leaves
 	// webhooks out (tests that do not need their queue).
 	WebhookAllowPrivate, NoWebhooks bool
+	// Applications are the credit applications' settings (APPLY_*).
+	Applications applications.Settings
 	// Logger receives the dashboard's logs; nil discards them.
 	Logger *slog.Logger
 }
@@ -114,6 +117,8 @@ type App struct {
 	Digests  *digest.Service
 	Webhooks *webhooks.Service
 	Jobs     *jobs.Queue
+	// Applications are the credit applications (their mails on Jobs).
+	Applications *applications.Service
 	// Health runs the background checks behind /readyz; Meter counts for
 	// operators.
 	Health *health.Monitor
@@ -259,6 +264,7 @@ func Build(ctx context.Context, cfg Config, s Seams) (a *App, err error) {
 		BacktestHold:      s.BacktestHold,
 		Digests:           a.Digests,
 		Webhooks:          a.Webhooks,
+		Applications:      a.Applications,
 	})
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"creditdash/internal/applications"
 	"creditdash/internal/digest"
 	"creditdash/internal/jobs"
 	"creditdash/internal/webhooks"
@@ -26,6 +27,13 @@ func (a *App) startJobs(cfg Config, s Seams, log *slog.Logger) error {
 	if err := a.buildDigests(cfg, s, log, q); err != nil {
 		return err
 	}
+	// Credit applications mail through the digest's mailer, on the queue.
+	links := cfg.MailURL
+	if links == "" {
+		links = cfg.PublicURL
+	}
+	a.Applications = applications.New(applications.Config{Store: a.Store, Mail: a.Digests, Jobs: q, Secret: cfg.SessionSecrets[0],
+		PublicURL: links, Settings: cfg.Applications, Now: s.Now, Log: log.With("component", "applications")})
 	if !cfg.NoWebhooks {
 		a.Webhooks = webhooks.New(webhooks.Config{Store: a.Store, Jobs: q, AllowPrivate: cfg.WebhookAllowPrivate,
 			Poll: s.WebhookPoll, RetryBase: s.WebhookRetryBase, Log: log.With("component", "webhooks"), Now: s.Now})

@@ -21,6 +21,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	dashboard "creditdash/internal/app"
+	"creditdash/internal/applications"
 	"creditdash/internal/digest"
 	"creditdash/internal/handlers"
 	"creditdash/internal/health"
@@ -145,6 +146,9 @@ type Options struct {
 	// WebhookPoll is how often the outbox is looked at; zero means 20 ms
 	// (a benchmark gives production's).
 	WebhookPoll time.Duration
+	// Applications are the credit applications' settings (APPLY_*); zero
+	// values are the defaults, but no minimum fill time.
+	Applications applications.Settings
 }
 
 // DigestFrom is the digests' sender in tests.
@@ -327,6 +331,7 @@ func Start(t testing.TB, opts Options) *App {
 		MailURL:             mailURL,
 		NoWebhooks:          !opts.Webhooks,
 		WebhookAllowPrivate: opts.WebhookAllowPrivate,
+		Applications:        opts.Applications,
 		Logger:              slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	}, seams)
 	if err != nil {

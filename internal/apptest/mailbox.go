@@ -160,9 +160,30 @@ func (s *mailSession) Data(r io.Reader) error {
 	if msg, err := mail.ReadMessage(bytes.NewReader(raw)); err == nil {
 		got.Header = msg.Header
 		got.Text, got.HTML = parts(msg.Header.Get("Content-Type"), msg.Body)
+		if mt, _, _ := mime.ParseMediaType(msg.Header.Get("Content-Type")); mt == "text/plain" {
+			// A plain-text mail (credit applications' mails) is its body.
+			var r io.Reader = bytes.NewReader(raw[len(raw)-bodyLen(raw):])
+			if strings.EqualFold(msg.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
+				r = quotedprintable.NewReader(r)
+			}
+			b, _ := io.ReadAll(r)
+			got.Text = string(b)
+		}
 	}
 	s.mb.got = append(s.mb.got, got)
 	return nil
+}
+
+// bodyLen is the length of a raw message's body, after its header's
+// blank line.
+func bodyLen(raw []byte) int {
+	if i := bytes.Index(raw, []byte("\r\n\r\n")); i >= 0 {
+		return len(raw) - i - 4
+	}
+	if i := bytes.Index(raw, []byte("\n\n")); i >= 0 {
+		return len(raw) - i - 2
+	}
+	return 0
 }
 
 // parts finds the text/plain and text/html parts, decoded.

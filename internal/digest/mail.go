@@ -17,7 +17,8 @@ import (
 	mail "github.com/wneessen/go-mail"
 )
 
-// Message is one mail to send: plain text and HTML of the same content.
+// Message is one mail to send: plain text and HTML of the same content
+// (plain text only when HTML is "").
 type Message struct {
 	To, Subject string
 	Text, HTML  string
@@ -51,7 +52,9 @@ func build(from string, m Message, now time.Time) (*mail.Msg, error) {
 		msg.SetGenHeaderPreformatted(mail.HeaderListUnsubscribe, "<"+m.Unsubscribe+">")
 	}
 	msg.SetBodyString(mail.TypeTextPlain, m.Text)
-	msg.AddAlternativeString(mail.TypeTextHTML, m.HTML)
+	if m.HTML != "" {
+		msg.AddAlternativeString(mail.TypeTextHTML, m.HTML)
+	}
 	return msg, nil
 }
 

@@ -106,6 +106,16 @@ func (s *Service) Register(q *jobs.Queue) {
 		}, &river.PeriodicJobOpts{RunOnStart: true}))
 }
 
+// Send delivers a message now, for another part's worker on the job queue
+// (credit applications; River retries it when it fails).
+// ErrNotConfigured without e-mail.
+func (s *Service) Send(ctx context.Context, m Message) error {
+	if s.sender == nil {
+		return ErrNotConfigured
+	}
+	return s.sender.Send(ctx, m)
+}
+
 // Configured tells whether mail can be sent (SMTP_URL, or the demo outbox).
 func (s *Service) Configured() bool { return s.sender != nil }
 

@@ -225,6 +225,10 @@ func (h *Handler) decide(c *echo.Context, o store.Outcome) error {
 	if err != nil {
 		return decisionsError(err)
 	}
+	if h.apps != nil {
+		// An application waiting on this request was decided with it.
+		h.apps.RequestDecided(c.Request().Context(), h.analyst(c), got.ID)
+	}
 	return redirect(c, views.DecisionPath(got.ID)+"?done="+got.Status)
 }
 

@@ -18,6 +18,8 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"creditdash/internal/alerts"
+	"creditdash/internal/applications"
+	"creditdash/internal/apply"
 	"creditdash/internal/digest"
 	"creditdash/internal/middleware"
 	"creditdash/internal/session"
@@ -145,6 +147,9 @@ type Config struct {
 	// Webhooks registers the team's endpoints and replays deliveries
 	// (issue 46); nil leaves /settings/webhooks out.
 	Webhooks *webhooks.Service
+	// Applications are the credit applications (issue 44): the team's
+	// inbox here, the public pages in internal/apply; nil leaves both out.
+	Applications *applications.Service
 }
 
 // Handler serves every page of the dashboard. Beside its collaborators it
@@ -157,10 +162,13 @@ type Handler struct {
 	// webhooks registers the team's endpoints and replays deliveries;
 	// nil leaves /settings/webhooks out.
 	webhooks *webhooks.Service
-	svc      Service
-	cache    Cache
-	log      *slog.Logger
-	now      func() time.Time
+	// apps are the credit applications; apply their public pages.
+	apps  *applications.Service
+	apply *apply.Pages
+	svc   Service
+	cache Cache
+	log   *slog.Logger
+	now   func() time.Time
 	site
 	gates
 	books
@@ -300,6 +308,11 @@ func New(cfg Config) (*Handler, error) {
 	}
 	if h.books, err = newBooks(cfg); err != nil {
 		return nil, err
+	}
+	if cfg.Applications != nil {
+		h.apps = cfg.Applications
+		h.apply = apply.New(apply.Config{Service: cfg.Applications, Attempts: cfg.Attempts, Secure: cfg.CookieSecure,
+			Log: h.log, Assets: views.Assets{CSS: cfg.Assets.URL("css/app.css"), Icon: cfg.Assets.URL("img/favicon.svg")}})
 	}
 	return h, nil
 }

@@ -5,11 +5,13 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/api"
+	"creditdash/internal/apply"
 	"creditdash/internal/middleware"
 	"creditdash/internal/session"
 	"creditdash/internal/views"
@@ -41,6 +43,9 @@ func (h *Handler) limitRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		limit := int64(maxBodyBytes)
 		if r.Method == http.MethodPost && (r.URL.Path == importPath || r.URL.Path == api.LedgersPath) {
 			limit = maxUploadBodyBytes // a ledger file (accounts_import.go)
+		}
+		if r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/apply/") {
+			limit = apply.MaxBody // an application with one document
 		}
 		if r.ContentLength > limit {
 			if limit == maxUploadBodyBytes {

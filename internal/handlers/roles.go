@@ -48,6 +48,15 @@ var postActions = map[string]roles.Action{
 	"/accounts/new":                          roles.ChangeAccounts,
 	"/accounts/erp-limits":                   roles.RequestLimit,
 	"/accounts/ledgers/versions/:id/restore": roles.ChangeAccounts,
+	// Credit applications (applications.go): inviting, the public link,
+	// matching and the report are the team's accounts; deciding asks a
+	// limit, under the decider's authority and four eyes.
+	"/applications":            roles.ChangeAccounts,
+	"/applications/link":       roles.ChangeAccounts,
+	"/applications/:id/match":  roles.ChangeAccounts,
+	"/applications/:id/report": roles.ChangeAccounts,
+	"/applications/:id/revoke": roles.ChangeAccounts,
+	"/applications/:id/decide": roles.RequestLimit,
 	// Where the team's events go (webhooks.go): managers only.
 	webhooksPath:                            roles.ManageWebhooks,
 	webhooksPath + "/:id/remove":            roles.ManageWebhooks,

@@ -48,6 +48,12 @@ func (h *Handler) Routes() *echo.Echo {
 	// (handleError hands them to it).
 	api.Register(e, api.Config{Store: h.store, Service: h.service, Member: func(ctx context.Context, user string) roles.Assignment { return h.members.Roles(ctx).Of(user) }, Now: h.now, Log: h.log})
 
+	// Credit applications' public pages (internal/apply): no session, their
+	// own CSRF token and rate limits.
+	if h.apply != nil {
+		h.apply.Register(e)
+	}
+
 	// Pages compress themselves (see render); a streamed download is never
 	// buffered by a compressor.
 	pages := e.Group("", session.Load(h.sessionMemo, h.signOuts), session.CSRF(h.secure))
@@ -246,6 +252,24 @@ func (h *Handler) Routes() *echo.Echo {
 	app.POST(webhooksPath+"/deliveries/:id/replay", h.submitReplayDelivery)
 	app.GET(webhooksPath+"/:id/remove", goTo(webhooksPath))
 	app.GET(webhooksPath+"/deliveries/:id/replay", goTo(webhooksPath))
+
+	// Credit applications (issue 44): the team's inbox; invitations and
+	// decisions are CSRF-checked POSTs, every step audited. The documents
+	// download like the other files, outside a page's turn.
+	app.GET("/applications", h.showApplications)
+	app.POST("/applications", h.submitInvite)
+	app.POST("/applications/link", h.submitApplicationLink)
+	app.GET("/applications/link", goTo("/applications"))
+	app.GET("/applications/:id", h.showApplication)
+	app.POST("/applications/:id/match", h.submitApplicationMatch)
+	app.POST("/applications/:id/report", h.submitApplicationReport)
+	app.POST("/applications/:id/decide", h.submitApplicationDecision)
+	app.POST("/applications/:id/revoke", h.submitApplicationRevoke)
+	app.GET("/applications/:id/match", toRow("/applications/", ""))
+	app.GET("/applications/:id/report", toRow("/applications/", ""))
+	app.GET("/applications/:id/decide", toRow("/applications/", ""))
+	app.GET("/applications/:id/revoke", toRow("/applications/", ""))
+	accountFiles.GET("/applications/:id/documents/:n", h.exportApplicationDocument)
 
 	// The worklist (issue 27): every account that needs something; owners
 	// assigned one account at a time or several at once, each logged.

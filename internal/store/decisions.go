@@ -144,84 +144,103 @@ func (s *Store) RequestLimit(ctx context.Context, a Analyst, spec RequestSpec) (
 	if err != nil {
 		return LimitRequest{}, err
 	}
-	if err := CheckAmount(spec.Amount, false); err != nil {
-		return LimitRequest{}, invalid("amount", "%s", err.Error())
-	}
-	if spec.Reason, err = checkReason("reason", spec.Reason); err != nil {
+	if err := checkRequestSpec(&spec); err != nil {
 		return LimitRequest{}, err
 	}
-	if utf8.RuneCountInString(spec.Calculator) > maxCalculatorLen || !cleanText(spec.Calculator) {
-		return LimitRequest{}, invalid("calculator", "the calculator's result is not text of up to %d characters", maxCalculatorLen)
-	}
-	for _, e := range spec.Evidence {
-		if !tabPattern.MatchString(e.Tab) || len(e.Data) > MaxSnapshotBytes {
-			return LimitRequest{}, invalid("evidence", "a copy of tab %q is not one a request keeps", clip(e.Tab))
-		}
-	}
-	r := LimitRequest{ID: newID(), Account: strings.TrimSpace(spec.Account), Amount: spec.Amount, Reason: spec.Reason,
-		Calculator: spec.Calculator, RequestedBy: a.User, Authority: spec.Authority, Status: StatusPending}
+	var r LimitRequest
 	err = s.teamWrite(ctx, a.Service, "request limit", func(tx *sql.Tx) error {
-		now := s.stamp()
-		r.RequestedAt = fromStamp(now)
-		var business int64
-		var err error
-		if business, r.OldLimit, err = accountLimit(ctx, tx, a.Service, r.Account); err != nil {
-			return err
-		}
-		r.BusinessID = int32(business)
-		var pending int
-		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM limit_requests WHERE service = $1 AND status = $2",
-			a.Service, StatusPending).Scan(&pending); err != nil {
-			return err
-		}
-		if pending >= MaxPendingRequests {
-			return ErrRequestsFull
-		}
-		changes := []AuditChange{{Actor: a.User, Action: AuditActionRequest, Account: r.Account, BusinessID: r.BusinessID,
-			OldValue: amountText(r.OldLimit), NewValue: amountText(&r.Amount), Reason: fmt.Sprintf("request %d: %s", r.ID, r.Reason)}}
-		if spec.Amount <= spec.Authority && spec.Policy.allows(spec.Amount) {
-			r.Status, r.DecidedBy, r.DecidedAt, r.Note = StatusApproved, a.User, r.RequestedAt, "within the requester's own authority"
-			r.Approved = &r.Amount
-			why := fmt.Sprintf("request %d approved at once: within %s's authority of %s", r.ID, a.User, amountText(&spec.Authority))
-			if p := spec.Policy; p != nil {
-				r.Note += fmt.Sprintf(" and policy version %d's at-once amount for class %s", p.Version, p.Class)
-				why += fmt.Sprintf(" and policy version %d's at-once amount of %s for class %s", p.Version, amountText(&p.Max), p.Class)
-			}
-			c, err := s.setLimit(ctx, tx, a.Service, r)
-			if err != nil {
-				return err
-			}
-			changes = append(changes, AuditChange{Actor: a.User, Action: AuditActionApprove, Account: r.Account, BusinessID: r.BusinessID,
-				NewValue: amountText(&r.Amount), Reason: why}, c)
-			if err := s.Emit(ctx, tx, a.Service, EventDecisionMade, decisionData(r)); err != nil {
-				return err
-			}
-		}
-		var old any
-		if r.OldLimit != nil {
-			old = *r.OldLimit
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO limit_requests (id, service, account, business_id, amount, old_limit, reason, calculator,
-			requested_by, requested_at, authority, status, decided_by, decided_at, decision_note, approved_amount)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-			r.ID, a.Service, r.Account, business, r.Amount, old, r.Reason, r.Calculator, a.User, now, r.Authority,
-			r.Status, r.DecidedBy, stampOf(r.DecidedAt), r.Note, nullAmount(r.Approved)); err != nil {
-			return err
-		}
-		for _, e := range spec.Evidence {
-			if _, err := tx.ExecContext(ctx, "INSERT INTO request_evidence (request_id, tab, fetched_at, data) VALUES ($1, $2, $3, $4)",
-				r.ID, e.Tab, e.Fetched.UnixMicro(), string(e.Data)); err != nil {
-				return err
-			}
-			r.Evidence = append(r.Evidence, Evidence{Tab: e.Tab, Fetched: fromStamp(e.Fetched.UnixMicro())})
-		}
-		_, err = s.appendAuditTx(ctx, tx, a.Service, changes...)
+		r, err = s.requestLimitTx(ctx, tx, a, spec)
 		return err
 	})
 	if err != nil {
 		return LimitRequest{}, err
 	}
 	return r, nil
+}
+
+// checkRequestSpec refuses a request's amount, reason, calculator text or
+// evidence that is not one a request keeps.
+func checkRequestSpec(spec *RequestSpec) error {
+	var err error
+	if err := CheckAmount(spec.Amount, false); err != nil {
+		return invalid("amount", "%s", err.Error())
+	}
+	if spec.Reason, err = checkReason("reason", spec.Reason); err != nil {
+		return err
+	}
+	if utf8.RuneCountInString(spec.Calculator) > maxCalculatorLen || !cleanText(spec.Calculator) {
+		return invalid("calculator", "the calculator's result is not text of up to %d characters", maxCalculatorLen)
+	}
+	for _, e := range spec.Evidence {
+		if !tabPattern.MatchString(e.Tab) || len(e.Data) > MaxSnapshotBytes {
+			return invalid("evidence", "a copy of tab %q is not one a request keeps", clip(e.Tab))
+		}
+	}
+	return nil
+}
+
+// requestLimitTx records the checked request inside tx (see RequestLimit):
+// the way an application's approval asks for its limit in the same
+// transaction as the account it creates.
+func (s *Store) requestLimitTx(ctx context.Context, tx *sql.Tx, a Analyst, spec RequestSpec) (LimitRequest, error) {
+	r := LimitRequest{ID: newID(), Account: strings.TrimSpace(spec.Account), Amount: spec.Amount, Reason: spec.Reason,
+		Calculator: spec.Calculator, RequestedBy: a.User, Authority: spec.Authority, Status: StatusPending}
+	now := s.stamp()
+	r.RequestedAt = fromStamp(now)
+	var business int64
+	var err error
+	if business, r.OldLimit, err = accountLimit(ctx, tx, a.Service, r.Account); err != nil {
+		return r, err
+	}
+	r.BusinessID = int32(business)
+	var pending int
+	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM limit_requests WHERE service = $1 AND status = $2",
+		a.Service, StatusPending).Scan(&pending); err != nil {
+		return r, err
+	}
+	if pending >= MaxPendingRequests {
+		return r, ErrRequestsFull
+	}
+	changes := []AuditChange{{Actor: a.User, Action: AuditActionRequest, Account: r.Account, BusinessID: r.BusinessID,
+		OldValue: amountText(r.OldLimit), NewValue: amountText(&r.Amount), Reason: fmt.Sprintf("request %d: %s", r.ID, r.Reason)}}
+	if spec.Amount <= spec.Authority && spec.Policy.allows(spec.Amount) {
+		r.Status, r.DecidedBy, r.DecidedAt, r.Note = StatusApproved, a.User, r.RequestedAt, "within the requester's own authority"
+		r.Approved = &r.Amount
+		why := fmt.Sprintf("request %d approved at once: within %s's authority of %s", r.ID, a.User, amountText(&spec.Authority))
+		if p := spec.Policy; p != nil {
+			r.Note += fmt.Sprintf(" and policy version %d's at-once amount for class %s", p.Version, p.Class)
+			why += fmt.Sprintf(" and policy version %d's at-once amount of %s for class %s", p.Version, amountText(&p.Max), p.Class)
+		}
+		c, err := s.setLimit(ctx, tx, a.Service, r)
+		if err != nil {
+			return r, err
+		}
+		changes = append(changes, AuditChange{Actor: a.User, Action: AuditActionApprove, Account: r.Account, BusinessID: r.BusinessID,
+			NewValue: amountText(&r.Amount), Reason: why}, c)
+		if err := s.Emit(ctx, tx, a.Service, EventDecisionMade, decisionData(r)); err != nil {
+			return r, err
+		}
+	}
+	var old any
+	if r.OldLimit != nil {
+		old = *r.OldLimit
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO limit_requests (id, service, account, business_id, amount, old_limit, reason, calculator,
+		requested_by, requested_at, authority, status, decided_by, decided_at, decision_note, approved_amount)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+		r.ID, a.Service, r.Account, business, r.Amount, old, r.Reason, r.Calculator, a.User, now, r.Authority,
+		r.Status, r.DecidedBy, stampOf(r.DecidedAt), r.Note, nullAmount(r.Approved)); err != nil {
+		return r, err
+	}
+	for _, e := range spec.Evidence {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO request_evidence (request_id, tab, fetched_at, data) VALUES ($1, $2, $3, $4)",
+			r.ID, e.Tab, e.Fetched.UnixMicro(), string(e.Data)); err != nil {
+			return r, err
+		}
+		r.Evidence = append(r.Evidence, Evidence{Tab: e.Tab, Fetched: fromStamp(e.Fetched.UnixMicro())})
+	}
+	_, err = s.appendAuditTx(ctx, tx, a.Service, changes...)
+	return r, err
 }
 
 // nullAmount is an optional amount as stored: NULL for none.

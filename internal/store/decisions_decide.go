@@ -134,7 +134,12 @@ func (s *Store) decide(ctx context.Context, a Analyst, id int64, o Outcome, note
 				return err
 			}
 		}
-		_, err = s.appendAuditTx(ctx, tx, a.Service, changes...)
+		// An application waiting on the request is decided with it.
+		settled, err := s.settleApplication(ctx, tx, a.Service, r)
+		if err != nil {
+			return err
+		}
+		_, err = s.appendAuditTx(ctx, tx, a.Service, append(changes, settled...)...)
 		return err
 	})
 	var decided *ErrDecided

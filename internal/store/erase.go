@@ -18,7 +18,8 @@ var teamTables = []string{"audit_entries", "audit_heads", "audit_refusals", "lim
 	"team_accounts", "ledgers", "ledger_lines", "ledger_imports", "limit_inputs", "team_scores", "team_businesses", "team_risk_months",
 	"team_supplier_categories", "team_versions", "pending_uploads", "team_statement_years", "ledger_versions", "ledger_version_lines", "record_moves",
 	"webhook_events", "webhook_endpoints", "webhook_deliveries", "team_defaults", "team_default_clearings", "team_settings",
-	"policy_versions", "policy_activations", "api_tokens"}
+	"policy_versions", "policy_activations", "team_members", "team_member_changes",
+	"applications", "application_links", "application_references", "application_documents", "api_tokens"}
 
 // DeleteAnalyst deletes everything the analyst has stored, in one
 // transaction: afterwards no table holds a row of theirs. Deleting an

@@ -1,0 +1,181 @@
+package handlers_test
+
+import (
+	"bytes"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"creditdash/internal/apptest"
+	"creditdash/internal/store"
+)
+
+// applyAs fills in and sends the application at path as a stranger, with
+// a PDF, and returns the application as the team's store keeps it.
+func applyAs(t *testing.T, app *apptest.App, path, company, email string) store.Application {
+	t.Helper()
+	u := app.NewUser(t)
+	_, hidden := apptest.ApplyForm(t, u, path)
+	saved := u.PostMultipart(path, apptest.Merge(hidden, url.Values{"legal_name": {company}, "action": {"save"}}), "document", "accounts.pdf", apptest.PDF)
+	if saved.Status != http.StatusSeeOther {
+		t.Fatalf("save: status = %d; %.300s", saved.Status, saved.Text("main"))
+	}
+	_, hidden = apptest.ApplyForm(t, u, path)
+	sent := u.PostMultipart(path, apptest.Merge(hidden, apptest.Answers(company, email), url.Values{"action": {"submit"}}), "", "", nil)
+	if sent.Status != http.StatusSeeOther {
+		t.Fatalf("submit: status = %d; %.400s", sent.Status, sent.Text("main"))
+	}
+	demo := store.Analyst{Service: apptest.WorkspaceService, User: "demo"}
+	list, err := app.Store.Applications(t.Context(), demo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range list {
+		if a.Company == company {
+			full, err := app.Store.TeamApplication(t.Context(), demo, a.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return full
+		}
+	}
+	t.Fatalf("no application of %s kept", company)
+	return store.Application{}
+}
+
+// limitIn is the account's limit in force in the team's record.
+func limitIn(t *testing.T, app *apptest.App, account string) float64 {
+	t.Helper()
+	list, err := app.Store.Accounts(t.Context(), store.Analyst{Service: apptest.WorkspaceService, User: "demo"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range list {
+		if a.Account == account && a.Limit != nil {
+			return *a.Limit
+		}
+	}
+	t.Fatalf("no account %s with a limit", account)
+	return 0
+}
+
+// The team's side through the router and a real SMTP server: the invitation
+// is mailed with its link, the applicant submits, the inbox lists it, the
+// business is found by its exact name and confirmed, the report is pulled
+// once with its cost shown first, the document opens as an attachment
+// with nosniff, and an approval within authority creates the account with
+// its limit and mails the applicant; above an analyst's authority it
+// waits for a manager, whose approval settles it and mails the applicant.
+func TestApplicationInboxDecisionMailsApplicant(t *testing.T) {
+	mb := apptest.StartMailbox(t, "", "")
+	app := apptest.Start(t, apptest.Options{SMTPURL: mb.URL})
+	demo := signInWS(t, app, "demo") // a manager, authority 250,000
+	name := apptest.DemoData().Businesses[0].Name
+	path := apptest.Invite(t, demo.User, name, "buyer@northwind.test", "40,000")
+	invite := mb.Wait(t, "the invitation", func(m apptest.Mail) bool { return m.To == "buyer@northwind.test" })
+	if !strings.Contains(invite.Text, apptest.PublicURL+path) || invite.HTML != "" {
+		t.Fatalf("the invitation does not carry the link %s as plain text:\n%s", path, invite.Text)
+	}
+	a := applyAs(t, app, path, name, "ann@northwind.test")
+	id := strconvI(a.ID)
+
+	inbox := demo.Get("/applications")
+	if !strings.Contains(inbox.Text("#waiting"), name) {
+		t.Fatalf("the inbox's waiting list lacks %s: %q", name, inbox.Text("#waiting"))
+	}
+	found := demo.Get("/applications/" + id + "?find=1")
+	if found.Doc.Find("#candidates form").Length() == 0 {
+		t.Fatalf("no business found for %q: %q", name, found.Text("#match"))
+	}
+	if to := mustRedirect(t, "match", demo.Submit(found, "#candidates form")); to != "/applications/"+id+"#match" {
+		t.Fatalf("match: redirect to %q", to)
+	}
+	page := demo.Get("/applications/" + id)
+	if cost := page.Text("#report"); !strings.Contains(cost, "costs up to") {
+		t.Errorf("the report's cost is not shown before pulling it: %q", cost)
+	}
+	if to := mustRedirect(t, "pull report", demo.Submit(page, "form#report")); !strings.HasPrefix(to, "/businesses/") {
+		t.Errorf("pull report: redirect to %q", to)
+	}
+	if again := demo.Get("/applications/" + id); !strings.Contains(again.Text("#report"), "Pulled by demo") || again.Doc.Find("form#report").Length() != 0 {
+		t.Errorf("the report can be pulled twice: %q", again.Text("#report"))
+	}
+
+	doc := demo.Get("/applications/" + id + "/documents/1")
+	if doc.Status != http.StatusOK || !bytes.Equal([]byte(doc.Body), apptest.PDF) || doc.Header.Get("X-Content-Type-Options") != "nosniff" ||
+		!strings.HasPrefix(doc.Header.Get("Content-Disposition"), "attachment") || doc.Header.Get("Content-Type") != "application/pdf" {
+		t.Fatalf("the document: status %d, headers %v", doc.Status, doc.Header)
+	}
+
+	refused := demo.post("/applications/"+id+"/decide", "outcome", "approve", "amount", "30,000", "note", "")
+	if refused.Status != http.StatusUnprocessableEntity || refused.Text("#decide-error") == "" {
+		t.Fatalf("approve without a note: status = %d", refused.Status)
+	}
+	if to := mustRedirect(t, "approve", demo.post("/applications/"+id+"/decide", "outcome", "approve", "amount", "30,000", "note", "Good references, 14 years trading")); to != "/applications/"+id+"?done=1" {
+		t.Fatalf("approve: redirect to %q", to)
+	}
+	if l := limitIn(t, app, store.ApplicationAccount(a.Number)); l != 30000 {
+		t.Fatalf("the new account's limit = %v, want 30000", l)
+	}
+	told := mb.Wait(t, "the outcome", func(m apptest.Mail) bool { return m.To == "ann@northwind.test" })
+	if !strings.Contains(told.Text, "approved") || !strings.Contains(told.Text, "30,000") || !strings.Contains(told.Text, store.ApplicationAccount(a.Number)) {
+		t.Fatalf("the outcome mail:\n%s", told.Text)
+	}
+
+	// Above an analyst's authority: four eyes.
+	dev := signInWS(t, app, "developer") // an analyst, authority 10,000
+	path2 := apptest.Invite(t, dev.User, "Contoso Wholesale", "buyer@contoso.test", "")
+	b := applyAs(t, app, path2, "Contoso Wholesale", "ann@contoso.test")
+	id2 := strconvI(b.ID)
+	mustRedirect(t, "match by id", dev.post("/applications/"+id2+"/match", "business", strconvI(int64(apptest.DemoData().Businesses[1].ID))))
+	mustRedirect(t, "approve above authority", dev.post("/applications/"+id2+"/decide", "outcome", "approve", "amount", "90,000", "account", "C-9001", "note", "Trade references strong"))
+	waiting := dev.Get("/applications/" + id2)
+	if !strings.Contains(waiting.Text("#status"), "waiting for a second manager") {
+		t.Fatalf("above authority: %q", waiting.Text("#status"))
+	}
+	reqURL, _ := waiting.Doc.Find("#decision a").Attr("href")
+	if to := mustRedirect(t, "manager approves", demo.post(reqURL+"/approve", "note", "Agreed")); !strings.HasPrefix(to, reqURL) {
+		t.Fatalf("manager approves: redirect to %q", to)
+	}
+	if l := limitIn(t, app, "C-9001"); l != 90000 {
+		t.Fatalf("C-9001's limit = %v, want 90000", l)
+	}
+	mb.Wait(t, "the second outcome", func(m apptest.Mail) bool { return m.To == "ann@contoso.test" && strings.Contains(m.Text, "90,000") })
+	if done := dev.Get("/applications/" + id2); !strings.Contains(done.Text("#status"), "approved") {
+		t.Errorf("settled application: %q", done.Text("#status"))
+	}
+}
+
+// An auditor reads the inbox and is refused every change; a typed script
+// is shown as text.
+func TestApplicationInboxRolesAndEscaping(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	demo := signInWS(t, app, "demo")
+	path := apptest.Invite(t, demo.User, "<script>alert(1)</script> Ltd", "buyer@evil.test", "")
+	a := applyAs(t, app, path, "<img src=x onerror=alert(1)>", "ann@evil.test")
+	trade := signInWS(t, app, "trade")
+	page := trade.Get("/applications/" + strconvI(a.ID))
+	if page.Status != http.StatusOK || strings.Contains(page.Body, "<img src=x") || !strings.Contains(page.Text("h1"), "<img src=x onerror=alert(1)>") {
+		t.Fatalf("the applicant's name is not shown as text: status %d, h1 %q", page.Status, page.Text("h1"))
+	}
+	if page.Doc.Find("form[action$='/decide']").Length() != 0 {
+		t.Error("an auditor is offered the decision form")
+	}
+	if p := trade.post("/applications/"+strconvI(a.ID)+"/decide", "outcome", "decline", "note", "no"); p.Status != http.StatusForbidden {
+		t.Errorf("an auditor's decision: status = %d, want 403", p.Status)
+	}
+	if p := trade.post("/applications", "company", "X", "email", "x@x.test"); p.Status != http.StatusForbidden {
+		t.Errorf("an auditor's invitation: status = %d, want 403", p.Status)
+	}
+	if inbox := demo.Get("/applications"); strings.Contains(inbox.Body, "<script>alert(1)</script>") {
+		t.Error("the invited company's script reached the inbox unescaped")
+	}
+	bad := demo.post("/applications", "company", "Evil", "email", "a@b.test\r\nBcc: victim@c.test")
+	if bad.Status != http.StatusUnprocessableEntity || bad.Text("#email-error") == "" {
+		t.Fatalf("an address with a header in it: status = %d", bad.Status)
+	}
+}
+
+func strconvI(n int64) string { return strconv.FormatInt(n, 10) }
