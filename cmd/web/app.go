@@ -7,6 +7,7 @@ import (
 	"time"
 
 	dashboard "creditdash/internal/app"
+	"creditdash/internal/applications"
 	"creditdash/internal/handlers"
 	"creditdash/internal/health"
 	"creditdash/internal/metrics"
@@ -103,6 +104,7 @@ func start(ctx context.Context, cfg config, getenv func(string) string, log *slo
 		DigestTick:          cfg.DigestTick,
 		Outbox:              cfg.demo(),
 		WebhookAllowPrivate: cfg.WebhookAllowPrivate,
+		Applications:        applications.Settings{LinkLife: cfg.ApplyLinkLife, MinFill: cfg.ApplyMinFill},
 		MailURL:             mailURL(cfg, log),
 		Logger:              log,
 	})

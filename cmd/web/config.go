@@ -77,6 +77,10 @@ type config struct {
 	// WebhookAllowPrivate lets webhook endpoints be at private and
 	// loopback addresses (a receiver inside the same network).
 	WebhookAllowPrivate bool
+	// ApplyLinkLife is how long an invitation's link works; ApplyMinFill
+	// the least time a stranger takes to fill the public application (a
+	// bot's speed is refused).
+	ApplyLinkLife, ApplyMinFill time.Duration
 }
 
 // demo reports whether the dashboard runs against its built-in stand-in.
@@ -134,6 +138,8 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (co
 	fs.Var(&smtpURL, "smtp-url", "secret: smtp://user:password@host:587 (STARTTLS when offered) or smtps://user:password@host:465 (implicit TLS) for the e-mail digest; empty writes mails to DATA_DIR/outbox in demo mode and sends none otherwise")
 	fs.StringVar(&cfg.DigestFrom, "digest-from", "CreditDash <creditdash@localhost>", "sender address of the e-mail digest")
 	fs.DurationVar(&cfg.DigestTick, "digest-tick", time.Minute, "how often due digests are looked for")
+	fs.DurationVar(&cfg.ApplyLinkLife, "apply-link-life", 30*24*time.Hour, "how long a credit application's invitation link works")
+	fs.DurationVar(&cfg.ApplyMinFill, "apply-min-fill", 5*time.Second, "the least time from opening the public credit application to sending it; faster is refused as a bot's")
 	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", false, "allow webhook endpoints at private and loopback addresses (refused by default, also when a name resolves to one at delivery)")
 
 	// -version is no setting: kept out of the flag set, whose every flag
