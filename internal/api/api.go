@@ -80,10 +80,8 @@ func Register(e *echo.Echo, cfg Config) {
 	e.GET(Prefix+"/alerts", a.listAlerts, auth)
 	// Without its own, an unknown path of the API would fall to the
 	// pages' (a redirect to sign in). It also answers a known path's
-	// other methods: 404, as a problem.
-	e.RouteNotFound(Prefix+"/*", func(*echo.Context) error {
-		return problem(http.StatusNotFound, "There is no such path or method in /api/v1; openapi.json lists them.")
-	})
+	// other methods: 405 with Allow (methods.go).
+	e.RouteNotFound(Prefix+"/*", routeMissing)
 }
 
 // Owns says the path is the API's, so its errors are problems, not pages.

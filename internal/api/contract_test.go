@@ -124,11 +124,6 @@ func TestOpenAPIDocumentAndEveryAnswer(t *testing.T) {
 				a.problem(t)
 			}
 		}
-		if a := call(t, app, token, http.MethodDelete, "/api/v1/accounts", "", nil); a.Status != http.StatusNotFound {
-			t.Errorf("DELETE: %d", a.Status)
-		} else {
-			a.problem(t)
-		}
 
 		// Decisions: a request, then the page of them.
 		var d api.Decision
