@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
 	"slices"
@@ -16,9 +17,6 @@ import (
 	"creditdash/internal/views"
 	"creditdash/templates"
 )
-
-// maxUpcomingReviews bounds the upcoming list of /reviews.
-const maxUpcomingReviews = 200
 
 // scheduled is an account with its next review.
 type scheduled struct {
@@ -65,7 +63,11 @@ func (h *Handler) schedule(c *echo.Context) ([]scheduled, error) {
 		s.next, s.why = credit.NextReview(last, f.Band, over90Share(f), s.year, now)
 		out = append(out, s)
 	}
-	slices.SortStableFunc(out, func(a, b scheduled) int { return a.next.Compare(b.next) })
+	// By date, then account: the same order on every request, so a list's
+	// pages neither repeat nor skip an account.
+	slices.SortFunc(out, func(a, b scheduled) int {
+		return cmp.Or(a.next.Compare(b.next), strings.Compare(a.f.Account.Account, b.f.Account.Account))
+	})
 	return out, nil
 }
 
@@ -97,7 +99,9 @@ func (s scheduled) row() views.ReviewRow {
 }
 
 // showReviews is /reviews: overdue, due this week, upcoming, and limits
-// unchanged for over twelve months.
+// unchanged for over twelve months, each list paged on its own
+// (?overdue=, ?week=, ?upcoming=, ?unchanged=): at 50,000 accounts the
+// page holds at most four pages of reviewsPageSize rows.
 func (h *Handler) showReviews(c *echo.Context) error {
 	all, err := h.schedule(c)
 	if err != nil {
@@ -106,25 +110,69 @@ func (h *Handler) showReviews(c *echo.Context) error {
 	now := h.now()
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	week, yearAgo := today.AddDate(0, 0, 7), now.AddDate(-1, 0, 0)
-	page := views.ReviewsPage{Max: maxUpcomingReviews}
+	var overdue, thisWeek, upcoming, unchanged []scheduled
 	for _, s := range all {
 		switch {
 		case s.next.Before(today):
-			page.Overdue = append(page.Overdue, s.row())
+			overdue = append(overdue, s)
 		case s.next.Before(week):
-			page.Week = append(page.Week, s.row())
-		case len(page.Upcoming) < maxUpcomingReviews:
-			page.Upcoming = append(page.Upcoming, s.row())
+			thisWeek = append(thisWeek, s)
+		default:
+			upcoming = append(upcoming, s)
 		}
 		if !s.changed.IsZero() && s.changed.Before(yearAgo) && s.f.Account.Limit != nil {
-			page.Unchanged = append(page.Unchanged, s.row())
+			unchanged = append(unchanged, s)
 		}
 	}
+	q := c.QueryParams()
+	page := views.ReviewsPage{
+		Overdue:   reviewSection(q, "overdue", overdue),
+		Week:      reviewSection(q, "week", thisWeek),
+		Upcoming:  reviewSection(q, "upcoming", upcoming),
+		Unchanged: reviewSection(q, "unchanged", unchanged),
+	}
 	page.Base = h.base(c, nil, "Reviews", views.NavAccounts)
-	if a := c.QueryParam("reviewed"); a != "" {
+	if a := q.Get("reviewed"); a != "" {
 		page.Flash = "Review of account " + views.Clip(a, 64) + " recorded; its next review is scheduled."
 	}
 	return h.render(c, http.StatusOK, templates.Reviews(page))
+}
+
+// reviewsPageSize is how many rows each list of /reviews shows at once.
+const reviewsPageSize = 50
+
+// reviewSections are the lists of /reviews, each paged by the query
+// parameter of its name.
+var reviewSections = []string{"overdue", "week", "upcoming", "unchanged"}
+
+// reviewSection is the page of list name that the query asks for. Its
+// links are built from "/reviews" and the lists' page numbers only, so
+// they stay on this site whatever else the address held, and keep the
+// other lists where they were.
+func reviewSection(q url.Values, name string, list []scheduled) views.ReviewSection {
+	n, _ := strconv.Atoi(q.Get(name))
+	pager := views.NewPager(n, reviewsPageSize, len(list), func(p int) string {
+		v := url.Values{}
+		for _, s := range reviewSections {
+			if k, err := strconv.Atoi(q.Get(s)); err == nil && k > 1 && s != name {
+				v.Set(s, strconv.Itoa(k))
+			}
+		}
+		if p > 1 {
+			v.Set(name, strconv.Itoa(p))
+		}
+		if len(v) == 0 {
+			return "/reviews#" + name
+		}
+		return "/reviews?" + v.Encode() + "#" + name
+	})
+	sec := views.ReviewSection{Pager: pager}
+	if pager.FirstRow > 0 {
+		for _, s := range list[pager.FirstRow-1 : pager.LastRow] {
+			sec.Rows = append(sec.Rows, s.row())
+		}
+	}
+	return sec
 }
 
 // reviewed finds the route's account in the schedule.

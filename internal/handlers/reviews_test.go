@@ -2,9 +2,13 @@ package handlers_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"creditdash/internal/apptest"
 	"creditdash/internal/store"
@@ -62,4 +66,51 @@ func TestReviews(t *testing.T) {
 		}
 		wantXLSXColumn(t, dev.Get("/accounts.xlsx").Body, "next_review", func(v string) bool { return len(v) == len("2026-11-27") })
 	})
+}
+
+// TestReviewsPaged: a list longer than a page is shown a page at a time,
+// in the same order on every request (no account twice, none skipped),
+// with pager links that stay on /reviews whatever the address held.
+func TestReviewsPaged(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInAccounts(t, app, "demo")
+	const n = 2*50 + 7 // more than two pages of never-reviewed accounts, due this week
+	var ledger strings.Builder
+	ledger.WriteString("Customer No.;Name;Total Due;Current;1-30;Credit Limit;Terms\n")
+	for i := range n {
+		fmt.Fprintf(&ledger, "R-%03d;Customer %d;1.500,00;1.000,00;500,00;2.000,00;Net 30\n", n-i, i)
+	}
+	importLedger(t, u, "aging.csv", []byte(ledger.String()), "2026-09-30")
+	seen := map[string]bool{}
+	var order []string
+	next := "/reviews?next=//evil.example&week=1"
+	for pages := 0; next != ""; pages++ {
+		if pages > 3 {
+			t.Fatalf("more than 3 pages of %d rows", n)
+		}
+		p := u.Get(next)
+		rows := p.Doc.Find("#week tbody tr")
+		if p.Status != http.StatusOK || rows.Length() == 0 || rows.Length() > 50 {
+			t.Fatalf("GET %s: status %d, %d rows, want 1–50", next, p.Status, rows.Length())
+		}
+		rows.Each(func(_ int, r *goquery.Selection) {
+			a := strings.TrimSpace(r.Find("td").First().Text())
+			if seen[a] {
+				t.Errorf("GET %s: account %s shown again", next, a)
+			}
+			seen[a] = true
+			order = append(order, a)
+		})
+		next, _ = p.Doc.Find(`#week nav.pager a:contains("Next")`).Attr("href")
+		if next != "" && (!strings.HasPrefix(next, "/reviews") || strings.Contains(next, "evil")) {
+			t.Fatalf("pager link %q", next)
+		}
+	}
+	if len(seen) != n || !slices.IsSorted(order) {
+		t.Errorf("%d accounts over the pages (want %d), in order %v", len(seen), n, slices.IsSorted(order))
+	}
+	if last := u.Get("/reviews?week=99"); last.Status != http.StatusOK || last.Doc.Find("#week tbody tr").Length() != 0 ||
+		!strings.Contains(last.Text("#week nav.pager"), "no rows of 107") {
+		t.Errorf("past the last page: %d, %q", last.Status, last.Text("#week nav.pager"))
+	}
 }

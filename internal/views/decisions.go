@@ -194,9 +194,15 @@ type ReviewRow struct {
 // ReviewsPage is /reviews.
 type ReviewsPage struct {
 	Base
-	Overdue, Week, Upcoming, Unchanged []ReviewRow
-	// Max is how many upcoming rows are listed.
-	Max int
+	Overdue, Week, Upcoming, Unchanged ReviewSection
+}
+
+// ReviewSection is one list of /reviews: the rows of its page, and its
+// pager (each list pages on its own, so 50,000 overdue accounts never make
+// one page).
+type ReviewSection struct {
+	Rows  []ReviewRow
+	Pager Pager
 }
 
 // ReviewPage is one account's review form.
