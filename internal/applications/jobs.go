@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -196,8 +197,9 @@ func applicantName(app store.Application) string {
 	return fmt.Sprintf("Application %d", app.Number)
 }
 
-// subjectName is a name as a subject line holds it: one line, clipped.
-func subjectName(s string) string { return clip(oneLine(s), 80) }
+// subjectName is a name as a subject line holds it: one line, its runs
+// of spaces (line breaks typed into it among them) made one, clipped.
+func subjectName(s string) string { return clip(strings.Join(strings.Fields(oneLine(s)), " "), 80) }
 
 // tagOf names an application's mails in the demo outbox without its name.
 func tagOf(id int64) string { return fmt.Sprintf("app%08x", uint32(id)) }

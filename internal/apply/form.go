@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -160,6 +161,14 @@ func (p *Pages) submitApplication(c *echo.Context) error {
 	}
 	id, nonce := t.app.ID, t.app.Nonce
 	problems := f.CheckDraft()
+	submit := c.FormValue("action") == "submit"
+	// A draft saved as often as a link may is sent without one more save
+	// (the submission keeps the answers); only saving it again is refused.
+	spent := t.app.Saves >= store.MaxApplicationSaves
+	if spent && !submit {
+		return p.again(c, t, f, problems, fmt.Sprintf("This draft was saved %d times, as often as a link may, so it cannot be saved again. "+
+			"Your answers are below as you typed them: complete them and submit the application.", store.MaxApplicationSaves))
+	}
 	for _, raw := range c.Request().Form["remove"] {
 		if n, err := strconv.Atoi(raw); err == nil {
 			if err := p.svc.Store().RemoveDocument(ctx, id, nonce, n); err != nil {
@@ -170,8 +179,7 @@ func (p *Pages) submitApplication(c *echo.Context) error {
 	if msg := p.addDocument(c, id, nonce); msg != "" {
 		problems["document"] = msg
 	}
-	submit := c.FormValue("action") == "submit"
-	if len(problems) == 0 || problems["document"] != "" && len(problems) == 1 {
+	if !spent && (len(problems) == 0 || problems["document"] != "" && len(problems) == 1) {
 		if t.app, err = p.svc.Store().SaveAnswers(ctx, id, nonce, f.JSON()); err != nil {
 			return p.storeError(c, t, f, err)
 		}
