@@ -255,6 +255,9 @@ type ops struct {
 	// inFlight are the requests being answered, exportsRunning the
 	// portfolio exports (see Stats).
 	inFlight, exportsRunning atomic.Int64
+	// validations counts the policy's validations worked out (the rest
+	// were kept for the team's version).
+	validations atomic.Uint64
 }
 
 // New checks the configuration and builds the handlers.

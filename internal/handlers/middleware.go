@@ -230,6 +230,9 @@ type Stats struct {
 	// AuditWalks are the verifications of the audit trail that read it
 	// through (the others answered from a kept verdict or shared one).
 	AuditWalks uint64
+	// Validations are the policy validations worked out; a page or
+	// download at a team version already validated reads the kept one.
+	Validations uint64
 }
 
 // Stats returns the figures now.
@@ -246,5 +249,6 @@ func (h *Handler) Stats() Stats {
 		PageCacheBytes:     pc.Bytes,
 		ExportsInFlight:    h.exportsRunning.Load(),
 		AuditWalks:         h.verdict.walks.Load(),
+		Validations:        h.validations.Load(),
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"creditdash/internal/apptest"
 	"creditdash/internal/handlers"
 	"creditdash/internal/policy"
+	"creditdash/internal/store"
 )
 
 // demoClock is a day of the month after the test data's latest, so the
@@ -119,4 +120,47 @@ func last(s []string) string {
 		return ""
 	}
 	return s[len(s)-1]
+}
+
+// TestValidationKeptPerTeamVersion: the page and both downloads work the
+// validation out once for the team's version; a team write makes the next
+// one work it out again. A version the team never saved is 404, a version
+// that is not a number 400.
+func TestValidationKeptPerTeamVersion(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{Now: demoClock})
+	u := signInAccounts(t, app, "demo")
+	importOne := func(day string) {
+		t.Helper()
+		at, _ := time.Parse("2006-01-02", day)
+		if _, err := app.Store.ImportLedger(t.Context(), team, store.ImportSpec{AsOf: at, File: "aging.csv",
+			Lines: []store.LedgerLine{{Account: "A-1", Name: "Alder Supply", Balance: 500, Current: 500}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	importOne("2026-09-30")
+	for _, path := range []string{"/policy/validation", "/policy/validation.csv", "/policy/validation/scores.csv", "/policy/validation"} {
+		if p := u.Get(path); p.Status != http.StatusOK {
+			t.Fatalf("GET %s: status %d", path, p.Status)
+		}
+	}
+	if n := app.Stats().Validations; n != 1 {
+		t.Errorf("four reads at one team version validated %d times, want once", n)
+	}
+	if p := u.Get("/policy/validation"); !strings.Contains(p.Text("#validation-ledgers"), "Sep 2026 to Sep 2026 (1 month-end)") ||
+		!strings.Contains(p.Text("#validation-empty"), "at least 13 month-end ledgers") {
+		t.Errorf("one ledger: %q / %q", p.Text("#validation-ledgers"), p.Text("#validation-empty"))
+	}
+	importOne("2026-10-31")
+	if p := u.Get("/policy/validation"); !strings.Contains(p.Text("#validation-ledgers"), "Sep 2026 to Oct 2026 (2 month-ends)") {
+		t.Errorf("after a second ledger: %q", p.Text("#validation-ledgers"))
+	}
+	if n := app.Stats().Validations; n != 2 {
+		t.Errorf("after a team write: %d validations, want 2", n)
+	}
+	if p := u.Get("/policy/validation?version=3"); p.Status != http.StatusNotFound {
+		t.Errorf("a version never saved: status %d, want 404", p.Status)
+	}
+	if p := u.Get("/policy/validation.csv?version=x"); p.Status != http.StatusBadRequest {
+		t.Errorf("a version that is no number: status %d, want 400", p.Status)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"creditdash/internal/policy"
+	"creditdash/internal/validation"
 )
 
 // PolicyValidationPage is /policy/validation: how well each model ranked
@@ -19,12 +20,62 @@ type PolicyValidationPage struct {
 	Ledgers, Scored string
 	// Gap says the older ledgers were left out for a missing month.
 	Gap string
-	// RiskKnown is how many linked businesses' Risk history the team
-	// knows, of Linked.
-	RiskKnown, Linked int
-	Models            []ValidationModel
+	// RiskKnown and PayKnown are how many linked businesses' Risk and Pay
+	// the team knows at the newest month-end, of Linked.
+	RiskKnown, PayKnown, Linked int
+	Models                      []ValidationModel
+	// Scorecard names the scorecard validated; Others are the team's
+	// other versions, each a link to validate it.
+	Scorecard string
+	Others    []ValidationVersion
 	// Demo offers the demo history's import (demo mode only).
 	Demo bool
+}
+
+// ValidationVersion is a link to validate one version of the policy.
+type ValidationVersion struct {
+	Label, Href string
+}
+
+// NewPolicyValidationPage words a validation run against def.
+func NewPolicyValidationPage(run *validation.Run, def policy.Definition) PolicyValidationPage {
+	page := PolicyValidationPage{Scorecard: run.Scorecard.Label(),
+		Definition: "an account is in default at a month-end when more than " + Percent(def.Over90*100) +
+			" of its balance is over 90 days past due, or its business has filed for bankruptcy; each month-end is judged by whether a default follows within the next " +
+			strconv.Itoa(def.Horizon) + " month-ends."}
+	for _, v := range run.Versions {
+		if v != run.Scorecard.Version {
+			page.Others = append(page.Others, ValidationVersion{Label: "version " + strconv.Itoa(v), Href: "/policy/validation?version=" + strconv.Itoa(v)})
+		}
+	}
+	if run.Scorecard.Version != 0 && !run.Scorecard.Active {
+		page.Others = append(page.Others, ValidationVersion{Label: "the version in force", Href: "/policy/validation"})
+	}
+	th, rep := run.History, run.Report
+	switch {
+	case th == nil:
+		page.Empty = "The team has no ledger yet."
+	case rep == nil:
+		page.Empty = "Validation needs at least " + strconv.Itoa(def.Horizon+1) + " month-end ledgers in a row (a month-end and the " +
+			strconv.Itoa(def.Horizon) + " after it); the team has " + Plural(len(th.Months), "month") + " in a row."
+	}
+	if th != nil {
+		page.RiskKnown, page.PayKnown, page.Linked = th.RiskKnown, th.PayKnown, th.Linked
+		if th.Gap != 0 {
+			page.Gap = MonthName(th.Gap)
+		}
+		if n := len(th.Months); n > 0 {
+			page.Ledgers = MonthName(th.Months[0]) + " to " + MonthName(th.Months[n-1]) + " (" + Plural(n, "month-end") + ")"
+		}
+	}
+	if rep != nil {
+		n := len(rep.Scored)
+		page.Scored = MonthName(rep.Scored[0]) + " to " + MonthName(rep.Scored[n-1]) + " (" + Plural(n, "month-end") + ")"
+		for _, r := range rep.Results {
+			page.Models = append(page.Models, NewValidationModel(r))
+		}
+	}
+	return page
 }
 
 // ValidationModel is one model's figures in words.

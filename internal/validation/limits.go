@@ -1,0 +1,74 @@
+package validation
+
+import (
+	"context"
+	"math"
+	"sort"
+	"time"
+
+	"creditdash/internal/store"
+)
+
+// limitBook is each account's dated limits: what the team's decisions put
+// in force and when, and the limit its record holds now.
+type limitBook struct {
+	// changes are an account's approved decisions, oldest first.
+	changes map[string][]store.LimitRequest
+	// now is the limit each account's record holds (absent: none).
+	now map[string]float64
+}
+
+// readLimits reads the team's approved decisions and its accounts' limits
+// in force now.
+func readLimits(ctx context.Context, st *store.Store, a store.Analyst) (*limitBook, error) {
+	rs, err := st.ApprovedLimits(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	accts, err := st.Accounts(ctx, a, "")
+	if err != nil {
+		return nil, err
+	}
+	return newLimitBook(rs, accts), nil
+}
+
+// newLimitBook files approved decisions (oldest first) by account.
+func newLimitBook(rs []store.LimitRequest, accts []store.Account) *limitBook {
+	b := &limitBook{changes: map[string][]store.LimitRequest{}, now: map[string]float64{}}
+	for _, r := range rs {
+		if r.Approved != nil {
+			b.changes[r.Account] = append(b.changes[r.Account], r)
+		}
+	}
+	for _, ac := range accts {
+		if ac.Limit != nil {
+			b.now[ac.Account] = *ac.Limit
+		}
+	}
+	return b
+}
+
+// at is the limit in force on account at instant t, NaN when none was:
+// the amount of the last decision approved by then; before the first
+// decision, the limit that decision replaced (none when it replaced
+// none); with no decision at all, the limit the record holds, which no
+// decision has changed. Never simply today's limit when a decision came
+// after t.
+func (b *limitBook) at(account string, t time.Time) float64 {
+	cs := b.changes[account]
+	// The first decision after t.
+	i := sort.Search(len(cs), func(i int) bool { return cs[i].DecidedAt.After(t) })
+	switch {
+	case i > 0:
+		return *cs[i-1].Approved
+	case len(cs) > 0:
+		if cs[0].OldLimit == nil {
+			return math.NaN()
+		}
+		return *cs[0].OldLimit
+	}
+	if v, ok := b.now[account]; ok {
+		return v
+	}
+	return math.NaN()
+}

@@ -1,0 +1,202 @@
+package validation
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"creditdash/internal/policy"
+	"creditdash/internal/store"
+	"creditdash/internal/store/storetest"
+)
+
+// team is the team the tests' analysts belong to.
+var team = store.Analyst{Service: "http://127.0.0.1:8081", User: "ana"}
+
+// clock is a store clock a test sets: decisions are dated by it.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(time.Second)
+	return c.t
+}
+
+func (c *clock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
+// eachEngine runs fn on a fresh store of each engine, with its clock.
+func eachEngine(t *testing.T, fn func(t *testing.T, st *store.Store, c *clock)) {
+	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
+		t.Run(string(e), func(t *testing.T) {
+			t.Parallel()
+			c := &clock{t: time.Date(2025, 3, 10, 9, 0, 0, 0, time.UTC)}
+			cfg := store.Config{Now: c.Now}
+			if e == store.SQLite {
+				cfg.DataDir = t.TempDir()
+			} else {
+				cfg.DatabaseURL = storetest.Database(t)
+			}
+			st, err := store.Open(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("Open(%s): %v", e, err)
+			}
+			t.Cleanup(func() { st.Close() })
+			fn(t, st, c)
+		})
+	}
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// monthEndDate is the last day of month i after January 2024.
+func monthEndDate(i int) time.Time {
+	return time.Date(2024, time.Month(i+2), 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, -1)
+}
+
+// importMonths imports n month-ends from January 2024 of three accounts:
+// A-1 (business 1001) and A-3 (unlinked) always current, A-2 (business
+// 1002) with 40 % of its balance over 90 days from July 2024 on.
+func importMonths(t *testing.T, st *store.Store, n int) {
+	t.Helper()
+	for i := range n {
+		over := 0.0
+		if i >= 6 {
+			over = 4000
+		}
+		lines := []store.LedgerLine{
+			{Account: "A-1", Name: "Alder Supply", BusinessID: 1001, Balance: 5000, Current: 5000},
+			{Account: "A-2", Name: "Birch Freight", BusinessID: 1002, Balance: 10000, Current: 10000 - over, DaysOver90: over},
+			{Account: "A-3", Name: "Cedar Foods", Balance: 2000, Current: 2000},
+		}
+		_, err := st.ImportLedger(t.Context(), team, store.ImportSpec{AsOf: monthEndDate(i), File: "aging.csv", Lines: lines})
+		must(t, err)
+	}
+}
+
+// TestValidateTeamHistory: the history read from the store carries the
+// limit in force at each month-end from the dated decisions (not today's),
+// the Risk known then and the defaults that followed; the scorecard
+// validated is the version in force, a named draft, or the starting one.
+func TestValidateTeamHistory(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st *store.Store, c *clock) {
+		ctx := t.Context()
+		importMonths(t, st, 14)
+		for b, risk := range map[int32]float64{1001: 9, 1002: 2} {
+			var months []store.ScoreMonth
+			for m := 202312; m <= 202412; m++ {
+				if m%100 >= 1 && m%100 <= 12 {
+					months = append(months, store.ScoreMonth{Month: m, Value: risk})
+				}
+			}
+			_, err := st.RecordScores(ctx, team, store.Observation{BusinessID: b, Risk: months, Fetched: time.Now()})
+			must(t, err)
+		}
+		// A-1's limits: none until 15 March 2024, 10,000 to 10 June,
+		// 20,000 since (its limit today).
+		c.set(time.Date(2024, 3, 15, 12, 0, 0, 0, time.UTC))
+		_, err := st.RequestLimit(ctx, team, store.RequestSpec{Account: "A-1", Amount: 10000, Reason: "opening", Authority: 1e6})
+		must(t, err)
+		c.set(time.Date(2024, 6, 10, 12, 0, 0, 0, time.UTC))
+		_, err = st.RequestLimit(ctx, team, store.RequestSpec{Account: "A-1", Amount: 20000, Reason: "more trade", Authority: 1e6})
+		must(t, err)
+
+		run, err := Validate(ctx, st, team, 0, policy.StandardDefinition)
+		must(t, err)
+		h := run.History
+		if h == nil || len(h.Months) != 14 || h.Months[0] != 202401 || h.Months[13] != 202502 || run.Report == nil {
+			t.Fatalf("history %+v, report %v", h, run.Report)
+		}
+		if run.Scorecard.Version != 0 || !strings.HasPrefix(run.Report.Results[0].Model.Label, "Starting scorecard") {
+			t.Errorf("with no version in force: %+v, %q", run.Scorecard, run.Report.Results[0].Model.Label)
+		}
+		a1 := -1
+		for i, acct := range h.Accounts {
+			if acct == "A-1" {
+				a1 = i
+			}
+		}
+		want := map[int]float64{0: math.NaN(), 1: math.NaN(), 2: 10000, 4: 10000, 5: 20000, 13: 20000}
+		for m, w := range want {
+			var got float64 = -1
+			for _, l := range h.Lines[m] {
+				if int(l.Account) == a1 {
+					got = l.Limit
+				}
+			}
+			if !(got == w || math.IsNaN(got) && math.IsNaN(w)) {
+				t.Errorf("A-1's limit at %d = %v, want %v", h.Months[m], got, w)
+			}
+		}
+		// Risk alone: A-1 (9, good) and A-2 (2, defaults in July) at the
+		// two month-ends scored; A-3 has no Risk.
+		risk := run.Report.Results[1].Figures
+		if risk.Observations != 4 || risk.Bads != 2 || risk.AUC != 1 || risk.Defaults != 1 || risk.Months != 2 {
+			t.Errorf("Risk alone: %+v", risk)
+		}
+		if sc := run.Report.Results[0].Figures; sc.Observations != 6 || sc.Accounts != 3 {
+			t.Errorf("scorecard: %+v", sc)
+		}
+
+		// A draft: Risk alone as a scorecard.
+		p := policy.Starting()
+		p.Scorecard.Factors = []policy.Factor{{Kind: policy.FactorRisk, Edges: []float64{5}, Points: []int{0, 100}, Missing: 50}}
+		body, err := p.Marshal()
+		must(t, err)
+		_, err = st.SavePolicy(ctx, store.Analyst{Service: team.Service, User: "mia"}, body, "Risk only")
+		must(t, err)
+		run, err = Validate(ctx, st, team, 1, policy.StandardDefinition)
+		must(t, err)
+		if run.Scorecard.Version != 1 || run.Scorecard.Active || run.Report.Results[0].Model.Label != "Team scorecard (version 1, not in force)" {
+			t.Errorf("the draft: %+v, %q", run.Scorecard, run.Report.Results[0].Model.Label)
+		}
+		if f := run.Report.Results[0].Figures; f.AUC != 1 || f.Observations != 6 {
+			t.Errorf("the draft's figures: %+v", f)
+		}
+		if _, err := Validate(ctx, st, team, 2, policy.StandardDefinition); !errors.Is(err, ErrNoVersion) {
+			t.Errorf("no version 2: %v", err)
+		}
+		vs, err := st.Policies(ctx, team)
+		must(t, err)
+		_, err = st.ActivatePolicy(ctx, store.Analyst{Service: team.Service, User: "noor"}, vs[0].ID)
+		must(t, err)
+		run, err = Validate(ctx, st, team, 0, policy.StandardDefinition)
+		must(t, err)
+		if run.Scorecard.Version != 1 || !run.Scorecard.Active || run.Report.Results[0].Model.Label != "Team scorecard (version 1, in force)" {
+			t.Errorf("in force: %+v, %q", run.Scorecard, run.Report.Results[0].Model.Label)
+		}
+	})
+}
+
+// TestShortHistory: fewer than 13 month-ends read, no report.
+func TestShortHistory(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st *store.Store, _ *clock) {
+		run, err := Validate(t.Context(), st, team, 0, policy.StandardDefinition)
+		must(t, err)
+		if run.History != nil || run.Report != nil {
+			t.Errorf("no ledger: %+v", run)
+		}
+		importMonths(t, st, 12)
+		run, err = Validate(t.Context(), st, team, 0, policy.StandardDefinition)
+		must(t, err)
+		if run.History == nil || len(run.History.Months) != 12 || run.Report != nil {
+			t.Errorf("12 month-ends: %+v", run)
+		}
+	})
+}
