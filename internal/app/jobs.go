@@ -67,7 +67,8 @@ func (a *App) buildDigests(cfg Config, s Seams, log *slog.Logger, q *jobs.Queue)
 		links = cfg.PublicURL
 	}
 	dc := digest.Config{Store: a.Store, Secret: cfg.SessionSecrets[0], PublicURL: links,
-		Service: cfg.Service, Tick: cfg.DigestTick, Team: a.Team, Now: s.Now, Log: log.With("component", "digest")}
+		Service: cfg.Service, Tick: cfg.DigestTick, Team: a.Team, Now: s.Now, Log: log.With("component", "digest"),
+		DigestMail: digestMail, VerifyMail: verifyMail}
 	switch {
 	case cfg.SMTPURL != "":
 		sender, err := digest.NewSMTP(cfg.SMTPURL, cfg.DigestFrom, s.SMTPRoots)

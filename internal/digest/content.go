@@ -6,14 +6,10 @@ package digest
 
 import (
 	"context"
-	"fmt"
-	"net/url"
-	"strconv"
 	"time"
 
 	"creditdash/internal/credit"
 	"creditdash/internal/store"
-	"creditdash/internal/views"
 )
 
 // MaxLines bounds a digest: past it each section says "and N more".
@@ -34,51 +30,73 @@ type Source interface {
 	StatementYears(ctx context.Context, a store.Analyst) (map[int32]int, error)
 }
 
-// Line is one line of a digest: text and, when it leads somewhere, the
-// page's path (made absolute with the public URL when sent).
-type Line struct {
-	Text string
-	Path string
+// Items are one section's entries, kept within MaxLines; More counts
+// those left out.
+type Items[T any] struct {
+	List []T
+	More int
 }
 
-// Section is one heading of a digest with its lines; More counts the
-// lines left out to keep the digest within MaxLines.
-type Section struct {
-	Title string
-	Lines []Line
-	More  int
-	// None is said when the section has nothing.
-	None string
+// Review is an account whose review falls due: when, and why then.
+type Review struct {
+	Account, Name string
+	Due           time.Time
+	Why           string
 }
 
-// Content is one digest: what changed between Since and Now.
+// Bridge is the change in expected loss between the two newest ledgers,
+// each account at its Risk band as of its date. Its lines are the total,
+// the four causes, then each largest mover: Lines of them fit in the
+// digest, More did not.
+type Bridge struct {
+	From, To string
+	Bridge   credit.Bridge
+	// Names are the accounts' names by account.
+	Names       map[string]string
+	Lines, More int
+}
+
+// Content is one digest as data: what changed between Since and Now.
+// views words it; the wiring renders it (digest imports neither).
 type Content struct {
-	Analyst  store.Analyst
-	Since    time.Time
-	Now      time.Time
-	Sections []Section
+	Analyst    store.Analyst
+	Since, Now time.Time
+	Alerts     Items[store.Alert]
+	// Waiting are the requests waiting for the analyst's decision (none
+	// for a non-decider); Decided the analyst's own, decided since.
+	Waiting, Decided Items[store.LimitRequest]
+	// Ledgers is how many ledger dates the team has, at most 2: without
+	// one there is nothing on accounts, without two no bridge.
+	Ledgers          int
+	Overdue, DueSoon Items[Review]
+	NewlyOver        Items[credit.Figures]
+	NewlyAtRisk      Items[credit.Drift]
+	Bridge           Bridge
 }
 
 // Lines counts the lines the digest holds.
 func (c Content) Lines() int {
-	n := 0
-	for _, s := range c.Sections {
-		n += len(s.Lines)
-	}
-	return n
+	return len(c.Alerts.List) + len(c.Waiting.List) + len(c.Decided.List) + len(c.Overdue.List) + len(c.DueSoon.List) +
+		len(c.NewlyOver.List) + len(c.NewlyAtRisk.List) + c.Bridge.Lines
 }
 
 // budget hands out the digest's MaxLines across sections in order.
 type budget struct{ left int }
 
-// add puts line into s, or counts it in More when the digest is full.
-func (b *budget) add(s *Section, l Line) {
-	if b.left <= 0 {
+// take keeps as many of n lines as are left, and says how many.
+func (b *budget) take(n int) int {
+	k := min(n, max(b.left, 0))
+	b.left -= k
+	return k
+}
+
+// add puts v into s, or counts it in More when the digest is full.
+func add[T any](b *budget, s *Items[T], v T) {
+	if b.take(1) == 0 {
 		s.More++
 		return
 	}
-	b.left--
-	s.Lines = append(s.Lines, l)
+	s.List = append(s.List, v)
 }
 
 // Build gathers the digest of a since the given time: alerts raised since,
@@ -96,45 +114,37 @@ func Build(ctx context.Context, src Source, a store.Analyst, authority float64, 
 	if err != nil {
 		return c, err
 	}
-	sec := Section{Title: "Alerts raised", None: "No alert was raised."}
 	for _, al := range alerts {
-		b.add(&sec, Line{Text: fmt.Sprintf("%s (%d): %s — %s %d, %s", al.BusinessName, al.BusinessID, views.RuleText(al.Rule),
-			al.Month, al.Year, strconv.FormatFloat(al.New, 'f', -1, 64)), Path: "/businesses/" + strconv.Itoa(int(al.BusinessID))})
+		add(b, &c.Alerts, al)
 	}
-	sec.More += total - len(alerts)
-	c.Sections = append(c.Sections, sec)
+	c.Alerts.More += total - len(alerts)
 
-	sec = Section{Title: "Decisions waiting for you", None: "No limit request waits for your decision."}
 	if authority > 0 {
 		lists, err := src.Requests(ctx, a, authority)
 		if err != nil {
 			return c, err
 		}
 		for _, r := range lists.Waiting {
-			b.add(&sec, Line{Text: fmt.Sprintf("Account %s: limit %s asked by %s on %s", r.Account, views.Amount(r.Amount),
-				r.RequestedBy, views.Date(r.RequestedAt)), Path: "/decisions/" + strconv.FormatInt(r.ID, 10)})
+			add(b, &c.Waiting, r)
 		}
 	}
-	c.Sections = append(c.Sections, sec)
 
 	// The requester is told what became of their requests.
 	decided, total, err := src.OutcomesSince(ctx, a, since, MaxLines)
 	if err != nil {
 		return c, err
 	}
-	sec = Section{Title: "Your limit requests decided", None: "None of your limit requests was decided."}
-	for _, o := range views.NewOutcomes(decided, total).List() {
-		b.add(&sec, Line{Text: fmt.Sprintf("Account %s: %s by %s on %s — %s", o.Account, o.What, o.Who, o.When, o.Note), Path: o.URL})
+	for _, r := range decided {
+		add(b, &c.Decided, r)
 	}
-	sec.More += total - len(decided)
-	c.Sections = append(c.Sections, sec)
+	c.Decided.More += total - len(decided)
 
 	dates, err := src.LedgerDates(ctx, a)
 	if err != nil {
 		return c, err
 	}
+	c.Ledgers = min(len(dates), 2)
 	if len(dates) == 0 {
-		c.Sections = append(c.Sections, Section{Title: "Accounts", None: "The team has imported no ledger yet."})
 		return c, nil
 	}
 	known, err := src.KnownScores(ctx, a)
@@ -170,8 +180,6 @@ func Build(ctx context.Context, src Source, a store.Analyst, authority float64, 
 		if err := bridge(ctx, src, a, dates[1], dates[0], b, &c); err != nil {
 			return c, err
 		}
-	} else {
-		c.Sections = append(c.Sections, Section{Title: "Change in expected loss", None: "The bridge compares two ledger dates: a second ledger is needed."})
 	}
 	return c, nil
 }
@@ -188,8 +196,6 @@ func reviews(ctx context.Context, src Source, a store.Analyst, figs []credit.Fig
 	}
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	week := today.AddDate(0, 0, 7)
-	overdue := Section{Title: "Reviews overdue", None: "No review is overdue."}
-	due := Section{Title: "Reviews due this week", None: "No review is due this week."}
 	for _, f := range figs {
 		var lr *credit.LastReview
 		if r, ok := last[f.Account.Account]; ok {
@@ -201,16 +207,14 @@ func reviews(ctx context.Context, src Source, a store.Analyst, figs []credit.Fig
 			over90 = f.DaysOver90 / f.Balance
 		}
 		next, why := credit.NextReview(lr, f.Band, over90, years[f.BusinessID], now)
-		l := Line{Text: fmt.Sprintf("Account %s, %s: review %s (%s)", f.Account.Account, f.Name, views.Date(next), why),
-			Path: "/accounts/" + url.PathEscape(f.Account.Account) + "/review"}
+		r := Review{Account: f.Account.Account, Name: f.Name, Due: next, Why: why}
 		switch {
 		case next.Before(today):
-			b.add(&overdue, l)
+			add(b, &c.Overdue, r)
 		case next.Before(week):
-			b.add(&due, l)
+			add(b, &c.DueSoon, r)
 		}
 	}
-	c.Sections = append(c.Sections, overdue, due)
 	return nil
 }
 
@@ -223,11 +227,9 @@ func newlyOver(cur, prev []credit.Figures, b *budget, c *Content) {
 			was[f.Account.Account] = true
 		}
 	}
-	over := Section{Title: "Accounts newly over limit", None: "No account went over its limit."}
 	for _, f := range cur {
 		if f.OverLimit() && !was[f.Account.Account] {
-			b.add(&over, Line{Text: fmt.Sprintf("Account %s, %s: balance %s over limit %s", f.Account.Account, f.Name,
-				views.Amount(f.Balance), views.Amount(*f.Account.Limit)), Path: "/accounts?over=1"})
+			add(b, &c.NewlyOver, f)
 		}
 	}
 	before, _ := credit.NewDrift(prev)
@@ -236,14 +238,11 @@ func newlyOver(cur, prev []credit.Figures, b *budget, c *Content) {
 		risky[d.Account] = true
 	}
 	now, _ := credit.NewDrift(cur)
-	risk := Section{Title: "Accounts newly at risk", None: "No account's limit newly exceeds what the calculator implies."}
 	for _, d := range now {
 		if !risky[d.Account] {
-			b.add(&risk, Line{Text: fmt.Sprintf("Account %s, %s: limit %s, implied %s (gap %s)", d.Account, d.Name,
-				views.Amount(d.Limit), views.Amount(d.Implied), views.Amount(d.Gap)), Path: "/portfolio/exposure"})
+			add(b, &c.NewlyAtRisk, d)
 		}
 	}
-	c.Sections = append(c.Sections, over, risk)
 }
 
 // bridge adds the change in expected loss between two ledger dates, each
@@ -278,16 +277,10 @@ func bridge(ctx context.Context, src Source, a store.Analyst, from, to string, b
 	if err != nil {
 		return err
 	}
-	v := views.NewBridgeView(from, to, credit.NewBridge(old, cur), names)
-	sec := Section{Title: "Change in expected loss"}
-	path := "/portfolio/exposure?from=" + from + "&to=" + to
-	b.add(&sec, Line{Text: fmt.Sprintf("Expected loss %s on %s, %s on %s: %s", v.Old, from, v.New, to, v.Change), Path: path})
-	b.add(&sec, Line{Text: fmt.Sprintf("Bridge: risk migration %s, exposure %s, new and closed accounts %s, scores newly known or lost %s",
-		v.Migration, v.Exposure, v.NewClosed, v.Coverage)})
-	for _, m := range v.Movers {
-		b.add(&sec, Line{Text: fmt.Sprintf("Account %s, %s: %s (%s)", m.Account, m.Name, m.Change, m.Cause)})
-	}
-	c.Sections = append(c.Sections, sec)
+	br := credit.NewBridge(old, cur)
+	n := 2 + len(br.Movers)
+	kept := b.take(n)
+	c.Bridge = Bridge{From: from, To: to, Bridge: br, Names: names, Lines: kept, More: n - kept}
 	return nil
 }
 

@@ -48,34 +48,43 @@ func (fakeSource) StatementYears(context.Context, store.Analyst) (map[int32]int,
 
 var analyst = store.Analyst{Service: "svc", User: "demo"}
 
-// A digest holds at most MaxLines lines; the rest are counted as "and N
-// more", in both parts. Requests show only for deciders.
+// A digest holds at most MaxLines lines; the rest are counted in each
+// section's More, in order. Requests show only for deciders. (How the
+// mail words and renders them: internal/views and internal/app.)
 func TestDigestBounded(t *testing.T) {
 	now := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
 	c, err := Build(t.Context(), fakeSource{alerts: 350}, analyst, 100000, now.AddDate(0, 0, -7), now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Lines() != MaxLines || c.Sections[0].More != 150 || c.Sections[1].More != 1 {
-		t.Fatalf("lines %d, more %d and %d; want %d, 150 and 1", c.Lines(), c.Sections[0].More, c.Sections[1].More, MaxLines)
+	if c.Lines() != MaxLines || c.Alerts.More != 150 || c.Waiting.More != 1 || len(c.Alerts.List) != MaxLines {
+		t.Fatalf("lines %d, more %d and %d; want %d, 150 and 1", c.Lines(), c.Alerts.More, c.Waiting.More, MaxLines)
 	}
-	s := New(Config{PublicURL: "https://credit.example.test/", Secret: "x"})
-	m := s.Compose(c, "boss@example.com")
-	for _, part := range []string{m.Text, m.HTML} {
-		if !strings.Contains(part, "and 150 more") || !strings.Contains(part, "and 1 more") {
-			t.Fatalf("no \"and N more\" in a part:\n%.500s", part)
-		}
-		if !strings.Contains(part, "https://credit.example.test/businesses/1001") {
-			t.Fatal("links do not start with the public URL")
-		}
-	}
-	if n := strings.Count(m.Text, "\n- "); n != MaxLines+2 {
-		t.Fatalf("text part has %d lines of items, want %d", n, MaxLines+2)
+	if c.Ledgers != 0 || c.Bridge.Lines != 0 {
+		t.Fatalf("no ledger, yet %d ledgers and %d bridge lines", c.Ledgers, c.Bridge.Lines)
 	}
 
 	c, _ = Build(t.Context(), fakeSource{alerts: 3}, analyst, 0, now.AddDate(0, 0, -7), now)
-	if len(c.Sections[1].Lines) != 0 || c.Lines() != 3 {
-		t.Fatalf("a non-decider's digest: %+v", c.Sections[1])
+	if len(c.Waiting.List) != 0 || c.Waiting.More != 0 || c.Lines() != 3 {
+		t.Fatalf("a non-decider's digest: %+v", c.Waiting)
+	}
+}
+
+// The mails are worded and rendered by what the wiring hands the service:
+// a digest's unsubscribe link and the public URL reach it.
+func TestComposeHandsLinksToTheRenderer(t *testing.T) {
+	var got Links
+	s := New(Config{PublicURL: "https://credit.example.test/", Secret: "x",
+		DigestMail: func(c Content, l Links) (Parts, error) {
+			got = l
+			return Parts{Subject: "s", Text: "t", HTML: "h"}, nil
+		}})
+	m := s.Compose(Content{Analyst: analyst}, "boss@example.com")
+	if got.Public != "https://credit.example.test" || !strings.HasPrefix(got.Unsubscribe, "https://credit.example.test/digest/unsubscribe?t=") {
+		t.Fatalf("renderer got links %+v", got)
+	}
+	if m.Subject != "s" || m.Text != "t" || m.HTML != "h" || m.Unsubscribe != got.Unsubscribe || m.To != "boss@example.com" {
+		t.Fatalf("message %+v", m)
 	}
 }
 

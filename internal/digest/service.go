@@ -1,12 +1,10 @@
 package digest
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/url"
 	"strings"
@@ -18,8 +16,6 @@ import (
 	"creditdash/internal/roles"
 	"creditdash/internal/store"
 	"creditdash/internal/team"
-	"creditdash/internal/views"
-	"creditdash/templates"
 )
 
 // ErrNotConfigured: no SMTP_URL (and not demo mode), so nothing is sent.
@@ -48,9 +44,28 @@ type Config struct {
 	Tick time.Duration
 	// Team is the team's membership: who may decide, and within what.
 	Team *team.Directory
-	Log  *slog.Logger
-	Now  func() time.Time
+	// DigestMail and VerifyMail word and render the two mails; the wiring
+	// sets them (views shapes, templates render), so that this package
+	// holds data and schedules, not pages.
+	DigestMail func(Content, Links) (Parts, error)
+	VerifyMail func(Verification) (Parts, error)
+	Log        *slog.Logger
+	Now        func() time.Time
 }
+
+// Links are the absolute addresses a digest mail carries: Public starts
+// every page's link; Unsubscribe works without signing in.
+type Links struct{ Public, Unsubscribe string }
+
+// Verification is what the verification mail says: who asked, the link
+// that confirms the address, and for how many hours it works.
+type Verification struct {
+	User, Link string
+	Hours      int
+}
+
+// Parts are a rendered mail: its subject, plain text and HTML.
+type Parts struct{ Subject, Text, HTML string }
 
 // Service schedules, builds and sends digests; handlers and jobs share it.
 type Service struct {
@@ -176,69 +191,29 @@ func (s *Service) Preview(ctx context.Context, a store.Analyst) (Content, error)
 	return Build(ctx, s.store, a, s.authority(ctx, a.User), since, now)
 }
 
-// Body is the digest as its HTML part and the preview page show it.
-func (s *Service) Body(c Content, unsubscribe string) views.DigestBody {
-	b := views.DigestBody{Title: "Your CreditDash digest", Since: views.Date(c.Since), Now: views.Date(c.Now),
-		PreviewURL: s.public + "/digest/preview", SettingsURL: s.public + "/settings/digest", UnsubscribeURL: unsubscribe}
-	for _, sec := range c.Sections {
-		v := views.DigestSection{Title: sec.Title, More: sec.More, None: sec.None}
-		for _, l := range sec.Lines {
-			u := ""
-			if l.Path != "" {
-				u = s.public + l.Path
-			}
-			v.Lines = append(v.Lines, views.DigestLine{Text: l.Text, URL: u})
-		}
-		b.Sections = append(b.Sections, v)
-	}
-	return b
-}
-
 // Compose makes the digest mail to email: plain text and HTML, with an
 // unsubscribe link that works without signing in.
 func (s *Service) Compose(c Content, email string) Message {
 	unsub := s.public + "/digest/unsubscribe?t=" + url.QueryEscape(s.signer.Sign(KindUnsubscribe, c.Analyst, email, s.now().Add(UnsubscribeLinkLife)))
-	b := s.Body(c, unsub)
-	var html bytes.Buffer
-	if err := templates.DigestMail(b).Render(context.Background(), &html); err != nil {
+	p, err := s.cfg.DigestMail(c, Links{Public: s.public, Unsubscribe: unsub})
+	if err != nil {
 		s.log.Error("digest: rendering the mail", "err", err)
 	}
-	return Message{To: email, Subject: "CreditDash digest, " + b.Now, Text: Text(b), HTML: html.String(), Unsubscribe: unsub, Tag: tag(c.Analyst)}
+	return Message{To: email, Subject: p.Subject, Text: p.Text, HTML: p.HTML, Unsubscribe: unsub, Tag: tag(c.Analyst)}
 }
 
-// Text is the digest's plain-text part.
-func Text(b views.DigestBody) string {
-	var t strings.Builder
-	fmt.Fprintf(&t, "%s\nChanges from %s to %s.\n", b.Title, b.Since, b.Now)
-	for _, sec := range b.Sections {
-		fmt.Fprintf(&t, "\n%s\n%s\n", sec.Title, strings.Repeat("-", len([]rune(sec.Title))))
-		if len(sec.Lines) == 0 && sec.More == 0 {
-			fmt.Fprintf(&t, "%s\n", sec.None)
-		}
-		for _, l := range sec.Lines {
-			fmt.Fprintf(&t, "- %s\n", l.Text)
-			if l.URL != "" {
-				fmt.Fprintf(&t, "  %s\n", l.URL)
-			}
-		}
-		if sec.More > 0 {
-			fmt.Fprintf(&t, "- and %d more\n", sec.More)
-		}
-	}
-	fmt.Fprintf(&t, "\nSee it all: %s\nSettings: %s\nUnsubscribe: %s\n", b.PreviewURL, b.SettingsURL, b.UnsubscribeURL)
-	return t.String()
-}
+// PublicURL starts every link of a mail (no trailing slash); the preview
+// page's links start with it too, as the mail's do.
+func (s *Service) PublicURL() string { return s.public }
 
 // verification is the mail that proves the address reaches the analyst.
 func (s *Service) verification(a store.Analyst, email string) Message {
 	link := s.public + "/digest/verify?t=" + url.QueryEscape(s.signer.Sign(KindVerify, a, email, s.now().Add(VerifyLinkLife)))
-	b := views.VerifyMail{User: a.User, Link: link, Hours: int(VerifyLinkLife / time.Hour)}
-	var html bytes.Buffer
-	if err := templates.VerifyMail(b).Render(context.Background(), &html); err != nil {
+	p, err := s.cfg.VerifyMail(Verification{User: a.User, Link: link, Hours: int(VerifyLinkLife / time.Hour)})
+	if err != nil {
 		s.log.Error("digest: rendering the mail", "err", err)
 	}
-	text := fmt.Sprintf("Someone signed in to CreditDash as %s asked for digests at this address.\n\nConfirm it within %d hours: %s\n\nIf it was not you, ignore this mail.\n", a.User, b.Hours, link)
-	return Message{To: email, Subject: "Confirm your CreditDash digest address", Text: text, HTML: html.String(), Tag: tag(a)}
+	return Message{To: email, Subject: p.Subject, Text: p.Text, HTML: p.HTML, Tag: tag(a)}
 }
 
 // Settings are the analyst's stored digest settings.

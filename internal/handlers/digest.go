@@ -142,7 +142,7 @@ func (h *Handler) showDigestPreview(c *echo.Context) error {
 	if err != nil {
 		return accountsError(err)
 	}
-	p := views.DigestPreviewPage{Body: h.digests.Body(content, ""), Lines: content.Lines(), Max: digest.MaxLines}
+	p := views.DigestPreviewPage{Body: views.NewDigestBody(content, h.digests.PublicURL(), ""), Lines: content.Lines(), Max: digest.MaxLines}
 	p.Base = h.base(c, nil, "Your next digest", views.NavWorkspace)
 	return h.render(c, http.StatusOK, templates.DigestPreview(p))
 }
