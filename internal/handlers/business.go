@@ -96,7 +96,7 @@ type headerData struct {
 	naics    []upstream.NAICSCode
 	naicsErr error
 	// stories are the news already fetched, read for the stories naming
-	// the business (report_news.go); nil on a dated copy.
+	// the business (report_tabs.go); nil on a dated copy.
 	stories *storiesRead
 }
 

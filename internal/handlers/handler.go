@@ -234,7 +234,7 @@ type books struct {
 	pages *middleware.PageCache
 	// features remembers the optional operations the service lacks.
 	features *featureBook
-	// providers remembers the accounts' trade providers (trade_book.go).
+	// providers remembers the accounts' trade providers (trade.go).
 	providers *providerBook
 	// reportMarks remembers the reports whose scores were noted, arrivals
 	// records what fresh scores say (arrived.go).
