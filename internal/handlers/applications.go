@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
@@ -205,4 +206,58 @@ func (h *Handler) exportApplicationDocument(c *echo.Context) error {
 	hd.Set("Cache-Control", "private, no-store")
 	hd.Set("Content-Security-Policy", "sandbox; default-src 'none'")
 	return c.Blob(http.StatusOK, d.Type, d.Data)
+}
+
+// applicationRecord is what an application holds for the team's eyes, as
+// its page and the credit memo show it: the answers signed, the documents
+// (opened through the team's route) and the references with their
+// answers or how far asking them went.
+func (h *Handler) applicationRecord(app store.Application) ([]views.AnswerRow, []views.ApplyDocument, []views.ReferenceRow) {
+	var answers []views.AnswerRow
+	f := applications.Parse(app.Answers)
+	for _, a := range f.Answers() {
+		answers = append(answers, views.AnswerRow{Label: a.Label, Value: a.Value})
+	}
+	var docs []views.ApplyDocument
+	for _, d := range app.Documents {
+		docs = append(docs, views.ApplyDocument{N: d.N, Name: d.Name, Type: applications.DocumentLabel(d.Type),
+			Size: strconv.FormatInt(d.Size, 10) + " bytes", Hash: d.SHA256, URL: fmt.Sprintf("/applications/%d/documents/%d", app.ID, d.N)})
+	}
+	var refs []views.ReferenceRow
+	for _, r := range app.References {
+		row := views.ReferenceRow{Kind: r.Kind, Name: r.Name, Contact: r.Contact, Email: r.Email, Status: "asked " + views.DateTime(r.AskedAt)}
+		switch {
+		case r.Answered():
+			var a views.ReferenceAnswer
+			if json.Unmarshal([]byte(r.Answer), &a) == nil {
+				row.Answer = &a
+			}
+			row.Status = "answered " + views.DateTime(r.AnsweredAt)
+		case r.Expired(h.now()):
+			row.Status = "not answered; its link expired " + views.DateTime(r.ExpiresAt)
+		case r.Reminders > 0:
+			row.Status += ", reminded " + views.Plural(r.Reminders, "time")
+		}
+		refs = append(refs, row)
+	}
+	return answers, docs, refs
+}
+
+// memoApplication is the application a limit request decides, for its
+// credit memo; nil when the request came from elsewhere.
+func (h *Handler) memoApplication(c *echo.Context, request int64) (*views.MemoApplication, error) {
+	app, err := h.store.ApplicationForRequest(c.Request().Context(), h.analyst(c), request)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, decisionsError(err)
+	}
+	m := &views.MemoApplication{Number: strconv.FormatInt(app.Number, 10), Company: app.Company,
+		URL: "/applications/" + strconv.FormatInt(app.ID, 10), SignedFrom: app.SubmittedFrom, SignedHash: app.SignedSHA256}
+	if !app.SubmittedAt.IsZero() {
+		m.Submitted = views.DateTime(app.SubmittedAt)
+	}
+	m.Answers, m.Documents, m.References = h.applicationRecord(app)
+	return m, nil
 }

@@ -2,9 +2,7 @@ package handlers
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -46,30 +44,8 @@ func (h *Handler) applicationPage(c *echo.Context, app store.Application) views.
 		p.Link = h.apps.ApplyURL(app)
 	}
 	f := applications.Parse(app.Answers)
-	for _, a := range f.Answers() {
-		p.Answers = append(p.Answers, views.AnswerRow{Label: a.Label, Value: a.Value})
-	}
+	p.Answers, p.Documents, p.References = h.applicationRecord(app)
 	p.Amount = views.Clip(f.Limit, 40) // the approval form starts from the limit asked
-	for _, d := range app.Documents {
-		p.Documents = append(p.Documents, views.ApplyDocument{N: d.N, Name: d.Name, Type: applications.DocumentLabel(d.Type),
-			Size: strconv.FormatInt(d.Size, 10) + " bytes", Hash: d.SHA256, URL: fmt.Sprintf("/applications/%s/documents/%d", id, d.N)})
-	}
-	for _, r := range app.References {
-		row := views.ReferenceRow{Kind: r.Kind, Name: r.Name, Contact: r.Contact, Email: r.Email, Status: "asked " + views.DateTime(r.AskedAt)}
-		switch {
-		case r.Answered():
-			var a views.ReferenceAnswer
-			if json.Unmarshal([]byte(r.Answer), &a) == nil {
-				row.Answer = &a
-			}
-			row.Status = "answered " + views.DateTime(r.AnsweredAt)
-		case r.Expired(h.now()):
-			row.Status = "not answered; its link expired " + views.DateTime(r.ExpiresAt)
-		case r.Reminders > 0:
-			row.Status += ", reminded " + views.Plural(r.Reminders, "time")
-		}
-		p.References = append(p.References, row)
-	}
 	if app.BusinessID != 0 {
 		p.BusinessID, p.MatchedBy = strconv.Itoa(int(app.BusinessID)), app.MatchedBy
 		p.BusinessURL = views.BusinessPath(upstream.ByID(app.BusinessID), views.TabOverview)

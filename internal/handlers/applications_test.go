@@ -61,13 +61,16 @@ func limitIn(t *testing.T, app *apptest.App, account string) float64 {
 	return 0
 }
 
-// The team's side through the router and a real SMTP server: the invitation
-// is mailed with its link, the applicant submits, the inbox lists it, the
-// business is found by its exact name and confirmed, the report is pulled
-// once with its cost shown first, the document opens as an attachment
-// with nosniff, and an approval within authority creates the account with
-// its limit and mails the applicant; above an analyst's authority it
-// waits for a manager, whose approval settles it and mails the applicant.
+// The whole flow through the router and a real SMTP server: the invitation
+// is mailed with its link, the applicant submits with a PDF, a trade
+// reference answers through the link its mail carries, the inbox lists
+// the application, the business is found by its exact name and confirmed,
+// the report is pulled once with its cost shown first, the document opens
+// as an attachment with nosniff, and an approval within authority creates
+// the account with its limit and mails the applicant the outcome; the
+// approval's credit memo prints the application, the reference's answers
+// and the documents. Above an analyst's authority it waits for a manager,
+// whose approval settles it and mails the applicant.
 func TestApplicationInboxDecisionMailsApplicant(t *testing.T) {
 	mb := apptest.StartMailbox(t, "", "")
 	app := apptest.Start(t, apptest.Options{SMTPURL: mb.URL})
@@ -80,6 +83,22 @@ func TestApplicationInboxDecisionMailsApplicant(t *testing.T) {
 	}
 	a := applyAs(t, app, path, name, "ann@northwind.test")
 	id := strconvI(a.ID)
+
+	// A reference answers through the link its mail carries.
+	ask := mb.Wait(t, "the trade reference's ask", func(m apptest.Mail) bool { return m.To == "sam@harbourpaper.test" })
+	refPath := apptest.LinkIn(t, ask, "/reference/")
+	ref := app.NewUser(t)
+	_, hidden, ok := ref.Get(refPath).Form("form.apply-form")
+	if !ok {
+		t.Fatalf("GET %s: no reference form", refPath)
+	}
+	hidden.Set("years", "6")
+	hidden.Set("high_credit", "18,000")
+	hidden.Set("days_beyond", "4")
+	hidden.Set("again", "yes")
+	if got := ref.PostForm(refPath, hidden); got.Status != http.StatusOK || !strings.Contains(got.Text("main"), "Thank you") {
+		t.Fatalf("the reference's answer: status = %d, %q", got.Status, got.Text("main"))
+	}
 
 	inbox := demo.Get("/applications")
 	if !strings.Contains(inbox.Text("#waiting"), name) {
@@ -122,6 +141,29 @@ func TestApplicationInboxDecisionMailsApplicant(t *testing.T) {
 	told := mb.Wait(t, "the outcome", func(m apptest.Mail) bool { return m.To == "ann@northwind.test" })
 	if !strings.Contains(told.Text, "approved") || !strings.Contains(told.Text, "30,000") || !strings.Contains(told.Text, store.ApplicationAccount(a.Number)) {
 		t.Fatalf("the outcome mail:\n%s", told.Text)
+	}
+
+	// The credit memo of the approval prints the application: its answers,
+	// the signature's hash, the reference's answers and the documents.
+	memoURL, _ := demo.Get("/applications/" + id).Doc.Find("#application-memo").Attr("href")
+	memo := demo.Get(memoURL)
+	if memo.Status != http.StatusOK || memo.Doc.Find("#memo-application-part").Length() != 1 {
+		t.Fatalf("GET %q: status = %d, the application's part missing", memoURL, memo.Status)
+	}
+	part := memo.Text("#memo-application-part")
+	for _, want := range []string{name, "HRB 48213", "Finance Director", a.SignedSHA256} {
+		if !strings.Contains(part, want) {
+			t.Errorf("the memo's application lacks %q", want)
+		}
+	}
+	refs := memo.Text("#memo-references")
+	for _, want := range []string{"Harbour Paper Ltd", "answered", "18,000", "Solent Freight", "First Coastal Bank", "asked"} {
+		if !strings.Contains(refs, want) {
+			t.Errorf("the memo's references lack %q: %q", want, refs)
+		}
+	}
+	if docs := memo.Text("#memo-documents"); !strings.Contains(docs, "accounts.pdf (PDF") || !strings.Contains(docs, a.Documents[0].SHA256) {
+		t.Errorf("the memo's documents: %q", docs)
 	}
 
 	// Above an analyst's authority: four eyes.

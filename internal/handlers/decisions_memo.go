@@ -84,6 +84,9 @@ func (h *Handler) showDecisionMemo(c *echo.Context) error {
 	if err := h.fillMemoSheet(c, r, &p.Sheet); err != nil {
 		return err
 	}
+	if p.Application, err = h.memoApplication(c, r.ID); err != nil {
+		return err
+	}
 	p.Base = h.base(c, nil, "Credit memo · request "+p.ID+" · "+r.Account, views.NavAccounts)
 	return h.render(c, http.StatusOK, templates.CreditMemo(p))
 }

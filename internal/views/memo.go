@@ -17,6 +17,20 @@ type MemoPage struct {
 	Approvers string
 	// Printed is when the memo was put together.
 	Printed, PrintedISO string
+	// Application is the credit application the request decides, nil
+	// when it came from elsewhere.
+	Application *MemoApplication
+}
+
+// MemoApplication is a new customer's credit application as the memo
+// prints it: the answers signed, the references with their answers and
+// the documents with their SHA-256.
+type MemoApplication struct {
+	Number, Company, URL              string
+	Submitted, SignedFrom, SignedHash string
+	Answers                           []AnswerRow
+	Documents                         []ApplyDocument
+	References                        []ReferenceRow
 }
 
 // SummaryPage is /businesses/{id}/summary: the credit summary of one
