@@ -16,7 +16,10 @@ import (
 // decisions, a request, the worklist and the credit memo, each with the
 // header) are never wider than the screen, on a 390 px phone and in a
 // 1366 px laptop window; the accounts' first column stays in view (sticky)
-// while their figures scroll.
+// while their figures scroll, and at 1366 px the columns an analyst sees
+// before choosing any fit without scrolling sideways. Choosing every
+// column through the page's chooser (a plain form post) widens the table,
+// which then scrolls inside its region, never the page.
 func TestAnalystDayPagesFit(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	b := Start(t)
@@ -73,20 +76,44 @@ func TestAnalystDayPagesFit(t *testing.T) {
 				if a.Position != "sticky" {
 					t.Errorf("/accounts at %d px: the first column is %q, want sticky", w.w, a.Position)
 				}
+				if w.w == 1366 && a.TableWidth > a.RegionWidth {
+					t.Errorf("/accounts at 1366 px: the default columns need %d px, the page has %d", a.TableWidth, a.RegionWidth)
+				}
+				t.Logf("/accounts at %d px: the default columns take %d px of the %d px shown", w.w, a.TableWidth, a.RegionWidth)
 			}
 		}
 	}
+	setViewport(b, 1366, 768, false)
+	b.Navigate(app.URL + "/accounts")
+	b.Click("#columns summary")
+	for range Eval[int](b, `document.querySelectorAll('#columns input[name="col"]:not(:checked)').length`) {
+		b.Click(`#columns input[name="col"]:not(:checked)`)
+	}
+	if status := b.ClickNavigate(`#columns button[type=submit]:not([name])`); status != http.StatusOK {
+		t.Fatalf("choosing every column: status %d", status)
+	}
+	if n := Eval[int](b, `document.querySelectorAll('table.accounts thead th').length`); n != 15 {
+		t.Errorf("after choosing every column: %d heads, want 15", n)
+	}
+	a := Eval[accountsFit](b, accountsLayout)
+	t.Logf("/accounts at 1366 px with every column: %d px of %d", a.TableWidth, a.RegionWidth)
+	fits("/accounts with every column")
 	b.NoConsoleErrors(t)
 	b.NoCSPViolations(t)
 }
 
-// accountsFit is what accountsLayout measures of the accounts table.
+// accountsFit is what accountsLayout measures of the accounts table: its
+// first column's position, the width its scroll region scrolls over (the
+// table's, names wrapped) and the width the region shows.
 type accountsFit struct {
-	Position string
+	Position                string
+	TableWidth, RegionWidth int
 }
 
-// accountsLayout measures the accounts table's first column's position.
+// accountsLayout measures the accounts table.
 const accountsLayout = `(() => {
 	const first = document.querySelector('table.accounts tbody th[scope="row"]');
-	return {Position: getComputedStyle(first).position};
+	const table = document.querySelector('table.accounts');
+	return {Position: getComputedStyle(first).position, TableWidth: table.parentElement.scrollWidth,
+		RegionWidth: table.parentElement.clientWidth};
 })()`

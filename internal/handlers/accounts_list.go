@@ -46,6 +46,7 @@ func (h *Handler) showAccounts(c *echo.Context) error {
 	q := c.Request().URL.Query()
 	page := views.AccountsPage{Filter: parseAccountsFilter(q), PDNote: credit.PDAssumption}
 	page.Base = h.base(c, nil, "Accounts", views.NavAccounts)
+	page.Columns = h.accountColumns(c)
 	dates, err := h.store.LedgerDates(ctx, a)
 	if err != nil {
 		return accountsError(err)
@@ -134,6 +135,44 @@ func (h *Handler) showAccounts(c *echo.Context) error {
 		}
 	}
 	return h.render(c, http.StatusOK, templates.Accounts(page))
+}
+
+// accountColumns are the columns the signed-in analyst chose for
+// /accounts; the defaults when they never chose, or when the store cannot
+// say (logged: the page still shows).
+func (h *Handler) accountColumns(c *echo.Context) views.AccountColumns {
+	chosen, err := h.store.AccountColumns(h.wsCtx(c), h.analyst(c))
+	if err != nil {
+		h.logWorkspace(c, "account columns", err)
+	}
+	return views.NewAccountColumns(chosen)
+}
+
+// submitAccountColumns keeps the columns the analyst ticked (or, with
+// reset, the defaults) and brings them back to /accounts filtered as it
+// was. Ticking none is refused: a table of names only is never meant.
+func (h *Handler) submitAccountColumns(c *echo.Context) error {
+	if err := c.Request().ParseForm(); err != nil {
+		return badInput("The form could not be read; open the accounts page again.")
+	}
+	form := c.Request().PostForm
+	var cols []string
+	if form.Get("reset") == "" {
+		if cols = views.KnownAccountColumns(form["col"]); len(cols) == 0 {
+			return badInput("Tick at least one column to show, or go back to the usual columns.")
+		}
+	}
+	if err := h.store.SetAccountColumns(c.Request().Context(), h.analyst(c), cols); err != nil {
+		return workspaceError(err)
+	}
+	// The filter is read back through the page's own parser, so the
+	// redirect is /accounts with known parameters only, never elsewhere.
+	q, _ := url.ParseQuery(form.Get("q"))
+	to := "/accounts"
+	if s := (views.AccountsPage{Filter: parseAccountsFilter(q)}).URLQuery(); s != "" {
+		to += "?" + s
+	}
+	return redirect(c, to+"#columns")
 }
 
 // importFlash tells what an import did.

@@ -31,6 +31,9 @@ var postActions = map[string]roles.Action{
 	// handler refuses them write ones) and revokes them.
 	views.TokensPath:                 roles.Read,
 	views.TokensPath + "/:id/revoke": roles.Read,
+	// The columns of /accounts are the member's own view of the record:
+	// an auditor reads with the columns they chose too.
+	"/accounts/columns": roles.Read,
 	// Limit requests and their decisions (decisions.go): the handlers add
 	// authority, four eyes and the requester's own withdrawal.
 	"/businesses/:id/limit-requests": roles.RequestLimit,

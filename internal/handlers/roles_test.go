@@ -15,14 +15,14 @@ import (
 )
 
 // postsAnyoneMay are the POST routes an auditor may use: signing in and
-// out, the two that only read (see postActions in roles.go), a digest
+// out, the three that only read (see postActions in roles.go), a digest
 // mail's two links, which need no sign-in: their signed token names whose
 // digest they change, their own API tokens (read ones only: see
 // TestTokenLife in internal/api), and the public pages of credit
 // applications (internal/apply), whose signed links are a stranger's.
 var postsAnyoneMay = map[string]bool{
 	"/login": true, "/login/verify": true, "/logout": true,
-	"/refresh": true, "/settings/trade-provider": true,
+	"/refresh": true, "/settings/trade-provider": true, "/accounts/columns": true,
 	"/digest/verify": true, "/digest/unsubscribe": true,
 	"/settings/tokens": true, "/settings/tokens/:id/revoke": true,
 	"/apply/:token": true, "/reference/:token": true,

@@ -131,6 +131,8 @@ func (h *Handler) Routes() *echo.Echo {
 	// analyst of the deployment; every change a CSRF-checked POST. A ledger
 	// file may be posted to /accounts/import only (see limitRequests).
 	app.GET("/accounts", h.showAccounts)
+	app.POST("/accounts/columns", h.submitAccountColumns)
+	app.GET("/accounts/columns", goTo("/accounts"))
 	app.GET(importPath, h.showAccountsImport)
 	app.POST(importPath, h.submitAccountsImport)
 	app.POST("/accounts/import/confirm", h.submitAccountsImportConfirm)

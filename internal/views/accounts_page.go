@@ -29,6 +29,8 @@ type AccountsPage struct {
 	// NotInLedger those the newest ledger does not list.
 	Unscored, Unlinked, ERPDiffers, NotInLedger int
 	PDNote                                      string
+	// Columns are the table's columns as this analyst chose them.
+	Columns AccountColumns
 }
 
 // AccountTotals are the sums of the accounts the filter keeps.
