@@ -24,6 +24,14 @@ func TeamObservation(id int32, name string, rows []upstream.CreditScoreHistoryRo
 		if k, ok := o.Latest[s]; !ok || month > k.Month {
 			o.Latest[s] = store.KnownScore{Value: v, Month: month, Fetched: fetched}
 		}
+		// Every month of Pay, DBT and Z″ too, for the policy's validation
+		// (Risk's months are o.Risk).
+		if s != store.ScoreRisk {
+			if o.Monthly == nil {
+				o.Monthly = map[store.Score][]store.ScoreMonth{}
+			}
+			o.Monthly[s] = append(o.Monthly[s], store.ScoreMonth{Month: month, Value: v})
+		}
 	}
 	for _, r := range rows {
 		if r.Month < 1 || r.Month > 12 || r.Year < 1900 || r.Year > 9999 {
@@ -74,11 +82,14 @@ func PortfolioObservations(pay, z upstream.PortfolioScoreHistory, fetched time.T
 	add := func(s store.Score, h upstream.PortfolioScoreHistory) {
 		for _, b := range h.Businesses {
 			best := store.KnownScore{}
+			var months []store.ScoreMonth
 			for _, m := range b.Scores {
 				if !m.Score.OK || math.IsNaN(m.Score.V) || math.IsInf(m.Score.V, 0) || m.Month < 1 || m.Month > 12 || m.Year < 1900 || m.Year > 9999 {
 					continue
 				}
-				if month := m.Year*100 + m.Month; month > best.Month {
+				month := m.Year*100 + m.Month
+				months = append(months, store.ScoreMonth{Month: month, Value: m.Score.V})
+				if month > best.Month {
 					best = store.KnownScore{Value: m.Score.V, Month: month, Fetched: fetched}
 				}
 			}
@@ -89,9 +100,11 @@ func PortfolioObservations(pay, z upstream.PortfolioScoreHistory, fetched time.T
 			if !ok {
 				i = len(out)
 				byID[b.BusinessID] = i
-				out = append(out, store.Observation{BusinessID: b.BusinessID, Fetched: fetched, Latest: map[store.Score]store.KnownScore{}})
+				out = append(out, store.Observation{BusinessID: b.BusinessID, Fetched: fetched, Latest: map[store.Score]store.KnownScore{},
+					Monthly: map[store.Score][]store.ScoreMonth{}})
 			}
 			out[i].Latest[s] = best
+			out[i].Monthly[s] = months
 		}
 	}
 	add(store.ScorePay, pay)

@@ -57,6 +57,10 @@ func TestDemoHistoryValidates(t *testing.T) {
 			!strings.Contains(p.Text("#validation-ledgers"), "Nov 2023 to Oct 2025 (24 month-ends)") {
 			t.Fatalf("validation page: status %d, ledgers %q", p.Status, p.Text("#validation-ledgers"))
 		}
+		// The score histories bring Pay by month too: Pay alone ranks.
+		if strings.Contains(p.Text("#model-pay"), "No account had this score") || p.Doc.Find("#model-pay td.num").Length() == 0 {
+			t.Errorf("Pay alone after the refresh plan: %q", p.Text("#model-pay"))
+		}
 		sum := readCSV(t, u.Get("/policy/validation.csv"))
 		if strings.Join(sum[0], ",") != "model,gini,auc,ks,accounts,defaults,months" || len(sum) != 4 {
 			t.Fatalf("validation.csv: %v", sum)
@@ -70,6 +74,7 @@ func TestDemoHistoryValidates(t *testing.T) {
 		if risk[0] != "risk" || auc <= 0.6 || defaults < 5 || months < 12 {
 			t.Errorf("Risk alone: %v; want an AUC above 0.6, at least 5 defaults, 12 months or more", risk)
 		}
+		t.Logf("validation.csv: %v", sum)
 		if cell := p.Doc.Find("#model-risk td.num").First().Text(); !strings.HasPrefix(cell, strconv.FormatFloat(auc, 'f', 3, 64)+" (") {
 			t.Errorf("the page's Risk AUC %q, the file's %s", cell, risk[2])
 		}

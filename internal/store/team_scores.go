@@ -32,6 +32,9 @@ type Observation struct {
 	BusinessID int32
 	Latest     map[Score]KnownScore
 	Risk       []ScoreMonth
+	// Monthly are Pay, DBT and Z″ by month (team_score_months), for the
+	// policy's validation; Risk by month is Risk above.
+	Monthly map[Score][]ScoreMonth
 	// Name, NAICS and NAICSTitle are kept when NAICS is not empty.
 	Name, NAICS, NAICSTitle string
 	Fetched                 time.Time
@@ -66,7 +69,7 @@ func (s *Store) RecordScores(ctx context.Context, a Analyst, o Observation) (kep
 	if err := checkObservation(o); err != nil {
 		return false, err
 	}
-	if len(latest) == 0 && len(risk) == 0 && o.NAICS == "" {
+	if len(latest) == 0 && len(risk) == 0 && len(o.Monthly) == 0 && o.NAICS == "" {
 		return false, nil
 	}
 	var linked int
@@ -131,6 +134,9 @@ func (s *Store) recordTx(ctx context.Context, tx *sql.Tx, service string, o Obse
 			return false, err
 		}
 	}
+	if err := recordMonthsTx(ctx, tx, service, o, note); err != nil {
+		return false, err
+	}
 	return changed, nil
 }
 
@@ -148,6 +154,16 @@ func checkObservation(o Observation) error {
 	for _, r := range o.Risk {
 		if !checkMonth(r.Month) || math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
 			return invalid("score", "not a score of a month")
+		}
+	}
+	for sc, ms := range o.Monthly {
+		if !sc.Valid() || sc == ScoreRisk {
+			return invalid("score", "Pay, DBT or Z″ by month")
+		}
+		for _, r := range ms {
+			if !checkMonth(r.Month) || math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
+				return invalid("score", "not a score of a month")
+			}
 		}
 	}
 	return nil

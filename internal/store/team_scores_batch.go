@@ -22,7 +22,7 @@ func (s *Store) RecordKnownScores(ctx context.Context, a Analyst, obs []Observat
 		if err := checkObservation(o); err != nil {
 			return 0, err
 		}
-		if len(o.Latest) > 0 || len(o.Risk) > 0 || o.NAICS != "" {
+		if len(o.Latest) > 0 || len(o.Risk) > 0 || len(o.Monthly) > 0 || o.NAICS != "" {
 			ids = append(ids, o.BusinessID)
 		}
 	}

@@ -93,7 +93,7 @@ func ReadHistory(ctx context.Context, st *store.Store, a store.Analyst) (*Histor
 		if err != nil {
 			return nil, err
 		}
-		known, err := st.RiskAsOf(ctx, a, months[i])
+		known, err := st.ScoresAsOf(ctx, a, months[i])
 		if err != nil {
 			return nil, err
 		}
@@ -105,8 +105,8 @@ func ReadHistory(ctx context.Context, st *store.Store, a store.Analyst) (*Histor
 			l := policy.Blank()
 			l.Balance, l.Current, l.Days1to30, l.Days31to60, l.Days61to90, l.Over90 = ac.Balance, ac.Current, ac.Days1to30, ac.Days31to60, ac.Days61to90, ac.DaysOver90
 			l.Limit = limits.at(ac.Account, end)
-			if v, ok := known[ac.BusinessID]; ok && ac.BusinessID != 0 && v >= 1 && v <= 10 {
-				l.Risk = int8(math.Round(v))
+			if k, ok := known[ac.BusinessID]; ok && ac.BusinessID != 0 {
+				setScores(&l, k)
 			}
 			if i == len(at)-1 && ac.BusinessID != 0 {
 				th.Linked++
@@ -134,6 +134,23 @@ func ReadHistory(ctx context.Context, st *store.Store, a store.Analyst) (*Histor
 		th.Business[i] = business[acct]
 	}
 	return th, readFilings(ctx, st, a, th)
+}
+
+// setScores puts the scores known at a month-end on its line, each only
+// within its range (a value outside it counts as missing).
+func setScores(l *policy.Line, k store.MonthScores) {
+	if k.Risk >= 1 && k.Risk <= 10 {
+		l.Risk = int8(math.Round(k.Risk))
+	}
+	if k.Pay >= 1 && k.Pay <= 10 {
+		l.Pay = int8(math.Round(k.Pay))
+	}
+	if k.DBT >= 0 && k.DBT <= 999 {
+		l.DBT = int16(math.Round(k.DBT))
+	}
+	if !math.IsNaN(k.Z) && !math.IsInf(k.Z, 0) {
+		l.Z = float32(k.Z)
+	}
 }
 
 // monthEnd is the last instant of month m (YYYYMM), UTC.

@@ -98,14 +98,21 @@ func TestValidateTeamHistory(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st *store.Store, c *clock) {
 		ctx := t.Context()
 		importMonths(t, st, 14)
+		// Risk, Pay and DBT by month: 1001 safe, 1002 not; 1001's Pay
+		// known only from February 2024.
 		for b, risk := range map[int32]float64{1001: 9, 1002: 2} {
-			var months []store.ScoreMonth
+			var months, pay, dbt []store.ScoreMonth
 			for m := 202312; m <= 202412; m++ {
 				if m%100 >= 1 && m%100 <= 12 {
 					months = append(months, store.ScoreMonth{Month: m, Value: risk})
+					dbt = append(dbt, store.ScoreMonth{Month: m, Value: 40 - 4*risk})
+					if b == 1002 || m >= 202402 {
+						pay = append(pay, store.ScoreMonth{Month: m, Value: risk - 1})
+					}
 				}
 			}
-			_, err := st.RecordScores(ctx, team, store.Observation{BusinessID: b, Risk: months, Fetched: time.Now()})
+			_, err := st.RecordScores(ctx, team, store.Observation{BusinessID: b, Risk: months, Fetched: time.Now(),
+				Monthly: map[store.Score][]store.ScoreMonth{store.ScorePay: pay, store.ScoreDBT: dbt}})
 			must(t, err)
 		}
 		// A-1's limits: none until 15 March 2024, 10,000 to 10 June,
@@ -149,6 +156,18 @@ func TestValidateTeamHistory(t *testing.T) {
 		risk := run.Report.Results[1].Figures
 		if risk.Observations != 4 || risk.Bads != 2 || risk.AUC != 1 || risk.Defaults != 1 || risk.Months != 2 {
 			t.Errorf("Risk alone: %+v", risk)
+		}
+		// Pay alone: 1002 at both month-ends, 1001 at February's only.
+		if pay := run.Report.Results[2].Figures; pay.Observations != 3 || pay.Bads != 2 || pay.AUC != 1 || pay.Months != 2 {
+			t.Errorf("Pay alone: %+v", pay)
+		}
+		for _, l := range h.Lines[0] {
+			if int(l.Account) == a1 && (l.Risk != 9 || l.Pay != policy.Missing || l.DBT != 4) {
+				t.Errorf("A-1's scores at January 2024: Risk %d Pay %d DBT %d; want 9, missing, 4", l.Risk, l.Pay, l.DBT)
+			}
+		}
+		if run.History.RiskKnown != 2 || run.History.PayKnown != 2 || run.History.Linked != 2 {
+			t.Errorf("known at the newest month-end: %+v", run.History)
 		}
 		if sc := run.Report.Results[0].Figures; sc.Observations != 6 || sc.Accounts != 3 {
 			t.Errorf("scorecard: %+v", sc)
