@@ -19,7 +19,8 @@ var teamTables = []string{"audit_entries", "audit_heads", "audit_refusals", "lim
 	"team_supplier_categories", "team_versions", "pending_uploads", "team_statement_years", "ledger_versions", "ledger_version_lines", "record_moves",
 	"webhook_events", "webhook_endpoints", "webhook_deliveries", "team_defaults", "team_default_clearings", "team_settings",
 	"policy_versions", "policy_activations", "team_members", "team_member_changes",
-	"applications", "application_links", "application_references", "application_documents", "api_tokens"}
+	"applications", "application_links", "application_references", "application_documents", "api_tokens",
+	"erp_exports", "erp_export_lines", "erp_sent"}
 
 // DeleteAnalyst deletes everything the analyst has stored, in one
 // transaction: afterwards no table holds a row of theirs. Deleting an
