@@ -50,7 +50,7 @@ func Accounts(v views.AccountsPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if !v.ReadOnly() {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<p class=\"workspace-links\"><a href=\"/accounts/import\">Import a ledger</a> · <a href=\"/accounts/new\">Add an account</a> · <a href=\"/portfolio/exposure\">Exposure and expected loss</a></p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<p class=\"workspace-links\"><a href=\"/accounts/import\">Import a ledger</a> · <a href=\"/accounts/new\">Add an account</a> · <a href=\"/portfolio/exposure\">Exposure and expected loss</a> · <a href=\"/limits/export\">Limits and holds back to the ERP</a></p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

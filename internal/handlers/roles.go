@@ -60,6 +60,11 @@ var postActions = map[string]roles.Action{
 	"/applications/:id/report": roles.ChangeAccounts,
 	"/applications/:id/revoke": roles.ChangeAccounts,
 	"/applications/:id/decide": roles.RequestLimit,
+	// Limits and holds back to the ERP (limits_export.go): recording an
+	// export changes no decision, only what the team knows the ERP holds;
+	// the over-limit threshold is the team's policy.
+	views.ERPExportPath + ".csv": roles.ChangeAccounts,
+	"/limits/threshold":          roles.SetPolicy,
 	// Where the team's events go (webhooks.go): managers only.
 	webhooksPath:                            roles.ManageWebhooks,
 	webhooksPath + "/:id/remove":            roles.ManageWebhooks,

@@ -162,6 +162,16 @@ func (h *Handler) Routes() *echo.Echo {
 	accountFiles.GET("/accounts.csv", h.exportAccountsCSV)
 	accountFiles.GET("/accounts.xlsx", h.exportAccountsXLSX)
 	accountFiles.GET("/portfolio/exposure.csv", h.exportExposureCSV)
+	// Limits and holds back to the ERP (issue 46.4, limits_export.go): the
+	// worksheet, a preview of each system's file (records nothing), the
+	// export recorded by a POST that answers the file, a recorded file
+	// again, and the over-limit threshold (a manager's).
+	app.GET(views.ERPExportPath, h.showLimitsExport)
+	accountFiles.GET(views.ERPExportPath+".csv", h.previewLimitsExport)
+	app.POST(views.ERPExportPath+".csv", h.submitLimitsExport)
+	accountFiles.GET("/limits/exports/:id/file", h.exportERPFile)
+	app.POST("/limits/threshold", h.submitERPThreshold)
+	app.GET("/limits/threshold", goTo(views.ERPExportPath+"#threshold"))
 	// Validation on the team's own history (issue 45): read-only; in demo
 	// mode the import page's button brings 36 month-ends of history.
 	app.POST(demoHistoryPath, h.submitDemoHistory)
