@@ -109,6 +109,16 @@ func (h *Handler) teamFiguresAt(ctx context.Context, ts teamState, asOf string) 
 	})
 }
 
+// knownScoresAt are the team's known scores by business, kept for the
+// version a page read. The map is shared: read it, never change it.
+func (h *Handler) knownScoresAt(ctx context.Context, ts teamState) (map[int32]map[store.Score]store.KnownScore, error) {
+	return keptTeam(ctx, h, ts, "known", "", func(ctx context.Context) (map[int32]map[store.Score]store.KnownScore, int, error) {
+		known, err := h.store.KnownScores(ctx, ts.a)
+		// About a map of a few scores per business, and its entry.
+		return known, len(known) * 256, err
+	})
+}
+
 // workOutFigures reads a ledger and the known scores and works out every
 // account's figures, and their weight.
 func (h *Handler) workOutFigures(ctx context.Context, a store.Analyst, asOf string) ([]credit.Figures, int, error) {

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"mime"
 	"net/http"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/labstack/echo/v5"
 	"github.com/xuri/excelize/v2"
@@ -83,22 +86,109 @@ func (h *Handler) showAccounts(c *echo.Context) error {
 			page.Flash = "The kept ledger of " + d + " is restored; the ledger it replaced is kept in its place, to be restored in turn."
 		}
 	}
-	all, err := h.teamFigures(ctx, a, "")
+	if hand := q.Get("handlinked"); hand != "" {
+		// Said only of an account the record shows linked, so a crafted
+		// address cannot make the page claim a link.
+		if acct, err := h.store.Account(ctx, a, hand); err == nil && acct.BusinessID != 0 {
+			page.Flash = fmt.Sprintf("Account %s linked by hand to business %d; the audit trail keeps who linked it and when.", hand, acct.BusinessID)
+		}
+	}
+	ts, err := h.teamNow(ctx, a)
 	if err != nil {
 		return accountsError(err)
+	}
+	n, _ := strconv.Atoi(q.Get("page"))
+	base := pageURL(c)
+	pageAt := func(p int) string {
+		v := base.Query()
+		v.Set("page", strconv.Itoa(p))
+		return base.Path + "?" + v.Encode()
+	}
+	if rq, ok := recordQuery(page.Filter); ok {
+		err = h.accountsFromRecord(ctx, ts, &page, rq, n, pageAt)
+	} else {
+		err = h.accountsFromFigures(ctx, ts, &page, n, pageAt)
+	}
+	if err != nil {
+		return accountsError(err)
+	}
+	return h.render(c, http.StatusOK, templates.Accounts(page))
+}
+
+// recordQuery is the filter as a query of the record in SQL, when SQL can
+// read it as views.SortFigures and the filter would: sorts and filters on
+// scores (band, no score, risk, expected loss, implied limit) and on text
+// (name, owner, and an owner beyond ASCII, whose case SQL folds otherwise
+// than Go) are read from the team's figures instead.
+func recordQuery(f views.AccountsFilter) (store.RecordQuery, bool) {
+	if f.Band != "" || f.NoScore || !slices.Contains(store.RecordSorts, f.Sort) {
+		return store.RecordQuery{}, false
+	}
+	for i := range len(f.Owner) {
+		if f.Owner[i] >= utf8.RuneSelf {
+			return store.RecordQuery{}, false
+		}
+	}
+	return store.RecordQuery{Sort: f.Sort, Desc: f.Desc, OverLimit: f.OverLimit, NotLinked: f.NotLinked, ERPDiffers: f.ERPDiffers,
+		Owner: f.Owner}, true
+}
+
+// accountsFromRecord fills the page from one page of the record read in
+// SQL and its counts and sums, kept for the team's version per filter: the
+// first page after a team write reads a hundred accounts, not every one.
+func (h *Handler) accountsFromRecord(ctx context.Context, ts teamState, page *views.AccountsPage, rq store.RecordQuery, n int, pageAt func(int) string) error {
+	known, err := h.knownScoresAt(ctx, ts)
+	if err != nil {
+		return err
+	}
+	key := fmt.Sprintf("%t/%t/%t/%s", rq.OverLimit, rq.NotLinked, rq.ERPDiffers, strings.ToLower(rq.Owner))
+	sum, err := keptTeam(ctx, h, ts, "record", key, func(ctx context.Context) (store.RecordSummary, int, error) {
+		sum, err := h.store.RecordSummary(ctx, ts.a, rq)
+		return sum, len(sum.Groups)*int(unsafe.Sizeof(store.RecordGroup{})) + 32*len(sum.Owners), err
+	})
+	if err != nil {
+		return err
+	}
+	for _, g := range sum.Groups {
+		page.All += g.Accounts
+		page.Matching += g.Kept
+		page.Unlinked += g.Unlinked
+		page.ERPDiffers += g.ERPDiffers
+		page.NotInLedger += g.NotInLedger
+		if _, scored := known[g.BusinessID][store.ScoreRisk]; g.BusinessID != 0 && !scored {
+			page.Unscored += g.Accounts
+		}
+	}
+	page.Owners = sum.Owners
+	page.Totals = views.NewGroupTotals(sum.Groups, known)
+	page.Pager = views.NewPager(n, accountsPageSize, page.Matching, pageAt)
+	if page.Pager.FirstRow == 0 {
+		return nil
+	}
+	rq.Offset, rq.Limit = page.Pager.FirstRow-1, page.Pager.LastRow-page.Pager.FirstRow+1
+	rows, err := h.store.RecordRows(ctx, ts.a, rq)
+	if err != nil {
+		return err
+	}
+	for _, acct := range rows {
+		page.Rows = append(page.Rows, views.NewAccountRow(credit.NewFigures(acct, known[acct.BusinessID])))
+	}
+	return nil
+}
+
+// accountsFromFigures fills the page from every account's figures, kept
+// for the team's version: the sorts and filters SQL does not read.
+func (h *Handler) accountsFromFigures(ctx context.Context, ts teamState, page *views.AccountsPage, n int, pageAt func(int) string) error {
+	all, err := h.teamFiguresAt(ctx, ts, "")
+	if err != nil {
+		return err
 	}
 	page.All = len(all)
 	owners := map[string]bool{}
 	kept := make([]credit.Figures, 0, len(all))
-	hand := q.Get("handlinked")
 	for _, f := range all {
 		if f.Owner != "" {
 			owners[f.Owner] = true
-		}
-		if hand != "" && f.Account.Account == hand && f.Linked() {
-			// Said only of an account the ledger shows linked, so a
-			// crafted address cannot make the page claim a link.
-			page.Flash = fmt.Sprintf("Account %s linked by hand to business %d; the audit trail keeps who linked it and when.", hand, f.BusinessID)
 		}
 		switch {
 		case !f.Linked() && (f.CustomerID != "" || f.SupplierID != ""):
@@ -122,19 +212,13 @@ func (h *Handler) showAccounts(c *echo.Context) error {
 	slices.Sort(page.Owners)
 	views.SortFigures(kept, page.Filter)
 	page.Matching, page.Totals = len(kept), views.NewAccountTotals(kept)
-	n, _ := strconv.Atoi(q.Get("page"))
-	base := pageURL(c)
-	page.Pager = views.NewPager(n, accountsPageSize, len(kept), func(p int) string {
-		v := base.Query()
-		v.Set("page", strconv.Itoa(p))
-		return base.Path + "?" + v.Encode()
-	})
+	page.Pager = views.NewPager(n, accountsPageSize, len(kept), pageAt)
 	if page.Pager.FirstRow > 0 {
 		for _, f := range kept[page.Pager.FirstRow-1 : page.Pager.LastRow] {
 			page.Rows = append(page.Rows, views.NewAccountRow(f))
 		}
 	}
-	return h.render(c, http.StatusOK, templates.Accounts(page))
+	return nil
 }
 
 // accountColumns are the columns the signed-in analyst chose for

@@ -114,21 +114,50 @@ func NewAccountRow(f credit.Figures) AccountRow {
 
 // NewAccountTotals sums the accounts kept.
 func NewAccountTotals(fs []credit.Figures) AccountTotals {
-	var bal, exp, el, unscored float64
-	scored := false
+	var t totals
 	for _, f := range fs {
-		bal += f.Balance
-		e := credit.Exposure(f.Balance)
-		exp += e
-		if f.ELOK {
-			el += f.EL
-			scored = true
-		} else {
-			unscored += e
-		}
+		t.add(f.Balance, credit.Exposure(f.Balance), f)
 	}
-	return AccountTotals{Balance: Amount(bal), Exposure: Amount(exp), EL: ELText(el, scored), Unscored: Amount(unscored),
-		Credit: CreditNote(bal, exp)}
+	return t.of()
+}
+
+// NewGroupTotals sums the accounts each group of the record keeps. A
+// group's expected loss is worked out as one account's of the group's
+// exposure: expected loss is exposure times the business's PD (or its
+// loss given default), the same for every account of the business.
+func NewGroupTotals(groups []store.RecordGroup, known map[int32]map[store.Score]store.KnownScore) AccountTotals {
+	var t totals
+	for _, g := range groups {
+		if g.Kept == 0 {
+			continue
+		}
+		one := store.Account{LedgerLine: store.LedgerLine{BusinessID: g.BusinessID, Balance: g.Exposure}, Default: g.Default}
+		t.add(g.Balance, g.Exposure, credit.NewFigures(one, known[g.BusinessID]))
+	}
+	return t.of()
+}
+
+// totals are the sums behind AccountTotals.
+type totals struct {
+	bal, exp, el, unscored float64
+	scored                 bool
+}
+
+// add sums a balance and its exposure, with f's expected loss when known.
+func (t *totals) add(bal, exp float64, f credit.Figures) {
+	t.bal += bal
+	t.exp += exp
+	if f.ELOK {
+		t.el += f.EL
+		t.scored = true
+	} else {
+		t.unscored += exp
+	}
+}
+
+func (t totals) of() AccountTotals {
+	return AccountTotals{Balance: Amount(t.bal), Exposure: Amount(t.exp), EL: ELText(t.el, t.scored), Unscored: Amount(t.unscored),
+		Credit: CreditNote(t.bal, t.exp)}
 }
 
 // AccountsCSVHeader is the header of accounts.csv, exactly as documented.
