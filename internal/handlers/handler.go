@@ -112,7 +112,7 @@ type Config struct {
 	// PageWriteTimeout bounds writing a page; zero means a minute.
 	PageWriteTimeout time.Duration
 	// WorkspaceDeadline bounds all the workspace reads of one page
-	// together (see heavy.go); zero means 1.5 seconds.
+	// together (see wsCtx); zero means 1.5 seconds.
 	WorkspaceDeadline time.Duration
 	// PageTurnWait is how long a page waits for its turn (see
 	// middleware.Turns) before it says the dashboard is busy; zero means 20
@@ -214,10 +214,10 @@ type gates struct {
 	backtestHold func()
 	// turns bound the pages prepared at once.
 	turns *middleware.Turns
-	// heavy bounds the team's downloads running at once (heavy.go).
-	heavy heavyGate
-	// imports bounds the files read at once (heavy.go).
-	imports importGate
+	// heavy bounds the team's downloads running at once.
+	heavy *middleware.Gate
+	// imports bounds the files read at once.
+	imports *middleware.Gate
 	// verifying runs one verification of the audit trail at a time;
 	// verdict keeps its verdict for the log's head.
 	verifying singleflight.Group
@@ -303,6 +303,8 @@ func New(cfg Config) (*Handler, error) {
 			backtests:    middleware.NewUserSlots(backtestsPerAnalyst),
 			backtestHold: cfg.BacktestHold,
 			turns:        middleware.NewTurns(middleware.PageTurns, middleware.PageTurnsPerUser, cfg.PageTurnWait),
+			heavy:        &middleware.Gate{PerKey: heavyPerUser, PerGroup: heavyPerTeam},
+			imports:      &middleware.Gate{PerKey: importsPerAnalyst, PerGroup: importsPerTeam},
 			writeTimeout: cfg.PageWriteTimeout,
 			exportStall:  cfg.ExportStall,
 			wsDeadline:   cfg.WorkspaceDeadline,

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"creditdash/internal/apply"
 	"creditdash/internal/middleware"
 	"creditdash/internal/session"
+	"creditdash/internal/store"
 	"creditdash/internal/views"
 	"creditdash/templates"
 )
@@ -251,4 +253,85 @@ func (h *Handler) Stats() Stats {
 		AuditWalks:         h.verdict.walks.Load(),
 		Validations:        h.validations.Load(),
 	}
+}
+
+// The team's downloads (/accounts.csv, .xlsx, /portfolio/exposure.csv)
+// build every account's figures: at 50,000 accounts, twenty at once took
+// close to a gigabyte and turned other people's pages into 503s. They run
+// a bounded number at once, per analyst and for the team; one past the
+// bound is told at once to wait for the one running (429 with
+// Retry-After), so it holds no memory and no admission turn of anyone else.
+const (
+	// heavyPerUser is how many of one analyst's downloads run at once.
+	heavyPerUser = 1
+	// heavyPerTeam is how many of the team's run at once.
+	heavyPerTeam = 2
+	// heavyRetry is when to try again: a download takes seconds.
+	heavyRetry = 5 * time.Second
+)
+
+// errHeavyBusy is a download refused while others run.
+var errHeavyBusy = errors.New("handlers: team downloads busy")
+
+// boundHeavy runs a team download within the gate's bounds.
+func (h *Handler) boundHeavy(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		leave, full := h.heavy.Enter("", session.Must(c).User)
+		if leave == nil {
+			msg := "Your earlier download of the team's accounts is still being prepared: one runs at a time for each analyst. Wait for it to finish, then try again."
+			if full == middleware.GroupFull {
+				msg = "Two downloads of the team's accounts are being prepared for colleagues just now. Wait a few seconds, then try again."
+			}
+			return &shownProblem{err: errHeavyBusy, problem: views.Problem{Status: http.StatusTooManyRequests,
+				Title: "Wait for the download being prepared", Message: msg, Retry: true, RenewsAt: h.now().Add(heavyRetry)}}
+		}
+		defer leave()
+		return next(c)
+	}
+}
+
+// Bounds of the imports read at once: a file costs up to its bound in
+// memory while it is read, so a team's analysts share two reads and each
+// has one (issue 47).
+const (
+	importsPerTeam    = 2
+	importsPerAnalyst = 1
+)
+
+// enterImport takes a place for a's import in the gate, or says why
+// there is none, telling the analyst to wait; leave gives the place back.
+func (h *Handler) enterImport(a store.Analyst) (leave func(), wait string) {
+	leave, full := h.imports.Enter(a.Service, a.User)
+	switch full {
+	case middleware.KeyFull:
+		return nil, "Another file of yours is being read; wait for it to finish, then send this one again."
+	case middleware.GroupFull:
+		return nil, "Two files of the team are being read; wait a moment for one to finish, then send this one again."
+	}
+	return leave, ""
+}
+
+// A page reads the workspace several times (unread alerts, the watch
+// state, notes, rules, last-seen marks), and each read is bounded by the
+// store. A database that stops answering would then cost each of them the
+// whole bound in turn: 15–20 s for a report. Instead a page's workspace
+// reads share one deadline, counted from the first: past it every further
+// read fails at once, its section shows its problem, and the page renders
+// with the service's data all the same. Form writes keep the store's own
+// bound: a note being saved deserves its full chance.
+
+// defaultWorkspaceDeadline is a page's time for all its workspace reads.
+const defaultWorkspaceDeadline = 1500 * time.Millisecond
+
+// wsCtx is the context a page's workspace reads share: the request's,
+// with one deadline set at the first read. A page whose reads are all
+// answered in process (the team's version, the counts it keeps) asks for
+// the context but never starts its timer: that was a twentieth of a kept
+// page's time.
+func (h *Handler) wsCtx(c *echo.Context) context.Context {
+	st := stateOf(c)
+	if st.ws == nil {
+		st.ws = middleware.FirstReadDeadline(c.Request().Context(), h.wsDeadline)
+	}
+	return st.ws
 }

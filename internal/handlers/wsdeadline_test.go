@@ -14,8 +14,8 @@ import (
 
 // The workspace deadline counts from the first read that asks for it, not
 // from when the page took the context; every read of the page shares it,
-// contexts a read derives from it end with it, and so does everything when
-// the request ends first.
+// contexts a read derives from it end with it (and with the request:
+// middleware.TestFirstReadDeadlineEndsWithTheRequest).
 func TestWorkspaceDeadlineStartsAtTheFirstRead(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := &Handler{gates: gates{wsDeadline: 1500 * time.Millisecond}}
@@ -45,17 +45,6 @@ func TestWorkspaceDeadlineStartsAtTheFirstRead(t *testing.T) {
 		}
 		if !errors.Is(second.Err(), context.DeadlineExceeded) {
 			t.Errorf("a later read: %v, want the shared deadline", second.Err())
-		}
-	})
-	synctest.Test(t, func(t *testing.T) {
-		req, endRequest := context.WithCancel(t.Context())
-		ws := &firstReadDeadline{parent: req, d: time.Minute}
-		read, cancel := context.WithCancel(ws)
-		defer cancel()
-		endRequest()
-		synctest.Wait()
-		if !errors.Is(read.Err(), context.Canceled) || !errors.Is(ws.Err(), context.Canceled) {
-			t.Errorf("after the request ended: read %v, workspace %v, want both cancelled", read.Err(), ws.Err())
 		}
 	})
 }

@@ -1,5 +1,6 @@
 // Package middleware is the dashboard's HTTP plumbing beside its pages:
-// pages taking turns (admission) and fair shares of the service, the page
+// pages taking turns (admission), fair shares of the service, bounds on
+// costly work (Gate) and a page's shared workspace deadline, the page
 // cache and its kept-first path, a page's calls under way (RunSections),
 // the request log with its clipped values and redacted names, security
 // headers, the client's address and safe return paths. It knows nothing
