@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/amount"
+	"creditdash/internal/credit"
 	"creditdash/internal/roles"
 	"creditdash/internal/store"
 )
@@ -236,8 +237,13 @@ func (a *API) submitLimitRequest(c *echo.Context) error {
 		return invalid(errs)
 	}
 	t := tokenOf(c)
+	// The team's credit policy holds here as on the pages.
+	rule, err := credit.RequestRule(c.Request().Context(), a.store, a.analyst(c), body.Account)
+	if err != nil {
+		return err
+	}
 	r, err := a.store.RequestLimit(c.Request().Context(), a.analyst(c), store.RequestSpec{Account: body.Account, Amount: v,
-		Reason: body.Reason, Authority: float64(a.member(c.Request().Context(), t.User).Authority)})
+		Reason: body.Reason, Authority: float64(a.member(c.Request().Context(), t.User).Authority), Policy: rule})
 	var ve *store.ValidationError
 	switch {
 	case errors.Is(err, store.ErrNotFound):

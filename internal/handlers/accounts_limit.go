@@ -160,7 +160,14 @@ func (h *Handler) limitPage(c *echo.Context, ref upstream.BusinessRef, get func(
 	}
 	sheet := credit.SheetCap(st)
 	if f.given && !f.bad {
-		page.Result = views.NewLimitResult(credit.Calculate(f.in, band, z, sheet), band)
+		calc := credit.Calculate(f.in, band, z, sheet)
+		page.Result = views.NewLimitResult(calc, band)
+		if chosen != nil {
+			var err error
+			if page.Policy, err = h.policyLine(c, chosen.Account, calc, f.in.MonthlySales); err != nil {
+				return err
+			}
+		}
 	}
 	status := http.StatusOK
 	if f.bad {
@@ -184,6 +191,30 @@ func (h *Handler) limitPage(c *echo.Context, ref upstream.BusinessRef, get func(
 		page.Flash = "Inputs saved: the account's implied limit now follows them."
 	}
 	return h.render(c, status, templates.Limit(page))
+}
+
+// policyLine is the credit policy's limit for account from the figures
+// on the page, beside the caps; nil when no policy is in force. When the
+// inputs saved for the account give another policy limit, it says a
+// request is held against that one.
+func (h *Handler) policyLine(c *echo.Context, account string, calc credit.Limit, sales float64) (*views.PolicyLimitLine, error) {
+	rule, err := h.activePolicy(c)
+	if err != nil || rule == nil {
+		return nil, err
+	}
+	fig, err := h.accountFigures(c, account)
+	if err != nil {
+		return nil, err
+	}
+	line := views.NewPolicyLimitLine(rule.limit(fig, calc, sales))
+	if saved := views.NewPolicyLimitLine(rule.limit(fig, fig.Calc, credit.SavedSales(fig))); saved.Limit != line.Limit {
+		line.Saved = "A limit request is held against the policy limit of the inputs saved for account " + account +
+			" (" + saved.Limit + "): save these inputs first to request against this one."
+		if fig.Inputs == nil {
+			line.Saved = "No inputs are saved for account " + account + ", so a limit request is held against no policy limit and waits for a second person: save these inputs first."
+		}
+	}
+	return line, nil
 }
 
 // plainAmount writes a saved input back into its field, without ".00".

@@ -12,6 +12,7 @@ import (
 
 	"creditdash/internal/amount"
 	"creditdash/internal/applications"
+	"creditdash/internal/credit"
 	"creditdash/internal/roles"
 	"creditdash/internal/session"
 	"creditdash/internal/store"
@@ -25,8 +26,9 @@ import (
 // name, confirmed or corrected by hand); the report pulled once with its
 // cost shown before; and the decision through the limit rules.
 
-// applicationPage is the page of app, nothing typed yet.
-func (h *Handler) applicationPage(c *echo.Context, app store.Application) views.ApplicationPage {
+// applicationPage is the page of app, nothing typed yet; pl is the
+// credit policy's limit for it (nil none).
+func (h *Handler) applicationPage(c *echo.Context, app store.Application, pl *credit.PolicyLimit) views.ApplicationPage {
 	user := session.Must(c).User
 	as := h.rolesNow(c).Of(user)
 	id := strconv.FormatInt(app.ID, 10)
@@ -46,6 +48,19 @@ func (h *Handler) applicationPage(c *echo.Context, app store.Application) views.
 	f := applications.Parse(app.Answers)
 	p.Answers, p.Documents, p.References = h.applicationRecord(app)
 	p.Amount = views.Clip(f.Limit, 40) // the approval form starts from the limit asked
+	if pl != nil && app.Status == store.AppSubmitted {
+		p.Policy = pl.Rationale
+		asked, ok, err := amount.Typed(f.Limit)
+		switch {
+		case !pl.Known:
+			p.PolicyNote = "No policy limit is worked out, so the approval waits for a second person."
+		case err == nil && ok && asked <= pl.Limit:
+			p.PolicyNote = "The limit asked, " + views.Amount(asked) + ", is within the policy limit: proposed as asked."
+		default:
+			p.Amount = strings.TrimPrefix(views.Amount(pl.Limit), "$")
+			p.PolicyNote = "Proposed: the policy limit, " + views.Amount(pl.Limit) + ", below the limit asked (" + views.Clip(f.Limit, 40) + "). Above it, the approval waits for a second person."
+		}
+	}
 	if app.BusinessID != 0 {
 		p.BusinessID, p.MatchedBy = strconv.Itoa(int(app.BusinessID)), app.MatchedBy
 		p.BusinessURL = views.BusinessPath(upstream.ByID(app.BusinessID), views.TabOverview)
@@ -67,7 +82,7 @@ func (h *Handler) applicationPage(c *echo.Context, app store.Application) views.
 	p.Decided = app.Status == store.AppApproved || app.Status == store.AppDeclined
 	switch {
 	case app.Status == store.AppWaiting:
-		p.StatusNote = "Above the decider's authority: a limit request waits for a second manager; the applicant hears once it is decided."
+		p.StatusNote = "Above the decider's authority or what the credit policy lets be decided at once: a limit request waits for a second manager; the applicant hears once it is decided."
 	case p.Decided && app.NotifiedAt.IsZero():
 		p.StatusNote = "Decided by " + app.DecidedBy + " on " + views.DateTime(app.DecidedAt) + "; the applicant's e-mail is being sent."
 	case p.Decided:
@@ -75,6 +90,45 @@ func (h *Handler) applicationPage(c *echo.Context, app store.Application) views.
 	}
 	p.Base = h.base(c, nil, "Application "+p.Number+" · "+p.Company, views.NavAccounts)
 	return p
+}
+
+// applicationPolicy is the credit policy's limit for a matched
+// application (nil when unmatched or no policy is in force): its
+// business's class by the team's known scores, with no ledger yet, and
+// the class's rule applied to the calculator given the purchases the
+// applicant expects a month and the terms asked, with no loss budget and
+// no statements read.
+func (h *Handler) applicationPolicy(c *echo.Context, app store.Application) (*credit.PolicyLimit, error) {
+	if app.BusinessID == 0 {
+		return nil, nil
+	}
+	rule, err := h.activePolicy(c)
+	if err != nil || rule == nil {
+		return nil, err
+	}
+	known, err := h.store.KnownScores(c.Request().Context(), h.analyst(c))
+	if err != nil {
+		return nil, err
+	}
+	fig := credit.NewFigures(store.Account{LedgerLine: store.LedgerLine{BusinessID: app.BusinessID}}, known[app.BusinessID])
+	f := applications.Parse(app.Answers)
+	monthly, ok, err := amount.Typed(f.Monthly)
+	if err != nil || !ok || monthly < 0 {
+		monthly = 0
+	}
+	var terms *int
+	if days, err := strconv.Atoi(strings.TrimPrefix(f.Terms, "Net ")); err == nil {
+		terms = &days
+	}
+	var z *float64
+	if fig.Z != nil {
+		z = &fig.Z.Value
+	}
+	sheet := credit.Cap{Name: "Balance-sheet cap", Rationale: "Skipped: an application's limit reads no statements."}
+	calc := credit.Calculate(credit.LimitInputs{MonthlySales: monthly, MonthsAllowed: credit.DefaultMonths(terms)}, fig.Band, z, sheet)
+	pl := rule.limit(&fig, calc, monthly)
+	pl.Rationale += " From the application: " + calc.Caps[0].Rationale
+	return &pl, nil
 }
 
 // reportCost says what pulling the matched business's report costs and
@@ -99,7 +153,11 @@ func (h *Handler) showApplication(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := h.applicationPage(c, app)
+	pl, err := h.applicationPolicy(c, app)
+	if err != nil {
+		return err
+	}
+	p := h.applicationPage(c, app, pl)
 	if c.QueryParam("done") == "1" {
 		p.Flash = "Decision recorded."
 	}
@@ -156,7 +214,11 @@ func (h *Handler) submitApplicationMatch(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := h.applicationPage(c, app)
+	pl, err := h.applicationPolicy(c, app)
+	if err != nil {
+		return err
+	}
+	p := h.applicationPage(c, app, pl)
 	typed := strings.TrimSpace(c.FormValue("business"))
 	id, perr := strconv.ParseInt(typed, 10, 32)
 	if perr != nil || id <= 0 {
@@ -218,7 +280,11 @@ func (h *Handler) submitApplicationDecision(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := h.applicationPage(c, app)
+	pl, err := h.applicationPolicy(c, app)
+	if err != nil {
+		return err
+	}
+	p := h.applicationPage(c, app, pl)
 	approve := c.FormValue("outcome") == "approve"
 	note := strings.TrimSpace(c.FormValue("note"))
 	typedAmount := strings.TrimSpace(c.FormValue("amount"))
@@ -228,6 +294,9 @@ func (h *Handler) submitApplicationDecision(c *echo.Context) error {
 	}
 	d := store.AppDecision{Approve: approve, Note: note, Account: p.Account,
 		Authority: float64(h.rolesNow(c).Of(session.Must(c).User).Authority)}
+	if pl != nil {
+		d.Policy = pl.Request()
+	}
 	switch n := utf8.RuneCountInString(note); {
 	case n == 0 && approve:
 		p.DecideError = "Say why the application is approved: the note is kept with the decision and printed on the memo."

@@ -37,7 +37,7 @@ func (h *Handler) decision(c *echo.Context) (store.LimitRequest, error) {
 func (h *Handler) decisionPage(c *echo.Context, r store.LimitRequest) views.DecisionPage {
 	p := views.DecisionPage{ID: fmt.Sprint(r.ID), Account: r.Account, Status: views.StatusLabel(r.Status),
 		AccountURL: "/audit?account=" + url.QueryEscape(r.Account), Amount: views.Amount(r.Amount), OldLimit: views.Dash,
-		Reason: r.Reason, Steps: views.NewDecisionSteps(r), Approved: views.ApprovedText(r), ApproveAmount: plainAmount(r.Amount)}
+		Reason: r.Reason, Steps: views.NewDecisionSteps(r), Approved: views.ApprovedText(r), ApproveAmount: plainAmount(r.Amount), Policy: r.Policy}
 	if r.OldLimit != nil {
 		p.OldLimit = views.Amount(*r.OldLimit)
 	}
@@ -82,7 +82,7 @@ func (h *Handler) whyItWaits(c *echo.Context, r store.LimitRequest) string {
 	s := fmt.Sprintf("%s is above the authority of its requester, %s (%s, up to %s).",
 		views.Amount(r.Amount), r.RequestedBy, as.Role, views.Amount(r.Authority))
 	if r.Amount <= r.Authority {
-		s = fmt.Sprintf("%s is within the authority of its requester, %s (%s, up to %s), but above what the team's credit policy in force lets be decided at once for the account's class (see /policy).",
+		s = fmt.Sprintf("%s is within the authority of its requester, %s (%s, up to %s), but not what the team's credit policy in force lets be decided at once for the account: above its class's at-once amount or its policy limit (see /policy and the policy's words here).",
 			views.Amount(r.Amount), r.RequestedBy, as.Role, views.Amount(r.Authority))
 	}
 	var who []string

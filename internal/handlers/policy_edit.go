@@ -306,50 +306,47 @@ func (h *Handler) activePolicy(c *echo.Context) (*inForce, error) {
 	return &inForce{p: p, version: v.Version}, nil
 }
 
-// atOnce is the policy's at-once rule for an account's class today; nil
-// without a policy in force, so the authority alone decides, as before
-// any policy.
+// limit is the policy's limit for the account of fig, from the
+// calculator's answer calc and the monthly sales it was given.
+func (f *inForce) limit(fig *credit.Figures, calc credit.Limit, sales float64) credit.PolicyLimit {
+	return credit.ApplyPolicy(&f.p, f.version, fig, calc, sales)
+}
+
+// atOnce is the policy's rule for a request on the account of fig, read
+// from the inputs saved for it (the team's record, audited: what someone
+// merely types is not); nil without a policy in force, so the authority
+// alone decides, as before any policy.
 func (f *inForce) atOnce(fig *credit.Figures) *store.PolicyAtOnce {
 	if f == nil {
 		return nil
 	}
-	_, class := f.p.Scorecard.Classify(policyValues(fig))
-	_, max := f.p.AtOnce(class, 0)
-	return &store.PolicyAtOnce{Version: f.version, Class: f.p.Scorecard.Classes[class].Name, Max: max}
+	return f.limit(fig, fig.Calc, credit.SavedSales(fig)).Request()
 }
 
-// requestPolicy is the at-once rule for a limit request of account.
+// requestPolicy is the policy's rule for a limit request of account.
 func (h *Handler) requestPolicy(c *echo.Context, account string) (*store.PolicyAtOnce, error) {
 	rule, err := h.activePolicy(c)
 	if err != nil || rule == nil {
 		return nil, err
 	}
+	fig, err := h.accountFigures(c, account)
+	if err != nil {
+		return nil, err
+	}
+	return rule.atOnce(fig), nil
+}
+
+// accountFigures are the figures of the team's account today (empty ones
+// when the ledger does not list it).
+func (h *Handler) accountFigures(c *echo.Context, account string) (*credit.Figures, error) {
 	figs, err := h.teamFigures(c.Request().Context(), h.analyst(c), "")
 	if err != nil {
 		return nil, err
 	}
 	for i := range figs {
 		if figs[i].Account.Account == account {
-			return rule.atOnce(&figs[i]), nil
+			return &figs[i], nil
 		}
 	}
-	return rule.atOnce(&credit.Figures{}), nil
-}
-
-// policyValues are an account's factor values today, as the scorecard
-// reads them: the team's known scores and the newest ledger.
-func policyValues(f *credit.Figures) policy.Values {
-	nan := math.NaN()
-	known := func(k *store.KnownScore) float64 {
-		if k == nil {
-			return nan
-		}
-		return k.Value
-	}
-	v := policy.Values{Risk: known(f.Risk), Pay: known(f.Pay), DBT: known(f.DBT), Z: known(f.Z), Balance: f.Balance,
-		Days1to30: f.Days1to30, Days31to60: f.Days31to60, Days61to90: f.Days61to90, Over90: f.DaysOver90, Limit: nan, Before: nan, Years: nan}
-	if f.Account.Limit != nil {
-		v.Limit = *f.Account.Limit
-	}
-	return v
+	return &credit.Figures{}, nil
 }

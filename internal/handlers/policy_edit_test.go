@@ -96,6 +96,10 @@ func TestCreditPolicyVersions(t *testing.T) {
 			t.Errorf("the version's audit entry = %q", a)
 		}
 
+		// The policy's limit reads the inputs saved for the account: 28,000
+		// here (the loss cap of band 2), above both requests.
+		mustRedirect(t, "save inputs", dev.Submit(dev.Get("/businesses/1001/limit?account=A-1&monthly_sales=60500&loss_budget=2000"),
+			`form[method="post"][action="/businesses/1001/limit"]`))
 		waits := dev.Get(mustRedirect(t, "request 8,000", dev.post("/businesses/1001/limit-requests", "account", "A-1", "amount", "8,000", "reason", "More orders")))
 		if waits.Text("#status") != "Waiting for approval" || !strings.Contains(waits.Text("main"), "credit policy") {
 			t.Errorf("8,000 within authority, above the policy's 5,000: %q, %q", waits.Text("#status"), waits.Text("main"))

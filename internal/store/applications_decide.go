@@ -24,6 +24,9 @@ type AppDecision struct {
 	// Authority is the decider's: within it an approval takes effect at
 	// once, above it it waits as a limit request for four eyes.
 	Authority float64
+	// Policy is the credit policy's rule for the new account (nil when
+	// none is in force), as for any limit request.
+	Policy *PolicyAtOnce
 }
 
 // ApplicationAccount is the account key an approval gives by default.
@@ -181,7 +184,7 @@ func (s *Store) DecideApplication(ctx context.Context, a Analyst, id int64, d Ap
 			if err := checkLine(&l); err != nil {
 				return err
 			}
-			spec := RequestSpec{Account: l.Account, Amount: d.Amount, Authority: d.Authority,
+			spec := RequestSpec{Account: l.Account, Amount: d.Amount, Authority: d.Authority, Policy: d.Policy,
 				Reason: fmt.Sprintf("application %d of %s: %s", cur.Number, cur.Company, d.Note)}
 			if err := checkRequestSpec(&spec); err != nil {
 				return err

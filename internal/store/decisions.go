@@ -84,15 +84,38 @@ type RequestSpec struct {
 }
 
 // PolicyAtOnce is what the policy in force lets a requester decide at
-// once for one account: limits up to Max in Class (0: none).
+// once for one account: limits up to Max in Class (0: none), and never
+// above the class's policy limit (Limit; none when LimitKnown is false).
 type PolicyAtOnce struct {
 	Version int
 	Class   string
 	Max     float64
+	// Limit is the policy's limit for the account; a request above it,
+	// or with no limit worked out, waits for a second person.
+	Limit      float64
+	LimitKnown bool
+	// Note words the rule and its figures, kept with the request.
+	Note string
 }
 
 // allows says the policy lets amount be decided at once.
-func (p *PolicyAtOnce) allows(amount float64) bool { return p == nil || p.Max > 0 && amount <= p.Max }
+func (p *PolicyAtOnce) allows(amount float64) bool {
+	return p == nil || p.Max > 0 && amount <= p.Max && p.LimitKnown && amount <= p.Limit
+}
+
+// why says why the policy does not let amount be decided at once ("" when
+// it does).
+func (p *PolicyAtOnce) why(amount float64) string {
+	switch {
+	case p.allows(amount):
+		return ""
+	case !p.LimitKnown:
+		return fmt.Sprintf("policy version %d works out no limit for class %s", p.Version, p.Class)
+	case amount > p.Limit:
+		return fmt.Sprintf("above policy version %d's limit of %s for the account (class %s)", p.Version, amountText(&p.Limit), p.Class)
+	}
+	return fmt.Sprintf("above policy version %d's at-once amount of %s for class %s", p.Version, amountText(&p.Max), p.Class)
+}
 
 // LimitRequest is a request as kept.
 type LimitRequest struct {
@@ -116,6 +139,9 @@ type LimitRequest struct {
 	Approved *float64
 	// Evidence lists the copies kept, without their data.
 	Evidence []Evidence
+	// Policy is what the credit policy in force said of the request when
+	// it was asked, in words ("" none in force).
+	Policy string
 }
 
 // checkReason refuses a missing or overlong reason for field.
@@ -168,6 +194,9 @@ func checkRequestSpec(spec *RequestSpec) error {
 	if spec.Reason, err = checkReason("reason", spec.Reason); err != nil {
 		return err
 	}
+	if p := spec.Policy; p != nil && (utf8.RuneCountInString(p.Note) > maxCalculatorLen || !cleanText(p.Note)) {
+		return invalid("policy", "the policy's words are not text of up to %d characters", maxCalculatorLen)
+	}
 	if utf8.RuneCountInString(spec.Calculator) > maxCalculatorLen || !cleanText(spec.Calculator) {
 		return invalid("calculator", "the calculator's result is not text of up to %d characters", maxCalculatorLen)
 	}
@@ -185,6 +214,12 @@ func checkRequestSpec(spec *RequestSpec) error {
 func (s *Store) requestLimitTx(ctx context.Context, tx *sql.Tx, a Analyst, spec RequestSpec) (LimitRequest, error) {
 	r := LimitRequest{ID: newID(), Account: strings.TrimSpace(spec.Account), Amount: spec.Amount, Reason: spec.Reason,
 		Calculator: spec.Calculator, RequestedBy: a.User, Authority: spec.Authority, Status: StatusPending}
+	if p := spec.Policy; p != nil {
+		r.Policy = p.Note
+		if why := p.why(spec.Amount); why != "" {
+			r.Policy += " Not decided at once: " + why + "."
+		}
+	}
 	now := s.stamp()
 	r.RequestedAt = fromStamp(now)
 	var business int64
@@ -202,14 +237,14 @@ func (s *Store) requestLimitTx(ctx context.Context, tx *sql.Tx, a Analyst, spec 
 		return r, ErrRequestsFull
 	}
 	changes := []AuditChange{{Actor: a.User, Action: AuditActionRequest, Account: r.Account, BusinessID: r.BusinessID,
-		OldValue: amountText(r.OldLimit), NewValue: amountText(&r.Amount), Reason: fmt.Sprintf("request %d: %s", r.ID, r.Reason)}}
+		OldValue: amountText(r.OldLimit), NewValue: amountText(&r.Amount), Reason: requestAudit(r)}}
 	if spec.Amount <= spec.Authority && spec.Policy.allows(spec.Amount) {
 		r.Status, r.DecidedBy, r.DecidedAt, r.Note = StatusApproved, a.User, r.RequestedAt, "within the requester's own authority"
 		r.Approved = &r.Amount
 		why := fmt.Sprintf("request %d approved at once: within %s's authority of %s", r.ID, a.User, amountText(&spec.Authority))
 		if p := spec.Policy; p != nil {
-			r.Note += fmt.Sprintf(" and policy version %d's at-once amount for class %s", p.Version, p.Class)
-			why += fmt.Sprintf(" and policy version %d's at-once amount of %s for class %s", p.Version, amountText(&p.Max), p.Class)
+			r.Note += fmt.Sprintf(" and policy version %d's at-once amount and limit for class %s", p.Version, p.Class)
+			why += fmt.Sprintf(" and policy version %d's at-once amount of %s and limit of %s for class %s", p.Version, amountText(&p.Max), amountText(&p.Limit), p.Class)
 		}
 		c, err := s.setLimit(ctx, tx, a.Service, r)
 		if err != nil {
@@ -226,10 +261,10 @@ func (s *Store) requestLimitTx(ctx context.Context, tx *sql.Tx, a Analyst, spec 
 		old = *r.OldLimit
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO limit_requests (id, service, account, business_id, amount, old_limit, reason, calculator,
-		requested_by, requested_at, authority, status, decided_by, decided_at, decision_note, approved_amount)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+		requested_by, requested_at, authority, status, decided_by, decided_at, decision_note, approved_amount, policy)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
 		r.ID, a.Service, r.Account, business, r.Amount, old, r.Reason, r.Calculator, a.User, now, r.Authority,
-		r.Status, r.DecidedBy, stampOf(r.DecidedAt), r.Note, nullAmount(r.Approved)); err != nil {
+		r.Status, r.DecidedBy, stampOf(r.DecidedAt), r.Note, nullAmount(r.Approved), r.Policy); err != nil {
 		return r, err
 	}
 	for _, e := range spec.Evidence {
@@ -241,6 +276,16 @@ func (s *Store) requestLimitTx(ctx context.Context, tx *sql.Tx, a Analyst, spec 
 	}
 	_, err = s.appendAuditTx(ctx, tx, a.Service, changes...)
 	return r, err
+}
+
+// requestAudit is a request's audit reason: its own, then what the
+// credit policy in force said of it, within the audit's bound.
+func requestAudit(r LimitRequest) string {
+	s := fmt.Sprintf("request %d: %s", r.ID, r.Reason)
+	if r.Policy != "" {
+		s += " [" + r.Policy + "]"
+	}
+	return clipTo(s, MaxAuditReasonLen)
 }
 
 // nullAmount is an optional amount as stored: NULL for none.

@@ -170,7 +170,7 @@ func (o Outcome) rule() string {
 
 // requestColumns are what scanRequest reads, in its order.
 const requestColumns = `id, account, business_id, amount, old_limit, reason, calculator, requested_by, requested_at, authority,
-	status, decided_by, decided_at, decision_note, approved_amount`
+	status, decided_by, decided_at, decision_note, approved_amount, policy`
 
 // rowScanner is a row or rows.
 type rowScanner interface{ Scan(dest ...any) error }
@@ -180,7 +180,7 @@ func scanRequest(row rowScanner) (LimitRequest, error) {
 	var business, at, decided int64
 	var old, approved sql.NullFloat64
 	err := row.Scan(&r.ID, &r.Account, &business, &r.Amount, &old, &r.Reason, &r.Calculator, &r.RequestedBy, &at, &r.Authority,
-		&r.Status, &r.DecidedBy, &decided, &r.Note, &approved)
+		&r.Status, &r.DecidedBy, &decided, &r.Note, &approved, &r.Policy)
 	if err != nil {
 		return r, err
 	}

@@ -29,6 +29,34 @@ type LimitPage struct {
 	// RequestAction is where a limit request for the business posts; ""
 	// when the business's id is unknown.
 	RequestAction string
+	// Policy is the credit policy's limit for the account beside the
+	// caps; nil when no policy is in force or no account is chosen.
+	Policy *PolicyLimitLine
+}
+
+// PolicyLimitLine is the policy's limit for one account, named and traced.
+type PolicyLimitLine struct {
+	// Limit is the amount, or why there is none.
+	Limit string
+	// Rationale names the version, class, rule and figures.
+	Rationale string
+	// AtOnce says what may be decided at once in the class.
+	AtOnce string
+	// Saved, when not "", says the request is held against the inputs
+	// saved for the account, whose policy limit differs.
+	Saved string
+}
+
+// NewPolicyLimitLine words a policy limit.
+func NewPolicyLimitLine(pl credit.PolicyLimit) *PolicyLimitLine {
+	l := &PolicyLimitLine{Limit: "none worked out", Rationale: pl.Rationale, AtOnce: "Class " + pl.Class + ": every limit needs a second person (four eyes)."}
+	if pl.Known {
+		l.Limit = Amount(pl.Limit)
+	}
+	if pl.AtOnce > 0 {
+		l.AtOnce = "Class " + pl.Class + ": a limit up to " + Amount(pl.AtOnce) + " and at most the policy limit is decided at once within the requester's authority; above either, a second person decides (four eyes)."
+	}
+	return l
 }
 
 // LimitResult is the calculator's answer as the page shows it.

@@ -129,10 +129,13 @@ type ApplicationPage struct {
 	// Report: pulled (by, when) or its cost and what is left.
 	ReportPulled, ReportCost string
 	// Decision.
-	Decision                      string
-	RequestURL                    string
-	Account, Amount, Note         string
-	DecideError                   string
+	Decision              string
+	RequestURL            string
+	Account, Amount, Note string
+	DecideError           string
+	// Policy is the credit policy's limit for the application, named
+	// and traced, and PolicyNote what the form proposes from it.
+	Policy, PolicyNote            string
 	MayChange, MayDecide, Decided bool
 	Undecided                     bool
 }

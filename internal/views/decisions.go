@@ -74,6 +74,9 @@ type DecisionPage struct {
 	// Waits says why a pending request waits (above its requester's
 	// authority) and who may decide it; "" once decided.
 	Waits string
+	// Policy is what the credit policy in force said of the request when
+	// it was asked ("" none in force).
+	Policy string
 }
 
 // StatusLabel is a request's status in words.
@@ -139,6 +142,10 @@ func CalcRequestForm(v LimitPage) RequestForm {
 		MonthlySales: v.MonthlySales, MonthsAllowed: v.MonthsAllowed, LossBudget: v.LossBudget}
 	if v.Result != nil && v.Result.Available {
 		f.Amount = strings.TrimPrefix(v.Result.Recommended, "$")
+	}
+	if v.Policy != nil && v.Policy.Saved == "" && strings.HasPrefix(v.Policy.Limit, "$") {
+		// The policy's limit, when the request is held against this one.
+		f.Amount = strings.TrimPrefix(v.Policy.Limit, "$")
 	}
 	return f
 }
