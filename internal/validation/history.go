@@ -77,25 +77,31 @@ func ledgerMonths(dates []string) (months []int, at []string, gap int) {
 // month-end, the limit in force at each month-end (from the team's dated
 // decisions) and the filings in force. nil when the team has no ledger.
 func ReadHistory(ctx context.Context, st *store.Store, a store.Analyst) (*History, error) {
+	th, _, err := readHistory(ctx, st, a)
+	return th, err
+}
+
+// readHistory is ReadHistory with the team's dated limits it read.
+func readHistory(ctx context.Context, st *store.Store, a store.Analyst) (*History, *limitBook, error) {
 	dates, err := st.LedgerDates(ctx, a) // newest first
 	if err != nil || len(dates) == 0 {
-		return nil, err
+		return nil, nil, err
 	}
 	months, at, gap := ledgerMonths(dates)
 	th := &History{Gap: gap}
 	limits, err := readLimits(ctx, st, a)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	book := policy.NewBook(months)
 	for i, d := range at {
 		accts, err := st.Accounts(ctx, a, d)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		known, err := st.ScoresAsOf(ctx, a, months[i])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		end := monthEnd(months[i])
 		// In account order: the store lists them in none, and the
@@ -123,7 +129,7 @@ func ReadHistory(ctx context.Context, st *store.Store, a store.Analyst) (*Histor
 	th.History = book.History()
 	accts, err := st.Accounts(ctx, a, "")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	business := make(map[string]int32, len(accts))
 	for _, ac := range accts {
@@ -133,7 +139,7 @@ func ReadHistory(ctx context.Context, st *store.Store, a store.Analyst) (*Histor
 	for i, acct := range th.Accounts {
 		th.Business[i] = business[acct]
 	}
-	return th, readFilings(ctx, st, a, th)
+	return th, limits, readFilings(ctx, st, a, th)
 }
 
 // setScores puts the scores known at a month-end on its line, each only

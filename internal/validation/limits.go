@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"creditdash/internal/policy"
 	"creditdash/internal/store"
 )
 
@@ -16,6 +17,8 @@ type limitBook struct {
 	changes map[string][]store.LimitRequest
 	// now is the limit each account's record holds (absent: none).
 	now map[string]float64
+	// all are the approved decisions, oldest first.
+	all []store.LimitRequest
 }
 
 // readLimits reads the team's approved decisions and its accounts' limits
@@ -38,6 +41,7 @@ func newLimitBook(rs []store.LimitRequest, accts []store.Account) *limitBook {
 	for _, r := range rs {
 		if r.Approved != nil {
 			b.changes[r.Account] = append(b.changes[r.Account], r)
+			b.all = append(b.all, r)
 		}
 	}
 	for _, ac := range accts {
@@ -71,4 +75,16 @@ func (b *limitBook) at(account string, t time.Time) float64 {
 		return v
 	}
 	return math.NaN()
+}
+
+// decisions are the approved decisions, oldest first, as the replay reads
+// them: each at the month-end of months (YYYYMM, consecutive) it followed.
+func (b *limitBook) decisions(months []int) []policy.Decision {
+	out := make([]policy.Decision, 0, len(b.all))
+	for _, r := range b.all {
+		m := monthsBetween(months[0], monthOf(r.DecidedAt)) - 1
+		out = append(out, policy.Decision{ID: r.ID, Account: r.Account, Month: min(max(m, -1), len(months)-1),
+			Approved: *r.Approved, AtOnce: r.DecidedBy == r.RequestedBy})
+	}
+	return out
 }

@@ -17,7 +17,9 @@ type Scorecard struct {
 	Version int
 	// Active says the version is the one in force.
 	Active bool
-	Card   policy.Scorecard
+	// Policy is the version's policy (policy.Starting for the starting
+	// scorecard): its scorecard is validated, its limit rules replayed.
+	Policy policy.Policy
 }
 
 // Label is the scorecard's name on the page.
@@ -43,6 +45,12 @@ type Run struct {
 	// Versions are the numbers of the team's saved versions, newest first,
 	// so the page can offer each for validation.
 	Versions []int
+	// Replay is every past approved limit decision put through the
+	// policy (policy.Replay), oldest first; Decisions how many the team
+	// made; LGD the team's loss given default it used.
+	Replay    []policy.Replayed
+	Decisions int
+	LGD       float64
 }
 
 // ErrNoVersion: the team saved no version of that number.
@@ -65,20 +73,20 @@ func chooseScorecard(ctx context.Context, st *store.Store, a store.Analyst, vers
 			if err != nil {
 				return Scorecard{}, nil, err
 			}
-			return Scorecard{Version: v.Version, Active: v.Active, Card: p.Scorecard}, numbers, nil
+			return Scorecard{Version: v.Version, Active: v.Active, Policy: p}, numbers, nil
 		}
 	}
 	if version != 0 {
 		return Scorecard{}, nil, ErrNoVersion
 	}
-	return Scorecard{Card: policy.StartingScorecard}, numbers, nil
+	return Scorecard{Policy: policy.Starting()}, numbers, nil
 }
 
 // Models are the three models side by side: the scorecard, the Risk score
 // alone, the Pay score alone.
 func Models(s Scorecard) []policy.Model {
 	return []policy.Model{
-		s.Card.Model("scorecard", s.Label()),
+		s.Policy.Scorecard.Model("scorecard", s.Label()),
 		policy.ScoreModel("risk", "Risk score alone", policy.FactorRisk),
 		policy.ScoreModel("pay", "Pay score alone", policy.FactorPay),
 	}
@@ -93,13 +101,23 @@ func Validate(ctx context.Context, st *store.Store, a store.Analyst, version int
 		return nil, err
 	}
 	run := &Run{Scorecard: sc, Versions: numbers}
-	if run.History, err = ReadHistory(ctx, st, a); err != nil || run.History == nil {
+	var limits *limitBook
+	if run.History, limits, err = readHistory(ctx, st, a); err != nil || run.History == nil {
 		return run, err
 	}
 	run.Report, err = policy.Validate(run.History.History, def, Models(sc))
 	if errors.Is(err, policy.ErrShortHistory) {
 		return run, nil
 	}
+	if err != nil {
+		return run, err
+	}
+	if run.LGD, err = st.LGD(ctx, a); err != nil {
+		return run, err
+	}
+	ds := limits.decisions(run.History.Months)
+	run.Decisions = len(ds)
+	run.Replay, err = policy.Replay(run.History.History, def, &sc.Policy, run.Report.Results[0].Classes, run.LGD, ds)
 	return run, err
 }
 
@@ -118,5 +136,6 @@ func (r *Run) Weight() int {
 			n += len(res.Obs)*12 + len(res.Classes)*40
 		}
 	}
+	n += len(r.Replay) * 128
 	return n
 }
