@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"creditdash/internal/apptest"
 )
 
@@ -52,5 +54,55 @@ func TestBacktestTodayIsWhatTurningOnRaises(t *testing.T) {
 				t.Errorf("first alert %q is not the rule's", rows.First().Text())
 			}
 		})
+	}
+}
+
+// The page's outcome counts over the demo portfolio are its firings'
+// outcomes, each counted apart; a firing followed by deterioration has a
+// worse (lower) Pay later in the window than at the firing, every other
+// firing none, so a score that merely stays where it was is never
+// deterioration; still-true firings are neither false alarms nor
+// confirmed ones.
+func TestBacktestOutcomesCountedApart(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	p := u.Get(backtestQuery)
+	if p.Status != http.StatusOK {
+		t.Fatalf("back-test: status %d", p.Status)
+	}
+	if strings.Contains(p.Text("#backtest-firings-title + *"), "more (the CSV") || strings.Contains(p.Body, "more (the CSV counts") {
+		t.Fatal("the firings table is cut; the test needs every firing listed")
+	}
+	counts := map[string]int{}
+	p.Doc.Find("table.backtest-firings tbody tr").Each(func(_ int, row *goquery.Selection) {
+		td := row.Find("td")
+		outcome := strings.TrimSpace(td.Eq(5).Text())
+		counts[outcome]++
+		if outcome == "too recent to tell" {
+			return
+		}
+		at, err1 := strconv.ParseFloat(strings.TrimSpace(td.Eq(2).Text()), 64)
+		worst, _, _ := strings.Cut(strings.TrimSpace(td.Eq(3).Text()), " in ")
+		later, err2 := strconv.ParseFloat(worst, 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("row %q: the firing's value or worst later is not a number", row.Text())
+		}
+		if deteriorated := later < at; deteriorated != (outcome == "followed by deterioration") {
+			t.Errorf("row %q: at %v, worst later %v, yet %q", row.Text(), at, later, outcome)
+		}
+	})
+	first := func(sel string) int {
+		n, err := strconv.Atoi(strings.Fields(p.Text(sel))[0])
+		if err != nil {
+			t.Fatalf("%s = %q", sel, p.Text(sel))
+		}
+		return n
+	}
+	if st := first("#backtest-still-true"); st != counts["still true at the window's end"] || st == 0 {
+		t.Errorf("still true: the summary says %d, the firings %d (want some over two years of demo data)", st, counts["still true at the window's end"])
+	}
+	det, none := counts["followed by deterioration"], counts["no deterioration"]
+	if want := "(" + strconv.Itoa(none) + " of " + strconv.Itoa(det+none) + ")"; !strings.Contains(p.Text("#backtest-no-deterioration"), want) || none == 0 {
+		t.Errorf("no deterioration: %q, want %s counted from the firings, some of them", p.Text("#backtest-no-deterioration"), want)
 	}
 }
