@@ -45,7 +45,7 @@ func Applications(v views.ApplicationsPage) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Credit applications</h1><p class=\"workspace-links\"><a href=\"/accounts\">Accounts</a> · <a href=\"/decisions\">Decisions</a></p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Credit applications</h1><p class=\"workspace-links\"><a href=\"/accounts\">Accounts</a> · <a href=\"/decisions\">Decisions</a> · <a href=\"/applications.csv\" id=\"applications-csv\">Download as CSV</a></p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -101,6 +101,23 @@ func (h *Handler) showApplications(c *echo.Context) error {
 	return h.render(c, http.StatusOK, templates.Applications(p))
 }
 
+// exportApplicationsCSV is /applications.csv: the inbox's applications,
+// one a row, every text cell marked against spreadsheet formulas.
+func (h *Handler) exportApplicationsCSV(c *echo.Context) error {
+	if err := h.noApplications(); err != nil {
+		return err
+	}
+	list, err := h.store.Applications(c.Request().Context(), h.analyst(c))
+	if err != nil {
+		return accountsError(err)
+	}
+	records := make([][]string, 0, len(list))
+	for _, app := range list {
+		records = append(records, views.ApplicationCSVRecord(app, appStatus(app, h.now())))
+	}
+	return h.sendCSV(c, "applications", views.ApplicationsCSVHeader, records)
+}
+
 // submitInvite invites a prospective customer: the link is mailed when
 // e-mail is configured and shown to copy either way.
 func (h *Handler) submitInvite(c *echo.Context) error {

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"bytes"
+	"encoding/csv"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -221,3 +222,40 @@ func TestApplicationInboxRolesAndEscaping(t *testing.T) {
 }
 
 func strconvI(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestApplicationsCSVMarksFormulas: applications.csv lists the inbox's
+// applications; a company or an address a stranger typed that a
+// spreadsheet would run as a formula (= + - @, blanks first or not) is
+// marked as text with a leading apostrophe, and the rest is as typed.
+func TestApplicationsCSVMarksFormulas(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	demo := signInWS(t, app, "demo")
+	companies := []string{`=HYPERLINK("http://evil.test","Open")`, "+44 Traders", "-1+1", "@SUM(A1)", "  =1+1", "Northwind Traders"}
+	for i, c := range companies {
+		apptest.Invite(t, demo.User, c, "buyer"+strconv.Itoa(i)+"@example.test", "")
+	}
+	got := demo.Get("/applications.csv")
+	if got.Status != http.StatusOK || !strings.HasPrefix(got.Header.Get("Content-Type"), "text/csv") ||
+		!strings.HasPrefix(got.Header.Get("Content-Disposition"), "attachment") {
+		t.Fatalf("GET /applications.csv: status %d, headers %v", got.Status, got.Header)
+	}
+	rows, err := csv.NewReader(strings.NewReader(got.Body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(companies)+1 || rows[0][3] != "company" {
+		t.Fatalf("%d rows, header %v", len(rows), rows[0])
+	}
+	cells := map[string]bool{}
+	for _, r := range rows[1:] {
+		cells[r[3]] = true
+		if r[1] != "invited" || r[2] != "invitation" {
+			t.Errorf("row %v: status and source", r)
+		}
+	}
+	for _, want := range []string{`'=HYPERLINK("http://evil.test","Open")`, "'+44 Traders", "'-1+1", "'@SUM(A1)", "'=1+1", "Northwind Traders"} {
+		if !cells[want] {
+			t.Errorf("no company cell %q in %v", want, cells)
+		}
+	}
+}

@@ -282,6 +282,7 @@ func (h *Handler) Routes() *echo.Echo {
 	app.GET("/applications/:id/decide", toRow("/applications/", ""))
 	app.GET("/applications/:id/revoke", toRow("/applications/", ""))
 	accountFiles.GET("/applications/:id/documents/:n", h.exportApplicationDocument)
+	accountFiles.GET("/applications.csv", h.exportApplicationsCSV)
 
 	// The worklist (issue 27): every account that needs something; owners
 	// assigned one account at a time or several at once, each logged.

@@ -1,6 +1,11 @@
 package views
 
-import "strconv"
+import (
+	"strconv"
+	"time"
+
+	"creditdash/internal/store"
+)
 
 // TradeReferences is how many trade references the form names.
 const TradeReferences = 3
@@ -147,4 +152,34 @@ type AnswerRow struct{ Label, Value string }
 type ReferenceRow struct {
 	Kind, Name, Contact, Email, Status string
 	Answer                             *ReferenceAnswer
+}
+
+// ApplicationsCSVHeader is the header of applications.csv.
+var ApplicationsCSVHeader = []string{"number", "status", "source", "company", "email", "requested", "created", "submitted",
+	"business_id", "account", "decided_by", "decided", "decided_amount", "decision_note", "applicant_told"}
+
+// ApplicationCSVRecord is an application as a row of applications.csv,
+// with status as the inbox words it: plain numbers, times in RFC 3339
+// (UTC), empty where unknown; every text cell marked against spreadsheet
+// formulas, for the company and e-mail are what a stranger typed.
+func ApplicationCSVRecord(app store.Application, status string) []string {
+	when := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.UTC().Format(time.RFC3339)
+	}
+	amount := func(v *float64) string {
+		if v == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*v, 'f', -1, 64)
+	}
+	business := ""
+	if app.BusinessID != 0 {
+		business = strconv.Itoa(int(app.BusinessID))
+	}
+	return []string{strconv.FormatInt(app.Number, 10), store.CSVCell(status), store.CSVCell(app.Source), store.CSVCell(app.Company),
+		store.CSVCell(app.Email), amount(app.Requested), when(app.CreatedAt), when(app.SubmittedAt), business, store.CSVCell(app.Account),
+		store.CSVCell(app.DecidedBy), when(app.DecidedAt), amount(app.DecidedAmount), store.CSVCell(app.DecisionNote), when(app.NotifiedAt)}
 }
