@@ -37,7 +37,8 @@ const minPrintPx = 8 * 96.0 / 72
 // calculator and asks for more than their authority; a manager approves
 // it; the credit memo linked from the request prints on A4 and on Letter
 // within two pages, with no text under 8 pt, no forms, and the decision,
-// its approver and each section's dated source on paper.
+// its approver, the team's exposure with the limit's history and each
+// section's dated source on paper.
 func TestCreditMemoPrints(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	b := Start(t)
@@ -93,6 +94,9 @@ func TestCreditMemoPrints(t *testing.T) {
 	}
 	if n := Eval[int](b, `Array.from(document.querySelectorAll('.sheet-source time')).filter((e) => e.getClientRects().length > 0).length`); n != 5 {
 		t.Errorf("%d sections print their dated source, want 5", n)
+	}
+	if n := Eval[int](b, `Array.from(document.querySelectorAll('#sheet-exposure-part .limit-history tbody tr')).filter((e) => e.getClientRects().length > 0).length`); n != 1 {
+		t.Errorf("%d limits of the account's history print, want 1 (the one approved)", n)
 	}
 	b.Screenshot("memo-print")
 	emulateMedia(b, "")

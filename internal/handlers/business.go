@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/session"
 	"creditdash/internal/upstream"
 	"creditdash/internal/upstream/cache"
@@ -269,6 +270,14 @@ func (h *Handler) showBusinessSummary(c *echo.Context, ref upstream.BusinessRef)
 		} else {
 			s.NotesSource = views.NewSheetSource("your notes", views.BusinessPath(ref, views.TabOverview)+"#notes", now)
 			s.Notes, s.NotesOmitted = views.SheetNotes(views.SheetNotesOf(sec.Notes))
+		}
+	}
+	if id, _ := reportBusiness(ref, &ov.hd); id != 0 {
+		// The team's own exposure; a store that cannot say costs the
+		// section, not the summary.
+		if err := h.sheetExposure(c, s, func(f credit.Figures) bool { return f.BusinessID == id }); err != nil {
+			h.logWorkspace(c, "summary exposure", err)
+			p.Problems = append(p.Problems, "The team's exposure: the team's record did not answer; try again in a moment.")
 		}
 	}
 	return h.render(c, http.StatusOK, templates.CreditSummary(p))

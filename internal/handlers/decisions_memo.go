@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/middleware"
 	"creditdash/internal/store"
 	"creditdash/internal/upstream"
@@ -84,6 +86,9 @@ func (h *Handler) showDecisionMemo(c *echo.Context) error {
 	if err := h.fillMemoSheet(c, r, &p.Sheet); err != nil {
 		return err
 	}
+	if err := h.sheetExposure(c, &p.Sheet, func(f credit.Figures) bool { return f.Account.Account == r.Account }); err != nil {
+		return err
+	}
 	if p.Application, err = h.memoApplication(c, r.ID); err != nil {
 		return err
 	}
@@ -124,6 +129,43 @@ func (h *Handler) fillMemoSheet(c *echo.Context, r store.LimitRequest, s *views.
 		if err := d.sheet(s, src, full.Fetched); err != nil {
 			return bad(err)
 		}
+	}
+	return nil
+}
+
+// sheetExposure fills the sheet's exposure with the team's accounts that
+// keep selects: their figures of the newest ledger, as /accounts shows
+// them, and the limits approved for each, newest decision first. The
+// figures are the team's today, not the request's: the sheet names the
+// ledger's date.
+func (h *Handler) sheetExposure(c *echo.Context, s *views.CreditSheet, keep func(credit.Figures) bool) error {
+	ctx, a := c.Request().Context(), h.analyst(c)
+	all, err := h.teamFigures(ctx, a, "")
+	if err != nil {
+		return accountsError(err)
+	}
+	var kept []credit.Figures
+	for _, f := range all {
+		if keep(f) {
+			kept = append(kept, f)
+		}
+	}
+	if len(kept) == 0 {
+		s.ExposureNote = "Not one of the team's accounts: the team has no balance or limit for it."
+		return nil
+	}
+	if len(kept) > views.SheetMaxAccounts {
+		s.ExposureMore, kept = len(kept)-views.SheetMaxAccounts, kept[:views.SheetMaxAccounts]
+	}
+	for _, f := range kept {
+		approved, more, err := h.store.RequestsPage(ctx, a, store.RequestFilter{Account: f.Account.Account, Status: store.StatusApproved},
+			store.RequestCursor{}, store.MaxPage)
+		if err != nil {
+			return decisionsError(err)
+		}
+		// Newest decision first: the one that set the limit in force.
+		slices.SortStableFunc(approved, func(x, y store.LimitRequest) int { return y.DecidedAt.Compare(x.DecidedAt) })
+		s.Exposure = append(s.Exposure, views.NewSheetExposure(f, approved, more))
 	}
 	return nil
 }

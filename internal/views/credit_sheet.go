@@ -79,6 +79,13 @@ type CreditSheet struct {
 	NotesOmitted int
 	// Absent is what a section without a source says.
 	Absent string
+	// Exposure is the team's own accounts of the business (the memo's one
+	// account; at most SheetMaxAccounts for a summary); ExposureNote says
+	// why there is none, "" to leave the section out.
+	Exposure     []SheetExposure
+	ExposureNote string
+	// ExposureMore counts the business's accounts left off.
+	ExposureMore int
 }
 
 // SheetTrendMonths is how many months of payments a sheet prints.
