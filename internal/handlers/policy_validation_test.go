@@ -1,11 +1,14 @@
 package handlers_test
 
 import (
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"creditdash/internal/apptest"
 	"creditdash/internal/handlers"
@@ -167,5 +170,71 @@ func TestValidationKeptPerTeamVersion(t *testing.T) {
 	}
 	if p := u.Get("/policy/validation.csv?version=x"); p.Status != http.StatusBadRequest {
 		t.Errorf("a version that is no number: status %d, want 400", p.Status)
+	}
+}
+
+// TestReplayOnThePage: with a policy in force whose riskier class gives
+// no credit, a limit approved at once for an account in that class is
+// listed as one the policy would have changed (to 0, and to a second
+// person), its expected loss the difference × the class's bad rate (100 %:
+// the account went on to default) × the loss given default (100 %).
+func TestReplayOnThePage(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{Now: demoClock})
+	u := signInAccounts(t, app, "demo")
+	ctx := t.Context()
+	// 14 month-ends to October 2026: B-2 owes 20 % past 90 days, then 40 %
+	// (in default) from its seventh month-end on.
+	for i := range 14 {
+		at := time.Date(2025, time.Month(10+i), 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, -1)
+		over := 2000.0
+		if i >= 6 {
+			over = 4000
+		}
+		lines := []store.LedgerLine{{Account: "B-1", Name: "Alder Supply", Balance: 5000, Current: 5000},
+			{Account: "B-2", Name: "Birch Freight", Balance: 10000, Current: 10000 - over, DaysOver90: over}}
+		if _, err := app.Store.ImportLedger(ctx, team, store.ImportSpec{AsOf: at, File: "aging.csv", Lines: lines}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := policy.Policy{
+		Scorecard: policy.Scorecard{Factors: []policy.Factor{{Kind: policy.FactorOver90, Edges: []float64{0.10}, Points: []int{10, 0}}},
+			Classes: []policy.Class{{Name: "good", Min: 5}, {Name: "watch", Min: math.MinInt32}}},
+		Limits: []policy.LimitRule{{Class: "good", Cap: policy.CapRecommended, Share: 1, AtOnce: 50000}, {Class: "watch", Cap: policy.CapRecommended}},
+	}
+	body, err := p.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := app.Store.SavePolicy(ctx, store.Analyst{Service: team.Service, User: "mia"}, body, "no credit on watch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := app.Store.ActivatePolicy(ctx, store.Analyst{Service: team.Service, User: "noor"}, v.ID); err != nil {
+		t.Fatal(err)
+	}
+	page := u.Get("/policy/validation")
+	if !strings.Contains(page.Text("#replay-empty"), "approved no limit") {
+		t.Errorf("before any decision: %q", page.Text("#replay"))
+	}
+	r, err := app.Store.RequestLimit(ctx, team, store.RequestSpec{Account: "B-2", Amount: 30000, Reason: "seasonal", Authority: 1e6})
+	if err != nil || r.Status != store.StatusApproved {
+		t.Fatalf("request: %+v, %v", r, err)
+	}
+	page = u.Get("/policy/validation")
+	if page.Status != http.StatusOK || !strings.Contains(page.Text("#validation-scorecard"), "version 1, in force") {
+		t.Fatalf("status %d, scorecard %q", page.Status, page.Text("#validation-scorecard"))
+	}
+	sum := page.Text("#replay-summary")
+	if !strings.Contains(sum, "would have changed 1: 1 to a lower limit and 1 to a second person") || !strings.Contains(sum, "Expected loss of the difference: $30,000") {
+		t.Errorf("replay summary %q", sum)
+	}
+	row := page.Doc.Find("#replay-rows tbody tr").First()
+	cells := row.Find("td").Map(func(_ int, s *goquery.Selection) string { return strings.TrimSpace(s.Text()) })
+	want := []string{"B-2", "Oct 2026", "$30,000", "watch (0)", "$0", "$30,000", "needed", "100.0%", "$30,000", "no default"}
+	if strings.Join(cells, "|") != strings.Join(want, "|") {
+		t.Errorf("replayed row %q, want %q", cells, want)
+	}
+	if href, _ := row.Find("a").Attr("href"); href != "/decisions/"+strconv.FormatInt(r.ID, 10) {
+		t.Errorf("the row links to %q", href)
 	}
 }

@@ -124,8 +124,34 @@ func TestValidateTeamHistory(t *testing.T) {
 		_, err = st.RequestLimit(ctx, team, store.RequestSpec{Account: "A-1", Amount: 20000, Reason: "more trade", Authority: 1e6})
 		must(t, err)
 
+		// A-2, in default since July, given 30,000 at once in August.
+		c.set(time.Date(2024, 8, 20, 12, 0, 0, 0, time.UTC))
+		_, err = st.RequestLimit(ctx, team, store.RequestSpec{Account: "A-2", Amount: 30000, Reason: "seasonal", Authority: 1e6})
+		must(t, err)
+
 		run, err := Validate(ctx, st, team, 0, policy.StandardDefinition)
 		must(t, err)
+		// The replay under the starting policy: A-1's two limits stand
+		// (class A); A-2's, scored at July's month-end in class E (no
+		// credit, nothing at once), goes to 0 and to a second person. E
+		// scored no account-month, so its bad rate is unknown.
+		if run.Decisions != 3 || len(run.Replay) != 3 {
+			t.Fatalf("replayed %d of %d decisions", len(run.Replay), run.Decisions)
+		}
+		for i, want := range []struct {
+			account string
+			month   int
+			class   string
+			changed bool
+		}{{"A-1", 1, "A", false}, {"A-1", 4, "A", false}, {"A-2", 6, "E", true}} {
+			d := run.Replay[i]
+			if d.Account != want.account || d.Month != want.month || run.Scorecard.Policy.Scorecard.Classes[d.Class].Name != want.class || d.Changed() != want.changed {
+				t.Errorf("replayed decision %d: %+v, want %+v", i, d, want)
+			}
+		}
+		if d := run.Replay[2]; d.Limit != 0 || !d.FourEyes || !math.IsNaN(d.PD) || run.LGD != 1 {
+			t.Errorf("A-2's decision replayed: %+v (LGD %v)", d, run.LGD)
+		}
 		h := run.History
 		if h == nil || len(h.Months) != 14 || h.Months[0] != 202401 || h.Months[13] != 202502 || run.Report == nil {
 			t.Fatalf("history %+v, report %v", h, run.Report)

@@ -28,6 +28,8 @@ type PolicyValidationPage struct {
 	// other versions, each a link to validate it.
 	Scorecard string
 	Others    []ValidationVersion
+	// Replay is the team's past limit decisions put through the policy.
+	Replay PolicyReplay
 	// Demo offers the demo history's import (demo mode only).
 	Demo bool
 }
@@ -51,6 +53,7 @@ func NewPolicyValidationPage(run *validation.Run, def policy.Definition) PolicyV
 	if run.Scorecard.Version != 0 && !run.Scorecard.Active {
 		page.Others = append(page.Others, ValidationVersion{Label: "the version in force", Href: "/policy/validation"})
 	}
+	page.Replay = NewPolicyReplay(run)
 	th, rep := run.History, run.Report
 	switch {
 	case th == nil:
