@@ -1,5 +1,5 @@
-// Package api is /api/v1: the team's accounts, limits, decisions, ledgers
-// and alerts as JSON for the team's other systems (an ERP, a collections
+// Package api is /api/v1: the team's accounts, limits, decisions, ledgers,
+// credit applications and alerts as JSON for the team's other systems (an ERP, a collections
 // tool). It authenticates with personal access tokens (bearer, never a
 // cookie, so it has no session and no CSRF token), answers every failure
 // as an RFC 9457 problem (application/problem+json), and documents itself
@@ -78,6 +78,8 @@ func Register(e *echo.Echo, cfg Config) {
 	e.POST(Prefix+"/limit-requests", a.submitLimitRequest, auth)
 	e.POST(LedgersPath, a.submitLedger, auth)
 	e.GET(Prefix+"/alerts", a.listAlerts, auth)
+	e.GET(Prefix+"/applications", a.listApplications, auth)
+	e.GET(Prefix+"/applications/:id", a.showApplication, auth)
 	// Without its own, an unknown path of the API would fall to the
 	// pages' (a redirect to sign in). It also answers a known path's
 	// other methods: 405 with Allow (methods.go).

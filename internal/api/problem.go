@@ -106,6 +106,8 @@ func notFoundWhat(c *echo.Context) string {
 		return "decision"
 	case Prefix + "/accounts/:account":
 		return "account"
+	case Prefix + "/applications/:id":
+		return "application"
 	}
 	return "thing"
 }
