@@ -198,8 +198,10 @@ func (a *API) showApplication(c *echo.Context) error {
 		return err
 	}
 	rec := ApplicationRecord{Application: newApplication(app), Documents: []AppDocument{}, References: []Reference{}}
-	if app.Answers != "" {
-		rec.Answers = newAnswers(applications.Parse(app.Answers))
+	// An invitation starts with no answer at all ("{}"): null, as before
+	// the applicant saved any.
+	if f := applications.Parse(app.Answers); f != (applications.Form{}) {
+		rec.Answers = newAnswers(f)
 	}
 	for _, d := range app.Documents {
 		rec.Documents = append(rec.Documents, AppDocument{N: d.N, Name: d.Name, Type: d.Type, Size: d.Size, SHA256: d.SHA256, AddedAt: stamp(d.Added)})

@@ -118,6 +118,7 @@ func TestApplicationsThroughTheAPI(t *testing.T) {
 		if d.Account != *rec.Account || d.Amount != 5000 {
 			t.Errorf("the decision it made: %+v", d)
 		}
+		rec = api.ApplicationRecord{}
 		get(t, app, token, "/api/v1/applications/"+itoa(invited[0].ID)).into(t, http.StatusOK, &rec)
 		if rec.Answers != nil || len(rec.Documents) != 0 || rec.SubmittedAt != nil || rec.CreatedBy != "demo" || rec.Source != store.SourceInvitation {
 			t.Errorf("an invitation: %+v", rec)
