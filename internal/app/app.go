@@ -162,9 +162,11 @@ func Build(ctx context.Context, cfg Config, s Seams) (a *App, err error) {
 	}
 	log := cfg.Logger
 	a = &App{Meter: metrics.New(), Service: cfg.Service}
+	// built keeps what was opened: a failing return sets the named a to nil.
+	built := a
 	defer func() {
 		if err != nil {
-			a.Close()
+			built.Close()
 		}
 	}()
 	a.Client, err = upstream.New(cfg.ServiceURL, upstream.Options{Timeout: cfg.UpstreamTimeout, Observe: a.Meter.ObserveCall})

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -53,5 +54,17 @@ func TestHeapBudgetShares(t *testing.T) {
 	}
 	if cacheBytes(0) != 0 || pageBytes(0) != 0 || sessionBytes(0) != 0 || teamBytes(0) != 0 {
 		t.Error("no budget should leave every part its own default")
+	}
+}
+
+// A misconfiguration comes back as its own error: the cleanup of what was
+// opened must not trip over the nil App a failing return leaves.
+func TestBuildFailsWithItsError(t *testing.T) {
+	a, err := Build(context.Background(), Config{ServiceURL: "not a url"}, Seams{})
+	if err == nil || a != nil {
+		t.Fatalf("Build = %v, %v; want the URL's error", a, err)
+	}
+	if !strings.Contains(err.Error(), "service URL") {
+		t.Fatalf("error %q does not name the service URL", err)
 	}
 }

@@ -3,8 +3,8 @@ package handlers_test
 import (
 	"context"
 	"fmt"
-	"slices"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
