@@ -242,5 +242,5 @@ func (h *Handler) exportExposureCSV(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.sendCSV(c, "exposure", views.ExposureCSVHeader, views.ExposureCSV(d.summary))
+	return h.sendCSV(c, "exposure", views.ExposureCSVHeader, slices.Values(views.ExposureCSV(d.summary)))
 }

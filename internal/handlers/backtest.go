@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -196,7 +197,7 @@ func (h *Handler) exportBacktest(c *echo.Context) error {
 	for i, row := range rows {
 		records[i] = []string{row[0], row[1]}
 	}
-	return h.sendCSV(c, "backtest", []string{"month", "alerts"}, records)
+	return h.sendCSV(c, "backtest", []string{"month", "alerts"}, slices.Values(records))
 }
 
 // renderBacktest renders the page: the form with what was typed, the

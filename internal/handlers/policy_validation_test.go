@@ -85,6 +85,8 @@ func TestDemoHistoryValidates(t *testing.T) {
 		if scores.Status != http.StatusOK || !strings.HasPrefix(scores.Body, "model,account,month,score,defaulted\n") {
 			t.Fatalf("scores.csv: %d %.200s", scores.Status, scores.Body)
 		}
+		// A row per model, account and month-end: written as made.
+		wantStreamed(t, "/policy/validation/scores.csv", download(t, app, u.User, "/policy/validation/scores.csv"), 64<<10)
 		rows, err := policy.Recompute(strings.NewReader(scores.Body), []string{"scorecard", "risk", "pay"})
 		if err != nil {
 			t.Fatal(err)

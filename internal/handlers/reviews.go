@@ -29,39 +29,60 @@ type scheduled struct {
 	year int
 }
 
+// reviewBook is what an account's next review is worked out from: the
+// latest reviews, limit changes and statement years of the team.
+type reviewBook struct {
+	reviews map[string]store.Review
+	changes map[string]time.Time
+	years   map[int32]int
+	now     time.Time
+}
+
+// reviewBook reads the team's reviews, limit changes and statement years.
+func (h *Handler) reviewBook(c *echo.Context) (reviewBook, error) {
+	ctx, a := c.Request().Context(), h.analyst(c)
+	b := reviewBook{now: h.now()}
+	var err error
+	if b.reviews, err = h.store.LastReviews(ctx, a); err != nil {
+		return b, accountsError(err)
+	}
+	if b.changes, err = h.store.LastLimitChanges(ctx, h.service); err != nil {
+		return b, accountsError(err)
+	}
+	if b.years, err = h.store.StatementYears(ctx, a); err != nil {
+		return b, accountsError(err)
+	}
+	return b, nil
+}
+
+// of is account f with its next review.
+func (b reviewBook) of(f credit.Figures) scheduled {
+	s := scheduled{f: f, changed: b.changes[f.Account.Account]}
+	var last *credit.LastReview
+	if r, ok := b.reviews[f.Account.Account]; ok {
+		s.last = &r
+		last = &credit.LastReview{At: r.At, Band: r.Band, Over90: r.Over90, StatementYear: r.StatementYear,
+			Outcome: r.Outcome, By: r.By, Note: r.Note}
+	}
+	s.year = b.years[f.BusinessID]
+	s.next, s.why = credit.NextReview(last, f.Band, over90Share(f), s.year, b.now)
+	return s
+}
+
 // schedule works out every account's next review from the newest ledger,
 // the team's known scores and the latest reviews.
 func (h *Handler) schedule(c *echo.Context) ([]scheduled, error) {
-	ctx, a := c.Request().Context(), h.analyst(c)
-	figs, err := h.teamFigures(ctx, a, "")
+	figs, err := h.teamFigures(c.Request().Context(), h.analyst(c), "")
 	if err != nil {
 		return nil, accountsError(err)
 	}
-	reviews, err := h.store.LastReviews(ctx, a)
+	book, err := h.reviewBook(c)
 	if err != nil {
-		return nil, accountsError(err)
+		return nil, err
 	}
-	changes, err := h.store.LastLimitChanges(ctx, h.service)
-	if err != nil {
-		return nil, accountsError(err)
-	}
-	years, err := h.store.StatementYears(ctx, a)
-	if err != nil {
-		return nil, accountsError(err)
-	}
-	now := h.now()
 	out := make([]scheduled, 0, len(figs))
 	for _, f := range figs {
-		s := scheduled{f: f, changed: changes[f.Account.Account]}
-		var last *credit.LastReview
-		if r, ok := reviews[f.Account.Account]; ok {
-			s.last = &r
-			last = &credit.LastReview{At: r.At, Band: r.Band, Over90: r.Over90, StatementYear: r.StatementYear,
-				Outcome: r.Outcome, By: r.By, Note: r.Note}
-		}
-		s.year = years[f.BusinessID]
-		s.next, s.why = credit.NextReview(last, f.Band, over90Share(f), s.year, now)
-		out = append(out, s)
+		out = append(out, book.of(f))
 	}
 	// By date, then account: the same order on every request, so a list's
 	// pages neither repeat nor skip an account.
@@ -248,17 +269,4 @@ func (h *Handler) submitReview(c *echo.Context) error {
 		return accountsError(err)
 	}
 	return redirect(c, "/reviews?reviewed="+url.QueryEscape(s.f.Account.Account))
-}
-
-// nextReviews are the accounts' next review dates for accounts.csv.
-func (h *Handler) nextReviews(c *echo.Context) (map[string]string, error) {
-	all, err := h.schedule(c)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]string, len(all))
-	for _, s := range all {
-		out[s.f.Account.Account] = s.next.Format(store.DateLayout)
-	}
-	return out, nil
 }

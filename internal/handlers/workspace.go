@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"iter"
 	"mime"
 	"net/http"
 	"slices"
@@ -506,19 +507,42 @@ func idsOf[T any](xs []T, id func(T) int32) []int32 {
 	return out
 }
 
-// sendCSV writes a download whose rows are already in hand (bounded by
-// their own page: the team's accounts, the exposure table) straight to the
-// response, row by row, never as a second whole copy.
-func (h *Handler) sendCSV(c *echo.Context, name string, header []string, records [][]string) error {
+// downloadFlush is how many rows of a download go out between moves of
+// its write deadline.
+const downloadFlush = 500
+
+// sendCSV writes a download straight to the response, row by row as rows
+// yields them, never as a whole file. A long download outlasts the page
+// write deadline: it moves on every downloadFlush rows instead, so a
+// browser that stops reading is cut after the stall limit. Rows must be
+// ready to go (anything that can fail read before): past the status, a
+// failure can only cut the download.
+func (h *Handler) sendCSV(c *echo.Context, name string, header []string, rows iter.Seq[[]string]) error {
 	h.csvHeaders(c, name)
-	c.Response().WriteHeader(http.StatusOK)
-	w := csv.NewWriter(c.Response())
-	_ = w.Write(header)
-	for _, r := range records {
-		if err := w.Write(r); err != nil {
-			return err
+	w := c.Response()
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Now().Add(h.exportStall))
+	w.WriteHeader(http.StatusOK)
+	cw := csv.NewWriter(w)
+	_ = cw.Write(header)
+	n := 0
+	for r := range rows {
+		if err := cw.Write(r); err != nil {
+			h.abortDownload(c, n, err)
+		}
+		if n++; n%downloadFlush == 0 {
+			_ = rc.SetWriteDeadline(time.Now().Add(h.exportStall))
 		}
 	}
-	w.Flush()
-	return w.Error()
+	if cw.Flush(); cw.Error() != nil {
+		h.abortDownload(c, n, cw.Error())
+	}
+	return nil
+}
+
+// abortDownload ends a download that failed after its status was sent:
+// only a broken connection tells the browser the file is incomplete.
+func (h *Handler) abortDownload(c *echo.Context, rows int, err error) {
+	h.log.Warn("download cut", "request_id", middleware.RequestID(c), "path", c.Request().URL.Path, "rows", rows, "err", err)
+	panic(http.ErrAbortHandler)
 }

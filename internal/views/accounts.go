@@ -52,7 +52,19 @@ func (flt AccountsFilter) Keep(f credit.Figures) bool {
 // SortFigures orders the rows by the filter's column, unknown values last
 // whichever the direction, then by account number.
 func SortFigures(fs []credit.Figures, flt AccountsFilter) {
-	key := func(f credit.Figures) (float64, bool) {
+	by := CompareFigures(flt)
+	slices.SortStableFunc(fs, func(a, b credit.Figures) int { return by(&a, &b) })
+}
+
+// SortFigurePointers orders pointers to rows as SortFigures orders rows: a
+// download sorts these, never a copy of the team's figures.
+func SortFigurePointers(fs []*credit.Figures, flt AccountsFilter) {
+	slices.SortStableFunc(fs, CompareFigures(flt))
+}
+
+// CompareFigures is the filter's order of two rows.
+func CompareFigures(flt AccountsFilter) func(a, b *credit.Figures) int {
+	key := func(f *credit.Figures) (float64, bool) {
 		switch flt.Sort {
 		case "balance":
 			return f.Balance, true
@@ -72,7 +84,7 @@ func SortFigures(fs []credit.Figures, flt AccountsFilter) {
 		}
 		return 0, false
 	}
-	text := func(f credit.Figures) string {
+	text := func(f *credit.Figures) string {
 		switch flt.Sort {
 		case "name":
 			return strings.ToLower(f.Name)
@@ -81,7 +93,7 @@ func SortFigures(fs []credit.Figures, flt AccountsFilter) {
 		}
 		return ""
 	}
-	slices.SortStableFunc(fs, func(a, b credit.Figures) int {
+	return func(a, b *credit.Figures) int {
 		c := 0
 		switch flt.Sort {
 		case "name", "owner":
@@ -102,7 +114,7 @@ func SortFigures(fs []credit.Figures, flt AccountsFilter) {
 			c = -c
 		}
 		return cmp.Or(c, cmp.Compare(a.Account.Account, b.Account.Account))
-	})
+	}
 }
 
 // Amount formats an amount in whole dollars; "—" for NaN.
