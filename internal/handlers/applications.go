@@ -111,11 +111,14 @@ func (h *Handler) exportApplicationsCSV(c *echo.Context) error {
 	if err != nil {
 		return accountsError(err)
 	}
-	records := make([][]string, 0, len(list))
-	for _, app := range list {
-		records = append(records, views.ApplicationCSVRecord(app, appStatus(app, h.now())))
-	}
-	return h.sendCSV(c, "applications", views.ApplicationsCSVHeader, records)
+	now := h.now()
+	return h.sendCSV(c, "applications", views.ApplicationsCSVHeader, func(yield func([]string) bool) {
+		for _, app := range list {
+			if !yield(views.ApplicationCSVRecord(app, appStatus(app, now))) {
+				return
+			}
+		}
+	})
 }
 
 // submitInvite invites a prospective customer: the link is mailed when
