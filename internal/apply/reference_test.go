@@ -10,15 +10,17 @@ import (
 	"creditdash/internal/applications"
 	"creditdash/internal/apptest"
 	"creditdash/internal/store"
+	"creditdash/internal/store/storetest"
 )
 
 // submittedWithMail is a dashboard mailing a real SMTP server on loopback
 // with an application submitted through its link (two trade references
 // and a bank), and the application as the team's store keeps it.
-func submittedWithMail(t *testing.T, s applications.Settings) (*apptest.App, *apptest.Mailbox, store.Application) {
+func submittedWithMail(t *testing.T, opts apptest.Options) (*apptest.App, *apptest.Mailbox, store.Application) {
 	t.Helper()
 	mb := apptest.StartMailbox(t, "", "")
-	app := apptest.Start(t, apptest.Options{SMTPURL: mb.URL, Applications: s})
+	opts.SMTPURL = mb.URL
+	app := apptest.Start(t, opts)
 	demo := app.SignIn(t, "demo")
 	path := apptest.Invite(t, demo, "Northwind Traders", "buyer@northwind.test", "40,000")
 	u := app.NewUser(t)
@@ -55,10 +57,19 @@ func reminders(mb *apptest.Mailbox, addr string) int {
 // what was typed kept), and the link then refuses a second use, its
 // first answer standing; the team's page shows the answer. The job queue
 // is driven to completion: the unanswered references get every reminder
-// (each mail's one link), the answered one none after its answer.
+// (each mail's one link), the answered one none after its answer. On
+// both engines (PostgreSQL under scripts/test-postgres.sh).
 func TestReferenceAnsweredOnceAndReminded(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) { referenceAnsweredOnceAndReminded(t, apptest.Options{}) })
+	t.Run("postgres", func(t *testing.T) {
+		referenceAnsweredOnceAndReminded(t, apptest.Options{DatabaseURL: storetest.Database(t)})
+	})
+}
+
+func referenceAnsweredOnceAndReminded(t *testing.T, opts apptest.Options) {
 	const every, most = 150 * time.Millisecond, 2
-	app, mb, a := submittedWithMail(t, applications.Settings{RemindEvery: every, MaxReminders: most})
+	opts.Applications = applications.Settings{RemindEvery: every, MaxReminders: most}
+	app, mb, a := submittedWithMail(t, opts)
 	if len(a.References) != 3 {
 		t.Fatalf("references kept: %d, want 3 (two trade, one bank)", len(a.References))
 	}
