@@ -38,6 +38,7 @@ const maxUploadBodyBytes = ledger.MaxFileBytes + 512<<10
 // ledgers).
 func (h *Handler) showAccountsImport(c *echo.Context) error {
 	page := h.importPage(c, h.now().UTC().Format(store.DateLayout))
+	page.Flash = lookupsFlash(c)
 	return h.render(c, http.StatusOK, templates.AccountsImport(page))
 }
 
@@ -49,6 +50,11 @@ func (h *Handler) importPage(c *echo.Context, asOf string) views.AccountsImportP
 		h.logWorkspace(c, "ledger versions", err)
 	} else {
 		page.Versions = views.NewLedgerVersionRows(vs)
+	}
+	if qs, n, err := h.store.QueuedLookups(c.Request().Context(), h.analyst(c), lookupsAtOnce); err != nil {
+		h.logWorkspace(c, "queued lookups", err)
+	} else {
+		page.Waiting, page.Queued = n, views.NewQueuedNameRows(qs)
 	}
 	if h.sampleLedgers {
 		cur, old := h.sampleDates()
@@ -300,8 +306,13 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 	if len(res.Lines) == 0 {
 		return again("No row of the file can be imported; see the reasons below. Nothing was imported.")
 	}
+	var found map[string]string
+	var queue []string
 	if res.Unlinked > 0 {
 		if err := h.linkByName(ctx, a, res.Lines); err != nil {
+			return accountsError(err)
+		}
+		if found, queue, err = h.searchUnknownNames(c, a, res.Lines); err != nil {
 			return accountsError(err)
 		}
 	}
@@ -310,7 +321,7 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 	// in memory while the store writes.
 	t, up.Data = nil, nil
 	rec, err := h.store.ImportLedger(ctx, a, store.ImportSpec{AsOf: asOf, File: up.Name, Lines: res.Lines, Skipped: len(res.Bad),
-		Update: page.Update})
+		Update: page.Update, Found: found, Queue: queue})
 	if err != nil {
 		var ve *store.ValidationError
 		if errors.Is(err, store.ErrAccountsFull) || errors.As(err, &ve) {

@@ -45,6 +45,7 @@ var postActions = map[string]roles.Action{
 	supplierCategoryPath:       roles.ChangeAccounts,
 	"/accounts/:account/owner": roles.ChangeAccounts,
 	"/accounts/:account/link":  roles.ChangeAccounts,
+	lookupsPath:                roles.ChangeAccounts,
 	"/worklist/owner":          roles.ChangeAccounts,
 	// The account's record (accounts_record.go): the ERP's limits become
 	// limit requests, under the requester's authority and four eyes.

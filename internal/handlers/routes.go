@@ -140,6 +140,8 @@ func (h *Handler) Routes() *echo.Echo {
 	app.POST("/accounts/scores", h.submitAccountScores)
 	app.GET("/accounts/scores", goTo("/accounts"))
 	app.POST("/accounts/link", h.submitAccountLinks)
+	app.POST(lookupsPath, h.submitNameLookups)
+	app.GET(lookupsPath, goTo(importPath+"#lookups"))
 	app.GET("/accounts/link", goTo("/accounts"))
 	// The account's record (issue 43): one added by hand, the ERP's limits
 	// requested through the usual rules, a replaced ledger put back.

@@ -69,6 +69,13 @@ type ImportSpec struct {
 	// not as they were ("update"); without it the file is the full ledger
 	// of its date and they owe nothing as of it ("full ledger").
 	Update bool
+	// Found are the accounts the service's Business/Search linked (their
+	// lines carry the business), by the business's name; each link is
+	// audited as the search's.
+	Found map[string]string
+	// Queue are the accounts whose names wait for Business/Search, past
+	// the import's budget of searches (lookups.go).
+	Queue []string
 }
 
 // The import modes as ledger_imports keeps them.
@@ -282,7 +289,11 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 		if n > MaxAccounts {
 			return ErrAccountsFull
 		}
-		rec.Summary = plan.Text()
+		queued, err := s.queueLookups(ctx, tx, a, rec, spec, now)
+		if err != nil {
+			return err
+		}
+		rec.Summary = plan.Text() + lookupsText(spec, queued)
 		_, err = tx.ExecContext(ctx, `INSERT INTO ledger_imports (id, service, as_of, file_name, imported_at, imported_by, imported, skipped, replaced, dropped, mode, summary)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, rec.ID, a.Service, rec.AsOf, rec.File, now, a.User,
 			rec.Imported, rec.Skipped, boolInt(rec.Replaced), strings.Join(rec.Dropped, ","), rec.Mode, rec.Summary)
@@ -294,7 +305,7 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 			Summary: rec.Summary, ImportedBy: rec.By}); err != nil {
 			return err
 		}
-		return s.appendAuditSeq(ctx, tx, a.Service, importChanges(rec, spec.Lines, plan, changed, kept), nil)
+		return s.appendAuditSeq(ctx, tx, a.Service, chain(importChanges(rec, spec.Lines, plan, changed, kept), lookupChanges(rec, spec, queued)), nil)
 	})
 	if err != nil {
 		return ImportRecord{}, err

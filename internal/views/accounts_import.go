@@ -6,6 +6,7 @@ import (
 
 	"creditdash/internal/amount"
 	"creditdash/internal/ledger"
+	"creditdash/internal/store"
 )
 
 // AccountsImportPage is the ledger import: the upload form and, once a
@@ -30,6 +31,24 @@ type AccountsImportPage struct {
 	Update bool
 	// Versions are the ledgers imports replaced, kept to be restored.
 	Versions []LedgerVersionRow
+	// Waiting counts the names queued for the service's search, Queued
+	// the oldest of them (nil when none wait).
+	Waiting int
+	Queued  []QueuedNameRow
+}
+
+// QueuedNameRow is a name waiting for the service's search.
+type QueuedNameRow struct {
+	Account, Name, By, At string
+}
+
+// NewQueuedNameRows are the queued names as the import page lists them.
+func NewQueuedNameRows(qs []store.QueuedLookup) []QueuedNameRow {
+	out := make([]QueuedNameRow, 0, len(qs))
+	for _, q := range qs {
+		out = append(out, QueuedNameRow{Account: q.Account, Name: q.Name, By: q.QueuedBy, At: DateTime(q.QueuedAt)})
+	}
+	return out
 }
 
 // SampleLedger is one sample ledger the import page offers.
