@@ -122,6 +122,7 @@ func (h *Handler) knownScoresAt(ctx context.Context, ts teamState) (map[int32]ma
 // workOutFigures reads a ledger and the known scores and works out every
 // account's figures, and their weight.
 func (h *Handler) workOutFigures(ctx context.Context, a store.Analyst, asOf string) ([]credit.Figures, int, error) {
+	h.figuresWorked.Add(1)
 	accts, err := h.store.Accounts(ctx, a, asOf)
 	if err != nil {
 		return nil, 0, err

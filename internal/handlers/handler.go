@@ -258,6 +258,9 @@ type ops struct {
 	// validations counts the policy's validations worked out (the rest
 	// were kept for the team's version).
 	validations atomic.Uint64
+	// figuresWorked counts the team figures worked out (the rest were
+	// found kept).
+	figuresWorked atomic.Uint64
 }
 
 // New checks the configuration and builds the handlers.

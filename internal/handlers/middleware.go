@@ -235,23 +235,31 @@ type Stats struct {
 	// Validations are the policy validations worked out; a page or
 	// download at a team version already validated reads the kept one.
 	Validations uint64
+	// TeamFiguresWorkedOut are the team's figures worked out from the
+	// ledger; a page at a team version already worked out reads the kept
+	// ones. TeamCacheBytes is what the team's kept results weigh, within
+	// their own share of CACHE_MB.
+	TeamFiguresWorkedOut uint64
+	TeamCacheBytes       uint64
 }
 
 // Stats returns the figures now.
 func (h *Handler) Stats() Stats {
 	pc := h.pages.Stats()
 	return Stats{
-		InFlight:           h.inFlight.Load(),
-		PagesWaiting:       h.turns.Waiting(),
-		PagesPreparing:     h.turns.Preparing(),
-		BusyRefusals:       h.turns.Busy(),
-		PageCacheHits:      pc.Hits,
-		PageCacheMisses:    pc.Misses,
-		PageCacheEvictions: pc.Evictions,
-		PageCacheBytes:     pc.Bytes,
-		ExportsInFlight:    h.exportsRunning.Load(),
-		AuditWalks:         h.verdict.walks.Load(),
-		Validations:        h.validations.Load(),
+		InFlight:             h.inFlight.Load(),
+		PagesWaiting:         h.turns.Waiting(),
+		PagesPreparing:       h.turns.Preparing(),
+		BusyRefusals:         h.turns.Busy(),
+		PageCacheHits:        pc.Hits,
+		PageCacheMisses:      pc.Misses,
+		PageCacheEvictions:   pc.Evictions,
+		PageCacheBytes:       pc.Bytes,
+		ExportsInFlight:      h.exportsRunning.Load(),
+		AuditWalks:           h.verdict.walks.Load(),
+		Validations:          h.validations.Load(),
+		TeamFiguresWorkedOut: h.figuresWorked.Load(),
+		TeamCacheBytes:       h.teamData.WeightedSize(),
 	}
 }
 
