@@ -28,7 +28,7 @@ func TestChooseAccountColumns(t *testing.T) {
 		app := apptest.Start(t, opts)
 		demo := signInAccounts(t, app, "demo")
 		importLedger(t, demo, "aging.csv", []byte(ledgerCSV), "2026-09-30")
-		defaults := []string{"Account", "Balance", "Over 90", "Limit in force", "Utilization", "Risk band", "Expected loss", "Implied limit", "Owner"}
+		defaults := []string{"Account", "Balance", "Over 90", "Limit in force", "Utilization", "Risk band", "PD", "Expected loss", "Implied limit", "Owner"}
 		page := demo.Get("/accounts")
 		if got := accountHeads(page); !slices.Equal(got, defaults) {
 			t.Fatalf("default columns = %q, want %q", got, defaults)

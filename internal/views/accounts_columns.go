@@ -40,10 +40,10 @@ var accountColumns = []AccountColumn{
 
 // DefaultAccountColumns are what an analyst who never chose sees: what a
 // credit decision reads (balance, what is over 90 days, the limit and its
-// use, the risk and what it costs, whose account it is), narrow enough
+// use, the risk, its PD and what it costs, whose account it is), narrow enough
 // for a 1366 px laptop. The aging buckets and the ERP's limit are a
 // click away in the chooser.
-var DefaultAccountColumns = []string{ColBalance, ColOver90, ColLimit, ColUtilization, ColRisk, ColEL, ColImplied, ColOwner}
+var DefaultAccountColumns = []string{ColBalance, ColOver90, ColLimit, ColUtilization, ColRisk, ColPD, ColEL, ColImplied, ColOwner}
 
 // AccountColumns are the page's columns with the analyst's choice
 // applied: chosen is what the store keeps (nil: the defaults). Names no
