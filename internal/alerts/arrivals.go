@@ -18,42 +18,28 @@ import (
 // four scores of a report's history, the portfolio's Pay and Z″), and the
 // store writes once per change: a value already known moves nothing.
 
-// TeamScores keeps the team's latest known scores, one business at a
-// time (internal/store); kept is false when no account links to it.
-type TeamScores interface {
+// Records is where arrivals are kept: the store (internal/store), which
+// keeps the team's latest known scores (one business at a time, kept
+// false when no account links to it, or many at once for those an
+// account links to), the analyst's last-seen marks and the newest
+// statement year of each business, which brings its accounts' reviews
+// forward.
+type Records interface {
 	RecordScores(ctx context.Context, a store.Analyst, o store.Observation) (kept bool, err error)
-}
-
-// KnownScores keeps many businesses' latest scores at once, for those an
-// account links to (internal/store).
-type KnownScores interface {
 	RecordKnownScores(ctx context.Context, a store.Analyst, obs []store.Observation) (int, error)
-}
-
-// SeenMarks keeps the scores the analyst last saw (internal/store).
-type SeenMarks interface {
 	MarkSeen(ctx context.Context, a store.Analyst, readings []store.Reading) error
-}
-
-// Reviews keeps the newest statement year of each business, which brings
-// its accounts' reviews forward (internal/store).
-type Reviews interface {
 	RecordStatementYear(ctx context.Context, a store.Analyst, business int32, year int, fetched time.Time) (bool, error)
 }
 
-// Arrivals records what a page's fresh answers say. Any of its stores may
-// be nil: what it would keep is then not kept. Each method is one write
-// at most; a failing store loses that record only.
+// Arrivals records what a page's fresh answers say. Each method is one
+// write at most; a failing store loses that record only.
 type Arrivals struct {
-	team    TeamScores
-	known   KnownScores
-	seen    SeenMarks
-	reviews Reviews
+	st Records
 }
 
-// NewArrivals records into the stores given (nil: not kept).
-func NewArrivals(team TeamScores, known KnownScores, seen SeenMarks, reviews Reviews) *Arrivals {
-	return &Arrivals{team: team, known: known, seen: seen, reviews: reviews}
+// NewArrivals records into st (nil: nothing is kept).
+func NewArrivals(st Records) *Arrivals {
+	return &Arrivals{st: st}
 }
 
 // Report is a business's score history as a report (or a fetch for the
@@ -71,10 +57,10 @@ type Report struct {
 // when nothing links the business to an account (asked again next time:
 // an import may link it meanwhile) or the team's scores are not kept.
 func (ar *Arrivals) TeamScores(ctx context.Context, a store.Analyst, r Report) (kept bool, err error) {
-	if ar.team == nil || r.ID == 0 {
+	if ar.st == nil || r.ID == 0 {
 		return false, nil
 	}
-	kept, err = ar.team.RecordScores(ctx, a, credit.TeamObservation(r.ID, r.Name, r.History, r.NAICS, r.Fetched))
+	kept, err = ar.st.RecordScores(ctx, a, credit.TeamObservation(r.ID, r.Name, r.History, r.NAICS, r.Fetched))
 	if err != nil {
 		return false, fmt.Errorf("alerts: team scores: %w", err)
 	}
@@ -83,19 +69,19 @@ func (ar *Arrivals) TeamScores(ctx context.Context, a store.Analyst, r Report) (
 
 // KeepsPortfolio reports whether the portfolio's scores are kept for the
 // team at all, so a page need not mark copies it never recorded.
-func (ar *Arrivals) KeepsPortfolio() bool { return ar.known != nil }
+func (ar *Arrivals) KeepsPortfolio() bool { return ar.st != nil }
 
 // PortfolioScores keeps the latest Pay and Z″ of the portfolio's
 // histories as the team's known scores; either may be empty.
 func (ar *Arrivals) PortfolioScores(ctx context.Context, a store.Analyst, pay, z upstream.PortfolioScoreHistory, fetched time.Time) error {
-	if ar.known == nil {
+	if ar.st == nil {
 		return nil
 	}
 	obs := credit.PortfolioObservations(pay, z, fetched)
 	if len(obs) == 0 {
 		return nil
 	}
-	if _, err := ar.known.RecordKnownScores(ctx, a, obs); err != nil {
+	if _, err := ar.st.RecordKnownScores(ctx, a, obs); err != nil {
 		return fmt.Errorf("alerts: portfolio scores: %w", err)
 	}
 	return nil
@@ -107,10 +93,10 @@ func (ar *Arrivals) PortfolioScores(ctx context.Context, a store.Analyst, pay, z
 // when the history had neither.
 func (ar *Arrivals) ReportSeen(ctx context.Context, a store.Analyst, id int32, hist []upstream.CreditScoreHistoryRow) (noted bool, err error) {
 	readings := credit.ReportReadings(id, hist)
-	if ar.seen == nil || len(readings) == 0 {
+	if ar.st == nil || len(readings) == 0 {
 		return false, nil
 	}
-	if err := ar.seen.MarkSeen(ctx, a, readings); err != nil {
+	if err := ar.st.MarkSeen(ctx, a, readings); err != nil {
 		return false, fmt.Errorf("alerts: mark seen: %w", err)
 	}
 	return true, nil
@@ -121,7 +107,7 @@ func (ar *Arrivals) ReportSeen(ctx context.Context, a store.Analyst, id int32, h
 // page read): an unchanged mark keeps its time anyway, and a visit then
 // writes nothing.
 func (ar *Arrivals) PortfolioSeen(ctx context.Context, a store.Analyst, seen map[store.SeenKey]store.Seen, pay, z map[int32]credit.Latest) error {
-	if ar.seen == nil {
+	if ar.st == nil {
 		return nil
 	}
 	var fresh []store.Reading
@@ -133,7 +119,7 @@ func (ar *Arrivals) PortfolioSeen(ctx context.Context, a store.Analyst, seen map
 	if len(fresh) == 0 {
 		return nil
 	}
-	if err := ar.seen.MarkSeen(ctx, a, fresh); err != nil {
+	if err := ar.st.MarkSeen(ctx, a, fresh); err != nil {
 		return fmt.Errorf("alerts: mark seen: %w", err)
 	}
 	return nil
@@ -143,10 +129,10 @@ func (ar *Arrivals) PortfolioSeen(ctx context.Context, a store.Analyst, seen map
 // for business id, which brings its accounts' reviews forward.
 func (ar *Arrivals) Statements(ctx context.Context, a store.Analyst, id int32, stmts []upstream.AnnualFinancials, now time.Time) error {
 	year := credit.StatementYear(stmts)
-	if ar.reviews == nil || id == 0 || year == 0 {
+	if ar.st == nil || id == 0 || year == 0 {
 		return nil
 	}
-	if _, err := ar.reviews.RecordStatementYear(ctx, a, id, year, now); err != nil {
+	if _, err := ar.st.RecordStatementYear(ctx, a, id, year, now); err != nil {
 		return fmt.Errorf("alerts: statement year: %w", err)
 	}
 	return nil
@@ -154,4 +140,4 @@ func (ar *Arrivals) Statements(ctx context.Context, a store.Analyst, id int32, s
 
 // KeepsTeam reports whether a report's scores are kept for the team at
 // all, so a page need not mark copies it never recorded.
-func (ar *Arrivals) KeepsTeam() bool { return ar.team != nil }
+func (ar *Arrivals) KeepsTeam() bool { return ar.st != nil }

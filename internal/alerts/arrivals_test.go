@@ -62,7 +62,7 @@ func ptr[T int | float64](v T) upstream.Num[T] { return upstream.Some(v) }
 // header's industry; kept says whether an account links the business.
 func TestArrivalsTeamScores(t *testing.T) {
 	st := &arrivalStore{linked: true}
-	ar := NewArrivals(st, st, st, st)
+	ar := NewArrivals(st)
 	a := store.Analyst{Service: "svc", User: "ana"}
 	fetched := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
 	hist := []upstream.CreditScoreHistoryRow{
@@ -96,7 +96,7 @@ func TestArrivalsTeamScores(t *testing.T) {
 // so a visit that saw the same values writes nothing.
 func TestArrivalsPortfolioSeenWritesChangesOnly(t *testing.T) {
 	st := &arrivalStore{}
-	ar := NewArrivals(nil, nil, st, nil)
+	ar := NewArrivals(st)
 	a := store.Analyst{Service: "svc", User: "ana"}
 	pay := map[int32]credit.Latest{1001: {Value: 70}, 1002: {Value: 55}}
 	z := map[int32]credit.Latest{1001: {Value: 2.5}}
@@ -127,7 +127,7 @@ func TestArrivalsPortfolioSeenWritesChangesOnly(t *testing.T) {
 // the business's reviews; a history without them writes nothing.
 func TestArrivalsReportSeenPortfolioAndStatements(t *testing.T) {
 	st := &arrivalStore{}
-	ar := NewArrivals(st, st, st, st)
+	ar := NewArrivals(st)
 	a := store.Analyst{Service: "svc", User: "ana"}
 	noted, err := ar.ReportSeen(t.Context(), a, 1001, []upstream.CreditScoreHistoryRow{{Year: 2026, Month: 10, RiskScore: ptr(2), DBTScore: ptr(30)}})
 	if err != nil || !noted || len(st.seen) != 1 || len(st.seen[0]) != 2 {
@@ -155,7 +155,7 @@ func TestArrivalsReportSeenPortfolioAndStatements(t *testing.T) {
 
 // Stores not given keep nothing, and say so.
 func TestArrivalsWithoutStores(t *testing.T) {
-	ar := NewArrivals(nil, nil, nil, nil)
+	ar := NewArrivals(nil)
 	a := store.Analyst{Service: "svc", User: "ana"}
 	if ar.KeepsTeam() || ar.KeepsPortfolio() {
 		t.Error("keeps the team's scores without a store")

@@ -264,9 +264,6 @@ func (h *Handler) showDecisions(c *echo.Context) error {
 // they last marked them seen, for their home page; nil when none, or when
 // the store cannot say (logged: the rest of the page still shows).
 func (h *Handler) outcomes(c *echo.Context) *views.Outcomes {
-	if h.store == nil {
-		return nil
-	}
 	ctx, a := h.wsCtx(c), h.analyst(c)
 	seen, err := h.store.OutcomesSeen(ctx, a)
 	if err != nil {

@@ -92,7 +92,7 @@ func newFilings(found []views.Filing, known []store.Default) []views.Filing {
 // businesses to the store, attributed to the page (source, in words, and
 // its path) and the signed-in user. It returns how many were kept.
 func (h *Handler) learnDefaults(c *echo.Context, ts teamState, source, sourceURL string, items []upstream.NewsItem) int {
-	if len(items) == 0 || h.store == nil || !ts.keep {
+	if len(items) == 0 || !ts.keep {
 		return 0
 	}
 	ctx := h.wsCtx(c)
@@ -135,7 +135,7 @@ func (h *Handler) recordFilings(c *echo.Context, ts teamState, source, sourceURL
 // reportDefault learns the filing the report's News and events found, and
 // answers the business's default in force, whichever page learned it.
 func (h *Handler) reportDefault(c *echo.Context, ld *loaded, id int32, news *views.ReportNews) *views.DefaultBanner {
-	if id == 0 || h.store == nil {
+	if id == 0 {
 		return nil
 	}
 	ts := h.teamOf(c, ld)

@@ -374,7 +374,7 @@ func newBooks(cfg Config) (books, error) {
 		features:    newFeatureBook(),
 		providers:   newProviderBook(),
 		reportMarks: newReportMarks(),
-		arrivals:    alerts.NewArrivals(cfg.Store, cfg.Store, cfg.Store, cfg.Store),
+		arrivals:    alerts.NewArrivals(cfg.Store),
 	}
 	var err error
 	if b.wsBook, err = newWorkspaceBook(); err != nil {

@@ -63,7 +63,7 @@ func (h *Handler) base(c *echo.Context, ld *loaded, title string, nav views.Nav)
 	if m, ok := h.providers.mark(s.User); ok {
 		b.TradeProviders = m.has
 	}
-	b.Decisions, b.Waiting = true, counts.waiting
+	b.Waiting = counts.waiting
 	if q, ok := h.cache.Quota(s.User); ok {
 		b.Quota = &views.Quota{Limit: q.Limit, Remaining: q.Remaining, RenewsAt: q.RenewsAt(), Now: now}
 	}

@@ -58,10 +58,9 @@ type Base struct {
 	// Budget is the page's one notice that sections wait for the hourly
 	// limit to renew; nil when none does.
 	Budget *BudgetNotice
-	// Decisions turns on the header's link to /decisions; Waiting is how
-	// many limit requests wait for this user's decision.
-	Decisions bool
-	Waiting   int
+	// Waiting is how many limit requests wait for this user's decision
+	// (the header's link to /decisions says so).
+	Waiting int
 }
 
 // ReadOnly reports a user whose role changes nothing (an auditor): pages
