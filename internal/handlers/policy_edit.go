@@ -124,6 +124,12 @@ func readPolicyForm(c *echo.Context) (policy.Policy, views.PolicyForm) {
 		}
 		p.Limits = append(p.Limits, r)
 	}
+	form.Default = views.Clip(strings.TrimSpace(c.FormValue("default_over90")), 40)
+	if d, ok, err := amount.Typed(strings.TrimSpace(strings.TrimSuffix(form.Default, "%"))); err != nil || !ok || !(d >= 1 && d <= 100) {
+		form.Errors["default_over90"] = amountProblem(err, "The default share is a percentage from 1 to 100, such as 25 or 12.5.")
+	} else {
+		p.DefaultOver90 = d
+	}
 	if form.Note == "" {
 		form.Errors["note"] = "Say what this version changes and why: the note is kept with it and in the audit trail."
 	}

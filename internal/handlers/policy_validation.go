@@ -48,7 +48,7 @@ func (h *Handler) validate(ctx context.Context, a store.Analyst, version int) (*
 	}
 	run, err := keptTeam(ctx, h, ts, "validation", strconv.Itoa(version), func(ctx context.Context) (*validation.Run, int, error) {
 		h.validations.Add(1)
-		run, err := validation.Validate(ctx, h.store, a, version, policy.StandardDefinition)
+		run, err := validation.Validate(ctx, h.store, a, version)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -80,7 +80,7 @@ func (h *Handler) showPolicyValidation(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page := views.NewPolicyValidationPage(run, policy.StandardDefinition)
+	page := views.NewPolicyValidationPage(run)
 	page.Demo = h.sampleLedgers
 	page.Base = h.base(c, nil, "Policy validation", views.NavAccounts)
 	return h.render(c, http.StatusOK, templates.PolicyValidation(page))

@@ -55,9 +55,9 @@ type Definition struct {
 	Horizon int
 }
 
-// StandardDefinition is the team's default definition until its policy
-// names another: over 25 % of the balance past 90 days, within 12
-// months.
+// StandardDefinition is the default definition of a policy that names
+// no share (Policy.Definition): over 25 % of the balance past 90 days,
+// within 12 months.
 var StandardDefinition = Definition{Over90: 0.25, Horizon: 12}
 
 // ErrShortHistory: fewer months than the horizon plus one, so no
@@ -66,7 +66,7 @@ var ErrShortHistory = errors.New("policy: the history is shorter than the defaul
 
 // check refuses a history the validation cannot read.
 func (h *History) check(def Definition) error {
-	if def.Horizon < 1 || def.Over90 < 0 || def.Over90 >= 1 || math.IsNaN(def.Over90) {
+	if def.Horizon < 1 || def.Over90 < 0 || def.Over90 > 1 || math.IsNaN(def.Over90) {
 		return errors.New("policy: a default needs a window of at least a month and a share from 0 to 100 %")
 	}
 	if len(h.Lines) != len(h.Months) {

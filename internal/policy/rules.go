@@ -51,6 +51,29 @@ type Policy struct {
 	Scorecard Scorecard `json:"scorecard"`
 	// Limits are one rule per class of the scorecard, in its order.
 	Limits []LimitRule `json:"limits"`
+	// DefaultOver90 is the team's default share in percent (25 is 25 %):
+	// an account is in default at a month-end when more than this share
+	// of its balance is over 90 days past due. A version saved before the
+	// policy had the field reads as DefaultShare.
+	DefaultOver90 float64 `json:"default_over90_pct,omitempty"`
+}
+
+// DefaultShare is the default share in percent of a version that names
+// none.
+const DefaultShare = 25
+
+// Definition is the default definition of the version: its share, the
+// standard horizon.
+func (p *Policy) Definition() Definition {
+	return Definition{Over90: p.DefaultPercent() / 100, Horizon: StandardDefinition.Horizon}
+}
+
+// DefaultPercent is the version's default share in percent.
+func (p *Policy) DefaultPercent() float64 {
+	if p.DefaultOver90 == 0 {
+		return DefaultShare
+	}
+	return p.DefaultOver90
 }
 
 // Starting is the policy a manager's first edit starts from: the
@@ -58,7 +81,7 @@ type Policy struct {
 // (never more than 250,000 in D, none in E), decided at once up to
 // amounts falling with the class.
 func Starting() Policy {
-	p := Policy{Scorecard: StartingScorecard}
+	p := Policy{Scorecard: StartingScorecard, DefaultOver90: DefaultShare}
 	atOnce := []float64{100_000, 50_000, 25_000, 10_000, 0}
 	for i, c := range StartingScorecard.Classes {
 		r := LimitRule{Class: c.Name, Cap: CapRecommended, Share: 1, AtOnce: atOnce[min(i, len(atOnce)-1)]}
@@ -78,6 +101,9 @@ func Starting() Policy {
 func (p *Policy) Check() error {
 	if err := p.Scorecard.Check(); err != nil {
 		return err
+	}
+	if d := p.DefaultOver90; d != 0 && !(d >= 1 && d <= 100) {
+		return errors.New("policy: the default share is a percentage from 1 to 100")
 	}
 	if len(p.Limits) != len(p.Scorecard.Classes) {
 		return errors.New("policy: one limit rule per class")

@@ -94,12 +94,14 @@ func Models(s Scorecard) []policy.Model {
 
 // Validate reads the team's history and validates version's scorecard (0:
 // the one in force, else the starting one) beside the Risk and Pay scores
-// alone, against def.
-func Validate(ctx context.Context, st *store.Store, a store.Analyst, version int, def policy.Definition) (*Run, error) {
+// alone, against the version's own default definition (the team's share
+// is part of the policy validated).
+func Validate(ctx context.Context, st *store.Store, a store.Analyst, version int) (*Run, error) {
 	sc, numbers, err := chooseScorecard(ctx, st, a, version)
 	if err != nil {
 		return nil, err
 	}
+	def := sc.Policy.Definition()
 	run := &Run{Scorecard: sc, Versions: numbers}
 	var limits *limitBook
 	if run.History, limits, err = readHistory(ctx, st, a); err != nil || run.History == nil {

@@ -129,7 +129,7 @@ func TestValidateTeamHistory(t *testing.T) {
 		_, err = st.RequestLimit(ctx, team, store.RequestSpec{Account: "A-2", Amount: 30000, Reason: "seasonal", Authority: 1e6})
 		must(t, err)
 
-		run, err := Validate(ctx, st, team, 0, policy.StandardDefinition)
+		run, err := Validate(ctx, st, team, 0)
 		must(t, err)
 		// The replay under the starting policy: A-1's two limits stand
 		// (class A); A-2's, scored at July's month-end in class E (no
@@ -206,7 +206,7 @@ func TestValidateTeamHistory(t *testing.T) {
 		must(t, err)
 		_, err = st.SavePolicy(ctx, store.Analyst{Service: team.Service, User: "mia"}, body, "Risk only")
 		must(t, err)
-		run, err = Validate(ctx, st, team, 1, policy.StandardDefinition)
+		run, err = Validate(ctx, st, team, 1)
 		must(t, err)
 		if run.Scorecard.Version != 1 || run.Scorecard.Active || run.Report.Results[0].Model.Label != "Team scorecard (version 1, not in force)" {
 			t.Errorf("the draft: %+v, %q", run.Scorecard, run.Report.Results[0].Model.Label)
@@ -214,14 +214,14 @@ func TestValidateTeamHistory(t *testing.T) {
 		if f := run.Report.Results[0].Figures; f.AUC != 1 || f.Observations != 6 {
 			t.Errorf("the draft's figures: %+v", f)
 		}
-		if _, err := Validate(ctx, st, team, 2, policy.StandardDefinition); !errors.Is(err, ErrNoVersion) {
+		if _, err := Validate(ctx, st, team, 2); !errors.Is(err, ErrNoVersion) {
 			t.Errorf("no version 2: %v", err)
 		}
 		vs, err := st.Policies(ctx, team)
 		must(t, err)
 		_, err = st.ActivatePolicy(ctx, store.Analyst{Service: team.Service, User: "noor"}, vs[0].ID)
 		must(t, err)
-		run, err = Validate(ctx, st, team, 0, policy.StandardDefinition)
+		run, err = Validate(ctx, st, team, 0)
 		must(t, err)
 		if run.Scorecard.Version != 1 || !run.Scorecard.Active || run.Report.Results[0].Model.Label != "Team scorecard (version 1, in force)" {
 			t.Errorf("in force: %+v, %q", run.Scorecard, run.Report.Results[0].Model.Label)
@@ -232,13 +232,13 @@ func TestValidateTeamHistory(t *testing.T) {
 // TestShortHistory: fewer than 13 month-ends read, no report.
 func TestShortHistory(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st *store.Store, _ *clock) {
-		run, err := Validate(t.Context(), st, team, 0, policy.StandardDefinition)
+		run, err := Validate(t.Context(), st, team, 0)
 		must(t, err)
 		if run.History != nil || run.Report != nil {
 			t.Errorf("no ledger: %+v", run)
 		}
 		importMonths(t, st, 12)
-		run, err = Validate(t.Context(), st, team, 0, policy.StandardDefinition)
+		run, err = Validate(t.Context(), st, team, 0)
 		must(t, err)
 		if run.History == nil || len(run.History.Months) != 12 || run.Report != nil {
 			t.Errorf("12 month-ends: %+v", run)

@@ -40,7 +40,9 @@ type RuleField struct {
 
 // PolicyForm is the editing form, as typed or from a version.
 type PolicyForm struct {
-	Note    string
+	Note string
+	// Default is the default share in percent, as typed.
+	Default string
 	Factors []FactorField
 	Classes string
 	Rules   []RuleField
@@ -78,7 +80,7 @@ func typedAmount(v float64) string {
 
 // NewPolicyForm is the form filled with a policy.
 func NewPolicyForm(p policy.Policy) PolicyForm {
-	f := PolicyForm{Errors: map[string]string{}}
+	f := PolicyForm{Errors: map[string]string{}, Default: strconv.FormatFloat(p.DefaultPercent(), 'f', -1, 64)}
 	for _, l := range FactorLabels {
 		ff := FactorField{Kind: l.Kind, Label: l.Label, Unit: l.Unit}
 		for _, fac := range p.Scorecard.Factors {
@@ -125,8 +127,19 @@ type PolicyVersionRow struct {
 	EditURL string
 }
 
+// share writes a percentage as the policy keeps it: "25 %", "12.5 %".
+func share(pct float64) string { return strconv.FormatFloat(pct, 'f', -1, 64) + " %" }
+
+// DefaultRule is the version's default definition in words.
+func DefaultRule(p *policy.Policy) string {
+	return "over 90 days above " + share(p.DefaultPercent()) + " at a month-end within " +
+		strconv.Itoa(p.Definition().Horizon) + " months, or a filing"
+}
+
 // PolicySummary is a policy in words, class by class.
 type PolicySummary struct {
+	// Default is the default definition ("over 90 days above 25 % …").
+	Default string
 	Factors []string
 	Classes []PolicyClassLine
 }
@@ -138,7 +151,7 @@ type PolicyClassLine struct {
 
 // NewPolicySummary words a policy.
 func NewPolicySummary(p policy.Policy) PolicySummary {
-	var s PolicySummary
+	s := PolicySummary{Default: DefaultRule(&p)}
 	for _, fac := range p.Scorecard.Factors {
 		label := fac.Kind
 		for _, l := range FactorLabels {

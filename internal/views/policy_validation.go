@@ -39,10 +39,12 @@ type ValidationVersion struct {
 	Label, Href string
 }
 
-// NewPolicyValidationPage words a validation run against def.
-func NewPolicyValidationPage(run *validation.Run, def policy.Definition) PolicyValidationPage {
+// NewPolicyValidationPage words a validation run, against the default
+// definition of the version it validated.
+func NewPolicyValidationPage(run *validation.Run) PolicyValidationPage {
+	def := run.Scorecard.Policy.Definition()
 	page := PolicyValidationPage{Scorecard: run.Scorecard.Label(),
-		Definition: "an account is in default at a month-end when more than " + Percent(def.Over90*100) +
+		Definition: DefaultRule(&run.Scorecard.Policy) + ": an account is in default at a month-end when more than " + share(run.Scorecard.Policy.DefaultPercent()) +
 			" of its balance is over 90 days past due, or its business has filed for bankruptcy; each month-end is judged by whether a default follows within the next " +
 			strconv.Itoa(def.Horizon) + " month-ends."}
 	for _, v := range run.Versions {
