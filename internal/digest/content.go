@@ -28,6 +28,7 @@ type Source interface {
 	OutcomesSince(ctx context.Context, a store.Analyst, since time.Time, limit int) ([]store.LimitRequest, int, error)
 	LastReviews(ctx context.Context, a store.Analyst) (map[string]store.Review, error)
 	StatementYears(ctx context.Context, a store.Analyst) (map[int32]int, error)
+	Rules(ctx context.Context, a store.Analyst) ([]store.Rule, error)
 }
 
 // Items are one section's entries, kept within MaxLines; More counts
@@ -42,6 +43,14 @@ type Review struct {
 	Account, Name string
 	Due           time.Time
 	Why           string
+}
+
+// Watched is an account of the newest ledger that the analyst's rules on
+// the team's accounts pick out: its figures (balance, limit) and the rules
+// it matches.
+type Watched struct {
+	credit.Figures
+	Rules []store.RuleSpec
 }
 
 // Bridge is the change in expected loss between the two newest ledgers,
@@ -71,13 +80,16 @@ type Content struct {
 	Overdue, DueSoon Items[Review]
 	NewlyOver        Items[credit.Figures]
 	NewlyAtRisk      Items[credit.Drift]
-	Bridge           Bridge
+	// Watched are the accounts the analyst's rules on the team's accounts
+	// match in the newest ledger.
+	Watched Items[Watched]
+	Bridge  Bridge
 }
 
 // Lines counts the lines the digest holds.
 func (c Content) Lines() int {
 	return len(c.Alerts.List) + len(c.Waiting.List) + len(c.Decided.List) + len(c.Overdue.List) + len(c.DueSoon.List) +
-		len(c.NewlyOver.List) + len(c.NewlyAtRisk.List) + c.Bridge.Lines
+		len(c.NewlyOver.List) + len(c.NewlyAtRisk.List) + len(c.Watched.List) + c.Bridge.Lines
 }
 
 // budget hands out the digest's MaxLines across sections in order.
@@ -176,6 +188,9 @@ func Build(ctx context.Context, src Source, a store.Analyst, authority float64, 
 		}
 	}
 	newlyOver(cur, prev, b, &c)
+	if err := watched(ctx, src, a, cur, b, &c); err != nil {
+		return c, err
+	}
 	if len(dates) > 1 {
 		if err := bridge(ctx, src, a, dates[1], dates[0], b, &c); err != nil {
 			return c, err
@@ -243,6 +258,40 @@ func newlyOver(cur, prev []credit.Figures, b *budget, c *Content) {
 			add(b, &c.NewlyAtRisk, d)
 		}
 	}
+}
+
+// watched adds the accounts of the newest ledger that the analyst's rules
+// on the team's accounts match, one line each with every rule it matches;
+// an account the ledger does not list owes nothing and is left out.
+func watched(ctx context.Context, src Source, a store.Analyst, figs []credit.Figures, b *budget, c *Content) error {
+	rules, err := src.Rules(ctx, a)
+	if err != nil {
+		return err
+	}
+	var mine []store.RuleSpec
+	for _, r := range rules {
+		if r.Scope == store.ScopeAccounts {
+			mine = append(mine, r.RuleSpec)
+		}
+	}
+	if len(mine) == 0 {
+		return nil
+	}
+	for _, f := range figs {
+		if !f.InLedger() {
+			continue
+		}
+		w := Watched{Figures: f}
+		for _, r := range mine {
+			if credit.AccountFires(r, f) {
+				w.Rules = append(w.Rules, r)
+			}
+		}
+		if len(w.Rules) > 0 {
+			add(b, &c.Watched, w)
+		}
+	}
+	return nil
 }
 
 // bridge adds the change in expected loss between two ledger dates, each

@@ -128,3 +128,5 @@ func TestLinks(t *testing.T) {
 		}
 	}
 }
+
+func (fakeSource) Rules(context.Context, store.Analyst) ([]store.Rule, error) { return nil, nil }

@@ -179,8 +179,13 @@ func readRule(f views.RuleForm) (store.RuleSpec, string) {
 		}
 		spec.FolderID = int(id)
 	case store.ScopePortfolio:
+	case store.ScopeAccounts:
+		return spec, readAccountRule(f, &spec)
 	default:
-		return spec, "Choose one business, a folder or the whole portfolio."
+		return spec, "Choose one business, a folder, the whole portfolio or the team's accounts."
+	}
+	if store.IsAccountCondition(spec.Condition) {
+		return spec, "Over limit, share over 90 days and utilisation watch the team's accounts: choose “any of the team's accounts”."
 	}
 	if spec.Condition == store.Divergence {
 		return spec, readDivergence(f, &spec)
@@ -314,6 +319,24 @@ func keptRuleForm(form views.RuleForm) views.RuleForm {
 	form.Threshold = views.Clip(form.Threshold, maxThresholdLen)
 	form.Category, form.Steady = views.Clip(form.Category, 20), views.Clip(form.Steady, maxThresholdLen)
 	return form
+}
+
+// readAccountRule reads a rule on the team's accounts: its condition and,
+// but for over limit, a percentage.
+func readAccountRule(f views.RuleForm, spec *store.RuleSpec) string {
+	spec.Score = ""
+	switch spec.Condition {
+	case store.OverLimit:
+		return ""
+	case store.Over90Above, store.UtilAbove:
+		v, ok := parseThreshold(strings.TrimSuffix(strings.TrimSpace(f.Threshold), "%"))
+		if !ok {
+			return "The threshold is a percentage, such as 25 or 87.5."
+		}
+		spec.Threshold = v
+		return ""
+	}
+	return "For the team's accounts, choose when the rule fires: balance over the limit, share over 90 days above, or utilisation above."
 }
 
 // checkRuleForm reads the form into a rule and checks what only the

@@ -19,6 +19,9 @@ const (
 	ScopeBusiness  Scope = "business"  // one business (RuleSpec.BusinessID)
 	ScopeFolder    Scope = "folder"    // the businesses of one portfolio folder (RuleSpec.FolderID)
 	ScopePortfolio Scope = "portfolio" // every business in the portfolio
+	// ScopeAccounts watches the team's accounts in the newest ledger, by
+	// their balance and limit (the account conditions); it has no score.
+	ScopeAccounts Scope = "accounts"
 )
 
 // Condition is when a rule fires.
@@ -42,7 +45,26 @@ const (
 	// RuleSpec.Steady days: a buyer paying the suppliers it cannot do
 	// without and letting the others wait. Its score is always DBT.
 	Divergence Condition = "divergence"
+	// OverLimit fires on an account whose balance is above its limit in
+	// force; it has no threshold.
+	OverLimit Condition = "over_limit"
+	// Over90Above fires on an account whose share of balance over 90 days
+	// is above Threshold percent.
+	Over90Above Condition = "over90_above"
+	// UtilAbove fires on an account whose utilisation (balance / limit) is
+	// above Threshold percent.
+	UtilAbove Condition = "util_above"
 )
+
+// MaxUtilThreshold is the highest utilisation a rule may watch for, in
+// percent: ten times the limit is already far past any review.
+const MaxUtilThreshold = 1000
+
+// IsAccountCondition reports a condition on an account's balance and
+// limit, which only a rule of ScopeAccounts can have.
+func IsAccountCondition(c Condition) bool {
+	return c == OverLimit || c == Over90Above || c == UtilAbove
+}
 
 // Divergence rules' defaults: a rise of 10 days toward the category while
 // the overall DBT moves less than 3.
@@ -88,9 +110,11 @@ func (r RuleSpec) AppliesTo(business int32, folders ...int) bool {
 		return r.BusinessID == business
 	case ScopeFolder:
 		return slices.Contains(folders, r.FolderID)
-	default:
+	case ScopePortfolio:
 		return len(folders) > 0
 	}
+	// An accounts rule watches ledgers, not businesses' scores.
+	return false
 }
 
 // AddRule validates and stores a rule; a threshold outside the score's
@@ -200,8 +224,13 @@ func checkRule(r RuleSpec) (RuleSpec, error) {
 		r.BusinessID = 0
 	case ScopePortfolio:
 		r.BusinessID, r.FolderID = 0, 0
+	case ScopeAccounts:
+		return checkAccountRule(r)
 	default:
-		return r, invalid("scope", "choose a business, a folder or the whole portfolio")
+		return r, invalid("scope", "choose a business, a folder, the whole portfolio or the team's accounts")
+	}
+	if IsAccountCondition(r.Condition) {
+		return r, invalid("condition", "over limit, share over 90 days and utilisation are conditions on the team's accounts: choose that scope")
 	}
 	if r.Condition == Divergence {
 		return checkDivergence(r)
@@ -279,4 +308,30 @@ func IsSICCode(s string) bool {
 		}
 	}
 	return true
+}
+
+// checkAccountRule holds a rule on the team's accounts to an account
+// condition and a percentage it can cross, and clears the score fields.
+func checkAccountRule(r RuleSpec) (RuleSpec, error) {
+	r.BusinessID, r.FolderID, r.TargetName, r.Score, r.Category, r.Steady = 0, 0, "", "", "", 0
+	t := r.Threshold
+	switch r.Condition {
+	case OverLimit:
+		r.Threshold = 0
+		return r, nil
+	case Over90Above:
+		if math.IsNaN(t) || t < 0 || t >= 100 {
+			return r, invalid("threshold", "the share over 90 days is a percentage from 0 to below 100")
+		}
+	case UtilAbove:
+		if math.IsNaN(t) || t < 0 || t >= MaxUtilThreshold {
+			return r, invalid("threshold", "utilisation is a percentage from 0 to below %d", MaxUtilThreshold)
+		}
+	default:
+		return r, invalid("condition", "choose over limit, share over 90 days above, or utilisation above")
+	}
+	if c := t * 10; math.Abs(c-math.Round(c)) > 1e-6 {
+		return r, invalid("threshold", "give the percentage with at most one decimal, such as 25 or 87.5")
+	}
+	return r, nil
 }

@@ -22,12 +22,21 @@ func TestRuleThresholds(t *testing.T) {
 		{Scope: ScopePortfolio, Score: ScoreZ, Condition: Below, Threshold: 1.1},
 		{Scope: ScopePortfolio, Score: ScoreZ, Condition: Above, Threshold: 2.29},
 		{Scope: ScopePortfolio, Score: ScoreZ, Condition: Fall, Threshold: 0.07},
+		{Scope: ScopeAccounts, Condition: OverLimit},
+		{Scope: ScopeAccounts, Condition: Over90Above, Threshold: 25},
+		{Scope: ScopeAccounts, Condition: UtilAbove, Threshold: 87.5},
+		{Scope: ScopeAccounts, Condition: UtilAbove, Threshold: 150},
 	}
 	bad := []struct {
 		spec  RuleSpec
 		field string
 	}{
 		{business(ScoreRisk, Below, 11), "threshold"},
+		{RuleSpec{Scope: ScopeAccounts, Condition: Over90Above, Threshold: 100}, "threshold"},
+		{RuleSpec{Scope: ScopeAccounts, Condition: UtilAbove, Threshold: -1}, "threshold"},
+		{RuleSpec{Scope: ScopeAccounts, Condition: UtilAbove, Threshold: 12.25}, "threshold"},
+		{RuleSpec{Scope: ScopeAccounts, Score: ScoreRisk, Condition: Below, Threshold: 4}, "condition"},
+		{RuleSpec{Scope: ScopePortfolio, Score: ScorePay, Condition: OverLimit}, "condition"},
 		{business(ScoreRisk, Below, 0), "threshold"},
 		{business(ScoreRisk, Below, 1), "threshold"},  // never fires
 		{business(ScoreRisk, Above, 10), "threshold"}, // never fires
@@ -128,6 +137,7 @@ func TestAppliesTo(t *testing.T) {
 		{onFolder, 1002, []int{1}, false},
 		{onPortfolio, 1003, []int{4}, true},
 		{onPortfolio, 1003, nil, false},
+		{RuleSpec{Scope: ScopeAccounts, Condition: OverLimit}, 1003, []int{4}, false},
 	} {
 		if got := tc.r.AppliesTo(tc.business, tc.folders...); got != tc.want {
 			t.Errorf("%+v.AppliesTo(%d, %v) = %v, want %v", tc.r, tc.business, tc.folders, got, tc.want)

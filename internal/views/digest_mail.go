@@ -68,8 +68,29 @@ func NewDigestBody(c digest.Content, public, unsubscribe string) DigestBody {
 			Amount(d.Limit), Amount(d.Implied), Amount(d.Gap)), URL: link("/portfolio/exposure")})
 	}
 	b.Sections = append(b.Sections, sec)
+	b.Sections = append(b.Sections, digestWatched(c, link))
 	b.Sections = append(b.Sections, digestBridge(c, link))
 	return b
+}
+
+// digestWatched is the section of the accounts the analyst's rules on the
+// team's accounts match: each with its balance, its limit in force and
+// the rules it matches.
+func digestWatched(c digest.Content, link func(string) string) DigestSection {
+	sec := DigestSection{Title: "Accounts your rules watch", None: "No account matches your rules on the team's accounts.", More: c.Watched.More}
+	for _, w := range c.Watched.List {
+		limit := "no limit in force"
+		if w.Account.Limit != nil {
+			limit = "limit " + Amount(*w.Account.Limit)
+		}
+		var why []string
+		for _, r := range w.Rules {
+			why = append(why, AccountRuleText(r))
+		}
+		sec.Lines = append(sec.Lines, DigestLine{Text: fmt.Sprintf("Account %s, %s: balance %s, %s — %s", w.Account.Account, w.Name,
+			Amount(w.Balance), limit, strings.Join(why, "; ")), URL: link("/accounts")})
+	}
+	return sec
 }
 
 // digestBridge is the section of the change in expected loss: its total,

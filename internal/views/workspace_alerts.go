@@ -119,6 +119,9 @@ func RuleText(r store.RuleSpec) string {
 	case store.Divergence:
 		what = divergenceText(r)
 	}
+	if r.Scope == store.ScopeAccounts {
+		return AccountRuleText(r) + " on any of the team's accounts"
+	}
 	switch r.Scope {
 	case store.ScopeBusiness:
 		name := r.TargetName
@@ -134,6 +137,20 @@ func RuleText(r store.RuleSpec) string {
 		return what + " in folder " + name
 	}
 	return what + " anywhere in the portfolio"
+}
+
+// AccountRuleText words the condition of a rule on the team's accounts.
+func AccountRuleText(r store.RuleSpec) string {
+	pct := strconv.FormatFloat(r.Threshold, 'f', -1, 64) + " %"
+	switch r.Condition {
+	case store.OverLimit:
+		return "balance over the limit in force"
+	case store.Over90Above:
+		return "share of balance over 90 days above " + pct
+	case store.UtilAbove:
+		return "utilisation above " + pct
+	}
+	return string(r.Condition)
 }
 
 func formatScore(s store.Score, v float64) string {
