@@ -182,9 +182,9 @@ func TestWorkspaceWatchNoteAlertSnapshot(t *testing.T) {
 		}
 	}
 	for name, want := range map[string][]string{
-		"scope":     {"business", "folder", "portfolio"},
+		"scope":     {"business", "folder", "portfolio", "accounts"},
 		"score":     {"risk", "pay", "dbt", "z"},
-		"condition": {"below", "above", "fall", "worse_zone", "divergence"},
+		"condition": {"below", "above", "fall", "worse_zone", "divergence", "over_limit", "over90_above", "util_above"},
 	} {
 		if got := strings.Join(f.Options[name], ","); got != strings.Join(want, ",") {
 			t.Errorf("rule form %s options = %q, want %q", name, got, strings.Join(want, ","))
