@@ -6,6 +6,8 @@ package digest
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"creditdash/internal/credit"
@@ -53,6 +55,18 @@ type Watched struct {
 	Rules []store.RuleSpec
 }
 
+// Customer is a business with an account in the team's record: its
+// accounts (at most MaxCustomerAccounts) with their newest balance, limit
+// in force and owner, and how many more it has.
+type Customer struct {
+	Accounts []store.Account
+	More     int
+}
+
+// MaxCustomerAccounts bounds the accounts a digest line names for one
+// business.
+const MaxCustomerAccounts = 3
+
 // Bridge is the change in expected loss between the two newest ledgers,
 // each account at its Risk band as of its date. Its lines are the total,
 // the four causes, then each largest mover: Lines of them fit in the
@@ -71,6 +85,13 @@ type Content struct {
 	Analyst    store.Analyst
 	Since, Now time.Time
 	Alerts     Items[store.Alert]
+	// Customers are the alerted businesses that have an account in the
+	// team's record, by business; the other alerts are on businesses the
+	// team does not sell to.
+	Customers map[int32]Customer
+	// Record is the team's record by account, for the accounts the
+	// requests and reviews name (their balance, limit and owner).
+	Record map[string]store.Account
 	// Waiting are the requests waiting for the analyst's decision (none
 	// for a non-decider); Decided the analyst's own, decided since.
 	Waiting, Decided Items[store.LimitRequest]
@@ -130,6 +151,22 @@ func Build(ctx context.Context, src Source, a store.Analyst, authority float64, 
 		add(b, &c.Alerts, al)
 	}
 	c.Alerts.More += total - len(alerts)
+	// The record (every account, with the newest ledger's balance) tells
+	// customers from the other businesses alerted.
+	record, err := src.Accounts(ctx, a, "")
+	if err != nil {
+		return c, err
+	}
+	c.Customers, c.Record = customers(record, c.Alerts.List), map[string]store.Account{}
+	byAccount := make(map[string]int, len(record))
+	for i, acc := range record {
+		byAccount[acc.Account] = i
+	}
+	named := func(account string) {
+		if i, ok := byAccount[account]; ok {
+			c.Record[account] = record[i]
+		}
+	}
 
 	if authority > 0 {
 		lists, err := src.Requests(ctx, a, authority)
@@ -138,6 +175,9 @@ func Build(ctx context.Context, src Source, a store.Analyst, authority float64, 
 		}
 		for _, r := range lists.Waiting {
 			add(b, &c.Waiting, r)
+		}
+		for _, r := range c.Waiting.List {
+			named(r.Account)
 		}
 	}
 
@@ -181,6 +221,9 @@ func Build(ctx context.Context, src Source, a store.Analyst, authority float64, 
 	if err := reviews(ctx, src, a, cur, now, b, &c); err != nil {
 		return c, err
 	}
+	for _, r := range append(c.Overdue.List, c.DueSoon.List...) {
+		named(r.Account)
+	}
 	var prev []credit.Figures
 	if len(dates) > 1 {
 		if prev, err = figures(dates[1]); err != nil {
@@ -197,6 +240,33 @@ func Build(ctx context.Context, src Source, a store.Analyst, authority float64, 
 		}
 	}
 	return c, nil
+}
+
+// customers picks from the record the accounts of the alerted businesses,
+// at most MaxCustomerAccounts each (in the account's order), counting the
+// rest.
+func customers(record []store.Account, alerts []store.Alert) map[int32]Customer {
+	alerted := map[int32]bool{}
+	for _, al := range alerts {
+		alerted[al.BusinessID] = true
+	}
+	out := map[int32]Customer{}
+	for _, acc := range record {
+		if acc.BusinessID == 0 || !alerted[acc.BusinessID] {
+			continue
+		}
+		cu := out[acc.BusinessID]
+		cu.Accounts = append(cu.Accounts, acc)
+		out[acc.BusinessID] = cu
+	}
+	for id, cu := range out {
+		slices.SortFunc(cu.Accounts, func(x, y store.Account) int { return strings.Compare(x.Account, y.Account) })
+		if n := len(cu.Accounts); n > MaxCustomerAccounts {
+			cu.Accounts, cu.More = cu.Accounts[:MaxCustomerAccounts], n-MaxCustomerAccounts
+		}
+		out[id] = cu
+	}
+	return out
 }
 
 // reviews adds the overdue reviews and those due within a week.

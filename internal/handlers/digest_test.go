@@ -122,7 +122,7 @@ func TestDigestVerifySendUnsubscribe(t *testing.T) {
 			t.Fatalf("text part lacks %q:\n%s", want, m.Text)
 		}
 	}
-	if !strings.Contains(m.HTML, "<h2>Alerts raised</h2>") {
+	if !strings.Contains(m.HTML, "<h2>Alerts raised on your customers</h2>") {
 		t.Fatalf("HTML part:\n%s", m.HTML)
 	}
 	if m.Header.Get("Message-Id") == "" || m.Header.Get("Date") == "" || !strings.Contains(m.Header.Get("List-Unsubscribe"), apptest.PublicURL) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"creditdash/internal/digest"
+	"creditdash/internal/store"
 )
 
 // NewDigestBody words a digest: each section under its heading, each line
@@ -21,16 +22,11 @@ func NewDigestBody(c digest.Content, public, unsubscribe string) DigestBody {
 		}
 		return public + path
 	}
-	sec := DigestSection{Title: "Alerts raised", None: "No alert was raised.", More: c.Alerts.More}
-	for _, al := range c.Alerts.List {
-		sec.Lines = append(sec.Lines, DigestLine{Text: fmt.Sprintf("%s (%d): %s — %s %d, %s", al.BusinessName, al.BusinessID, RuleText(al.Rule),
-			al.Month, al.Year, strconv.FormatFloat(al.New, 'f', -1, 64)), URL: link(reportURL(al.BusinessID))})
-	}
-	b.Sections = append(b.Sections, sec)
-	sec = DigestSection{Title: "Decisions waiting for you", None: "No limit request waits for your decision.", More: c.Waiting.More}
+	b.Sections = append(b.Sections, digestAlerts(c, link)...)
+	sec := DigestSection{Title: "Decisions waiting for you", None: "No limit request waits for your decision.", More: c.Waiting.More}
 	for _, r := range c.Waiting.List {
-		sec.Lines = append(sec.Lines, DigestLine{Text: fmt.Sprintf("Account %s: limit %s asked by %s on %s", r.Account, Amount(r.Amount),
-			r.RequestedBy, Date(r.RequestedAt)), URL: link(DecisionPath(r.ID))})
+		sec.Lines = append(sec.Lines, DigestLine{Text: fmt.Sprintf("Account %s: limit %s asked by %s on %s%s", r.Account, Amount(r.Amount),
+			r.RequestedBy, Date(r.RequestedAt), recordFacts(c, r.Account)), URL: link(DecisionPath(r.ID))})
 	}
 	b.Sections = append(b.Sections, sec)
 	sec = DigestSection{Title: "Your limit requests decided", None: "None of your limit requests was decided.", More: c.Decided.More}
@@ -51,7 +47,8 @@ func NewDigestBody(c digest.Content, public, unsubscribe string) DigestBody {
 	} {
 		sec = DigestSection{Title: rs.title, None: rs.none, More: rs.items.More}
 		for _, r := range rs.items.List {
-			sec.Lines = append(sec.Lines, DigestLine{Text: fmt.Sprintf("Account %s, %s: review %s (%s)", r.Account, r.Name, Date(r.Due), r.Why),
+			sec.Lines = append(sec.Lines, DigestLine{Text: fmt.Sprintf("Account %s, %s: review %s (%s)%s", r.Account, r.Name, Date(r.Due), r.Why,
+				recordFacts(c, r.Account)),
 				URL: link("/accounts/" + url.PathEscape(r.Account) + "/review")})
 		}
 		b.Sections = append(b.Sections, sec)
@@ -73,22 +70,85 @@ func NewDigestBody(c digest.Content, public, unsubscribe string) DigestBody {
 	return b
 }
 
+// digestAlerts are the alerts raised in two sections: on customers (a
+// business with an account in the team's record), each with its accounts'
+// balance, limit and owner, then on the other businesses. Alerts past the
+// digest's bound cannot be told apart, so the second section counts them
+// with a link to the alerts page.
+func digestAlerts(c digest.Content, link func(string) string) []DigestSection {
+	cust := DigestSection{Title: "Alerts raised on your customers", None: "No alert was raised on a business with an account in the team's record."}
+	other := DigestSection{Title: "Alerts raised on other businesses", None: "No alert was raised on a business without an account in the team's record."}
+	for _, al := range c.Alerts.List {
+		text := fmt.Sprintf("%s (%d): %s — %s %d, %s", al.BusinessName, al.BusinessID, RuleText(al.Rule),
+			al.Month, al.Year, strconv.FormatFloat(al.New, 'f', -1, 64))
+		line := DigestLine{URL: link(reportURL(al.BusinessID))}
+		cu, ok := c.Customers[al.BusinessID]
+		if !ok {
+			line.Text = text + " · no account in the team's record"
+			other.Lines = append(other.Lines, line)
+			continue
+		}
+		var accts []string
+		for _, acc := range cu.Accounts {
+			accts = append(accts, "account "+acc.Account+AccountFacts(acc))
+		}
+		if cu.More > 0 {
+			accts = append(accts, fmt.Sprintf("and %d more accounts", cu.More))
+		}
+		line.Text = text + " · " + strings.Join(accts, "; ")
+		cust.Lines = append(cust.Lines, line)
+	}
+	if n := c.Alerts.More; n > 0 {
+		other.Lines = append(other.Lines, DigestLine{Text: fmt.Sprintf("and %d more alerts past the digest's %d lines, on customers or not: see them all on the alerts page", n, digest.MaxLines),
+			URL: link("/alerts")})
+	}
+	return []DigestSection{cust, other}
+}
+
+// AccountFacts words an account of the team's record as the accounts
+// page shows it: ", balance $12,500, limit $50,000, owner sam"; an account
+// the newest ledger does not list has no balance, not a zero one.
+func AccountFacts(acc store.Account) string {
+	balance := "no balance in the newest ledger"
+	if acc.InLedger() {
+		balance = "balance " + Amount(acc.Balance)
+		if acc.Balance < 0 {
+			balance += " (a credit balance: the team owes the customer)"
+		}
+	}
+	limit := "no limit in force"
+	if acc.Limit != nil {
+		limit = "limit " + Amount(*acc.Limit)
+	}
+	owner := "no owner"
+	if acc.Owner != "" {
+		owner = "owner " + acc.Owner
+	}
+	return ", " + balance + ", " + limit + ", " + owner
+}
+
+// recordFacts is AccountFacts of an account the digest's record holds, in
+// parentheses; "" for one it does not.
+func recordFacts(c digest.Content, account string) string {
+	acc, ok := c.Record[account]
+	if !ok {
+		return ""
+	}
+	return " (" + strings.TrimPrefix(AccountFacts(acc), ", ") + ")"
+}
+
 // digestWatched is the section of the accounts the analyst's rules on the
 // team's accounts match: each with its balance, its limit in force and
 // the rules it matches.
 func digestWatched(c digest.Content, link func(string) string) DigestSection {
 	sec := DigestSection{Title: "Accounts your rules watch", None: "No account matches your rules on the team's accounts.", More: c.Watched.More}
 	for _, w := range c.Watched.List {
-		limit := "no limit in force"
-		if w.Account.Limit != nil {
-			limit = "limit " + Amount(*w.Account.Limit)
-		}
 		var why []string
 		for _, r := range w.Rules {
 			why = append(why, AccountRuleText(r))
 		}
-		sec.Lines = append(sec.Lines, DigestLine{Text: fmt.Sprintf("Account %s, %s: balance %s, %s — %s", w.Account.Account, w.Name,
-			Amount(w.Balance), limit, strings.Join(why, "; ")), URL: link("/accounts")})
+		sec.Lines = append(sec.Lines, DigestLine{Text: fmt.Sprintf("Account %s, %s: %s — %s", w.Account.Account, w.Name,
+			strings.TrimPrefix(AccountFacts(w.Account), ", "), strings.Join(why, "; ")), URL: link("/accounts")})
 	}
 	return sec
 }
