@@ -175,11 +175,13 @@ func inputsText(in *LimitInputs) string {
 		amountText(&in.MonthlySales), amountText(&in.MonthsAllowed), amountText(&in.LossBudget), amountText(in.SheetCap))
 }
 
-// savedInputs reads the inputs saved for an account inside tx, nil when none.
+// savedInputs reads the inputs last saved for an account inside tx, nil
+// when none.
 func savedInputs(ctx context.Context, tx *sql.Tx, account int64) (*LimitInputs, error) {
 	var in LimitInputs
 	var sheet sql.NullFloat64
-	err := tx.QueryRowContext(ctx, "SELECT monthly_sales, months_allowed, loss_budget, sheet_cap FROM limit_inputs WHERE account_id = $1",
+	err := tx.QueryRowContext(ctx, `SELECT monthly_sales, months_allowed, loss_budget, sheet_cap FROM limit_input_versions
+		WHERE account_id = $1 ORDER BY version DESC LIMIT 1`,
 		account).Scan(&in.MonthlySales, &in.MonthsAllowed, &in.LossBudget, &sheet)
 	if err == sql.ErrNoRows {
 		return nil, nil

@@ -23,8 +23,8 @@ type Account struct {
 	// AsOf is the date of the ledger the figures come from; "" when the
 	// ledger read does not list the account (it owes nothing as of it).
 	AsOf string
-	// Inputs are the calculator inputs last saved for the account, nil
-	// when none were.
+	// Inputs are the calculator inputs last saved for the account (its
+	// newest version), nil when none were.
 	Inputs *LimitInputs
 	// Default is the filing in force that puts the account in default
 	// (defaults.go), nil for none; shared by the accounts of a business.
@@ -64,7 +64,7 @@ const accountFields = `t.id, t.account, t.name, t.business_id, t.customer_id, t.
 // accounts.
 const accountColumns = accountFields + `
 	FROM ledger_lines l CROSS JOIN team_accounts t JOIN ledgers g ON g.id = l.ledger_id
-	LEFT JOIN limit_inputs i ON i.account_id = t.id`
+	LEFT JOIN limit_input_versions i ON i.account_id = t.id AND i.version = (SELECT MAX(x.version) FROM limit_input_versions x WHERE x.account_id = t.id)`
 
 // recordColumns reads every account of the record ($1) with its line of
 // the newest ledger, when that ledger lists it.
@@ -72,7 +72,7 @@ const recordColumns = accountFields + `
 	FROM team_accounts t
 	LEFT JOIN ledger_lines l ON l.account_id = t.id AND l.ledger_id = (SELECT id FROM ledgers WHERE service = $1 ORDER BY as_of DESC LIMIT 1)
 	LEFT JOIN ledgers g ON g.id = l.ledger_id
-	LEFT JOIN limit_inputs i ON i.account_id = t.id`
+	LEFT JOIN limit_input_versions i ON i.account_id = t.id AND i.version = (SELECT MAX(x.version) FROM limit_input_versions x WHERE x.account_id = t.id)`
 
 // ledgerDate picks the ledger: $2, or the team's newest when $2 is empty,
 // and joins its lines to the team's accounts. The ledger is found first,
@@ -257,8 +257,9 @@ func (s *Store) LinkAccount(ctx context.Context, a Analyst, account string, busi
 	})
 }
 
-// SaveLimitInputs keeps the calculator's inputs for the account, replacing
-// those saved before; ErrNotFound when the team has no such account.
+// SaveLimitInputs keeps the calculator's inputs for the account as its
+// new version, in force from now (those saved before are kept, dated);
+// ErrNotFound when the team has no such account.
 func (s *Store) SaveLimitInputs(ctx context.Context, a Analyst, account string, in LimitInputs) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -296,10 +297,10 @@ func (s *Store) SaveLimitInputs(ctx context.Context, a Analyst, account string, 
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO limit_inputs (account_id, monthly_sales, months_allowed, loss_budget, sheet_cap, saved_at, saved_by)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)
-			ON CONFLICT (account_id) DO UPDATE SET monthly_sales = excluded.monthly_sales, months_allowed = excluded.months_allowed,
-				loss_budget = excluded.loss_budget, sheet_cap = excluded.sheet_cap, saved_at = excluded.saved_at, saved_by = excluded.saved_by`,
+		// A new version, never a change to the one before (migration
+		// 00030): the replay of past decisions reads the inputs of their day.
+		_, err = tx.ExecContext(ctx, `INSERT INTO limit_input_versions (account_id, version, monthly_sales, months_allowed, loss_budget, sheet_cap, saved_at, saved_by)
+			VALUES ($1, (SELECT COALESCE(MAX(version), 0) + 1 FROM limit_input_versions WHERE account_id = $1), $2, $3, $4, $5, $6, $7)`,
 			id, in.MonthlySales, in.MonthsAllowed, in.LossBudget, sheet, s.stamp(), a.User)
 		if err != nil {
 			return err

@@ -15,7 +15,7 @@ var tables = []string{"alerts", "rules", "watches", "notes", "last_seen", "snaps
 // upload (pending_uploads) and the API tokens (api_tokens) are keyed by
 // the team and the user's name, and DeleteAnalyst deletes them by those.
 var teamTables = []string{"audit_entries", "audit_heads", "audit_refusals", "limit_requests", "request_evidence", "account_reviews",
-	"team_accounts", "ledgers", "ledger_lines", "ledger_imports", "limit_inputs", "team_scores", "team_businesses", "team_risk_months", "team_score_months",
+	"team_accounts", "ledgers", "ledger_lines", "ledger_imports", "limit_input_versions", "team_scores", "team_businesses", "team_risk_months", "team_score_months",
 	"team_supplier_categories", "team_versions", "pending_uploads", "team_statement_years", "ledger_versions", "ledger_version_lines", "record_moves",
 	"webhook_events", "webhook_endpoints", "webhook_deliveries", "team_defaults", "team_default_clearings", "team_settings",
 	"policy_versions", "policy_activations", "team_members", "team_member_changes",

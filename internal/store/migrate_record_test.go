@@ -24,28 +24,7 @@ func TestMigrationMovesLimitsIntoTheRecord(t *testing.T) {
 	for _, e := range engines {
 		t.Run(string(e), func(t *testing.T) {
 			t.Parallel()
-			var cfg Config
-			var db *sql.DB
-			dialect := goose.DialectSQLite3
-			if e == SQLite {
-				cfg.DataDir = t.TempDir()
-				must(t, os.MkdirAll(cfg.DataDir, 0o700))
-				var err error
-				db, err = sql.Open("sqlite", "file:"+filepath.Join(cfg.DataDir, FileName)+"?_pragma=foreign_keys(1)")
-				must(t, err)
-			} else {
-				cfg.DatabaseURL = storetest.Database(t)
-				dialect = goose.DialectPostgres
-				c, err := pgx.ParseConfig(cfg.DatabaseURL)
-				must(t, err)
-				db = stdlib.OpenDB(*c)
-			}
-			dir, err := fs.Sub(migrations, "migrations")
-			must(t, err)
-			p, err := goose.NewProvider(dialect, db, dir, goose.WithDisableGlobalRegistry(true))
-			must(t, err)
-			_, err = p.UpTo(t.Context(), 14)
-			must(t, err)
+			cfg, db := migratedTo(t, e, 14)
 			sv := alice.Service
 			for _, q := range []string{
 				"INSERT INTO team_accounts (id, service, account, name, business_id, customer_id, supplier_id, owner, as_of, created_at, created_by, updated_at, updated_by) VALUES (1, '" + sv + "', 'A-1', 'One', 1001, '', '', '', '2026-10-31', 1, 'x', 1, 'x')",
@@ -96,4 +75,34 @@ func TestMigrationMovesLimitsIntoTheRecord(t *testing.T) {
 			}
 		})
 	}
+}
+
+// migratedTo opens a new database of engine e migrated up to version, for
+// a test to fill as an older CreditDash left it; the store opened on cfg
+// afterwards migrates the rest.
+func migratedTo(t *testing.T, e Engine, version int64) (Config, *sql.DB) {
+	t.Helper()
+	var cfg Config
+	var db *sql.DB
+	dialect := goose.DialectSQLite3
+	if e == SQLite {
+		cfg.DataDir = t.TempDir()
+		must(t, os.MkdirAll(cfg.DataDir, 0o700))
+		var err error
+		db, err = sql.Open("sqlite", "file:"+filepath.Join(cfg.DataDir, FileName)+"?_pragma=foreign_keys(1)")
+		must(t, err)
+	} else {
+		cfg.DatabaseURL = storetest.Database(t)
+		dialect = goose.DialectPostgres
+		c, err := pgx.ParseConfig(cfg.DatabaseURL)
+		must(t, err)
+		db = stdlib.OpenDB(*c)
+	}
+	dir, err := fs.Sub(migrations, "migrations")
+	must(t, err)
+	p, err := goose.NewProvider(dialect, db, dir, goose.WithDisableGlobalRegistry(true))
+	must(t, err)
+	_, err = p.UpTo(t.Context(), version)
+	must(t, err)
+	return cfg, db
 }
