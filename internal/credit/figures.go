@@ -65,17 +65,23 @@ func NewFigures(a store.Account, known map[store.Score]store.KnownScore) Figures
 		f.EL = DefaultLoss(a.Balance, a.Default.LGD)
 	}
 	if in := a.Inputs; in != nil {
-		sheet := Cap{Name: "Balance-sheet cap", Rationale: "Skipped: the statements gave no figures when the inputs were saved."}
-		if in.SheetCap != nil {
-			sheet = Cap{Name: "Balance-sheet cap", Value: max(*in.SheetCap, 0), Available: true,
-				Rationale: "As worked out from the statements when the inputs were saved."}
-		}
 		var z *float64
 		if f.Z != nil {
 			z = &f.Z.Value
 		}
-		f.Calc = Calculate(LimitInputs{MonthlySales: in.MonthlySales, MonthsAllowed: in.MonthsAllowed, LossBudget: in.LossBudget}, f.Band, z, sheet)
+		f.Calc = savedCalc(in, f.Band, z)
 		f.Implied, f.ImpliedOK = f.Calc.Recommended, f.Calc.Available
 	}
 	return f
+}
+
+// savedCalc is the calculator's answer on saved inputs, with the Risk
+// band and Z″ (nil unknown) known.
+func savedCalc(in *store.LimitInputs, band int, z *float64) Limit {
+	sheet := Cap{Name: "Balance-sheet cap", Rationale: "Skipped: the statements gave no figures when the inputs were saved."}
+	if in.SheetCap != nil {
+		sheet = Cap{Name: "Balance-sheet cap", Value: max(*in.SheetCap, 0), Available: true,
+			Rationale: "As worked out from the statements when the inputs were saved."}
+	}
+	return Calculate(LimitInputs{MonthlySales: in.MonthlySales, MonthsAllowed: in.MonthsAllowed, LossBudget: in.LossBudget}, band, z, sheet)
 }

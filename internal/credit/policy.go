@@ -72,6 +72,15 @@ func calcFigures(l Limit, sales float64) policy.CalcFigures {
 	return f
 }
 
+// FiguresAsOf are the calculator's figures a limit rule reads, rebuilt
+// for a past day from the inputs saved by then and the Risk score known
+// then (NaN unknown): the same figures the calculator showed that day on
+// those scores (Z″ only words warnings, never a figure). The replay of
+// past decisions applies the policy's rules to them.
+func FiguresAsOf(in *store.LimitInputs, risk float64) policy.CalcFigures {
+	return calcFigures(savedCalc(in, Band(risk), nil), in.MonthlySales)
+}
+
 // ApplyPolicy works out the limit of policy version for the account of
 // f, from the calculator's answer calc and the monthly sales it was given.
 func ApplyPolicy(p *policy.Policy, version int, f *Figures, calc Limit, sales float64) PolicyLimit {

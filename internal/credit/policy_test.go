@@ -1,6 +1,7 @@
 package credit
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -49,5 +50,27 @@ func TestApplyPolicy(t *testing.T) {
 	}
 	if pl = ApplyPolicy(&p, 3, &risky, calc, 0); pl.Known || !strings.Contains(pl.Rationale, "no monthly sales are given") {
 		t.Errorf("class B without sales: %+v", pl)
+	}
+}
+
+// TestFiguresAsOf: the figures rebuilt for a past day from the inputs
+// saved then and the Risk known then are the calculator's figures on the
+// account with those inputs and that Risk; with no Risk the loss cap is
+// not worked out.
+func TestFiguresAsOf(t *testing.T) {
+	in := &store.LimitInputs{MonthlySales: 20_000, MonthsAllowed: 2, LossBudget: 1_000, SheetCap: ptr(55_000.0)}
+	a := store.Account{Inputs: in}
+	a.BusinessID = 1001
+	f := NewFigures(a, map[store.Score]store.KnownScore{store.ScoreRisk: {Value: 6}})
+	got := FiguresAsOf(in, 6)
+	if want := calcFigures(f.Calc, in.MonthlySales); got != want {
+		t.Errorf("rebuilt %+v, the calculator's %+v", got, want)
+	}
+	pd, _ := PD(6)
+	if got.Trade != 40_000 || got.Sheet != 55_000 || got.Loss != 1_000/pd || got.Recommended != RoundDown(min(40_000, 1_000/pd)) || got.MonthlySales != 20_000 {
+		t.Errorf("by hand: %+v", got)
+	}
+	if nr := FiguresAsOf(in, math.NaN()); !math.IsNaN(nr.Loss) || nr.Recommended != 40_000 {
+		t.Errorf("no Risk known: %+v", nr)
 	}
 }

@@ -230,9 +230,12 @@ func TestReplayOnThePage(t *testing.T) {
 	if !strings.Contains(sum, "would have changed 1: 1 to a lower limit and 1 to a second person") || !strings.Contains(sum, "Expected loss of the difference: $30,000") {
 		t.Errorf("replay summary %q", sum)
 	}
+	if f := page.Text("#replay-figures"); !strings.Contains(f, "0 judged on the calculator's figures of their day") || !strings.Contains(f, "1 with figures not kept") {
+		t.Errorf("figures kept: %q", f)
+	}
 	row := page.Doc.Find("#replay-rows tbody tr").First()
 	cells := row.Find("td").Map(func(_ int, s *goquery.Selection) string { return strings.TrimSpace(s.Text()) })
-	want := []string{"B-2", "Oct 2026", "$30,000", "watch (0)", "$0", "$30,000", "needed", "100.0%", "$30,000", "no default"}
+	want := []string{"B-2", "Oct 2026", "$30,000", "watch (0)", "not kept", "$0", "$30,000", "needed", "100.0%", "$30,000", "no default"}
 	if strings.Join(cells, "|") != strings.Join(want, "|") {
 		t.Errorf("replayed row %q, want %q", cells, want)
 	}

@@ -7,8 +7,9 @@ import (
 
 // The replay (issue 45, point 4): the team's past limit decisions put
 // through a policy as it would have seen them, at the month-end before
-// each: which it would have changed, and the expected loss of the
-// difference.
+// each, with the calculator's figures of their day rebuilt from what the
+// team kept then: which it would have changed, and the expected loss of
+// the difference.
 
 // Decision is one past approved limit decision.
 type Decision struct {
@@ -34,12 +35,22 @@ type Replayed struct {
 	// calculator's figures: 0 for a class whose share is 0, the rule's
 	// maximum, a table's largest limit; +Inf when the rule sets none.
 	Ceiling float64
+	// Kept says the calculator's figures of the decision's day were
+	// rebuilt (FiguresAt); false: they were not kept (no calculator
+	// inputs saved by then), and only Ceiling bounds the limit.
+	Kept bool
+	// PolicyLimit is the class's limit on those figures; Worked is false
+	// when the figure its rule reads was not worked out then (the policy
+	// gave no limit, so a second person decides).
+	PolicyLimit float64
+	Worked      bool
 	// Limit is what the policy would have let stand: the approved amount,
-	// at most Ceiling.
+	// at most PolicyLimit when worked out, else at most Ceiling.
 	Limit float64
-	// FourEyes: approved by the requester alone, above the class's
-	// at-once amount, so the policy would have sent it to a second
-	// person.
+	// FourEyes: approved by the requester alone where the policy would
+	// have sent it to a second person, as the decision path does: above
+	// the class's at-once amount, above the policy's limit, or with no
+	// limit worked out from figures kept.
 	FourEyes bool
 	// PD is the class's bad rate in the validation (the share of its
 	// account-months followed by a default within the horizon), NaN when
@@ -63,8 +74,8 @@ func (r *Replayed) Reduced() bool { return r.Limit < r.Approved }
 func (r *Replayed) Changed() bool { return r.Reduced() || r.FourEyes }
 
 // Ceiling is the most class i's limit rule can give, whatever the
-// calculator's figures: what the replay applies, since the figures of a
-// past day are not kept.
+// calculator's figures: what the replay applies to a decision whose
+// day's figures were not kept.
 func (p *Policy) Ceiling(i int) float64 {
 	r := p.Limits[i]
 	if r.Cap == CapTable {
@@ -83,14 +94,22 @@ func (p *Policy) Ceiling(i int) float64 {
 	return math.Inf(1)
 }
 
+// FiguresAt rebuilds the calculator's figures of decision d's day from
+// what the team kept then; l is its account's line at the month-end the
+// decision followed (the scores known then). ok is false when they were
+// not kept.
+type FiguresAt func(d *Decision, l *Line) (f CalcFigures, ok bool)
+
 // Replay puts decisions through policy p on history h: each scored by
-// p's scorecard at the month-end before it, limited by its class's
-// ceiling, sent to a second person above its class's at-once amount.
+// p's scorecard at the month-end before it, limited by its class's rule
+// on the calculator's figures of its day (figures; nil: none kept, so by
+// the class's ceiling), sent to a second person where the decision path
+// would have sent it.
 // rates are the validation's bad rates of p's classes (Result.Classes of
 // p's scorecard), lgd the team's loss given default. Decisions before
 // the history, or of an account the month-end's ledger does not list,
 // are left out.
-func Replay(h *History, def Definition, p *Policy, rates []ClassRate, lgd float64, ds []Decision) ([]Replayed, error) {
+func Replay(h *History, def Definition, p *Policy, rates []ClassRate, lgd float64, ds []Decision, figures FiguresAt) ([]Replayed, error) {
 	if err := h.check(def); err != nil && !errors.Is(err, ErrShortHistory) {
 		return nil, err
 	}
@@ -131,9 +150,18 @@ func Replay(h *History, def Definition, p *Policy, rates []ClassRate, lgd float6
 		score, _ := model.score(&f)
 		r := Replayed{Decision: d, Score: score, Class: classOf(p.Scorecard.Classes, score)}
 		r.Ceiling = p.Ceiling(r.Class)
-		r.Limit = math.Min(d.Approved, r.Ceiling)
+		bound := r.Ceiling
+		if figures != nil {
+			if f, kept := figures(&d, l); kept {
+				r.Kept = true
+				if r.PolicyLimit, r.Worked = p.Limit(r.Class, f); r.Worked {
+					bound = r.PolicyLimit
+				}
+			}
+		}
+		r.Limit = math.Min(d.Approved, bound)
 		ok, _ = p.AtOnce(r.Class, d.Approved)
-		r.FourEyes = d.AtOnce && !ok
+		r.FourEyes = d.AtOnce && (!ok || r.Reduced() || r.Kept && !r.Worked)
 		r.PD = rates[r.Class].Rate()
 		diff := d.Approved - r.Limit
 		if diff > 0 {

@@ -37,7 +37,7 @@ func TestReplayByHand(t *testing.T) {
 		{ID: 3, Account: "A", Month: -1, Approved: 1},
 		{ID: 4, Account: "Z", Month: 2, Approved: 1},
 	}
-	got, err := Replay(h, def, &p, rates, 0.6, ds)
+	got, err := Replay(h, def, &p, rates, 0.6, ds, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestReplayByHand(t *testing.T) {
 		t.Errorf("B: %+v", b)
 	}
 	// A decision within every rule is not changed.
-	got, _ = Replay(h, def, &p, rates, 0.6, []Decision{{ID: 5, Account: "A", Month: 2, Approved: 20_000, AtOnce: true}})
+	got, _ = Replay(h, def, &p, rates, 0.6, []Decision{{ID: 5, Account: "A", Month: 2, Approved: 20_000, AtOnce: true}}, nil)
 	if len(got) != 1 || got[0].Changed() || got[0].ExpectedLoss != 0 {
 		t.Errorf("a decision the policy allows: %+v", got)
 	}
@@ -66,5 +66,66 @@ func TestReplayByHand(t *testing.T) {
 	}
 	if c := tp.Ceiling(1); !math.IsInf(c, 1) {
 		t.Errorf("share without maximum: ceiling %v, want none", c)
+	}
+}
+
+// TestReplayRebuildsTheDaysFigures: a rule taking half the trade cap,
+// with no maximum, sets no ceiling; with the calculator's figures of each
+// decision's day rebuilt it caps. A (Risk 8 at January's end) was given
+// 30,000 at once in February when its trade cap was 40,000: the policy
+// gives 20,000, so 10,000 less (× 10 % × 50 % = 500) and a second
+// person. A decision whose day kept no figures falls back on the ceiling
+// (none here) and is told apart; one whose figures were kept but whose
+// trade cap was not worked out is not lowered but goes to a second
+// person, as the decision path sends it.
+func TestReplayRebuildsTheDaysFigures(t *testing.T) {
+	h := &History{Months: []int{202401, 202402, 202403}, Accounts: []string{"A"}}
+	for range 3 {
+		a := Blank()
+		a.Account, a.Balance, a.Current, a.Risk = 0, 1000, 1000, 8
+		h.Lines = append(h.Lines, []Line{a})
+	}
+	p := Policy{
+		Scorecard: Scorecard{Factors: []Factor{{Kind: FactorRisk, Edges: []float64{5}, Points: []int{0, 10}}}, Classes: []Class{{"only", math.MinInt32}}},
+		Limits:    []LimitRule{{Class: "only", Cap: CapTrade, Share: 0.5, AtOnce: 50_000}},
+	}
+	rates := []ClassRate{{Class: "only", Observations: 10, Bads: 1}}
+	def := Definition{Over90: 0.25, Horizon: 2}
+	ds := []Decision{
+		{ID: 1, Account: "A", Month: 0, Approved: 30_000, AtOnce: true},
+		{ID: 2, Account: "A", Month: 1, Approved: 30_000, AtOnce: true},
+		{ID: 3, Account: "A", Month: 1, Approved: 30_000, AtOnce: true},
+	}
+	nan := math.NaN()
+	var risks []int8
+	figures := func(d *Decision, l *Line) (CalcFigures, bool) {
+		risks = append(risks, l.Risk)
+		switch d.ID {
+		case 1:
+			return CalcFigures{Recommended: 40_000, Trade: 40_000, Loss: nan, Sheet: nan, MonthlySales: 20_000}, true
+		case 3:
+			return CalcFigures{Recommended: nan, Trade: nan, Loss: nan, Sheet: nan, MonthlySales: nan}, true
+		}
+		return CalcFigures{}, false
+	}
+	none, err := Replay(h, def, &p, rates, 0.5, ds[:1], nil)
+	if err != nil || len(none) != 1 || none[0].Changed() || none[0].Kept || !math.IsInf(none[0].Ceiling, 1) {
+		t.Fatalf("without the day's figures: %+v, %v", none, err)
+	}
+	got, err := Replay(h, def, &p, rates, 0.5, ds, figures)
+	if err != nil || len(got) != 3 {
+		t.Fatalf("replayed %+v, %v", got, err)
+	}
+	if a := got[0]; !a.Kept || !a.Worked || a.PolicyLimit != 20_000 || a.Limit != 20_000 || !a.Reduced() || !a.FourEyes || !near(a.ExpectedLoss, 500) {
+		t.Errorf("with the day's figures: %+v", a)
+	}
+	if b := got[1]; b.Kept || b.Changed() || b.Limit != 30_000 {
+		t.Errorf("figures not kept: %+v", b)
+	}
+	if c := got[2]; !c.Kept || c.Worked || c.Reduced() || !c.FourEyes || c.ExpectedLoss != 0 {
+		t.Errorf("figures kept, trade cap not worked out: %+v", c)
+	}
+	if len(risks) != 3 || risks[0] != 8 {
+		t.Errorf("the figures read the month-end's line: Risk %v", risks)
 	}
 }

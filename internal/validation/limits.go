@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"creditdash/internal/credit"
 	"creditdash/internal/policy"
 	"creditdash/internal/store"
 )
@@ -19,10 +20,12 @@ type limitBook struct {
 	now map[string]float64
 	// all are the approved decisions, oldest first.
 	all []store.LimitRequest
+	// inputs are every version of each account's calculator inputs.
+	inputs map[string]store.InputVersions
 }
 
-// readLimits reads the team's approved decisions and its accounts' limits
-// in force now.
+// readLimits reads the team's approved decisions, its accounts' limits in
+// force now and every version of their calculator inputs.
 func readLimits(ctx context.Context, st *store.Store, a store.Analyst) (*limitBook, error) {
 	rs, err := st.ApprovedLimits(ctx, a)
 	if err != nil {
@@ -32,7 +35,11 @@ func readLimits(ctx context.Context, st *store.Store, a store.Analyst) (*limitBo
 	if err != nil {
 		return nil, err
 	}
-	return newLimitBook(rs, accts), nil
+	b := newLimitBook(rs, accts)
+	if b.inputs, err = st.LimitInputHistory(ctx, a); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // newLimitBook files approved decisions (oldest first) by account.
@@ -87,4 +94,26 @@ func (b *limitBook) decisions(months []int) []policy.Decision {
 			Approved: *r.Approved, AtOnce: r.DecidedBy == r.RequestedBy})
 	}
 	return out
+}
+
+// figuresAt rebuilds the calculator's figures of each decision's day, as
+// the replay reads them: the inputs saved for its account in force when it
+// was decided, and the Risk known at the month-end it followed (the
+// line's). Not kept when no inputs were saved by then.
+func (b *limitBook) figuresAt() policy.FiguresAt {
+	decided := make(map[int64]time.Time, len(b.all))
+	for _, r := range b.all {
+		decided[r.ID] = r.DecidedAt
+	}
+	return func(d *policy.Decision, l *policy.Line) (policy.CalcFigures, bool) {
+		in := b.inputs[d.Account].At(decided[d.ID])
+		if in == nil {
+			return policy.CalcFigures{}, false
+		}
+		risk := math.NaN()
+		if l.Risk != policy.Missing {
+			risk = float64(l.Risk)
+		}
+		return credit.FiguresAsOf(in, risk), true
+	}
 }

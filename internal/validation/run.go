@@ -46,8 +46,10 @@ type Run struct {
 	// so the page can offer each for validation.
 	Versions []int
 	// Replay is every past approved limit decision put through the
-	// policy (policy.Replay), oldest first; Decisions how many the team
-	// made; LGD the team's loss given default it used.
+	// policy (policy.Replay), on the calculator's figures of its day
+	// rebuilt from the inputs saved by then and the scores known then,
+	// oldest first; Decisions how many the team made; LGD the team's loss
+	// given default it used.
 	Replay    []policy.Replayed
 	Decisions int
 	LGD       float64
@@ -119,7 +121,7 @@ func Validate(ctx context.Context, st *store.Store, a store.Analyst, version int
 	}
 	ds := limits.decisions(run.History.Months)
 	run.Decisions = len(ds)
-	run.Replay, err = policy.Replay(run.History.History, def, &sc.Policy, run.Report.Results[0].Classes, run.LGD, ds)
+	run.Replay, err = policy.Replay(run.History.History, def, &sc.Policy, run.Report.Results[0].Classes, run.LGD, ds, limits.figuresAt())
 	return run, err
 }
 

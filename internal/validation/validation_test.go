@@ -245,3 +245,55 @@ func TestShortHistory(t *testing.T) {
 		}
 	})
 }
+
+// TestReplayOnTheDaysCalculator: a policy whose every class takes half
+// the trade cap, with no maximum, caps past decisions at half the trade
+// cap of their day, rebuilt from the calculator inputs saved by then (not
+// today's): A-1's 30,000 of March 2024, when its inputs gave a trade cap
+// of 20,000, goes to 10,000; its 60,000 of June, after inputs giving
+// 100,000, to 50,000. A-3 never had inputs saved, so its decision's
+// figures were not kept: bounded by no ceiling, and told apart.
+func TestReplayOnTheDaysCalculator(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st *store.Store, c *clock) {
+		ctx := t.Context()
+		importMonths(t, st, 14)
+		c.set(time.Date(2024, 2, 10, 12, 0, 0, 0, time.UTC))
+		must(t, st.SaveLimitInputs(ctx, team, "A-1", store.LimitInputs{MonthlySales: 10_000, MonthsAllowed: 2}))
+		c.set(time.Date(2024, 3, 15, 12, 0, 0, 0, time.UTC))
+		_, err := st.RequestLimit(ctx, team, store.RequestSpec{Account: "A-1", Amount: 30_000, Reason: "opening", Authority: 1e6})
+		must(t, err)
+		c.set(time.Date(2024, 5, 2, 12, 0, 0, 0, time.UTC))
+		must(t, st.SaveLimitInputs(ctx, team, "A-1", store.LimitInputs{MonthlySales: 50_000, MonthsAllowed: 2}))
+		c.set(time.Date(2024, 6, 10, 12, 0, 0, 0, time.UTC))
+		_, err = st.RequestLimit(ctx, team, store.RequestSpec{Account: "A-1", Amount: 60_000, Reason: "more trade", Authority: 1e6})
+		must(t, err)
+		c.set(time.Date(2024, 7, 10, 12, 0, 0, 0, time.UTC))
+		_, err = st.RequestLimit(ctx, team, store.RequestSpec{Account: "A-3", Amount: 8_000, Reason: "opening", Authority: 1e6})
+		must(t, err)
+
+		p := policy.Starting()
+		for i := range p.Limits {
+			p.Limits[i].Cap, p.Limits[i].Share, p.Limits[i].Max, p.Limits[i].AtOnce = policy.CapTrade, 0.5, 0, 1e6
+		}
+		body, err := p.Marshal()
+		must(t, err)
+		_, err = st.SavePolicy(ctx, store.Analyst{Service: team.Service, User: "mia"}, body, "half the trade cap")
+		must(t, err)
+		run, err := Validate(ctx, st, team, 1)
+		must(t, err)
+		if run.Decisions != 3 || len(run.Replay) != 3 {
+			t.Fatalf("replayed %d of %d decisions", len(run.Replay), run.Decisions)
+		}
+		for i, want := range []struct {
+			account       string
+			kept          bool
+			policy, limit float64
+		}{{"A-1", true, 10_000, 10_000}, {"A-1", true, 50_000, 50_000}, {"A-3", false, 0, 8_000}} {
+			d := run.Replay[i]
+			if d.Account != want.account || d.Kept != want.kept || d.PolicyLimit != want.policy || d.Limit != want.limit || d.Reduced() != want.kept ||
+				d.FourEyes != want.kept || !math.IsInf(d.Ceiling, 1) {
+				t.Errorf("decision %d replayed: %+v, want %+v", i, d, want)
+			}
+		}
+	})
+}

@@ -22,6 +22,10 @@ type PolicyReplay struct {
 	// Decisions the team approved, Replayed of them, Changed by the
 	// policy: Reduced (a lower limit) and FourEyes (a second person).
 	Decisions, Replayed, Changed, Reduced, FourEyes int
+	// NotKept are the replayed decisions whose day kept no calculator
+	// figures (no inputs saved for the account by then): only their
+	// class's ceiling bounds them.
+	NotKept int
 	// ExpectedLoss is the difference's expected loss summed; Avoided
 	// what the accounts that defaulted owed above the policy's limits,
 	// × LGD.
@@ -34,7 +38,10 @@ type PolicyReplay struct {
 // ReplayRow is one decision the policy would have changed.
 type ReplayRow struct {
 	ID, Href, Account, Month, Approved, Class, Limit, Difference, PD, ExpectedLoss, Outcome string
-	FourEyes                                                                                bool
+	// Figures says whether the calculator's figures of the decision's
+	// day were rebuilt ("rebuilt") or not kept ("not kept").
+	Figures  string
+	FourEyes bool
 }
 
 // NewPolicyReplay words a run's replay.
@@ -55,6 +62,9 @@ func NewPolicyReplay(run *validation.Run) PolicyReplay {
 	el, avoided := 0.0, 0.0
 	for i := range run.Replay {
 		d := &run.Replay[i]
+		if !d.Kept {
+			r.NotKept++
+		}
 		if !d.Changed() {
 			continue
 		}
@@ -83,7 +93,10 @@ func NewPolicyReplay(run *validation.Run) PolicyReplay {
 	for _, d := range changed {
 		row := ReplayRow{ID: strconv.FormatInt(d.ID, 10), Href: "/decisions/" + strconv.FormatInt(d.ID, 10), Account: d.Account,
 			Month: MonthName(months[d.Month]), Approved: Amount(d.Approved), Class: classes[d.Class].Name + " (" + strconv.Itoa(d.Score) + ")",
-			Limit: Amount(d.Limit), Difference: Amount(d.Approved - d.Limit), PD: "–", ExpectedLoss: "–", FourEyes: d.FourEyes, Outcome: "no default"}
+			Limit: Amount(d.Limit), Difference: Amount(d.Approved - d.Limit), PD: "–", ExpectedLoss: "–", FourEyes: d.FourEyes, Outcome: "no default", Figures: "not kept"}
+		if d.Kept {
+			row.Figures = "rebuilt"
+		}
 		if !math.IsNaN(d.PD) {
 			row.PD, row.ExpectedLoss = Percent(d.PD*100), Amount(math.Round(d.ExpectedLoss))
 		}
