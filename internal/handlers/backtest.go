@@ -48,6 +48,11 @@ func readBacktest(c *echo.Context) backtest {
 		Scope: q.Get("scope"), Folder: strings.TrimSpace(q.Get("folder")), Score: q.Get("score"),
 		Condition: q.Get("condition"), Threshold: strings.TrimSpace(q.Get("threshold"))},
 		Months: strings.TrimSpace(q.Get("months"))}}
+	if b.form.Scope == string(store.ScopeAccounts) {
+		// The page says what to do instead (views.BacktestPage.AccountsScope).
+		b.msg = "Rules on the team's accounts are not back-tested. A back-test judges each past alert by what followed it in the score it watches (did the business's Pay or Z″ get worse?); balances and limits have no such score, so a count of past alerts would not tell a useful rule from a noisy one."
+		return b
+	}
 	if b.form.Scope == string(store.ScopeBusiness) {
 		b.msg = "A back-test runs over the portfolio's histories: choose a folder or the whole portfolio."
 		return b
@@ -162,10 +167,11 @@ func (h *Handler) runBacktest(c *echo.Context) (b backtest, d *backtestData, r v
 	return b, d, views.ReplayRule(b.spec, d.hist, in, b.months), today, false, nil
 }
 
-// showBacktest is /alerts/backtest: the form alone until a score is
-// chosen, then the replay.
+// showBacktest is /alerts/backtest: the form alone until a score or a
+// condition is chosen (a rule on the team's accounts has no score), then
+// the replay.
 func (h *Handler) showBacktest(c *echo.Context) error {
-	if !c.QueryParams().Has("score") {
+	if q := c.QueryParams(); !q.Has("score") && !q.Has("condition") {
 		b := backtest{form: views.BacktestForm{RuleForm: views.RuleForm{Scope: string(store.ScopePortfolio),
 			Score: string(store.ScorePay), Condition: string(store.Below), Threshold: "5"},
 			Months: strconv.Itoa(views.BacktestDefaultMonths)}}

@@ -140,6 +140,7 @@ func TestBacktestRefusesBadInput(t *testing.T) {
 		{"risk", "scope=portfolio&score=risk&condition=below&threshold=3&months=24", "Only Pay and Z″", ""},
 		{"one business", "scope=business&score=pay&condition=below&threshold=3&months=24", "choose a folder or the whole portfolio", ""},
 		{"unknown folder", "scope=folder&folder=999&score=pay&condition=below&threshold=3&months=24", "no folder 999", ""},
+		{"the team's accounts", "scope=accounts&condition=util_above&threshold=90&months=24", "not back-tested", "90"},
 	} {
 		for _, path := range []string{"/alerts/backtest?", "/alerts/backtest.csv?"} {
 			p := u.Get(path + tc.query)
@@ -150,6 +151,23 @@ func TestBacktestRefusesBadInput(t *testing.T) {
 				t.Errorf("%s: the typed %q is not kept", tc.name, tc.kept)
 			}
 		}
+	}
+	// A rule on the team's accounts is refused with why and what to do
+	// instead, the scope kept as chosen; other refusals do not show it.
+	p := u.Get("/alerts/backtest?scope=accounts&condition=over_limit&months=24")
+	if v, _ := p.Doc.Find("#rule-scope option[selected]").Attr("value"); v != "accounts" {
+		t.Errorf("the accounts scope is not kept: %q", v)
+	}
+	if !strings.Contains(p.Text(".form-error"), "balances and limits have no such score") {
+		t.Errorf("the refusal does not say why: %q", p.Text(".form-error"))
+	}
+	for _, href := range []string{"/digest/preview", "/accounts?over=1", "/policy/validation"} {
+		if p.Doc.Find(`#backtest-accounts a[href="`+href+`"]`).Length() != 1 {
+			t.Errorf("what to do instead lacks a link to %s: %q", href, p.Text("#backtest-accounts"))
+		}
+	}
+	if u.Get("/alerts/backtest?scope=portfolio&score=risk&condition=below&threshold=3").Doc.Find("#backtest-accounts").Length() != 0 {
+		t.Error("the accounts explanation shows for a portfolio rule")
 	}
 }
 

@@ -28,6 +28,10 @@ type BacktestForm struct {
 	Months string
 }
 
+// AccountsScope says the form asked for a rule on the team's accounts,
+// which the page explains it does not back-test and points elsewhere.
+func (f BacktestForm) AccountsScope() bool { return f.Scope == string(store.ScopeAccounts) }
+
 // CSVURL is the CSV of alerts per month for the same query.
 func (f BacktestForm) CSVURL() string { return "/alerts/backtest.csv?" + f.query().Encode() }
 
