@@ -254,6 +254,9 @@ func Start(t testing.TB, opts Options) *App {
 	dataDir := opts.DataDir
 	if dataDir == "" && opts.DatabaseURL == "" {
 		dataDir = t.TempDir()
+		if err := seedWorkspace(dataDir); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if opts.RedisURL != "" && opts.RedisTimeout == 0 {
 		opts.RedisTimeout = time.Second

@@ -1,0 +1,55 @@
+package apptest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	workspace "creditdash/internal/store"
+)
+
+var (
+	migratedOnce sync.Once
+	migratedFile []byte
+	migratedErr  error
+)
+
+// seedWorkspace writes into dir a SQLite workspace file with every
+// migration applied. The file is made once per test binary, by the store's
+// own Open, and copied for each app: running the migrations for every app
+// cost seconds under the race detector, most of a short test. Open still
+// runs on the copy (quick_check, goose finding nothing pending), so a
+// migration that fails still fails every test.
+func seedWorkspace(dir string) error {
+	migratedOnce.Do(func() { migratedFile, migratedErr = migrateOnce() })
+	if migratedErr != nil {
+		return migratedErr
+	}
+	return os.WriteFile(filepath.Join(dir, workspace.FileName), migratedFile, 0o600)
+}
+
+// migrateOnce opens a workspace in a directory of its own, closes it (the
+// last connection's close checkpoints the WAL into the file) and reads the
+// file back.
+func migrateOnce() ([]byte, error) {
+	dir, err := os.MkdirTemp("", "apptest-workspace-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	st, err := workspace.Open(context.Background(), workspace.Config{DataDir: dir})
+	if err != nil {
+		return nil, err
+	}
+	if err := st.Close(); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, workspace.FileName)
+	if _, err := os.Stat(path + "-wal"); !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("apptest: the migrated workspace kept its WAL after closing (%v)", err)
+	}
+	return os.ReadFile(path)
+}
