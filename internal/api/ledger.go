@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -145,8 +146,9 @@ func (a *API) submitLedger(c *echo.Context) error {
 		return p
 	}
 	an := a.analyst(c)
+	var queue []string
 	if res.Unlinked > 0 {
-		if err := a.linkByName(c.Request().Context(), an, res.Lines); err != nil {
+		if queue, err = a.linkByName(c.Request().Context(), an, res.Lines); err != nil {
 			return err
 		}
 	}
@@ -157,11 +159,14 @@ func (a *API) submitLedger(c *echo.Context) error {
 			return storeRefusal(err)
 		}
 		out.Imported, out.Summary = len(res.Lines), plan.Text()
+		if len(queue) > 0 {
+			out.Summary += fmt.Sprintf("; %d names would be queued to be looked up through the service's search by a signed-in analyst", len(queue))
+		}
 		return c.JSON(http.StatusOK, out)
 	}
 	name := "api-" + out.AsOf + fileSuffix(lines, t.Format)
 	rec, err := a.store.ImportLedger(c.Request().Context(), an, store.ImportSpec{AsOf: asOf, File: name, Lines: res.Lines,
-		Skipped: len(res.Bad), Update: update})
+		Skipped: len(res.Bad), Update: update, Queue: queue})
 	if err != nil {
 		return storeRefusal(err)
 	}
@@ -201,12 +206,19 @@ func storeRefusal(err error) error {
 
 // linkByName links the lines the ledger links to no business to the one
 // business of their name among those the team's newest ledger links, as
-// the import page does.
-func (a *API) linkByName(ctx context.Context, an store.Analyst, lines []store.LedgerLine) error {
+// the import page does, and returns the accounts whose names are still
+// unknown (ledger.UnknownNames). The import page searches such names
+// through the service; a token holds no session key, so a push queues
+// them all, for a signed-in analyst to look up from the import page.
+func (a *API) linkByName(ctx context.Context, an store.Analyst, lines []store.LedgerLine) ([]string, error) {
 	have, err := a.store.LedgerBalances(ctx, an, "")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ledger.LinkByName(lines, ledger.KnownOf(have))
-	return nil
+	linked, err := a.store.LinkedAccounts(ctx, an)
+	if err != nil {
+		return nil, err
+	}
+	return ledger.Accounts(lines, ledger.UnknownNames(lines, linked)), nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"creditdash/internal/amount"
 	"creditdash/internal/ledger"
+	"creditdash/internal/session"
 	"creditdash/internal/store"
 	"creditdash/internal/views"
 	"creditdash/templates"
@@ -55,6 +56,9 @@ func (h *Handler) importPage(c *echo.Context, asOf string) views.AccountsImportP
 		h.logWorkspace(c, "queued lookups", err)
 	} else {
 		page.Waiting, page.Queued = n, views.NewQueuedNameRows(qs)
+		if n > 0 {
+			page.LookupsWhen = h.lookupsWhen(session.Must(c).User, n)
+		}
 	}
 	if h.sampleLedgers {
 		cur, old := h.sampleDates()
@@ -308,20 +312,23 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 	}
 	var found map[string]string
 	var queue []string
+	var resolved []store.LookupResult
 	if res.Unlinked > 0 {
 		if err := h.linkByName(ctx, a, res.Lines); err != nil {
 			return accountsError(err)
 		}
-		if found, queue, err = h.searchUnknownNames(c, a, res.Lines); err != nil {
-			return accountsError(err)
-		}
+	}
+	// Even a file that links every line looks up queued names with its
+	// searches: the queue moves at each import, not only by a press.
+	if found, queue, resolved, err = h.searchUnknownNames(c, a, res.Lines); err != nil {
+		return accountsError(err)
 	}
 	// The lines hold copies of what they need: the file's text (the
 	// table's, and the upload's when it needed no decoding) need not stay
 	// in memory while the store writes.
 	t, up.Data = nil, nil
 	rec, err := h.store.ImportLedger(ctx, a, store.ImportSpec{AsOf: asOf, File: up.Name, Lines: res.Lines, Skipped: len(res.Bad),
-		Update: page.Update, Found: found, Queue: queue})
+		Update: page.Update, Found: found, Queue: queue, Resolved: resolved})
 	if err != nil {
 		var ve *store.ValidationError
 		if errors.Is(err, store.ErrAccountsFull) || errors.As(err, &ve) {

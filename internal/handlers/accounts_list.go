@@ -17,6 +17,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"creditdash/internal/credit"
+	"creditdash/internal/session"
 	"creditdash/internal/store"
 	"creditdash/internal/views"
 	"creditdash/internal/xlsx"
@@ -59,6 +60,10 @@ func (h *Handler) showAccounts(c *echo.Context) error {
 	if id, err := strconv.ParseInt(q.Get("import"), 10, 64); err == nil {
 		if rec, err := h.store.Import(ctx, a, id); err == nil {
 			page.Flash = importFlash(rec)
+			if _, n, err := h.store.QueuedLookups(ctx, a, 0); err == nil && n > 0 && page.Role != "auditor" {
+				page.Flash += " " + views.Plural(n, "name") + " of the team's accounts wait for the service's search. " +
+					h.lookupsWhen(session.Must(c).User, n)
+			}
 		}
 	}
 	asked, _ := strconv.Atoi(q.Get("asked"))

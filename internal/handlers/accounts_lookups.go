@@ -3,6 +3,8 @@ package handlers
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/labstack/echo/v5"
@@ -28,7 +30,7 @@ import (
 const lookupsPath = "/accounts/lookups"
 
 // importSearches is how many Business/Search requests one import spends.
-const importSearches = 20
+const importSearches = views.ImportSearches
 
 // lookupsAtOnce is how many queued names one press looks up.
 const lookupsAtOnce = 10
@@ -94,51 +96,94 @@ func (h *Handler) searchNames(c *echo.Context, names []*nameSearch) bool {
 }
 
 // searchUnknownNames looks up the names of the lines the file and the
-// team's businesses link to nothing (an account the record links already
-// is left as it is), within importSearches requests. It links each line
-// whose name the search found one business of, and returns those accounts
-// (by the business's name) and the accounts whose names wait for a search.
-func (h *Handler) searchUnknownNames(c *echo.Context, a store.Analyst, lines []store.LedgerLine) (found map[string]string, queue []string, err error) {
-	linked, err := h.store.LinkedAccounts(c.Request().Context(), a)
-	if err != nil {
-		return nil, nil, err
+// team's businesses link to nothing (ledger.UnknownNames: an account the
+// record links already is left as it is) within importSearches requests,
+// and the oldest queued names with what the file's own names leave of
+// them. It links each line whose name the search found one business of,
+// and returns those accounts (by the business's name), the accounts whose
+// names wait for a search, and what it found for the queued names.
+func (h *Handler) searchUnknownNames(c *echo.Context, a store.Analyst, lines []store.LedgerLine) (found map[string]string, queue []string, resolved []store.LookupResult, err error) {
+	ctx := c.Request().Context()
+	var unknown []ledger.Unknown
+	if slices.ContainsFunc(lines, unlinked) {
+		linked, err := h.store.LinkedAccounts(ctx, a)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		unknown = ledger.UnknownNames(lines, linked)
 	}
-	byKey := map[string][]int{}
-	var names []*nameSearch
-	for i, l := range lines {
-		if l.BusinessID != 0 || l.CustomerID != "" || l.SupplierID != "" || linked[l.Account] {
-			continue
+	own := make([]*nameSearch, 0, importSearches)
+	keys := make(map[string]bool, len(unknown))
+	for i, u := range unknown {
+		keys[u.Key] = true
+		if i < importSearches {
+			own = append(own, &nameSearch{name: views.Clip(u.Name, maxSearchLen), key: u.Key})
 		}
-		key := ledger.NameKey(l.Name)
-		if key == "" {
-			continue
-		}
-		if _, seen := byKey[key]; !seen {
-			names = append(names, &nameSearch{name: views.Clip(l.Name, maxSearchLen), key: key})
-		}
-		byKey[key] = append(byKey[key], i)
 	}
-	now := names[:min(len(names), importSearches)]
-	if !h.searchNames(c, now) {
-		return nil, nil, nil // no search offered: nothing to queue for
+	var queued []store.QueuedLookup
+	if spare := importSearches - len(own); spare > 0 {
+		// Some of the oldest may be this file's own names: ask for more.
+		qs, _, err := h.store.QueuedLookups(ctx, a, spare+importSearches)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for _, q := range qs {
+			if k := ledger.NameKey(q.Name); k != "" && !keys[k] && len(queued) < spare {
+				queued = append(queued, q)
+			}
+		}
+	}
+	others := queuedSearches(queued)
+	if !h.searchNames(c, append(own[:len(own):len(own)], others...)) {
+		return nil, nil, nil, nil // no search offered: nothing to queue for
 	}
 	found = map[string]string{}
-	for _, n := range names {
-		switch {
-		case n.answered():
-			if b, ok := n.only(); ok {
-				for _, i := range byKey[n.key] {
-					lines[i].BusinessID = b.BusinessID
-					found[lines[i].Account] = b.BusinessName
+	for i, u := range unknown {
+		if i < len(own) && own[i].answered() {
+			if b, ok := own[i].only(); ok {
+				for _, j := range u.Lines {
+					lines[j].BusinessID = b.BusinessID
+					found[lines[j].Account] = b.BusinessName
 				}
 			}
-		default:
-			for _, i := range byKey[n.key] {
-				queue = append(queue, lines[i].Account)
-			}
+			continue
+		}
+		for _, j := range u.Lines {
+			queue = append(queue, lines[j].Account)
 		}
 	}
-	return found, queue, nil
+	return found, queue, settled(queued, others), nil
+}
+
+// unlinked reports a line the file links to no business.
+func unlinked(l store.LedgerLine) bool {
+	return l.BusinessID == 0 && l.CustomerID == "" && l.SupplierID == ""
+}
+
+// queuedSearches are the searches of queued names.
+func queuedSearches(queued []store.QueuedLookup) []*nameSearch {
+	names := make([]*nameSearch, len(queued))
+	for i, q := range queued {
+		names[i] = &nameSearch{name: views.Clip(q.Name, maxSearchLen), key: ledger.NameKey(q.Name)}
+	}
+	return names
+}
+
+// settled are the queued names the service answered: linked to the one
+// business of exactly the name, or left not linked. The rest stay queued.
+func settled(queued []store.QueuedLookup, names []*nameSearch) []store.LookupResult {
+	var results []store.LookupResult
+	for i, n := range names {
+		if !n.answered() {
+			continue
+		}
+		r := store.LookupResult{Account: queued[i].Account}
+		if b, ok := n.only(); ok {
+			r.BusinessID, r.BusinessName = b.BusinessID, b.BusinessName
+		}
+		results = append(results, r)
+	}
+	return results
 }
 
 // submitNameLookups looks up the next lookupsAtOnce queued names within
@@ -152,33 +197,50 @@ func (h *Handler) submitNameLookups(c *echo.Context) error {
 	if err != nil {
 		return accountsError(err)
 	}
-	names := make([]*nameSearch, len(queued))
-	for i, q := range queued {
-		names[i] = &nameSearch{name: views.Clip(q.Name, maxSearchLen), key: ledger.NameKey(q.Name)}
-	}
+	names := queuedSearches(queued)
 	if !h.searchNames(c, names) {
 		return redirect(c, importPath+"?lookups=unoffered#lookups")
 	}
 	if err := sessionProblem(names, func(n *nameSearch) error { return n.err }); err != nil {
 		return err
 	}
-	var results []store.LookupResult
-	for i, n := range names {
-		if !n.answered() {
-			continue
-		}
-		r := store.LookupResult{Account: queued[i].Account}
-		if b, ok := n.only(); ok {
-			r.BusinessID, r.BusinessName = b.BusinessID, b.BusinessName
-		}
-		results = append(results, r)
-	}
+	results := settled(queued, names)
 	linked, err := h.store.ResolveLookups(ctx, a, results)
 	if err != nil {
 		return accountsError(err)
 	}
 	return redirect(c, importPath+"?looked="+strconv.Itoa(len(results))+"&found="+strconv.Itoa(linked)+
 		"&asked="+strconv.Itoa(len(names))+"#lookups")
+}
+
+// lookupsWhen says when the user can have the queued names looked up, as
+// the code does it: a press of "Look up the next" (lookupsAtOnce names,
+// one request each of the user's hourly limit), or the user's next import,
+// which spends what its own names leave of its importSearches on the
+// oldest of them. Nothing else looks them up: jobs hold no session key.
+func (h *Handler) lookupsWhen(user string, waiting int) string {
+	if !h.features.offered(user, featureSearch) {
+		return "The service does not offer its name search to you, so you cannot look them up; link the accounts by hand."
+	}
+	press := fmt.Sprintf("“Look up the next %d” (one request of your hourly limit a name)", min(waiting, lookupsAtOnce))
+	atImport := func(when string) string {
+		return fmt.Sprintf("your %s, which looks up the oldest of them with what its own names leave of its %d searches", when, importSearches)
+	}
+	q, known := h.cache.Quota(user)
+	if !known {
+		return "Your account's hourly limit is not known yet, or it has none: they can be looked up now, with " + press + ", or at " + atImport("next import") + "."
+	}
+	renews := views.DateTime(q.RenewsAt().UTC())
+	if q.Remaining <= 0 {
+		return "Your account has no requests left this hour, so they can be looked up from " + renews +
+			", when its hourly limit renews: press " + press + " then, or they are looked up at " + atImport("first import after that") + "."
+	}
+	if q.Remaining >= waiting {
+		return fmt.Sprintf("Your account has %s left this hour: all %d can be looked up now, with %s, or at %s.",
+			views.Plural(q.Remaining, "request"), waiting, press, atImport("next import"))
+	}
+	return fmt.Sprintf("Your account has %s left this hour: up to %d can be looked up now, with %s; the rest from %s, when its hourly limit renews, by pressing again then or at %s.",
+		views.Plural(q.Remaining, "request"), q.Remaining, press, renews, atImport("first import after that"))
 }
 
 // lookupsFlash says what the last press of "look up" did, from the

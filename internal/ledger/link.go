@@ -82,3 +82,50 @@ func KnownOf(have []store.LedgerBalance) []Known {
 	}
 	return known
 }
+
+// Unknown is a name no business links: the distinct name (NameKey) and
+// the lines that carry it.
+type Unknown struct {
+	Name, Key string
+	Lines     []int
+}
+
+// UnknownNames are the names of the lines the file links to nothing (no
+// business, customer or supplier id) whose accounts the team's record
+// does not link already (linked), each once, in the file's order: the
+// names the service's Business/Search is to be asked about. The import
+// page searches the first of them and queues the rest; a ledger pushed
+// through the API, which holds no session key, queues them all.
+func UnknownNames(lines []store.LedgerLine, linked map[string]bool) []Unknown {
+	at := map[string]int{}
+	var out []Unknown
+	for i, l := range lines {
+		if l.BusinessID != 0 || l.CustomerID != "" || l.SupplierID != "" || linked[l.Account] {
+			continue
+		}
+		key := NameKey(l.Name)
+		if key == "" {
+			continue
+		}
+		j, seen := at[key]
+		if !seen {
+			j = len(out)
+			at[key] = j
+			out = append(out, Unknown{Name: l.Name, Key: key})
+		}
+		out[j].Lines = append(out[j].Lines, i)
+	}
+	return out
+}
+
+// Accounts are the accounts of the lines that carry the names, in order:
+// what a queue of them holds.
+func Accounts(lines []store.LedgerLine, names []Unknown) []string {
+	var out []string
+	for _, n := range names {
+		for _, i := range n.Lines {
+			out = append(out, lines[i].Account)
+		}
+	}
+	return out
+}

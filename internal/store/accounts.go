@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -73,9 +74,14 @@ type ImportSpec struct {
 	// lines carry the business), by the business's name; each link is
 	// audited as the search's.
 	Found map[string]string
-	// Queue are the accounts whose names wait for Business/Search, past
-	// the import's budget of searches (lookups.go).
+	// Queue are the accounts whose names wait for Business/Search: past
+	// the import's budget of searches, or all of them for a ledger the
+	// API takes, which holds no session key (lookups.go).
 	Queue []string
+	// Resolved are names queued before that the handlers looked up with
+	// what the import's own names left of its searches: they leave the
+	// queue in the import's transaction, as ResolveLookups would.
+	Resolved []LookupResult
 }
 
 // The import modes as ledger_imports keeps them.
@@ -232,6 +238,9 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 	if err != nil {
 		return ImportRecord{}, err
 	}
+	if err := checkResults(spec.Resolved); err != nil {
+		return ImportRecord{}, err
+	}
 	file := spec.File
 	if utf8.RuneCountInString(file) > maxFileNameLen {
 		file = string([]rune(file)[:maxFileNameLen])
@@ -293,7 +302,11 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 		if err != nil {
 			return err
 		}
-		rec.Summary = plan.Text() + lookupsText(spec, queued)
+		linked, resolved, err := s.resolveLookupsTx(ctx, tx, a, spec.Resolved)
+		if err != nil {
+			return err
+		}
+		rec.Summary = plan.Text() + lookupsText(spec, queued, len(resolved), linked)
 		_, err = tx.ExecContext(ctx, `INSERT INTO ledger_imports (id, service, as_of, file_name, imported_at, imported_by, imported, skipped, replaced, dropped, mode, summary)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, rec.ID, a.Service, rec.AsOf, rec.File, now, a.User,
 			rec.Imported, rec.Skipped, boolInt(rec.Replaced), strings.Join(rec.Dropped, ","), rec.Mode, rec.Summary)
@@ -305,7 +318,8 @@ func (s *Store) ImportLedger(ctx context.Context, a Analyst, spec ImportSpec) (I
 			Summary: rec.Summary, ImportedBy: rec.By}); err != nil {
 			return err
 		}
-		return s.appendAuditSeq(ctx, tx, a.Service, chain(importChanges(rec, spec.Lines, plan, changed, kept), lookupChanges(rec, spec, queued)), nil)
+		return s.appendAuditSeq(ctx, tx, a.Service, chain(importChanges(rec, spec.Lines, plan, changed, kept), lookupChanges(rec, spec, queued),
+			slices.Values(resolved)), nil)
 	})
 	if err != nil {
 		return ImportRecord{}, err

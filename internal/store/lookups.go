@@ -73,17 +73,22 @@ func (s *Store) queueLookups(ctx context.Context, tx *sql.Tx, a Analyst, rec Imp
 }
 
 // lookupsText says what the service's search did for an import, for its
-// summary: "" when it did nothing.
-func lookupsText(spec ImportSpec, queued int) string {
+// summary: "" when it did nothing. resolved and linked count the queued
+// names it looked up with what its own names left of its searches.
+func lookupsText(spec ImportSpec, queued, resolved, linked int) string {
 	text := ""
 	if len(spec.Found) > 0 {
 		text = fmt.Sprintf("; %d linked to the one business of their name that the service's search found", len(spec.Found))
 	}
 	if queued > 0 {
-		text += fmt.Sprintf("; %d names past the import's budget of searches queued to be looked up", queued)
+		text += fmt.Sprintf("; %d names queued to be looked up through the service's search by a signed-in analyst", queued)
 	}
 	if n := len(spec.Queue) - queued; n > 0 {
 		text += fmt.Sprintf("; %d names not queued (queued already, or the queue holds %d)", n, MaxQueuedLookups)
+	}
+	if resolved > 0 {
+		text += fmt.Sprintf("; %d names queued before looked up: %d linked to the one business of their name, %d left not linked",
+			resolved, linked, resolved-linked)
 	}
 	return text
 }
@@ -105,7 +110,7 @@ func lookupChanges(rec ImportRecord, spec ImportSpec, queued int) iter.Seq[Audit
 		}
 		if queued > 0 {
 			yield(AuditChange{Actor: rec.By, Action: AuditActionLookup, NewValue: fmt.Sprintf("%d queued", queued),
-				Reason: fmt.Sprintf("import %d: names past its budget of Business/Search requests, queued to be looked up", rec.ID)})
+				Reason: fmt.Sprintf("import %d: names it did not look up through Business/Search, queued to be looked up", rec.ID)})
 		}
 	}
 }
@@ -171,48 +176,14 @@ func (s *Store) ResolveLookups(ctx context.Context, a Analyst, results []LookupR
 	if err != nil {
 		return 0, err
 	}
-	if len(results) > MaxPage {
-		return 0, invalid("results", "at most %d names are looked up at once", MaxPage)
-	}
-	for _, r := range results {
-		if r.BusinessID != 0 {
-			if err := checkBusiness(r.BusinessID); err != nil {
-				return 0, err
-			}
-		}
+	if err := checkResults(results); err != nil {
+		return 0, err
 	}
 	linked := 0
 	err = s.teamWrite(ctx, a.Service, "resolve lookups", func(tx *sql.Tx) error {
-		linked = 0
 		var changes []AuditChange
-		for _, r := range results {
-			res, err := tx.ExecContext(ctx, "DELETE FROM name_lookups WHERE service = $1 AND account = $2", a.Service, r.Account)
-			if err != nil {
-				return err
-			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				continue // looked up by someone else meanwhile
-			}
-			c := AuditChange{Actor: a.User, Action: AuditActionLookup, Account: r.Account, OldValue: "queued",
-				NewValue: "not linked", Reason: "the service's Business/Search found no single business of exactly this name"}
-			if r.BusinessID > 0 {
-				res, err := tx.ExecContext(ctx, `UPDATE team_accounts SET business_id = $3, updated_at = $4, updated_by = $5
-					WHERE service = $1 AND account = $2 AND business_id = 0`, a.Service, r.Account, int64(r.BusinessID), s.stamp(), a.User)
-				if err != nil {
-					return err
-				}
-				if n, _ := res.RowsAffected(); n == 0 {
-					continue // linked otherwise meanwhile, and audited then
-				}
-				linked++
-				c = AuditChange{Actor: a.User, Action: AuditActionLink, Account: r.Account, BusinessID: r.BusinessID,
-					NewValue: strconv.FormatInt(int64(r.BusinessID), 10),
-					Reason:   "queued name looked up: the service's Business/Search found one business of exactly this name: " + tidyName(r.BusinessName)}
-			}
-			changes = append(changes, c)
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM name_lookups WHERE service = $1 AND account IN
-			(SELECT account FROM team_accounts WHERE service = $1 AND business_id <> 0)`, a.Service); err != nil {
+		var err error
+		if linked, changes, err = s.resolveLookupsTx(ctx, tx, a, results); err != nil {
 			return err
 		}
 		for _, c := range changes {
@@ -223,6 +194,62 @@ func (s *Store) ResolveLookups(ctx context.Context, a Analyst, results []LookupR
 		return nil
 	})
 	return linked, err
+}
+
+// checkResults refuses look-up results past MaxPage or naming a business
+// id that cannot be one.
+func checkResults(results []LookupResult) error {
+	if len(results) > MaxPage {
+		return invalid("results", "at most %d names are looked up at once", MaxPage)
+	}
+	for _, r := range results {
+		if r.BusinessID != 0 {
+			if err := checkBusiness(r.BusinessID); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// resolveLookupsTx takes the looked-up names off the queue within tx (a
+// press of "look up", or an import that looked up queued names with what
+// its own left of its searches), and returns how many it linked and the
+// audit entries of every outcome.
+func (s *Store) resolveLookupsTx(ctx context.Context, tx *sql.Tx, a Analyst, results []LookupResult) (int, []AuditChange, error) {
+	linked := 0
+	var changes []AuditChange
+	for _, r := range results {
+		res, err := tx.ExecContext(ctx, "DELETE FROM name_lookups WHERE service = $1 AND account = $2", a.Service, r.Account)
+		if err != nil {
+			return 0, nil, err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			continue // looked up by someone else meanwhile
+		}
+		c := AuditChange{Actor: a.User, Action: AuditActionLookup, Account: r.Account, OldValue: "queued",
+			NewValue: "not linked", Reason: "the service's Business/Search found no single business of exactly this name"}
+		if r.BusinessID > 0 {
+			res, err := tx.ExecContext(ctx, `UPDATE team_accounts SET business_id = $3, updated_at = $4, updated_by = $5
+				WHERE service = $1 AND account = $2 AND business_id = 0`, a.Service, r.Account, int64(r.BusinessID), s.stamp(), a.User)
+			if err != nil {
+				return 0, nil, err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				continue // linked otherwise meanwhile, and audited then
+			}
+			linked++
+			c = AuditChange{Actor: a.User, Action: AuditActionLink, Account: r.Account, BusinessID: r.BusinessID,
+				NewValue: strconv.FormatInt(int64(r.BusinessID), 10),
+				Reason:   "queued name looked up: the service's Business/Search found one business of exactly this name: " + tidyName(r.BusinessName)}
+		}
+		changes = append(changes, c)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM name_lookups WHERE service = $1 AND account IN
+		(SELECT account FROM team_accounts WHERE service = $1 AND business_id <> 0)`, a.Service); err != nil {
+		return 0, nil, err
+	}
+	return linked, changes, nil
 }
 
 // LinkedAccounts are the accounts of the team's record linked to a

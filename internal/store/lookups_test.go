@@ -22,7 +22,7 @@ func TestNameLookupsQueuedAndResolved(t *testing.T) {
 		rec, err := s.ImportLedger(ctx, alice, ImportSpec{AsOf: date("2026-10-31"), File: "names.csv", Lines: lines,
 			Found: map[string]string{"Acme": "ACME INC"}, Queue: []string{"Zenith", "Orbit", "Quill", "Quill", "Nobody"}})
 		must(t, err)
-		if !strings.Contains(rec.Summary, "1 linked to the one business of their name") || !strings.Contains(rec.Summary, "3 names past the import's budget") {
+		if !strings.Contains(rec.Summary, "1 linked to the one business of their name") || !strings.Contains(rec.Summary, "3 names queued to be looked up") {
 			t.Errorf("summary %q", rec.Summary)
 		}
 		links := auditOf(t, s, alice.Service, AuditActionLink)
@@ -82,6 +82,41 @@ func TestNameLookupsQueuedAndResolved(t *testing.T) {
 		must(t, err)
 		if !v.Intact {
 			t.Errorf("audit chain: %+v", v)
+		}
+	})
+}
+
+// TestImportResolvesQueuedNames (issue 43.3): an import that looked up
+// queued names with what its own left of its searches takes them off the
+// queue in its transaction: the one found linked, the other left not
+// linked, each audited, and its summary says so.
+func TestImportResolvesQueuedNames(t *testing.T) {
+	eachEngine(t, func(t *testing.T, s *Store) {
+		ctx := t.Context()
+		named := func(acc string) LedgerLine { l := line(acc, 0, 100); l.Name = acc + " Ltd"; return l }
+		_, err := s.ImportLedger(ctx, alice, ImportSpec{AsOf: date("2026-10-31"), File: "names.csv",
+			Lines: []LedgerLine{named("Zenith"), named("Quill")}, Queue: []string{"Zenith", "Quill"}})
+		must(t, err)
+		rec, err := s.ImportLedger(ctx, bob, ImportSpec{AsOf: date("2026-11-30"), File: "next.csv", Update: true,
+			Lines:    []LedgerLine{line("Other", 1005, 10)},
+			Resolved: []LookupResult{{Account: "Zenith", BusinessID: 2002, BusinessName: "ZENITH LTD"}, {Account: "Quill"}}})
+		must(t, err)
+		if !strings.Contains(rec.Summary, "2 names queued before looked up: 1 linked to the one business of their name, 1 left not linked") {
+			t.Errorf("summary %q", rec.Summary)
+		}
+		if _, n, err := s.QueuedLookups(ctx, alice, 10); err != nil || n != 0 {
+			t.Errorf("%d still queued (%v)", n, err)
+		}
+		links := auditOf(t, s, alice.Service, AuditActionLink)
+		if len(links) != 1 || links[0].Account != "Zenith" || links[0].Actor != "bob" || !strings.Contains(links[0].Reason, "ZENITH LTD") {
+			t.Errorf("links audited: %+v", links)
+		}
+		if l := auditOf(t, s, alice.Service, AuditActionLookup); len(l) != 2 || l[1].Account != "Quill" || l[1].NewValue != "not linked" {
+			t.Errorf("look-ups audited: %+v", l)
+		}
+		if _, err := s.ImportLedger(ctx, bob, ImportSpec{AsOf: date("2026-11-30"), File: "bad.csv", Lines: []LedgerLine{line("Other", 1005, 10)},
+			Resolved: []LookupResult{{Account: "Quill", BusinessID: -4}}}); err == nil {
+			t.Error("a look-up naming business -4 was taken")
 		}
 	})
 }

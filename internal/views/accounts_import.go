@@ -35,7 +35,13 @@ type AccountsImportPage struct {
 	// the oldest of them (nil when none wait).
 	Waiting int
 	Queued  []QueuedNameRow
+	// LookupsWhen says when the user can have them looked up.
+	LookupsWhen string
 }
+
+// ImportSearches is how many names one import looks up through the
+// service's Business/Search at most (the handlers spend it).
+const ImportSearches = 20
 
 // QueuedNameRow is a name waiting for the service's search.
 type QueuedNameRow struct {
