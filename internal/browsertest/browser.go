@@ -46,11 +46,14 @@ import (
 // Timeouts bound every test so a hung page fails the test instead of
 // blocking CI until the go test timeout.
 const (
-	// TestTimeout is how long one test may drive its tab in total.
-	TestTimeout = 60 * time.Second
-	// StepTimeout is how long one helper (a wait, a click) may take; a
-	// missing element fails after this rather than after the whole test.
-	StepTimeout = 15 * time.Second
+	// TestTimeout is how long one test may drive its tab in total. Every
+	// step (a navigation, a click, a wait for what the test checks) runs
+	// until this deadline, never one of its own: on two cores busy with the
+	// rest of make test a page can take many seconds to show what it will
+	// show, and a step's short deadline failed there although the page was
+	// right. A page that never gets there fails at this deadline, naming
+	// what was waited for.
+	TestTimeout = 3 * time.Minute
 	// startTimeout bounds one start of Chromium itself. Under a whole
 	// make test on two busy cores a first start was seen to take more than
 	// 30 s (every test binary compiling and running at once), so a start
@@ -128,7 +131,7 @@ func Start(t testing.TB) *Browser {
 	// A new browser context per test keeps cookies and storage apart; the
 	// tab's first Do creates it and binds the tab's life to tab.
 	tab, closeTab := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
-	startCtx, cancelStart := context.WithTimeout(tab, StepTimeout)
+	startCtx, cancelStart := context.WithTimeout(tab, startTimeout)
 	defer cancelStart()
 	if err := startTab(tab, startCtx); err != nil {
 		closeTab()
@@ -161,7 +164,7 @@ func startTab(tab, startCtx context.Context) error {
 	case err := <-done:
 		return err
 	case <-startCtx.Done():
-		return fmt.Errorf("no tab after %s: %w", StepTimeout, startCtx.Err())
+		return fmt.Errorf("no tab after %s: %w", startTimeout, startCtx.Err())
 	}
 }
 

@@ -1,7 +1,6 @@
 package browsertest
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
@@ -42,8 +41,7 @@ func TestChartsDrawInSteps(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	b := Start(t)
 	openSignedIn(t, app, b, "/portfolio/scores?score=pay")
-	ctx, cancel := context.WithTimeout(b.Context(), StepTimeout)
-	defer cancel()
+	ctx := b.Context()
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: recordCharts}); err != nil {
 		t.Fatal(err)
 	}

@@ -119,8 +119,7 @@ func (c *collector) all() []chromedp.ConsoleMessage {
 
 // watchCSP installs cspWatcher for every document the tab loads from now on.
 func (b *Browser) watchCSP() error {
-	ctx, cancel := context.WithTimeout(b.ctx, StepTimeout)
-	defer cancel()
+	ctx := b.ctx
 	_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
 		Source:    cspWatcher,
 		WorldName: "browsertest",
@@ -135,8 +134,7 @@ func (b *Browser) watchCSP() error {
 // entry of the tab so far, in order.
 func (b *Browser) Console() []chromedp.ConsoleMessage {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, StepTimeout)
-	defer cancel()
+	ctx := b.ctx
 	if err := b.console.flush(ctx); err != nil {
 		b.fatalf("%v", err)
 	}

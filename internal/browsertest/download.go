@@ -84,8 +84,7 @@ func (b *Browser) allowDownloads() string {
 		return b.dlDir
 	}
 	dir := b.t.TempDir()
-	ctx, cancel := context.WithTimeout(b.ctx, StepTimeout)
-	defer cancel()
+	ctx := b.ctx
 	_, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
 		Behavior:         browser.SetDownloadBehaviorBehaviorAllowAndName,
 		BrowserContextID: chromedp.FromContext(b.tab).BrowserContextID,
@@ -103,8 +102,7 @@ func (b *Browser) allowDownloads() string {
 // download.
 func (b *Browser) frames() map[cdp.FrameID]bool {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, StepTimeout)
-	defer cancel()
+	ctx := b.ctx
 	res, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
 	if err != nil {
 		b.fatalf("listing the page's frames: %v", err)

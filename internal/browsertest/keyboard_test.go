@@ -1,7 +1,6 @@
 package browsertest
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -74,8 +73,7 @@ type focused struct {
 // tab presses Tab once, as a keyboard does, and returns what has focus.
 func tab(b *Browser) focused {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.Context(), StepTimeout)
-	defer cancel()
+	ctx := b.Context()
 	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
 		b.fatalf("press Tab: %v", err)
 	}

@@ -1,7 +1,6 @@
 package browsertest
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -49,8 +48,7 @@ func mainPages() [][2]string {
 // the page honour its viewport meta tag, as a phone does.
 func setViewport(b *Browser, w, h int64, mobile bool) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.Context(), StepTimeout)
-	defer cancel()
+	ctx := b.Context()
 	_, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 		Width: w, Height: h, DeviceScaleFactor: 1, Mobile: mobile,
 	})

@@ -9,22 +9,20 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// step runs actions that return nothing within StepTimeout, failing the
+// step runs actions that return nothing by the test's deadline, failing the
 // test with what on error.
 func (b *Browser) step(what string, actions ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, StepTimeout)
-	defer cancel()
+	ctx := b.ctx
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		b.fatalf("%s: %v", what, err)
 	}
 }
 
-// value runs one action that returns a value within StepTimeout.
+// value runs one action that returns a value by the test's deadline.
 func value[T any](b *Browser, what string, action chromedp.Action[T]) T {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, StepTimeout)
-	defer cancel()
+	ctx := b.ctx
 	v, err := chromedp.Run(ctx, action)
 	if err != nil {
 		b.fatalf("%s: %v", what, err)
@@ -102,8 +100,7 @@ func (b *Browser) Click(sel string) {
 // to (after redirects) and returns that page's HTTP status.
 func (b *Browser) ClickNavigate(sel string) int {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, StepTimeout)
-	defer cancel()
+	ctx := b.ctx
 	resp, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(sel)))
 	if err != nil {
 		b.fatalf("click %s and wait for the next page: %v", sel, err)

@@ -11,11 +11,14 @@ import (
 	"creditdash/internal/apptest"
 )
 
-// settled resolves once the page has loaded and the browser has been idle
-// after it: js/charts.js asks for its idle callback (the one that fetches
-// ECharts for print) on load, so by this one's turn it has run.
+// settled resolves once js/charts.js has had its every chance to fetch
+// ECharts: its load handler decides (never on a page whose every chart
+// waits for its button) and, where it would fetch, asks for an idle
+// callback; idle callbacks run in the order asked, so one asked after the
+// load event's handlers runs after it. A condition, not a time: on a busy
+// machine it comes later, and no timeout lets it come before.
 const settled = `new Promise((resolve) => {
-	const idle = () => requestIdleCallback(() => setTimeout(() => resolve(true), 100), {timeout: 5000});
+	const idle = () => setTimeout(() => requestIdleCallback(() => resolve(true)), 0);
 	if (document.readyState === 'complete') idle(); else addEventListener('load', idle);
 })`
 
@@ -54,12 +57,23 @@ func readHeat(b *Browser, id string) heatView {
 	const button = box.querySelector('[data-show-chart]');
 	const zones = new Set();
 	table.querySelectorAll('td[class^="zone-"]:not(.zone-none)').forEach((td) => zones.add(getComputedStyle(td).backgroundColor));
+	// The shifts so far come buffered to an observer, later; the page's
+	// navigation entry, which every page has, comes to a second observer
+	// in the same delivery, after the first's. Its arrival is the signal
+	// that every shift so far has been counted (takeRecords collects any
+	// not yet handed over), whatever the machine's speed.
 	const shift = await new Promise((resolve) => {
 		let sum = 0;
-		new PerformanceObserver((list) => {
-			list.getEntries().forEach((e) => { if (!e.hadRecentInput) sum += e.value; });
-		}).observe({type: 'layout-shift', buffered: true});
-		setTimeout(() => resolve(sum), 50);
+		const add = (entries) => entries.forEach((e) => { if (!e.hadRecentInput) sum += e.value; });
+		const shifts = new PerformanceObserver((list) => add(list.getEntries()));
+		shifts.observe({type: 'layout-shift', buffered: true});
+		const nav = new PerformanceObserver(() => {
+			add(shifts.takeRecords());
+			nav.disconnect();
+			shifts.disconnect();
+			resolve(sum);
+		});
+		nav.observe({type: 'navigation', buffered: true});
 	});
 	return {
 		Deferred: el.hasAttribute('data-chart-deferred'),

@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -24,8 +23,7 @@ func waitECharts(b *Browser) {
 // ("print", or "" for the screen again).
 func emulateMedia(b *Browser, media string) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.Context(), StepTimeout)
-	defer cancel()
+	ctx := b.Context()
 	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: media}); err != nil {
 		b.fatalf("emulate media %q: %v", media, err)
 	}
@@ -109,11 +107,9 @@ func TestReportPrintsAsADatedDocument(t *testing.T) {
 		name          string
 		width, height float64
 	}{{"A4", 8.27, 11.69}, {"Letter", 8.5, 11}} {
-		ctx, cancel := context.WithTimeout(b.Context(), StepTimeout)
-		res, err := chromedp.Call(ctx, page.PrintToPDF, page.PrintToPDFParams{
+		res, err := chromedp.Call(b.Context(), page.PrintToPDF, page.PrintToPDFParams{
 			PrintBackground: new(true), PaperWidth: paper.width, PaperHeight: paper.height,
 		})
-		cancel()
 		if err != nil {
 			t.Fatalf("print to PDF on %s: %v", paper.name, err)
 		}

@@ -1,7 +1,6 @@
 package browsertest
 
 import (
-	"context"
 	"regexp"
 	"testing"
 
@@ -30,8 +29,7 @@ func PDFPages(pdf []byte) int { return len(pageObject.FindAllIndex(pdf, -1)) }
 // @page margins), and returns the PDF and its page count.
 func PrintPages(t *testing.T, b *Browser, paper Paper) ([]byte, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(b.Context(), StepTimeout)
-	defer cancel()
+	ctx := b.Context()
 	res, err := chromedp.Call(ctx, page.PrintToPDF, page.PrintToPDFParams{
 		PrintBackground: new(true), PaperWidth: paper.Width, PaperHeight: paper.Height,
 	})

@@ -14,8 +14,7 @@ import (
 // and returns its path.
 func (b *Browser) Screenshot(name string) string {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, StepTimeout)
-	defer cancel()
+	ctx := b.ctx
 	path, err := b.writeShot(ctx, name)
 	if err != nil {
 		b.t.Fatalf("browser: screenshot %s: %v", name, err)

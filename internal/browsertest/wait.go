@@ -1,7 +1,6 @@
 package browsertest
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -45,8 +44,7 @@ func Until[T any](b *Browser, what, js string, ok func(T) bool) T {
 // the way a machine busy with other work makes it: the waits must hold.
 func (b *Browser) SlowCPU(rate float64) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, StepTimeout)
-	defer cancel()
+	ctx := b.ctx
 	if _, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate}); err != nil {
 		b.fatalf("slow the CPU %gx: %v", rate, err)
 	}

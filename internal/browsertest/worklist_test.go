@@ -57,8 +57,7 @@ func TestWorklistKeyboard(t *testing.T) {
 		t.Errorf("a j typed into the owner field moved the line to %q", current())
 	}
 	b.step("mark A-2 again", chromedp.Focus(chromedp.CSS(`tr[data-account="A-2"] a.work-open`)))
-	ctx, cancel := context.WithTimeout(b.ctx, StepTimeout)
-	defer cancel()
+	ctx := b.ctx
 	if _, err := chromedp.RunResponse(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
 		t.Fatalf("Enter on the marked line: %v", err)
 	}

@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -302,9 +301,8 @@ func TestWorkspaceWatchNoteAlertSnapshot(t *testing.T) {
 	b.Screenshot("snapshot-print-media")
 	emulateMedia(b, "")
 
-	ctx, cancel := context.WithTimeout(b.Context(), StepTimeout)
+	ctx := b.Context()
 	res, err := chromedp.Call(ctx, page.PrintToPDF, page.PrintToPDFParams{PrintBackground: new(true), PaperWidth: 8.27, PaperHeight: 11.69})
-	cancel()
 	if err != nil {
 		t.Fatalf("print the copy to PDF: %v", err)
 	}
