@@ -64,15 +64,19 @@ const accountFields = `t.id, t.account, t.name, t.business_id, t.customer_id, t.
 // accounts.
 const accountColumns = accountFields + `
 	FROM ledger_lines l CROSS JOIN team_accounts t JOIN ledgers g ON g.id = l.ledger_id
-	LEFT JOIN limit_input_versions i ON i.account_id = t.id AND i.version = (SELECT MAX(x.version) FROM limit_input_versions x WHERE x.account_id = t.id)`
+	LEFT JOIN limit_input_versions i ON i.account_id = t.id
+		AND NOT EXISTS (SELECT 1 FROM limit_input_versions x WHERE x.account_id = i.account_id AND x.version > i.version)`
 
 // recordColumns reads every account of the record ($1) with its line of
-// the newest ledger, when that ledger lists it.
+// the newest ledger, when that ledger lists it. Both read an account's
+// newest inputs; the test for a newer version runs only for accounts with
+// inputs saved.
 const recordColumns = accountFields + `
 	FROM team_accounts t
 	LEFT JOIN ledger_lines l ON l.account_id = t.id AND l.ledger_id = (SELECT id FROM ledgers WHERE service = $1 ORDER BY as_of DESC LIMIT 1)
 	LEFT JOIN ledgers g ON g.id = l.ledger_id
-	LEFT JOIN limit_input_versions i ON i.account_id = t.id AND i.version = (SELECT MAX(x.version) FROM limit_input_versions x WHERE x.account_id = t.id)`
+	LEFT JOIN limit_input_versions i ON i.account_id = t.id
+		AND NOT EXISTS (SELECT 1 FROM limit_input_versions x WHERE x.account_id = i.account_id AND x.version > i.version)`
 
 // ledgerDate picks the ledger: $2, or the team's newest when $2 is empty,
 // and joins its lines to the team's accounts. The ledger is found first,
