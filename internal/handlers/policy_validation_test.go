@@ -81,6 +81,10 @@ func TestDemoHistoryValidates(t *testing.T) {
 		if cell := p.Doc.Find("#model-risk td.num").First().Text(); !strings.HasPrefix(cell, strconv.FormatFloat(auc, 'f', 3, 64)+" (") {
 			t.Errorf("the page's Risk AUC %q, the file's %s", cell, risk[2])
 		}
+		// Each class's bad rate carries its bootstrap range.
+		if c := p.Text("section[aria-labelledby='class-risk'] table.validation-classes tbody"); !strings.Contains(c, "% to ") {
+			t.Errorf("Risk's bad rates per class have no range: %q", c)
+		}
 		scores := u.Get("/policy/validation/scores.csv")
 		if scores.Status != http.StatusOK || !strings.HasPrefix(scores.Body, "model,account,month,score,defaulted\n") {
 			t.Fatalf("scores.csv: %d %.200s", scores.Status, scores.Body)

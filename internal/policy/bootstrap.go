@@ -31,15 +31,30 @@ type cell struct {
 // bootstrap resamples accounts, not account-months: an account's months
 // are not independent of each other, so the interval must move them
 // together. Each draw picks as many accounts as were scored, with
-// replacement, from a generator seeded by seed alone.
-func bootstrap(obs []Obs, draws int, seed uint64) Intervals {
+// replacement, from a generator seeded by seed alone. The same draws give
+// the interval of each class's bad rate (classes safest first, as
+// BadRates counts them; NaN for a class no draw scored).
+func bootstrap(obs []Obs, draws int, seed uint64, classes []Class) (Intervals, []Interval) {
 	out := Intervals{Draws: draws}
+	nan := Interval{math.NaN(), math.NaN()}
+	rates := make([]Interval, len(classes))
+	for c := range rates {
+		rates[c] = nan
+	}
 	t := tabulate(obs)
 	if t.goods == 0 || t.bads == 0 || draws <= 0 {
-		nan := Interval{math.NaN(), math.NaN()}
 		out.AUC, out.Gini, out.KS = nan, nan, nan
-		return out
+		return out, rates
 	}
+	// The class of each distinct score.
+	classAt := make([]int, len(t.scores))
+	for k, s := range t.scores {
+		if len(classes) > 0 {
+			classAt[k] = classOf(classes, int(s))
+		}
+	}
+	classRates := make([][]float64, len(classes))
+	cgood, cbad := make([]int, len(classes)), make([]int, len(classes))
 	// Each account's observations as cells, accounts in the order first
 	// seen, so the draws do not depend on a map's order; then flat, an
 	// account's cells from start[a] to start[a+1], for the draws' sake.
@@ -88,9 +103,20 @@ func bootstrap(obs []Obs, draws int, seed uint64) Intervals {
 			}
 		}
 		goods, bads := 0, 0
+		clear(cgood)
+		clear(cbad)
 		for k := range good {
 			goods += good[k]
 			bads += bad[k]
+			if len(classes) > 0 {
+				cgood[classAt[k]] += good[k]
+				cbad[classAt[k]] += bad[k]
+			}
+		}
+		for c := range classes {
+			if n := cgood[c] + cbad[c]; n > 0 {
+				classRates[c] = append(classRates[c], float64(cbad[c])/float64(n))
+			}
 		}
 		auc, ks := separation(good, bad, goods, bads)
 		if math.IsNaN(auc) { // a draw with no default: no figure
@@ -99,7 +125,10 @@ func bootstrap(obs []Obs, draws int, seed uint64) Intervals {
 		aucs, ginis, kss = append(aucs, auc), append(ginis, 2*auc-1), append(kss, ks)
 	}
 	out.AUC, out.Gini, out.KS = percentiles(aucs), percentiles(ginis), percentiles(kss)
-	return out
+	for c := range classes {
+		rates[c] = percentiles(classRates[c])
+	}
+	return out, rates
 }
 
 // percentiles is the 2.5th and 97.5th percentile of vs (nearest rank).

@@ -3,6 +3,7 @@ package policy
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -125,6 +126,11 @@ func TestValidateByHand(t *testing.T) {
 	if r := rates[2].Rate(); !near(r, 2.0/3) || !math.IsNaN(rates[4].Rate()) {
 		t.Errorf("elevated rate %v, want 2/3; empty severe %v, want NaN", r, rates[4].Rate())
 	}
+	// Each class scored has the bootstrap interval of its bad rate; the
+	// empty one has none.
+	if in := rates[2].Interval; !(in.Low >= 0 && in.Low <= in.High && in.High <= 1) || !math.IsNaN(rates[4].Interval.Low) {
+		t.Errorf("elevated's interval %+v, severe's %+v", in, rates[4].Interval)
+	}
 	// The hand card's classes: safe (15+) A20 D18 A20 D18 C18 C18, 2 bad
 	// of 6; watch B6, 1 of 1.
 	if c := rep.Results[0].Classes; c[0].Observations != 6 || c[0].Bads != 2 || c[1].Observations != 1 || c[1].Bads != 1 {
@@ -240,15 +246,23 @@ func TestBootstrapSeeded(t *testing.T) {
 			obs = append(obs, Obs{Account: a, Month: m, Score: s, Bad: (int(a)*7+int(m))%23 < 12-int(s)})
 		}
 	}
-	one, two := bootstrap(obs, 100, 1), bootstrap(obs, 100, 1)
-	if one != two {
-		t.Fatalf("bootstrap not deterministic: %+v vs %+v", one, two)
+	classes := []Class{{"safe", 6}, {"risky", math.MinInt32}}
+	one, oneRates := bootstrap(obs, 100, 1, classes)
+	two, twoRates := bootstrap(obs, 100, 1, classes)
+	if one != two || !slices.Equal(oneRates, twoRates) {
+		t.Fatalf("bootstrap not deterministic: %+v %v vs %+v %v", one, oneRates, two, twoRates)
 	}
 	f := Measure(obs)
 	if !(one.AUC.Low <= f.AUC && f.AUC <= one.AUC.High && one.AUC.Low < one.AUC.High) || !(one.KS.Low <= f.KS && f.KS <= one.KS.High) {
 		t.Errorf("AUC %v in %+v? KS %v in %+v?", f.AUC, one.AUC, f.KS, one.KS)
 	}
-	if other := bootstrap(obs, 100, 2); other == one {
+	// Each class's bad rate lies in its own interval, which has width.
+	for k, c := range BadRates(obs, classes) {
+		if r, in := c.Rate(), oneRates[k]; !(in.Low <= r && r <= in.High && in.Low < in.High) {
+			t.Errorf("class %s: bad rate %v in %+v?", c.Class, r, in)
+		}
+	}
+	if other, _ := bootstrap(obs, 100, 2, classes); other == one {
 		t.Error("another seed gave the same intervals")
 	}
 }

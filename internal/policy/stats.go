@@ -135,6 +135,9 @@ func Measure(obs []Obs) Figures {
 type ClassRate struct {
 	Class              string
 	Observations, Bads int
+	// Interval is the 95 % bootstrap interval of its bad rate (Validate
+	// sets it; NaN when the model has nothing to tell apart).
+	Interval Interval
 }
 
 // Rate is the class's bad rate, 0–1; NaN when empty.

@@ -97,8 +97,12 @@ func Validate(h *History, def Definition, models []Model) (*Report, error) {
 		r := &rep.Results[i]
 		wg.Go(func() {
 			r.Figures = Measure(r.Obs)
-			r.Intervals = bootstrap(r.Obs, BootstrapDraws, BootstrapSeed)
+			var rates []Interval
+			r.Intervals, rates = bootstrap(r.Obs, BootstrapDraws, BootstrapSeed, r.Model.Classes)
 			r.Classes = BadRates(r.Obs, r.Model.Classes)
+			for k := range r.Classes {
+				r.Classes[k].Interval = rates[k]
+			}
 		})
 	}
 	wg.Wait()

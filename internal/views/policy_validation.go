@@ -98,9 +98,9 @@ type ValidationModel struct {
 	BootstrapDraws, Seed int
 }
 
-// ValidationClass is one class's bad rate.
+// ValidationClass is one class's bad rate, with its bootstrap range.
 type ValidationClass struct {
-	Name, Observations, Bads, Rate string
+	Name, Observations, Bads, Rate, Range string
 }
 
 // NewValidationModel words a model's result.
@@ -124,9 +124,12 @@ func NewValidationModel(r policy.Result) ValidationModel {
 	v.InWords = "Of an account that went on to default and one that did not, it scored the defaulter lower " +
 		strconv.Itoa(int(math.Round(f.AUC*100))) + " times in 100 (ties counted as half)."
 	for _, c := range r.Classes {
-		vc := ValidationClass{Name: c.Class, Observations: Int(int64(c.Observations)), Bads: Int(int64(c.Bads)), Rate: "–"}
+		vc := ValidationClass{Name: c.Class, Observations: Int(int64(c.Observations)), Bads: Int(int64(c.Bads)), Rate: "–", Range: "–"}
 		if c.Observations > 0 {
 			vc.Rate = Percent(c.Rate() * 100)
+		}
+		if !math.IsNaN(c.Interval.Low) {
+			vc.Range = Percent(c.Interval.Low*100) + " to " + Percent(c.Interval.High*100)
 		}
 		v.Classes = append(v.Classes, vc)
 	}
