@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -111,19 +112,107 @@ func TestQuickBooksAgingDetail(t *testing.T) {
 	wantLine(t, lines, "Cool Cars", 1850, [5]float64{0, -150, 0, 0, 2000})
 }
 
-// TestXeroAgedReceivables: Xero's report ages by months.
-func TestXeroAgedReceivables(t *testing.T) {
+// TestXeroAgedReceivablesSummary: Xero's Aged Receivables Summary as its
+// "Export to Excel" writes it: the report's name, the organisation and
+// "As at …" over the header; ageing by due date in periods of one month
+// (Current, 1 Month, 2 Months, 3 Months, Older); Total the balance; an
+// optional Outstanding GST column, not read; a credit note's negative
+// balance; the Total row reconciled.
+func TestXeroAgedReceivablesSummary(t *testing.T) {
+	row := func(contact string, v ...float64) []xc {
+		out := []xc{tx(contact)}
+		for _, x := range v {
+			out = append(out, nm(x))
+		}
+		return out
+	}
+	data := writeWorkbook(t, [][]xc{
+		textRow("Aged Receivables Summary"), textRow("Kowhai Joinery Limited"), textRow("As at 30 November 2026"),
+		textRow("Ageing by due date"), blankRow(),
+		textRow("Contact", "Current", "1 Month", "2 Months", "3 Months", "Older", "Total", "Outstanding GST"),
+		row("Bayside Club", 234, 0, 0, 0, 0, 234, 30.52),
+		row("Marine Systems", 0, 1250, 0, 0, 396, 1646, 214.70),
+		row("Ridgeway University", 0, 0, 500, 250, 0, 750, 97.83),
+		row("Young Bros Transport", -120, 0, 0, 0, 0, -120, -15.65),
+		row("Total", 114, 1250, 500, 250, 396, 2510, 327.40),
+	}, nil)
+	tab, res := parseAt(t, data, "2026-11-30")
+	if tab.HeaderRow != 6 || len(res.Lines) != 4 || len(res.Bad) != 0 || res.Totals != 1 || res.Unlinked != 4 {
+		t.Fatalf("header row %d, lines %+v, bad %+v, totals %d", tab.HeaderRow, res.Lines, res.Bad, res.Totals)
+	}
+	m := tab.Mapping()
+	if want := (Mapping{Name, Current, Days1to30, Days31to60, Days61to90, DaysOver90, Balance, Ignore}); !slices.Equal(m, want) {
+		t.Errorf("mapping %v, want %v", m, want)
+	}
+	wantReconciled(t, res, 2510)
+	lines := byKey(res)
+	wantLine(t, lines, "Marine Systems", 1646, [5]float64{0, 1250, 0, 0, 396})
+	wantLine(t, lines, "Ridgeway University", 750, [5]float64{0, 0, 500, 250, 0})
+	wantLine(t, lines, "Young Bros Transport", -120, [5]float64{-120, 0, 0, 0, 0})
+}
+
+// TestXeroAgedReceivablesDetail: the Detail report: each contact's name
+// over its invoices and credit notes, "Total <contact>" under them, the
+// grand Total row; each line's Total is what it still owes, summed per
+// contact and aged from its due date (a credit note without one, from
+// its date).
+func TestXeroAgedReceivablesDetail(t *testing.T) {
+	line := func(date, number, due string, v [5]float64, total float64) []xc {
+		out := []xc{nm(serial(date)), tx(number), tx(""), tx("")}
+		if due != "" {
+			out[3] = nm(serial(due))
+		}
+		for _, x := range v {
+			out = append(out, nm(x))
+		}
+		return append(out, nm(total))
+	}
+	total := func(label string, v ...float64) []xc {
+		out := []xc{tx(label), tx(""), tx(""), tx("")}
+		for _, x := range v {
+			out = append(out, nm(x))
+		}
+		return out
+	}
+	data := writeWorkbook(t, [][]xc{
+		textRow("Aged Receivables Detail"), textRow("Kowhai Joinery Limited"), textRow("As at 30 November 2026"), blankRow(),
+		textRow("Invoice Date", "Invoice Number", "Invoice Reference", "Due Date", "Current", "1 Month", "2 Months", "3 Months", "Older", "Total"),
+		textRow("Bayside Club"),
+		line("2026-10-01", "INV-0101", "2026-10-31", [5]float64{0, 300, 0, 0, 0}, 300),
+		line("2026-11-20", "INV-0140", "2026-12-20", [5]float64{180, 0, 0, 0, 0}, 180),
+		line("2026-11-05", "CN-0012", "", [5]float64{0, -50, 0, 0, 0}, -50),
+		total("Total Bayside Club", 180, 250, 0, 0, 0, 430),
+		textRow("Marine Systems"),
+		line("2026-07-15", "INV-0077", "2026-08-14", [5]float64{0, 0, 0, 396, 0}, 396),
+		line("2026-09-25", "INV-0093", "2026-10-25", [5]float64{0, 0, 1250, 0, 0}, 1250),
+		total("Total Marine Systems", 0, 0, 1250, 396, 0, 1646),
+		total("Total", 180, 250, 1250, 396, 0, 2076),
+	}, nil)
+	tab, res := parseAt(t, data, "2026-11-30")
+	if tab.HeaderRow != 5 || !res.OpenItems || res.Items != 5 || len(res.Lines) != 2 || len(res.Bad) != 0 || res.Subtotals != 2 || res.Totals != 1 {
+		t.Fatalf("header row %d, open %v, %d items, lines %+v, bad %+v, %d subtotals, %d totals", tab.HeaderRow, res.OpenItems, res.Items,
+			res.Lines, res.Bad, res.Subtotals, res.Totals)
+	}
+	wantReconciled(t, res, 2076)
+	lines := byKey(res)
+	wantLine(t, lines, "Bayside Club", 430, [5]float64{180, 250, 0, 0, 0})
+	wantLine(t, lines, "Marine Systems", 1646, [5]float64{0, 0, 1250, 0, 396})
+}
+
+// TestXeroOlderLayout: a layout with a "< 1 Month" column counts its
+// months one later: < 1 Month is 1-30, 1 Month 31-60, 2 Months 61-90.
+func TestXeroOlderLayout(t *testing.T) {
 	csv := "Aged Receivables\nDemo Company (US)\nAs at 30 November 2026\n" +
 		"Contact,Current,< 1 Month,1 Month,2 Months,Older,Total\n" +
 		"Bayside Club,234.00,0.00,0.00,0.00,0.00,234.00\n" +
-		"Marine Systems,0.00,\"1,250.00\",0.00,0.00,396.00,\"1,646.00\"\n" +
-		"Total,234.00,\"1,250.00\",0.00,0.00,396.00,\"1,880.00\"\n"
+		"Marine Systems,0.00,\"1,250.00\",75.00,0.00,396.00,\"1,721.00\"\n" +
+		"Total,234.00,\"1,250.00\",75.00,0.00,396.00,\"1,955.00\"\n"
 	tab, res := parseAt(t, []byte(csv), "2026-11-30")
 	if tab.HeaderRow != 4 || len(res.Lines) != 2 || len(res.Bad) != 0 {
 		t.Fatalf("header row %d, lines %+v, bad %+v", tab.HeaderRow, res.Lines, res.Bad)
 	}
-	wantReconciled(t, res, 1880)
-	wantLine(t, byKey(res), "Marine Systems", 1646, [5]float64{0, 1250, 0, 0, 396})
+	wantReconciled(t, res, 1955)
+	wantLine(t, byKey(res), "Marine Systems", 1721, [5]float64{0, 1250, 75, 0, 396})
 }
 
 // TestNetSuiteAging: NetSuite's summary: an options line above the

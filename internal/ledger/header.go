@@ -96,9 +96,9 @@ func init() {
 			"amount remaining", "amount open", "amount in local currency", "amount in lc", "amt in loc.cur.", "remaining amt. (lcy)",
 			"remaining amount (lcy)", "open amount (lcy)"},
 		Current:    {"current", "not due", "current due", "not yet due"},
-		Days1to30:  {"days_1_30", "1-30", "1 - 30", "1-30 days", "days 1-30", "1 to 30", "past due 1-30", "0-30", "< 1 month", "<1 month"},
-		Days31to60: {"days_31_60", "31-60", "31 - 60", "31-60 days", "days 31-60", "31 to 60", "past due 31-60", "1 month"},
-		Days61to90: {"days_61_90", "61-90", "61 - 90", "61-90 days", "days 61-90", "61 to 90", "past due 61-90", "2 months"},
+		Days1to30:  {"days_1_30", "1-30", "1 - 30", "1-30 days", "days 1-30", "1 to 30", "past due 1-30", "0-30"},
+		Days31to60: {"days_31_60", "31-60", "31 - 60", "31-60 days", "days 31-60", "31 to 60", "past due 31-60"},
+		Days61to90: {"days_61_90", "61-90", "61 - 90", "61-90 days", "days 61-90", "61 to 90", "past due 61-90"},
 		DaysOver90: {"days_over_90", "over 90", "over 90 days", "91+", "90+", "> 90", ">90", "91 and over", "91 +",
 			"days over 90", "more than 90", "over90", "past due over 90", "older", "3 months and older"},
 		Limit: {"credit_limit", "credit limit", "limit", "credit line", "approved limit"},
@@ -118,6 +118,16 @@ func init() {
 		}
 	}
 }
+
+// Xero's aged reports name their buckets by months past due. Its Aged
+// Receivables Summary and Detail (ageing by due date, periods of one
+// month) give Current, 1 Month, 2 Months, 3 Months and Older: up to one,
+// two and three months past due, then more. A layout with a "< 1 Month"
+// column counts one month later: < 1 Month, 1 Month, 2 Months, then Older.
+var (
+	months        = map[string]Field{"1month": Days1to30, "2months": Days31to60, "3months": Days61to90}
+	monthsShifted = map[string]Field{"lt1month": Days1to30, "1month": Days31to60, "2months": Days61to90}
+)
 
 // fold keeps a header's letters and digits, lower case, and "+" and ">"
 // as words, so "Customer No.", "customer_no" and "CUSTOMER NO" agree.
@@ -148,8 +158,17 @@ type Mapping []Field
 func Recognise(header []string) Mapping {
 	m := make(Mapping, len(header))
 	taken := map[Field]bool{}
+	byMonths := months
+	for _, h := range header {
+		if fold(h) == "lt1month" {
+			byMonths = monthsShifted
+		}
+	}
 	for i, h := range header {
 		f := aliases[fold(h)]
+		if f == Ignore {
+			f = byMonths[fold(h)]
+		}
 		if f != Ignore && !taken[f] {
 			m[i], taken[f] = f, true
 		}

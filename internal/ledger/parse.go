@@ -124,7 +124,7 @@ func readLines(t *Table, m Mapping, o Options, keep bool) Result {
 	// Read already read the file through with the same reader, so reading
 	// it again meets no error but its deadline.
 	_ = t.Each(func(row Row) error {
-		switch kind, v := rd.classify(row); kind {
+		switch kind, v := rd.classify(row, group); kind {
 		case rowTotal:
 			res.Totals++
 			if v != nil {

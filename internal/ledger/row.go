@@ -43,11 +43,13 @@ var (
 )
 
 // classify tells a total, subtotal, heading or footer row from data;
-// v is a total row's balance.
-func (rd *rowReader) classify(r Row) (rowKind, *float64) {
+// v is a total row's balance. group is the heading the row is under:
+// "Total <heading>" closes it (Xero's Detail report), whatever the name.
+func (rd *rowReader) classify(r Row, group string) (rowKind, *float64) {
 	first := strings.ToLower(strings.TrimSpace(firstText(r)))
 	grand := grandTotals[first] || strings.HasPrefix(first, "**")
-	sub := !grand && slicesHasPrefix(first, subtotalPrefix)
+	sub := !grand && (slicesHasPrefix(first, subtotalPrefix) ||
+		group != "" && first == "total "+strings.ToLower(strings.TrimSpace(group)))
 	if grand || sub {
 		var v *float64
 		if x, ok, err := amountCell(r, rd.m.Column(Balance), rd.conv); ok && err == nil {
