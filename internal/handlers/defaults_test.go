@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"creditdash/internal/apptest"
+	"creditdash/internal/upstream/simulator"
 )
 
 // defaultsLedger links R-1 to the Chapter 11 scenario (1004) under the
@@ -150,4 +151,63 @@ func TestDefaultLearnedByTheReport(t *testing.T) {
 			t.Errorf("the default's audit entry = %q", a)
 		}
 	})
+}
+
+// filingInIndustryNews is the demo data with Redrock's (1004) Chapter 11
+// story among every sector's industry news, as a service may carry it.
+func filingInIndustryNews(t *testing.T) *simulator.Dataset {
+	t.Helper()
+	base := apptest.DemoData()
+	data := *base
+	var story *simulator.NewsItem
+	for _, b := range base.Businesses {
+		for i, n := range b.News {
+			if b.ID == 1004 && strings.Contains(n.Title, "Chapter 11") {
+				story = &b.News[i]
+			}
+		}
+	}
+	if story == nil {
+		t.Fatal("the demo data has no Chapter 11 story of 1004")
+	}
+	data.IndustryNews = map[string][]simulator.NewsItem{}
+	for sector, items := range base.IndustryNews {
+		// As new as the sector's newest story, so it is among the top ones.
+		s := *story
+		if len(items) > 0 {
+			s.PubDate = items[0].PubDate
+		}
+		data.IndustryNews[sector] = append([]simulator.NewsItem{s}, items...)
+	}
+	return &data
+}
+
+// TestDefaultLearnedFromIndustryNews: the industry news page and the home
+// page's industry news learn a filing too, attributed to the page that
+// received it; the account is then in default (PD 100 %) on /accounts.
+func TestDefaultLearnedFromIndustryNews(t *testing.T) {
+	data := filingInIndustryNews(t)
+	for _, tc := range []struct{ page, source string }{{"/news/industry", "Industry news"}, {"/", "Industry news on the home page"}} {
+		t.Run(tc.source, func(t *testing.T) {
+			app := apptest.Start(t, apptest.Options{Data: data})
+			u := signInAccounts(t, app, "demo")
+			importLedger(t, u, "aging.csv", defaultsLedger(t), "2026-10-31")
+			if p := u.Get(tc.page); p.Status != http.StatusOK || !strings.Contains(p.Body, "Chapter 11") {
+				t.Fatalf("GET %s: %d, %.3000s", tc.page, p.Status, p.Text("main"))
+			}
+			rows := u.Get("/accounts/defaults").Doc.Find("table.defaults tbody tr")
+			if rows.Length() != 1 || !strings.Contains(rows.Text(), "Chapter 11 filing") || !strings.Contains(rows.Text(), tc.source) {
+				t.Fatalf("defaults after %s: %q", tc.page, rows.Text())
+			}
+			if href, _ := rows.Find("a[href='" + tc.page + "']").Attr("href"); href != tc.page {
+				t.Errorf("the source does not link to %s: %q", tc.page, rows.Text())
+			}
+			if row := u.Get("/accounts").Text("tr:has(a[href*='1004'])"); !strings.Contains(row, "100%") {
+				t.Errorf("R-1 on /accounts is not at PD 100 %%: %q", row)
+			}
+			if a := u.Get("/audit?action=default").Text("table.audit tbody"); !strings.Contains(a, "R-1") || !strings.Contains(a, tc.page) {
+				t.Errorf("the default's audit entry = %q", a)
+			}
+		})
+	}
 }
