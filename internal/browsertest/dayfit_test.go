@@ -11,11 +11,14 @@ import (
 	"creditdash/internal/store"
 )
 
-// TestAnalystDayPagesFit: the pages of an analyst's day (the import
+// TestAnalystDayPagesFit: the pages of an analyst's day (home, the import
 // preview, accounts, the exposure bridge, the back-test summary,
-// decisions, a request, the worklist and the credit memo, each with the
-// header) are never wider than the screen, on a 390 px phone and in a
-// 1366 px laptop window; the accounts' first column stays in view (sticky)
+// decisions, a request, the worklist, reviews, the
+// refresh plan, alerts, the digest's preview and settings, validation,
+// the ERP export and the credit memo, each with the header) are never
+// wider than the screen, on a 390 px phone and in a 1366 px laptop window,
+// where the header of an analyst with an hourly budget (developer) keeps
+// to one row; the accounts' first column stays in view (sticky)
 // while their figures scroll, and at 1366 px the columns an analyst sees
 // before choosing any fit without scrolling sideways. Choosing every
 // column through the page's chooser (a plain form post) widens the table,
@@ -23,7 +26,10 @@ import (
 func TestAnalystDayPagesFit(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	b := Start(t)
-	openSignedIn(t, app, b, "/accounts/import")
+	b.Navigate(app.URL + "/login?next=%2Faccounts%2Fimport")
+	if status := signIn(t, b, "developer"); status != http.StatusOK || b.URL() != app.URL+"/accounts/import" {
+		t.Fatalf("sign in as developer: status %d at %s", status, b.URL())
+	}
 	fits := func(what string) {
 		t.Helper()
 		l := Eval[layoutReport](b, pageLayout)
@@ -61,8 +67,9 @@ func TestAnalystDayPagesFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := strconv.FormatInt(r.ID, 10)
-	pages := []string{"/accounts", "/portfolio/exposure", "/alerts/backtest?scope=portfolio&score=pay&condition=below&threshold=5&months=12",
-		"/decisions", "/decisions/" + id, "/worklist", "/decisions/" + id + "/memo"}
+	pages := []string{"/", "/accounts", "/portfolio/exposure", "/alerts/backtest?scope=portfolio&score=pay&condition=below&threshold=5&months=12",
+		"/decisions", "/decisions/" + id, "/worklist", "/reviews", "/refresh-plan", "/alerts", "/digest/preview",
+		"/settings/digest", "/policy/validation", "/limits/export", "/decisions/" + id + "/memo"}
 	for _, w := range widths {
 		setViewport(b, w.w, w.h, w.mobile)
 		for _, path := range pages {
@@ -71,6 +78,9 @@ func TestAnalystDayPagesFit(t *testing.T) {
 				continue
 			}
 			fits(path)
+			if w.w == 1366 && !Eval[bool](b, headerOneRow) {
+				t.Errorf("%s at 1366 px: the header wraps to a second row", path)
+			}
 			if path == "/accounts" {
 				a := Eval[accountsFit](b, accountsLayout)
 				if a.Position != "sticky" {
@@ -116,4 +126,12 @@ const accountsLayout = `(() => {
 	const table = document.querySelector('table.accounts');
 	return {Position: getComputedStyle(first).position, TableWidth: table.parentElement.scrollWidth,
 		RegionWidth: table.parentElement.clientWidth};
+})()`
+
+// headerOneRow says the header's account tools sit on the navigation's
+// row rather than below it.
+const headerOneRow = `(() => {
+	const nav = document.querySelector('header.site nav').getBoundingClientRect();
+	const acct = document.querySelector('header.site .account').getBoundingClientRect();
+	return acct.top < nav.bottom;
 })()`
