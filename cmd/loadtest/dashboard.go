@@ -104,6 +104,7 @@ func (b *browser) cookieHeader() string {
 type outcome struct {
 	status   int
 	location string // path of a redirect's Location, query left out
+	retry    bool   // the answer carried Retry-After
 	elapsed  time.Duration
 	err      error
 }
@@ -123,6 +124,11 @@ func fetch(ctx context.Context, client *http.Client, url, header, value string) 
 		return outcome{err: err}
 	}
 	req.Header.Set(header, value)
+	return send(client, req)
+}
+
+// send makes req, reading the whole answer and timing it.
+func send(client *http.Client, req *http.Request) outcome {
 	t0 := time.Now()
 	resp, err := client.Do(req)
 	if err != nil {
@@ -131,5 +137,6 @@ func fetch(ctx context.Context, client *http.Client, url, header, value string) 
 	_, err = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	loc, _, _ := strings.Cut(resp.Header.Get("Location"), "?")
-	return outcome{status: resp.StatusCode, location: loc, elapsed: time.Since(t0), err: err}
+	return outcome{status: resp.StatusCode, location: loc, retry: resp.Header.Get("Retry-After") != "",
+		elapsed: time.Since(t0), err: err}
 }

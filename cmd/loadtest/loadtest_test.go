@@ -158,7 +158,7 @@ func TestParseFiguresAndUsers(t *testing.T) {
 	if got, err := parseFigures("1, 3,5"); err != nil || len(got) != 3 || got[1] != 3 {
 		t.Errorf("parseFigures = %v, %v", got, err)
 	}
-	for _, bad := range []string{"", "0", "7", "x"} {
+	for _, bad := range []string{"", "0", "8", "x"} {
 		if _, err := parseFigures(bad); err == nil {
 			t.Errorf("parseFigures(%q) = nil error", bad)
 		}
@@ -248,5 +248,30 @@ func TestCeilingRate(t *testing.T) {
 	}
 	if rate, _ := ceilingRate(2, 0, 0, 0); rate <= 0 || rate > 2e6 {
 		t.Errorf("ceilingRate with nothing spent = %v, want a finite bound", rate)
+	}
+}
+
+// TestTeamFloodCounts: the flooder's answers are split into served, told
+// to wait (429 and 503) and the rest; the other user's failures count
+// every 5xx and every request without an answer.
+func TestTeamFloodCounts(t *testing.T) {
+	byStatus := map[int]int{200: 3, 429: 5, 503: 2, 404: 1}
+	if got, want := floodText(byStatus), "3 served, told to wait 429×5, 503×2, other 404×1"; got != want {
+		t.Errorf("floodText = %q, want %q", got, want)
+	}
+	if got := fiveXX(map[int]int{200: 9, 0: 1, 502: 2, 503: 3, 429: 4}); got != 6 {
+		t.Errorf("fiveXX = %d, want 6", got)
+	}
+	gz := 0
+	for _, p := range otherRound {
+		if p.gzip {
+			gz++
+		}
+	}
+	if gz*2 != len(otherRound) {
+		t.Errorf("the other user's round: %d of %d pages with gzip, want half", gz, len(otherRound))
+	}
+	if lines := strings.Count(string(teamLedger(1000)), "\n"); lines != 1001 {
+		t.Errorf("a ledger of 1,000 accounts has %d lines, want a header and 1,000", lines)
 	}
 }

@@ -2,7 +2,8 @@
 // it: it starts bin/simulator and bin/web as their own processes on
 // loopback ports, runs each scenario of the load issue (200 analysts, the
 // same service calls made directly, the Ordinary storm, unread exports,
-// the log flood, the home page with broad alert rules) and prints one table of figures next to their targets.
+// the log flood, the home page with broad alert rules, one analyst flooding
+// the team's heavy pages at 50,000 accounts beside another user) and prints one table of figures next to their targets.
 // Targets are informational: it exits 0 unless something could not run.
 package main
 
@@ -42,15 +43,18 @@ type options struct {
 	floodRequests  int
 	floodPath      int
 	floodTime      time.Duration
-	keep           bool   // keep the children's logs
-	rulesBulk      int    // figure 6's portfolio
-	rulesPages     int    // figure 6's timed home pages, each way
-	profiles       string // where figure 1's profiles of the dashboard are written, if anywhere
+	keep           bool          // keep the children's logs
+	rulesBulk      int           // figure 6's portfolio
+	rulesPages     int           // figure 6's timed home pages, each way
+	profiles       string        // where figure 1's profiles of the dashboard are written, if anywhere
+	teamAccounts   int           // figure 7's team
+	teamAlone      time.Duration // figure 7's other user timed alone
+	teamFlood      time.Duration // and during each flood
 }
 
 func main() {
 	var o options
-	figures := flag.String("figures", "1,2,3,4,5,6", "which figures to measure (2 needs 1)")
+	figures := flag.String("figures", "1,2,3,4,5,6,7", "which figures to measure (2 needs 1)")
 	flag.StringVar(&o.web, "web", filepath.Join("bin", "web"), "the dashboard binary")
 	flag.StringVar(&o.simulator, "simulator", filepath.Join("bin", "simulator"), "the stand-in service binary")
 	flag.IntVar(&o.analysts, "analysts", 200, "concurrent analysts, each a user of its own (figures 1 and 2)")
@@ -69,6 +73,9 @@ func main() {
 	flag.DurationVar(&o.floodTime, "flood-time", 3*time.Minute, "longest the log flood may take")
 	flag.IntVar(&o.rulesBulk, "rules-bulk", 1000, "businesses in the bulk user's portfolio of figure 6 (a stand-in of its own)")
 	flag.IntVar(&o.rulesPages, "rules-pages", 20, "home pages timed with and without the broad rules (figure 6)")
+	flag.IntVar(&o.teamAccounts, "team-accounts", 50_000, "accounts of the team whose heavy pages one analyst floods (figure 7)")
+	flag.DurationVar(&o.teamAlone, "team-alone", 5*time.Second, "how long the other user's pages are timed alone (figure 7)")
+	flag.DurationVar(&o.teamFlood, "team-flood", 6*time.Second, "how long the other user's pages are timed during each flood (figure 7)")
 	flag.StringVar(&o.profiles, "profiles", "", "write figure 1's profiles of the dashboard (cpu.pprof, heap.pprof with what the run allocated) into this folder, for go tool pprof")
 	flag.BoolVar(&o.keep, "keep", false, "keep the children's logs and print where")
 	flag.Parse()
@@ -78,7 +85,7 @@ func main() {
 		os.Exit(2)
 	}
 	if o.analysts < 1 || o.sessions < 1 || o.exports < 1 || o.floodRequests < 1 || o.floodPath < 1 ||
-		o.bulk < 1 || o.rulesBulk < 1 || o.rulesPages < 1 || o.duration <= 0 || o.storm <= 0 || o.victim <= 0 || o.floodTime <= 0 || o.idle < 0 {
+		o.bulk < 1 || o.rulesBulk < 1 || o.teamAccounts < 1 || o.teamAlone <= 0 || o.teamFlood <= 0 || o.rulesPages < 1 || o.duration <= 0 || o.storm <= 0 || o.victim <= 0 || o.floodTime <= 0 || o.idle < 0 {
 		fmt.Fprintln(os.Stderr, "loadtest: counts must be at least 1 and durations above zero")
 		os.Exit(2)
 	}
@@ -109,8 +116,8 @@ func parseFigures(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 || n > rulesFigure {
-			return nil, fmt.Errorf("loadtest: -figures takes numbers from 1 to 6, not %q", f)
+		if err != nil || n < 1 || n > teamFigure {
+			return nil, fmt.Errorf("loadtest: -figures takes numbers from 1 to %d, not %q", teamFigure, f)
 		}
 		out = append(out, n)
 	}
@@ -150,8 +157,9 @@ func run(ctx context.Context, o options, rep *report) error {
 		4: func() { l.unreadExports(ctx) },
 		5: func() { l.logFlood(ctx) },
 		6: func() { l.broadRulesHome(ctx) },
+		7: func() { l.teamFloodsFigure(ctx) },
 	}
-	for fig := 1; fig <= rulesFigure; fig++ {
+	for fig := 1; fig <= teamFigure; fig++ {
 		if !slices.Contains(o.figures, fig) {
 			continue
 		}

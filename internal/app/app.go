@@ -264,6 +264,7 @@ func Build(ctx context.Context, cfg Config, s Seams) (a *App, err error) {
 		ExportStall:       s.ExportStall,
 		PageTurnWait:      s.PageTurnWait,
 		BacktestHold:      s.BacktestHold,
+		TeamPageHold:      s.TeamPageHold,
 		Digests:           a.Digests,
 		Webhooks:          a.Webhooks,
 		Applications:      a.Applications,

@@ -28,6 +28,8 @@ type Seams struct {
 	WrapService func(*upstream.Client) handlers.Service
 	// BacktestHold is called by each back-test once it holds its slot.
 	BacktestHold func()
+	// TeamPageHold is called by each team page once it holds its turn.
+	TeamPageHold func()
 	// SMTPRoots are the certificate authorities the digest's SMTP client
 	// trusts; nil means the system's.
 	SMTPRoots *x509.CertPool

@@ -128,6 +128,10 @@ type Options struct {
 	// BacktestHold is called by each back-test once it holds its slot
 	// (handlers.Config.BacktestHold): a handshake that may block.
 	BacktestHold func()
+	// TeamPageHold is called by each team page once it holds its
+	// analyst's turn (handlers.Config.TeamPageHold): a handshake that may
+	// block.
+	TeamPageHold func()
 	// SMTPURL sends the e-mail digest there, as SMTP_URL does; Outbox
 	// instead writes mails into DataDir/outbox as demo mode does; with
 	// neither, e-mail is not configured. DigestTick is DIGEST_TICK (zero:
@@ -287,6 +291,7 @@ func Start(t testing.TB, opts Options) *App {
 		},
 		WrapService:       opts.WrapService,
 		BacktestHold:      opts.BacktestHold,
+		TeamPageHold:      opts.TeamPageHold,
 		SMTPRoots:         opts.SMTPRoots,
 		StoreTimeout:      opts.StoreTimeout,
 		PageWriteTimeout:  opts.PageWriteTimeout,

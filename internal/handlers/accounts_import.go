@@ -88,7 +88,7 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 		return h.render(c, status, templates.AccountsImport(page))
 	}
 	ctx := c.Request().Context()
-	leave, wait := h.enterImport(a)
+	leave, wait := h.enterImport(c, a)
 	if wait != "" {
 		return fail(http.StatusTooManyRequests, wait)
 	}
@@ -257,7 +257,7 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 	a := h.analyst(c)
 	page := h.importPage(c, strings.TrimSpace(c.FormValue("as_of")))
 	ctx := c.Request().Context()
-	leave, wait := h.enterImport(a)
+	leave, wait := h.enterImport(c, a)
 	if wait != "" {
 		page.FileError = wait
 		return h.render(c, http.StatusTooManyRequests, templates.AccountsImport(page))

@@ -142,6 +142,10 @@ type Config struct {
 	// test's handshake, which may block until the test releases it. nil
 	// in production.
 	BacktestHold func()
+	// TeamPageHold, when set, is called by each team page (/accounts,
+	// /reviews, ...) once it holds its analyst's turn: a test's
+	// handshake, like BacktestHold. nil in production.
+	TeamPageHold func()
 	// Digests are the e-mail digest's settings and sending (issue 28).
 	Digests *digest.Service
 	// Webhooks registers the team's endpoints and replays deliveries
@@ -218,6 +222,11 @@ type gates struct {
 	heavy *middleware.Gate
 	// imports bounds the files read at once.
 	imports *middleware.Gate
+	// teamPages runs each analyst's team pages one at a time, waiting at
+	// most teamWait; teamPageHold is Config.TeamPageHold.
+	teamPages    *middleware.UserSlots
+	teamWait     time.Duration
+	teamPageHold func()
 	// verifying runs one verification of the audit trail at a time;
 	// verdict keeps its verdict for the log's head.
 	verifying singleflight.Group
@@ -308,6 +317,9 @@ func New(cfg Config) (*Handler, error) {
 			turns:        middleware.NewTurns(middleware.PageTurns, middleware.PageTurnsPerUser, cfg.PageTurnWait),
 			heavy:        &middleware.Gate{PerKey: heavyPerUser, PerGroup: heavyPerTeam},
 			imports:      &middleware.Gate{PerKey: importsPerAnalyst, PerGroup: importsPerTeam},
+			teamPages:    middleware.NewUserSlots(teamPagesPerAnalyst),
+			teamWait:     cfg.PageTurnWait,
+			teamPageHold: cfg.TeamPageHold,
 			writeTimeout: cfg.PageWriteTimeout,
 			exportStall:  cfg.ExportStall,
 			wsDeadline:   cfg.WorkspaceDeadline,

@@ -5,7 +5,9 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"creditdash/internal/apptest"
 )
@@ -114,5 +116,46 @@ func TestAuditVerifyFloodShared(t *testing.T) {
 	}
 	if walks := app.Stats().AuditWalks; walks != 2 {
 		t.Errorf("after an append: %d walks, want 2", walks)
+	}
+}
+
+// TestTeamPagesOneAtATimePerAnalyst (issue 47.2): while one of an
+// analyst's team pages is being prepared, the same analyst's next one
+// waits in that analyst's own queue and, past the wait, is told to come
+// back (429 with Retry-After, saying why); another analyst's team pages
+// are served at once all the while, and the first analyst's are again
+// once theirs is done.
+func TestTeamPagesOneAtATimePerAnalyst(t *testing.T) {
+	var armed atomic.Bool
+	held, release := make(chan struct{}), make(chan struct{})
+	app := apptest.Start(t, apptest.Options{PageTurnWait: 50 * time.Millisecond, TeamPageHold: func() {
+		if armed.CompareAndSwap(true, false) {
+			close(held)
+			<-release
+		}
+	}})
+	flood := signInAccounts(t, app, "demo")
+	other := signInAccounts(t, app, "developer")
+	armed.Store(true)
+	first := make(chan *apptest.Page, 1)
+	go func() { first <- flood.Get("/reviews") }()
+	<-held
+	p := flood.Get("/accounts")
+	if p.Status != http.StatusTooManyRequests || p.Header.Get("Retry-After") == "" ||
+		!strings.Contains(p.Text("main"), "one at a time for each analyst") {
+		t.Errorf("the same analyst's second team page: %d, Retry-After %q, %.300q; want 429 saying why",
+			p.Status, p.Header.Get("Retry-After"), p.Text("main"))
+	}
+	for _, path := range []string{"/accounts", "/reviews", "/worklist", "/portfolio/exposure", "/audit/verify"} {
+		if p := other.Get(path); p.Status != http.StatusOK {
+			t.Errorf("another analyst's %s meanwhile: %d, want 200", path, p.Status)
+		}
+	}
+	close(release)
+	if p := <-first; p.Status != http.StatusOK {
+		t.Errorf("the held page: %d", p.Status)
+	}
+	if p := flood.Get("/accounts"); p.Status != http.StatusOK {
+		t.Errorf("the analyst's team page once the first is done: %d", p.Status)
 	}
 }

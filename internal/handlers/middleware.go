@@ -306,17 +306,77 @@ const (
 	importsPerAnalyst = 1
 )
 
+// importRetryAfter is the Retry-After of an import told to wait, in
+// seconds: a 50,000-row file is read in a few.
+const importRetryAfter = "5"
+
 // enterImport takes a place for a's import in the gate, or says why
-// there is none, telling the analyst to wait; leave gives the place back.
-func (h *Handler) enterImport(a store.Analyst) (leave func(), wait string) {
+// there is none, telling the analyst to wait (and the browser when to
+// come back); leave gives the place back.
+func (h *Handler) enterImport(c *echo.Context, a store.Analyst) (leave func(), wait string) {
 	leave, full := h.imports.Enter(a.Service, a.User)
 	switch full {
 	case middleware.KeyFull:
-		return nil, "Another file of yours is being read; wait for it to finish, then send this one again."
+		wait = "Another file of yours is being read; wait for it to finish, then send this one again."
 	case middleware.GroupFull:
-		return nil, "Two files of the team are being read; wait a moment for one to finish, then send this one again."
+		wait = "Two files of the team are being read; wait a moment for one to finish, then send this one again."
+	default:
+		return leave, ""
 	}
-	return leave, ""
+	c.Response().Header().Set("Retry-After", importRetryAfter)
+	return nil, wait
+}
+
+// The team's pages at 50,000 accounts (/accounts, /portfolio/exposure,
+// /reviews, /worklist, /audit/verify) each work through the whole team:
+// one analyst asking for twenty at once took both cores and put another
+// user's pages at 34-44 times their median (make loadtest, figure 7).
+// An analyst's team pages run one at a time, the others waiting in that
+// analyst's own queue, outside the pages' turns, so they hold nothing of
+// anyone else's; one that waits the page's turn wait (PageTurnWait) is
+// told to come back (429 with Retry-After). Another analyst's pages never
+// wait in that queue.
+const (
+	// teamPagesPerAnalyst is how many of one analyst's team pages run at
+	// once: a browser's user reads one at a time.
+	teamPagesPerAnalyst = 1
+	// teamPageRetry is when to try again.
+	teamPageRetry = 5 * time.Second
+)
+
+// errTeamPageBusy is a team page that waited too long behind the same
+// analyst's others.
+var errTeamPageBusy = errors.New("handlers: the analyst's team pages are busy")
+
+// oneTeamPage runs an analyst's team pages one at a time (see
+// teamPagesPerAnalyst).
+func (h *Handler) oneTeamPage(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		a := h.analyst(c)
+		key := a.Service + "\x00" + a.User
+		release, ok := h.teamPages.TryAcquire(key)
+		if !ok {
+			ctx, cancel := context.WithTimeout(c.Request().Context(), h.teamWait)
+			var err error
+			release, err = h.teamPages.Acquire(ctx, key)
+			cancel()
+			if err != nil {
+				if cerr := c.Request().Context().Err(); cerr != nil {
+					return cerr // the analyst left
+				}
+				return &shownProblem{err: errTeamPageBusy, problem: views.Problem{Status: http.StatusTooManyRequests,
+					Title:    "Wait for your other page of the team",
+					Message:  "Pages that go through all of the team's accounts are prepared one at a time for each analyst, and yours are still being prepared. Wait for them, then try again.",
+					Retry:    true,
+					RenewsAt: h.now().Add(teamPageRetry)}}
+			}
+		}
+		defer release()
+		if h.teamPageHold != nil {
+			h.teamPageHold()
+		}
+		return next(c)
+	}
 }
 
 // A page reads the workspace several times (unread alerts, the watch

@@ -64,6 +64,10 @@ func (h *Handler) Routes() *echo.Echo {
 	pages.POST("/logout", h.submitLogout)
 
 	app := pages.Group("", h.requireSignIn, h.sameSitePages(), h.guardRoles, h.sendKeptFirst(), h.turns.Admit)
+	// The team's pages that go through all of its accounts: an analyst's
+	// run one at a time, waiting in that analyst's queue before they take
+	// a page's turn (oneTeamPage, middleware.go).
+	team := pages.Group("", h.requireSignIn, h.sameSitePages(), h.guardRoles, h.sendKeptFirst(), h.oneTeamPage, h.turns.Admit)
 	app.GET("/", h.showHome)
 	app.GET("/open", h.openBusiness)
 	app.POST("/refresh", h.submitRefresh)
@@ -124,13 +128,13 @@ func (h *Handler) Routes() *echo.Echo {
 	// nothing here changes it. The download streams as long as the
 	// browser reads, so like the other downloads it takes no page's turn.
 	app.GET("/audit", h.showAudit)
-	app.GET("/audit/verify", h.showAuditVerify)
+	team.GET("/audit/verify", h.showAuditVerify)
 	auditFiles := pages.Group("", h.requireSignIn, h.guardRoles)
 	auditFiles.GET("/audit.csv", h.exportAudit)
 	// The team's accounts, limits and exposure (issue 26): shared by every
 	// analyst of the deployment; every change a CSRF-checked POST. A ledger
 	// file may be posted to /accounts/import only (see limitRequests).
-	app.GET("/accounts", h.showAccounts)
+	team.GET("/accounts", h.showAccounts)
 	app.POST("/accounts/columns", h.submitAccountColumns)
 	app.GET("/accounts/columns", goTo("/accounts"))
 	app.GET(importPath, h.showAccountsImport)
@@ -159,7 +163,7 @@ func (h *Handler) Routes() *echo.Echo {
 	app.POST("/customers/:customerId/limit", byCustomerID(h.submitLimit))
 	app.GET("/suppliers/:supplierId/limit", bySupplierID(h.showLimit))
 	app.POST("/suppliers/:supplierId/limit", bySupplierID(h.submitLimit))
-	app.GET("/portfolio/exposure", h.showExposure)
+	team.GET("/portfolio/exposure", h.showExposure)
 	accountFiles := pages.Group("", h.requireSignIn, h.boundHeavy)
 	accountFiles.GET("/accounts.csv", h.exportAccountsCSV)
 	accountFiles.GET("/accounts.xlsx", h.exportAccountsXLSX)
@@ -229,7 +233,7 @@ func (h *Handler) Routes() *echo.Echo {
 	app.POST("/team/members", h.submitTeamMember)
 	app.POST("/team/changes/:id/approve", h.submitTeamApprove)
 	app.POST("/team/changes/:id/decline", h.submitTeamDecline)
-	app.GET("/reviews", h.showReviews)
+	team.GET("/reviews", h.showReviews)
 	app.GET("/accounts/:account/review", h.showReview)
 	app.POST("/accounts/:account/review", h.submitReview)
 
@@ -288,7 +292,7 @@ func (h *Handler) Routes() *echo.Echo {
 
 	// The worklist (issue 27): every account that needs something; owners
 	// assigned one account at a time or several at once, each logged.
-	app.GET("/worklist", h.showWorklist)
+	team.GET("/worklist", h.showWorklist)
 	app.POST("/worklist/owner", h.submitBulkOwner)
 	app.GET("/worklist/owner", goTo("/worklist"))
 	app.POST("/accounts/:account/owner", h.submitOwner)
