@@ -129,14 +129,14 @@ func (l *lab) teamFloodsFigure(ctx context.Context) {
 			return fmt.Errorf("loadtest: the other user's first round: %s", statuses(t.byStatus))
 		}
 		var alone *tally
-		aloneCPU, err := cores(web, func() { alone = otherRounds(ctx, other, o.teamAlone) })
+		aloneCPU, err := cores(ctx, web, func() { alone = otherRounds(ctx, other, o.teamAlone) })
 		if err != nil {
 			return err
 		}
 		aloneP50 := figures.Median(alone.times)
 		sorted := alone.sorted()
 		l.rep.Info(fig, "other user alone: p50 / p95", fmt.Sprintf("%s / %s", ms64text(aloneP50), ms64text(figures.Percentile(sorted, 0.95))))
-		l.rep.Note(fig, "team of %d accounts imported through the import page by %s in %v; %s's round: %s, each with and without gzip, one page at a time; alone: %d pages, answers %s, the dashboard using %.2f cores, load average %s",
+		l.rep.Note(fig, "team of %d accounts imported through the import page by %s in %v; %s's round: %s, each with and without gzip, one page at a time; alone: %d pages, answers %s, %s, load average %s",
 			o.teamAccounts, analyst(flooderUser), imported.Round(time.Millisecond), analyst(otherUser), roundText(), alone.count(), statuses(alone.byStatus), aloneCPU, loadAverage())
 		for _, f := range teamFloods(upload, ct) {
 			if ctx.Err() != nil {
@@ -145,7 +145,7 @@ func (l *lab) teamFloodsFigure(ctx context.Context) {
 			var during *tally
 			var flood *floodTally
 			var cut int
-			used, err := cores(web, func() {
+			used, err := cores(ctx, web, func() {
 				during, flood, cut = floodWhile(ctx, f, flooder, func() *tally { return otherRounds(ctx, other, o.teamFlood) })
 			})
 			if err != nil {
@@ -157,7 +157,7 @@ func (l *lab) teamFloodsFigure(ctx context.Context) {
 			l.rep.Check(fig, fmt.Sprintf("other user during %s ×%d: p50 / alone, 5xx", f.name, f.parallel),
 				fmt.Sprintf("%.2f× (%s), %d", ratio, ms64text(p50), errs5xx),
 				fmt.Sprintf("<= %.1f×, 0", teamTarget), ratio <= teamTarget && errs5xx == 0)
-			l.rep.Note(fig, "during %s ×%d: %s's p50 %s, p95 %s over %d pages (answers %s); the flooder's %d requests: %s, %d of the waits without Retry-After, %d cut at the end; the dashboard using %.2f cores, load average %s",
+			l.rep.Note(fig, "during %s ×%d: %s's p50 %s, p95 %s over %d pages (answers %s); the flooder's %d requests: %s, %d of the waits without Retry-After, %d cut at the end; %s, load average %s",
 				f.name, f.parallel, analyst(otherUser), ms64text(p50), ms64text(figures.Percentile(during.sorted(), 0.95)),
 				during.count(), statuses(during.byStatus), flood.count(), floodText(flood.byStatus), flood.waitsWithoutRetry, cut,
 				used, loadAverage())
@@ -290,21 +290,23 @@ func roundText() string {
 	return s
 }
 
-// cores runs fn and says how many cores the dashboard used meanwhile: its
-// CPU time over the wall time.
-func cores(web *dashboard, fn func()) (float64, error) {
-	before, err := figures.ProcCPU(web.PID())
+// cores runs fn and says what the dashboard spent meanwhile: the cores
+// it used (CPU time over wall time), and what it allocated and collected.
+func cores(ctx context.Context, web *dashboard, fn func()) (spentText string, err error) {
+	before, err := web.spent(ctx)
 	if err != nil {
-		return 0, err
+		return "", err
 	}
 	start := time.Now()
 	fn()
 	wall := time.Since(start)
-	after, err := figures.ProcCPU(web.PID())
+	after, err := web.spent(ctx)
 	if err != nil {
-		return 0, err
+		return "", err
 	}
-	return float64(after-before) / float64(max(wall, time.Millisecond)), nil
+	d := after.minus(before)
+	return fmt.Sprintf("the dashboard using %.2f cores, allocating %s in %.0f collections",
+		float64(d.cpu)/float64(max(wall, time.Millisecond)), mib(int64(d.allocated)), d.gcCycles), nil
 }
 
 // loadAverage is the machine's load over the last minute, as uptime

@@ -304,14 +304,14 @@ func (h *Handler) accountRows(c *echo.Context) (iter.Seq[[]string], error) {
 	if err != nil {
 		return nil, err
 	}
-	book, err := h.reviewBook(c)
+	book, err := h.reviewBook(c.Request().Context(), h.analyst(c))
 	if err != nil {
 		return nil, err
 	}
 	return func(yield func([]string) bool) {
 		for _, f := range kept {
 			rec := views.AccountCSVRecord(*f)
-			rec[nextReviewColumn] = book.of(*f).next.Format(store.DateLayout)
+			rec[nextReviewColumn] = book.of(f).next.Format(store.DateLayout)
 			if !yield(rec) {
 				return
 			}

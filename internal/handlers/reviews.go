@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"cmp"
+	"context"
 	"net/http"
 	"net/url"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/labstack/echo/v5"
 
@@ -20,7 +22,7 @@ import (
 
 // scheduled is an account with its next review.
 type scheduled struct {
-	f       credit.Figures
+	f       *credit.Figures // the team's kept figures: read, never change
 	next    time.Time
 	why     string
 	last    *store.Review
@@ -39,8 +41,7 @@ type reviewBook struct {
 }
 
 // reviewBook reads the team's reviews, limit changes and statement years.
-func (h *Handler) reviewBook(c *echo.Context) (reviewBook, error) {
-	ctx, a := c.Request().Context(), h.analyst(c)
+func (h *Handler) reviewBook(ctx context.Context, a store.Analyst) (reviewBook, error) {
 	b := reviewBook{now: h.now()}
 	var err error
 	if b.reviews, err = h.store.LastReviews(ctx, a); err != nil {
@@ -56,7 +57,7 @@ func (h *Handler) reviewBook(c *echo.Context) (reviewBook, error) {
 }
 
 // of is account f with its next review.
-func (b reviewBook) of(f credit.Figures) scheduled {
+func (b reviewBook) of(f *credit.Figures) scheduled {
 	s := scheduled{f: f, changed: b.changes[f.Account.Account]}
 	var last *credit.LastReview
 	if r, ok := b.reviews[f.Account.Account]; ok {
@@ -65,31 +66,47 @@ func (b reviewBook) of(f credit.Figures) scheduled {
 			Outcome: r.Outcome, By: r.By, Note: r.Note}
 	}
 	s.year = b.years[f.BusinessID]
-	s.next, s.why = credit.NextReview(last, f.Band, over90Share(f), s.year, b.now)
+	s.next, s.why = credit.NextReview(last, f.Band, over90Share(*f), s.year, b.now)
 	return s
 }
 
-// schedule works out every account's next review from the newest ledger,
-// the team's known scores and the latest reviews.
+// schedule is every account's next review, worked out from the newest
+// ledger, the team's known scores and the latest reviews. It is kept for
+// the team's version (reviews, limits and scores move it) and the day
+// (a next review is "today" at the latest): at 50,000 accounts working
+// it out took about a second of CPU and 200 MB of garbage a page, so
+// one analyst's /reviews in a loop slowed everyone's pages many times
+// over (make loadtest, figure 7). The slice is shared: read it only.
 func (h *Handler) schedule(c *echo.Context) ([]scheduled, error) {
-	figs, err := h.teamFigures(c.Request().Context(), h.analyst(c), "")
+	ctx, a := c.Request().Context(), h.analyst(c)
+	ts, err := h.teamNow(ctx, a)
 	if err != nil {
 		return nil, accountsError(err)
 	}
-	book, err := h.reviewBook(c)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]scheduled, 0, len(figs))
-	for _, f := range figs {
-		out = append(out, book.of(f))
-	}
-	// By date, then account: the same order on every request, so a list's
-	// pages neither repeat nor skip an account.
-	slices.SortFunc(out, func(a, b scheduled) int {
-		return cmp.Or(a.next.Compare(b.next), strings.Compare(a.f.Account.Account, b.f.Account.Account))
+	today := h.now().UTC().Format(store.DateLayout)
+	return keptTeam(ctx, h, ts, "schedule", today, func(ctx context.Context) ([]scheduled, int, error) {
+		figs, err := h.teamFiguresAt(ctx, ts, "")
+		if err != nil {
+			return nil, 0, accountsError(err)
+		}
+		book, err := h.reviewBook(ctx, a)
+		if err != nil {
+			return nil, 0, err
+		}
+		out := make([]scheduled, 0, len(figs))
+		bytes := len(figs) * int(unsafe.Sizeof(scheduled{}))
+		for i := range figs {
+			s := book.of(&figs[i])
+			bytes += len(s.why)
+			out = append(out, s)
+		}
+		// By date, then account: the same order on every request, so a
+		// list's pages neither repeat nor skip an account.
+		slices.SortFunc(out, func(a, b scheduled) int {
+			return cmp.Or(a.next.Compare(b.next), strings.Compare(a.f.Account.Account, b.f.Account.Account))
+		})
+		return out, bytes, nil
 	})
-	return out, nil
 }
 
 // over90Share is the share of the balance over 90 days past due.
@@ -131,8 +148,9 @@ func (h *Handler) showReviews(c *echo.Context) error {
 	now := h.now()
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	week, yearAgo := today.AddDate(0, 0, 7), now.AddDate(-1, 0, 0)
-	var overdue, thisWeek, upcoming, unchanged []scheduled
-	for _, s := range all {
+	var overdue, thisWeek, upcoming, unchanged []*scheduled
+	for i := range all {
+		s := &all[i]
 		switch {
 		case s.next.Before(today):
 			overdue = append(overdue, s)
@@ -170,7 +188,7 @@ var reviewSections = []string{"overdue", "week", "upcoming", "unchanged"}
 // links are built from "/reviews" and the lists' page numbers only, so
 // they stay on this site whatever else the address held, and keep the
 // other lists where they were.
-func reviewSection(q url.Values, name string, list []scheduled) views.ReviewSection {
+func reviewSection(q url.Values, name string, list []*scheduled) views.ReviewSection {
 	n, _ := strconv.Atoi(q.Get(name))
 	pager := views.NewPager(n, reviewsPageSize, len(list), func(p int) string {
 		v := url.Values{}
@@ -264,7 +282,7 @@ func (h *Handler) submitReview(c *echo.Context) error {
 		return h.reviewPage(c, s, http.StatusUnprocessableEntity, outcome, note, outcomeErr, noteErr)
 	}
 	_, err = h.store.RecordReview(c.Request().Context(), h.analyst(c), store.Review{Account: s.f.Account.Account,
-		Outcome: outcome, Note: note, Band: s.f.Band, Over90: over90Share(s.f), StatementYear: s.year})
+		Outcome: outcome, Note: note, Band: s.f.Band, Over90: over90Share(*s.f), StatementYear: s.year})
 	if err != nil {
 		return accountsError(err)
 	}
