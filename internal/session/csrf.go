@@ -79,7 +79,8 @@ func CSRF(secure bool) echo.MiddlewareFunc {
 			}
 			// Read first, whatever the form's size: a form past the
 			// standard parser's field limit still has its token.
-			if err := readPostForm(r); err != nil {
+			tooMany, err := readPostForm(r)
+			if err != nil {
 				return err
 			}
 			sent := r.Header.Get(csrfHeader)
@@ -92,6 +93,9 @@ func CSRF(secure bool) echo.MiddlewareFunc {
 			if !ok {
 				return errCSRF
 			}
+			if tooMany {
+				return errTooManyParts
+			}
 			if !signedIn {
 				st.csrf = tokenOf(loginSecret)
 			}
@@ -99,6 +103,12 @@ func CSRF(secure bool) echo.MiddlewareFunc {
 		}
 	}
 }
+
+// errTooManyParts answers a multipart form, its token valid, with more
+// parts than the standard parser reads: none of this site's forms has as
+// many, and the form's fields are not read at all.
+var errTooManyParts = echo.NewHTTPError(http.StatusUnprocessableEntity,
+	"the form has more than 1,000 fields, past what any form here sends (an upload has a file and a few fields); nothing was read")
 
 // errCSRF is the refusal of a form without a valid token.
 var errCSRF = echo.NewHTTPError(http.StatusForbidden, "invalid or missing CSRF token")

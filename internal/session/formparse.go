@@ -1,9 +1,11 @@
 package session
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -24,22 +26,25 @@ const maxFormNames = 1000
 
 // readPostForm parses an url-encoded body into r.PostForm and r.Form (the
 // body's values first, then the query's, as ParseForm orders them), so
-// the CSRF check and the handler read the same fields. Other bodies are
-// left to the standard parser. A body past its size limit is a 413.
-func readPostForm(r *http.Request) error {
+// the CSRF check and the handler read the same fields. A multipart body
+// (a file's upload) goes to the standard parser, here rather than in the
+// handler; past its limit of parts (1,000) tooMany is true and r.PostForm
+// holds the token alone, read from the body's start. A body past its size
+// limit is a 413.
+func readPostForm(r *http.Request) (tooMany bool, err error) {
 	if r.PostForm != nil || r.Body == nil {
-		return nil
+		return false, nil
 	}
-	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	ct, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if ct == "multipart/form-data" {
+		return readMultipart(r, params["boundary"])
+	}
 	if ct != "application/x-www-form-urlencoded" {
-		return nil
+		return false, nil
 	}
 	raw, err := io.ReadAll(r.Body)
 	if err != nil {
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
-		}
-		return echo.NewHTTPError(http.StatusBadRequest, "the form could not be read")
+		return false, bodyError(err)
 	}
 	post := parseFormBody(string(raw))
 	form := make(url.Values, len(post))
@@ -52,7 +57,79 @@ func readPostForm(r *http.Request) error {
 		}
 	}
 	r.PostForm, r.Form = post, form
-	return nil
+	return false, nil
+}
+
+// bodyError is the answer to a body that could not be read.
+func bodyError(err error) error {
+	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
+	}
+	return echo.NewHTTPError(http.StatusBadRequest, "the form could not be read")
+}
+
+// multipartMemory is what a multipart form may hold in memory before its
+// files go to disk: the standard library's default, which echo's
+// FormFile used before the form was read here.
+const multipartMemory = 32 << 20
+
+// tokenWithin is how much of a multipart body is kept to find the CSRF
+// token in when the parser stops at its limit of parts: every form puts
+// the token first.
+const tokenWithin = 64 << 10
+
+// readMultipart reads a multipart form with the standard parser, keeping
+// the body's start. Past the parser's limit of parts (or of headers) the
+// form is not read, and the token alone is taken from the start kept, so
+// the CSRF check still tells a form with too many fields (answered 422)
+// from a forged one (403).
+func readMultipart(r *http.Request, boundary string) (tooMany bool, err error) {
+	start := &headRecorder{r: r.Body, max: tokenWithin}
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{start, r.Body}
+	err = r.ParseMultipartForm(multipartMemory)
+	switch {
+	case err == nil:
+		return false, nil
+	case !errors.Is(err, multipart.ErrMessageTooLarge):
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return false, bodyError(err)
+		}
+		return false, nil // the handler answers a form it cannot read
+	}
+	token := ""
+	mr := multipart.NewReader(bytes.NewReader(start.buf.Bytes()), boundary)
+	for {
+		p, err := mr.NextPart()
+		if err != nil {
+			break
+		}
+		if p.FormName() == csrfField {
+			b, _ := io.ReadAll(io.LimitReader(p, 256))
+			token = string(b)
+			break
+		}
+	}
+	r.PostForm = url.Values{csrfField: {token}}
+	r.Form = r.PostForm
+	return true, nil
+}
+
+// headRecorder reads through r, keeping the first max bytes read.
+type headRecorder struct {
+	r   io.Reader
+	max int
+	buf bytes.Buffer
+}
+
+func (h *headRecorder) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if room := h.max - h.buf.Len(); room > 0 {
+		h.buf.Write(p[:min(n, room)])
+	}
+	return n, err
 }
 
 // parseFormBody reads every field of an url-encoded body; fields that do
