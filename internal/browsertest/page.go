@@ -57,11 +57,16 @@ func (b *Browser) URL() string {
 	return value(b, "read the location", chromedp.Location())
 }
 
-// Text is the rendered text of the first element matching the CSS selector,
-// whitespace folded; it waits for the element to exist.
+// Text is the visible text of the first element matching sel, its white
+// space collapsed. It waits until the element is there and shows some: on
+// a busy machine the watch list's name, never empty on the page, once read
+// "" (its table is in a scroll region the stylesheet lays out lazily,
+// content-visibility: auto, the likely cause); a moment to wait through,
+// not the answer.
 func (b *Browser) Text(sel string) string {
 	b.t.Helper()
-	text := value(b, "read the text of "+sel, chromedp.Text(chromedp.CSS(sel)))
+	text := Until(b, "the text of "+sel, `(() => { const el = document.querySelector(`+jsString(sel)+`); return el ? el.innerText : ''; })()`,
+		func(s string) bool { return strings.TrimSpace(s) != "" })
 	return strings.Join(strings.Fields(text), " ")
 }
 
