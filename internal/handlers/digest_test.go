@@ -234,6 +234,22 @@ func TestDigestPreview(t *testing.T) {
 	for range 2 { // 90 businesses, 50 a click
 		mustRedirect(t, "fetch", u.post("/accounts/scores"))
 	}
+	// Issue 48: with scores known, accounts.csv writes PD plainly, at
+	// most six decimals (it wrote 0.0070999999999999995).
+	pds := 0
+	for _, line := range strings.Split(strings.TrimSpace(u.Get("/accounts.csv").Body), "\n")[1:] {
+		f := strings.Split(line, ",")
+		if len(f) < 18 || f[len(f)-5] == "" {
+			continue
+		}
+		pds++
+		if pd := f[len(f)-5]; !regexp.MustCompile(`^[01](\.[0-9]{1,6})?$`).MatchString(pd) {
+			t.Errorf("accounts.csv pd %q: want a plain decimal with at most six places (%s)", pd, line)
+		}
+	}
+	if pds == 0 {
+		t.Error("accounts.csv has no PD once scores are known")
+	}
 	change := u.Get("/portfolio/exposure").Text("table.bridge tr:last-child td")
 	fetches := fmt.Sprint(app.Sim.Requests())
 	p := u.Get("/digest/preview")
