@@ -71,24 +71,27 @@ func TestImportQuickBooksAsExported(t *testing.T) {
 
 // TestImportAmbiguousDecimalsAsks (issue 43.3): a file whose amounts could
 // use either separator offers the choice; until it is made the ambiguous
-// rows are skipped, never guessed; chosen, they import by it.
+// rows are skipped, never guessed; chosen, they import by it; both
+// engines (the waiting file is kept in the store).
 func TestImportAmbiguousDecimalsAsks(t *testing.T) {
-	app := apptest.Start(t, apptest.Options{})
-	u := signInAccounts(t, app, "demo")
-	p := u.upload("eu.csv", []byte("account,business_id,balance\nA-1,1001,\"1,250\"\nA-2,1002,500\n"), "2026-09-30")
-	if p.Status != http.StatusOK || p.Doc.Find("#decimal-choice").Length() != 1 || !strings.Contains(p.Text("#refusal-counts"), "ambiguous amount: 1") {
-		t.Fatalf("preview: status %d, choice %d, refusals %q", p.Status, p.Doc.Find("#decimal-choice").Length(), p.Text("#refusal-counts"))
-	}
-	_, fields, _ := p.Form("form.mapping-form")
-	fields.Set("decimal", "comma")
-	for i, f := range []string{"account", "business_id", "balance"} {
-		fields.Set("map_"+strconv.Itoa(i), f) // the selects as the page chose them
-	}
-	again := u.PostForm("/accounts/import", fields)
-	if again.Status != http.StatusOK || again.Text("#refusal-counts") != "" || !strings.Contains(again.Text("#read-as"), "1.234,56 (as chosen)") {
-		t.Fatalf("with a decimal comma: status %d, refusals %q, read as %q; %.600s", again.Status, again.Text("#refusal-counts"), again.Text("#read-as"), again.Text("#file-error")+again.Text(".form-error"))
-	}
-	if got := again.Text("#reconciliation"); !strings.Contains(got, "imported 501.25") {
-		t.Errorf("reconciliation = %q, want 1.25 + 500 imported", got)
-	}
+	workspaceEngines(t, func(t *testing.T, opts apptest.Options) {
+		app := apptest.Start(t, opts)
+		u := signInAccounts(t, app, "demo")
+		p := u.upload("eu.csv", []byte("account,business_id,balance\nA-1,1001,\"1,250\"\nA-2,1002,500\n"), "2026-09-30")
+		if p.Status != http.StatusOK || p.Doc.Find("#decimal-choice").Length() != 1 || !strings.Contains(p.Text("#refusal-counts"), "ambiguous amount: 1") {
+			t.Fatalf("preview: status %d, choice %d, refusals %q", p.Status, p.Doc.Find("#decimal-choice").Length(), p.Text("#refusal-counts"))
+		}
+		_, fields, _ := p.Form("form.mapping-form")
+		fields.Set("decimal", "comma")
+		for i, f := range []string{"account", "business_id", "balance"} {
+			fields.Set("map_"+strconv.Itoa(i), f) // the selects as the page chose them
+		}
+		again := u.PostForm("/accounts/import", fields)
+		if again.Status != http.StatusOK || again.Text("#refusal-counts") != "" || !strings.Contains(again.Text("#read-as"), "1.234,56 (as chosen)") {
+			t.Fatalf("with a decimal comma: status %d, refusals %q, read as %q; %.600s", again.Status, again.Text("#refusal-counts"), again.Text("#read-as"), again.Text("#file-error")+again.Text(".form-error"))
+		}
+		if got := again.Text("#reconciliation"); !strings.Contains(got, "imported 501.25") {
+			t.Errorf("reconciliation = %q, want 1.25 + 500 imported", got)
+		}
+	})
 }
