@@ -84,7 +84,7 @@ bench: build
 	  scripts/test-redis.sh $(GO) test -run '^$$' -bench SecondReplica -benchtime 200x ./internal/shared/; \
 	else echo "redis-server is not installed: no two-replica figures"; fi
 
-## loadtest: the load table (200 analysts, direct calls, the Ordinary storm, unread exports, the log flood, the bulk home page with 20 broad rules; stand-in and dashboard as their own processes, about 5 minutes); LOADTEST_FLAGS="-duration 10s -storm 10s -idle 25s" for a quick run
+## loadtest: the load table (200 analysts, direct calls, the Ordinary storm, unread exports, the log flood, the bulk home page with 20 broad rules, one analyst flooding the team's heavy pages at 50,000 accounts beside another user; stand-in and dashboard as their own processes, about 6 minutes); LOADTEST_FLAGS="-duration 10s -storm 10s -idle 25s" for a quick run
 loadtest: build
 	$(GO) run ./cmd/loadtest $(LOADTEST_FLAGS)
 
