@@ -2,14 +2,13 @@ package handlers
 
 import (
 	"context"
-	"slices"
-	"strings"
 	"unsafe"
 
 	"github.com/maypok86/otter/v2"
 
 	"creditdash/internal/credit"
 	"creditdash/internal/store"
+	"creditdash/internal/teamfigures"
 )
 
 // What the team's pages work out of its data (every account's figures, the
@@ -102,10 +101,24 @@ func (h *Handler) teamFigures(ctx context.Context, a store.Analyst, asOf string)
 	return h.teamFiguresAt(ctx, ts, asOf)
 }
 
-// teamFiguresAt is teamFigures at the version a page read.
+// teamFiguresAt is teamFigures at the version a page read: the newest
+// ledger's are kept one set a team and brought forward after writes
+// (newestFigures); an older ledger's are worked out whole per version.
 func (h *Handler) teamFiguresAt(ctx context.Context, ts teamState, asOf string) ([]credit.Figures, error) {
+	if asOf == "" && ts.keep {
+		return h.newestFigures(ctx, ts)
+	}
 	return keptTeam(ctx, h, ts, "figures", asOf, func(ctx context.Context) ([]credit.Figures, int, error) {
-		return h.workOutFigures(ctx, ts.a, asOf)
+		h.figuresWorked.Add(1)
+		known, err := h.store.KnownScores(ctx, ts.a)
+		if err != nil {
+			return nil, 0, err
+		}
+		set, err := teamfigures.Whole(ctx, h.store, ts.a, asOf, ts.version, known)
+		if err != nil {
+			return nil, 0, err
+		}
+		return set.Figs, set.Bytes, nil
 	})
 }
 
@@ -117,61 +130,6 @@ func (h *Handler) knownScoresAt(ctx context.Context, ts teamState) (map[int32]ma
 		// About a map of a few scores per business, and its entry.
 		return known, len(known) * 256, err
 	})
-}
-
-// workOutFigures reads a ledger and the known scores and works out every
-// account's figures, and their weight.
-func (h *Handler) workOutFigures(ctx context.Context, a store.Analyst, asOf string) ([]credit.Figures, int, error) {
-	h.figuresWorked.Add(1)
-	accts, err := h.store.Accounts(ctx, a, asOf)
-	if err != nil {
-		return nil, 0, err
-	}
-	known, err := h.store.KnownScores(ctx, a)
-	if err != nil {
-		return nil, 0, err
-	}
-	// Sorting small indexes is cheaper than sorting the large Figures.
-	order := make([]int32, len(accts))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(accts[x].Account, accts[y].Account) })
-	out := make([]credit.Figures, len(accts))
-	bytes := len(out) * int(unsafe.Sizeof(credit.Figures{}))
-	for i, j := range order {
-		f := credit.NewFigures(accts[j], known[accts[j].BusinessID])
-		out[i] = f
-		bytes += figuresHeap(&f)
-	}
-	return out, bytes, nil
-}
-
-// figuresHeap is about what one account's figures hold beyond their
-// struct: texts, scores, saved inputs and the calculator's lines.
-func figuresHeap(f *credit.Figures) int {
-	n := len(f.Account.Account) + len(f.Name) + len(f.CustomerID) + len(f.SupplierID) + len(f.Owner)
-	for _, k := range []*store.KnownScore{f.Risk, f.Pay, f.DBT, f.Z} {
-		if k != nil {
-			n += int(unsafe.Sizeof(*k))
-		}
-	}
-	if f.Inputs != nil {
-		n += int(unsafe.Sizeof(*f.Inputs)) + len(f.Inputs.SavedBy) + 8
-	}
-	for _, c := range f.Calc.Caps {
-		n += int(unsafe.Sizeof(c)) + len(c.Name) + len(c.Rationale)
-	}
-	for _, w := range f.Calc.Warnings {
-		n += 16 + len(w)
-	}
-	if f.Account.Limit != nil {
-		n += 8
-	}
-	if f.Terms != nil {
-		n += 8
-	}
-	return n
 }
 
 // accountsWeight is about what a few accounts hold: their structs, texts

@@ -255,6 +255,9 @@ type books struct {
 	// keeps the team's figures per version.
 	teamMarks *otter.Cache[teamMark, struct{}]
 	teamData  *otter.Cache[teamKey, teamEntry]
+	// figuring brings one team's figures forward at a time
+	// (accounts_figures.go).
+	figuring *singleflight.Group
 }
 
 // ops is what operators see: readiness, counts and what runs now.
@@ -270,6 +273,9 @@ type ops struct {
 	// figuresWorked counts the team figures worked out (the rest were
 	// found kept).
 	figuresWorked atomic.Uint64
+	// figuresUpdated counts the team figures brought forward by working
+	// out only the accounts writes touched.
+	figuresUpdated atomic.Uint64
 }
 
 // New checks the configuration and builds the handlers.
@@ -387,6 +393,7 @@ func newBooks(cfg Config) (books, error) {
 		providers:   newProviderBook(),
 		reportMarks: newReportMarks(),
 		arrivals:    alerts.NewArrivals(cfg.Store),
+		figuring:    new(singleflight.Group),
 	}
 	var err error
 	if b.wsBook, err = newWorkspaceBook(); err != nil {

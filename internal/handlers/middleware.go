@@ -235,11 +235,13 @@ type Stats struct {
 	// Validations are the policy validations worked out; a page or
 	// download at a team version already validated reads the kept one.
 	Validations uint64
-	// TeamFiguresWorkedOut are the team's figures worked out from the
-	// ledger; a page at a team version already worked out reads the kept
-	// ones. TeamCacheBytes is what the team's kept results weigh, within
+	// TeamFiguresWorkedOut are the team's figures worked out whole from
+	// the ledger; a page at a team version already worked out reads the
+	// kept ones. TeamFiguresUpdated are those brought forward by working
+	// out only the accounts writes touched. TeamCacheBytes is what the team's kept results weigh, within
 	// their own share of CACHE_MB.
 	TeamFiguresWorkedOut uint64
+	TeamFiguresUpdated   uint64
 	TeamCacheBytes       uint64
 }
 
@@ -259,6 +261,7 @@ func (h *Handler) Stats() Stats {
 		AuditWalks:           h.verdict.walks.Load(),
 		Validations:          h.validations.Load(),
 		TeamFiguresWorkedOut: h.figuresWorked.Load(),
+		TeamFiguresUpdated:   h.figuresUpdated.Load(),
 		TeamCacheBytes:       h.teamData.WeightedSize(),
 	}
 }

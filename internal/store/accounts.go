@@ -179,14 +179,27 @@ func team(a Analyst) (Analyst, error) { return a.key() }
 // teamWrite runs fn in one transaction on the writer and moves the team's
 // version forward in it (team_version.go), so every page that keeps
 // figures of the team's data sees the change; any error rolls everything
-// back. Every write of the team's data goes through here.
+// back. Every write of the team's data goes through here (or one of the
+// variants below). A write that says nothing of what it touched touches
+// every account (team_changes.go).
 func (s *Store) teamWrite(ctx context.Context, service, op string, fn func(tx *sql.Tx) error) error {
-	return s.teamWriteIf(ctx, service, op, func(tx *sql.Tx) (bool, error) { return true, fn(tx) })
+	return s.teamWriteOf(ctx, service, op, touchAll(), fn)
+}
+
+// teamWriteOf is teamWrite for a write that touches what t names; fn may
+// add to t what it learns inside the transaction.
+func (s *Store) teamWriteOf(ctx context.Context, service, op string, t *Touched, fn func(tx *sql.Tx) error) error {
+	return s.teamWriteIfOf(ctx, service, op, t, func(tx *sql.Tx) (bool, error) { return true, fn(tx) })
 }
 
 // teamWriteIf is teamWrite for a write that may turn out to change
 // nothing (fn's changed false), which leaves the version where it was.
 func (s *Store) teamWriteIf(ctx context.Context, service, op string, fn func(tx *sql.Tx) (changed bool, err error)) error {
+	return s.teamWriteIfOf(ctx, service, op, touchAll(), fn)
+}
+
+// teamWriteIfOf is teamWriteIf for a write that touches what t names.
+func (s *Store) teamWriteIfOf(ctx context.Context, service, op string, t *Touched, fn func(tx *sql.Tx) (changed bool, err error)) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return wrap(op, err)
@@ -202,13 +215,14 @@ func (s *Store) teamWriteIf(ctx context.Context, service, op string, fn func(tx 
 	if !changed {
 		return wrap(op, tx.Commit())
 	}
-	v, err := s.bumpTeam(ctx, tx, service)
+	prev, v, err := s.bumpTeam(ctx, tx, service)
 	if err != nil {
 		return wrap(op, err)
 	}
 	if err := tx.Commit(); err != nil {
 		return wrap(op, err)
 	}
+	s.changes.add(service, prev, v, t)
 	s.teams.moved(service, v)
 	return nil
 }

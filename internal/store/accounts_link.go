@@ -26,7 +26,7 @@ func (s *Store) LinkAccountByHand(ctx context.Context, a Analyst, account string
 	if err := checkBusiness(business); err != nil {
 		return err
 	}
-	return s.teamWrite(ctx, a.Service, "link account by hand", func(tx *sql.Tx) error {
+	return s.teamWriteOf(ctx, a.Service, "link account by hand", touchAccounts(account), func(tx *sql.Tx) error {
 		var current int64
 		err := tx.QueryRowContext(ctx, `SELECT business_id FROM team_accounts WHERE service = $1 AND account = $2`,
 			a.Service, account).Scan(&current)

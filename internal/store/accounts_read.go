@@ -165,6 +165,34 @@ func (s *Store) Accounts(ctx context.Context, a Analyst, asOf string) ([]Account
 	return out, s.attachDefaults(ctx, a.Service, out)
 }
 
+// AccountsByKey are the record's accounts of the given keys with their
+// lines of the newest ledger, as Accounts reads them, in no particular
+// order; keys the record does not hold are left out. It is how the team's
+// figures work out again only the accounts a write touched.
+func (s *Store) AccountsByKey(ctx context.Context, a Analyst, keys []string) ([]Account, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	a, err := team(a)
+	if err != nil || len(keys) == 0 {
+		return nil, err
+	}
+	args := make([]any, 0, len(keys)+1)
+	args = append(args, a.Service)
+	var in strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			in.WriteByte(',')
+		}
+		in.WriteString("$" + strconv.Itoa(i+2))
+		args = append(args, k)
+	}
+	out, err := s.queryAccounts(ctx, "accounts by key", "SELECT "+recordColumns+" WHERE t.service = $1 AND t.account IN ("+in.String()+")", args...)
+	if err != nil {
+		return nil, err
+	}
+	return out, s.attachDefaults(ctx, a.Service, out)
+}
+
 // LedgerBalance is one line of a ledger as the expected-loss bridge reads
 // it.
 type LedgerBalance struct {
@@ -246,7 +274,7 @@ func (s *Store) LinkAccount(ctx context.Context, a Analyst, account string, busi
 	if err := checkBusiness(business); err != nil {
 		return err
 	}
-	return s.teamWrite(ctx, a.Service, "link account", func(tx *sql.Tx) error {
+	return s.teamWriteOf(ctx, a.Service, "link account", touchAccounts(account), func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE team_accounts SET business_id = $3, updated_at = $4, updated_by = $5
 			WHERE service = $1 AND account = $2 AND business_id = 0`, a.Service, account, int64(business), s.stamp(), a.User)
 		if err != nil {
@@ -286,9 +314,11 @@ func (s *Store) SaveLimitInputs(ctx context.Context, a Analyst, account string, 
 		}
 		sheet = *in.SheetCap
 	}
-	return s.teamWrite(ctx, a.Service, "save limit inputs", func(tx *sql.Tx) error {
+	touched := touchNone()
+	return s.teamWriteOf(ctx, a.Service, "save limit inputs", touched, func(tx *sql.Tx) error {
 		var id, business int64
 		account = strings.TrimSpace(account)
+		touched.Accounts = append(touched.Accounts, account)
 		err := tx.QueryRowContext(ctx, "SELECT id, business_id FROM team_accounts WHERE service = $1 AND account = $2",
 			a.Service, account).Scan(&id, &business)
 		if errors.Is(err, sql.ErrNoRows) {

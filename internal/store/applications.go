@@ -184,7 +184,7 @@ func (s *Store) newApplication(ctx context.Context, a Analyst, source string, in
 	}
 	app := Application{ID: newID(), Service: a.Service, Source: source, Nonce: newNonce(), Company: inv.Company, Email: inv.Email,
 		Requested: inv.Requested, Status: AppInvited, Answers: "{}", CreatedBy: a.User}
-	err := s.teamWrite(ctx, a.Service, "invite", func(tx *sql.Tx) error {
+	err := s.teamWriteOf(ctx, a.Service, "invite", touchNone(), func(tx *sql.Tx) error {
 		var open, public int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN source = $3 THEN 1 ELSE 0 END), 0)
 			FROM applications WHERE service = $1 AND status IN ($2, $4)`, a.Service, AppInvited, SourcePublic, AppDraft).Scan(&open, &public); err != nil {
@@ -420,7 +420,7 @@ func (s *Store) RevokeApplication(ctx context.Context, a Analyst, id int64, reas
 		return Application{}, err
 	}
 	var app Application
-	err = s.teamWrite(ctx, a.Service, "revoke application", func(tx *sql.Tx) error {
+	err = s.teamWriteOf(ctx, a.Service, "revoke application", touchNone(), func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, "UPDATE applications SET status = $3, updated_at = $4 WHERE service = $1 AND id = $2 AND status IN ($5, $6)",
 			a.Service, id, AppRevoked, s.stamp(), AppInvited, AppDraft)
 		if err != nil {

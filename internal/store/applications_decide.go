@@ -346,7 +346,7 @@ func (s *Store) ToldApplicant(ctx context.Context, id int64) error {
 	if err != nil {
 		return wrap("told applicant", err)
 	}
-	return s.teamWrite(ctx, app.Service, "told applicant", func(tx *sql.Tx) error {
+	return s.teamWriteOf(ctx, app.Service, "told applicant", touchNone(), func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, "UPDATE applications SET notified_at = $2 WHERE id = $1 AND notified_at = 0", id, s.stamp())
 		if err != nil {
 			return err
@@ -403,7 +403,7 @@ func (s *Store) AnswerReference(ctx context.Context, id int64, nonce, answer, fr
 	if err != nil {
 		return r, err
 	}
-	err = s.teamWrite(ctx, app.Service, "answer reference", func(tx *sql.Tx) error {
+	err = s.teamWriteOf(ctx, app.Service, "answer reference", touchNone(), func(tx *sql.Tx) error {
 		now := s.stamp()
 		res, err := tx.ExecContext(ctx, "UPDATE application_references SET answer = $2, answered_at = $3, answered_from = $4 WHERE id = $1 AND answered_at = 0 AND expires_at > $3",
 			id, answer, now, from)

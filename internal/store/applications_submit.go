@@ -278,7 +278,7 @@ func (s *Store) SetApplicationLink(ctx context.Context, a Analyst, on bool) (str
 	if on {
 		enabled, state = 1, "on"
 	}
-	err = s.teamWrite(ctx, a.Service, "application link", func(tx *sql.Tx) error {
+	err = s.teamWriteOf(ctx, a.Service, "application link", touchNone(), func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO application_links (service, nonce, enabled, changed_by, changed_at) VALUES ($1, $2, $3, $4, $5)
 			ON CONFLICT (service) DO UPDATE SET nonce = excluded.nonce, enabled = excluded.enabled, changed_by = excluded.changed_by,
 			changed_at = excluded.changed_at`, a.Service, nonce, enabled, a.User, s.stamp()); err != nil {

@@ -174,7 +174,8 @@ func (s *Store) RequestLimit(ctx context.Context, a Analyst, spec RequestSpec) (
 		return LimitRequest{}, err
 	}
 	var r LimitRequest
-	err = s.teamWrite(ctx, a.Service, "request limit", func(tx *sql.Tx) error {
+	touched := touchAccounts(strings.TrimSpace(spec.Account))
+	err = s.teamWriteOf(ctx, a.Service, "request limit", touched, func(tx *sql.Tx) error {
 		r, err = s.requestLimitTx(ctx, tx, a, spec)
 		return err
 	})

@@ -73,7 +73,8 @@ func (s *Store) decide(ctx context.Context, a Analyst, id int64, o Outcome, note
 		return LimitRequest{}, invalid("outcome", "not an outcome: %q", clip(string(o)))
 	}
 	var r LimitRequest
-	err = s.teamWrite(ctx, a.Service, "decide", func(tx *sql.Tx) error {
+	touched := touchNone()
+	err = s.teamWriteOf(ctx, a.Service, "decide", touched, func(tx *sql.Tx) error {
 		now := s.stamp()
 		// The requester's rule in the WHERE clause, so it holds even for a
 		// caller that did not check.
@@ -110,6 +111,7 @@ func (s *Store) decide(ctx context.Context, a Analyst, id int64, o Outcome, note
 		if r, err = readRequest(ctx, tx, a.Service, id); err != nil {
 			return err
 		}
+		touched.Accounts = append(touched.Accounts, r.Account)
 		if n == 0 {
 			if r.Status != StatusPending {
 				return &ErrDecided{Request: r}

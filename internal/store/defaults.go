@@ -113,7 +113,11 @@ func (s *Store) RecordDefaults(ctx context.Context, a Analyst, found []Default) 
 		}
 	}
 	kept := 0
-	err = s.teamWriteIf(ctx, a.Service, "record defaults", func(tx *sql.Tx) (bool, error) {
+	touched := touchNone()
+	for _, d := range found {
+		touched.Businesses = append(touched.Businesses, d.BusinessID)
+	}
+	err = s.teamWriteIfOf(ctx, a.Service, "record defaults", touched, func(tx *sql.Tx) (bool, error) {
 		kept = 0
 		for _, d := range found {
 			var newest sql.NullInt64
@@ -190,7 +194,8 @@ func (s *Store) ClearDefault(ctx context.Context, a Analyst, id int64, note stri
 		return Default{}, invalid("note", "clearing a default needs a note of at most %s characters", grouped(MaxRequestReasonLen))
 	}
 	var d Default
-	err = s.teamWrite(ctx, a.Service, "clear default", func(tx *sql.Tx) error {
+	touched := touchNone()
+	err = s.teamWriteOf(ctx, a.Service, "clear default", touched, func(tx *sql.Tx) error {
 		var err error
 		if d, err = scanDefault(tx.QueryRowContext(ctx, "SELECT "+defaultFields+" FROM "+defaultsFrom+
 			" WHERE d.service = $1 AND d.id = $2", a.Service, id)); err == sql.ErrNoRows {
@@ -207,6 +212,7 @@ func (s *Store) ClearDefault(ctx context.Context, a Analyst, id int64, note stri
 			return err
 		}
 		d.Cleared = &Clearing{By: a.User, At: fromStamp(now), Note: note}
+		touched.Businesses = append(touched.Businesses, d.BusinessID)
 		accounts, err := linkedAccounts(ctx, tx, a.Service, d.BusinessID)
 		if err != nil {
 			return err

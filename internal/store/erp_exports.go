@@ -116,7 +116,7 @@ func (s *Store) SetERPThreshold(ctx context.Context, a Analyst, percent float64)
 		return invalid("threshold", "the threshold is a percentage from 0 to %s", strconv.FormatFloat(MaxERPThreshold, 'f', -1, 64))
 	}
 	v := strconv.FormatFloat(percent, 'f', -1, 64)
-	return s.teamWrite(ctx, a.Service, "set erp threshold", func(tx *sql.Tx) error {
+	return s.teamWriteOf(ctx, a.Service, "set erp threshold", touchNone(), func(tx *sql.Tx) error {
 		old, err := s.erpThreshold(ctx, tx, a.Service)
 		if err != nil {
 			return err
@@ -219,7 +219,7 @@ func (s *Store) RecordERPExport(ctx context.Context, a Analyst, system string, l
 	if err := checkERPLines(&e, lines); err != nil {
 		return ERPExport{}, err
 	}
-	err = s.teamWrite(ctx, a.Service, "record erp export", func(tx *sql.Tx) error {
+	err = s.teamWriteOf(ctx, a.Service, "record erp export", touchNone(), func(tx *sql.Tx) error {
 		now := s.stamp()
 		e.At = fromStamp(now)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO erp_exports (id, service, system, exported_by, exported_at, limits, holds, releases, line_count)

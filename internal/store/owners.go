@@ -61,7 +61,8 @@ func (s *Store) AssignOwner(ctx context.Context, a Analyst, accounts []string, o
 		return 0, invalid("reason", "the reason is text of at most %s characters", grouped(MaxRequestReasonLen))
 	}
 	changed := 0
-	err = s.teamWrite(ctx, a.Service, "assign owner", func(tx *sql.Tx) error {
+	touched := touchNone()
+	err = s.teamWriteOf(ctx, a.Service, "assign owner", touched, func(tx *sql.Tx) error {
 		seen := make(map[string]bool, len(accounts))
 		var entries []AuditChange
 		for _, acct := range accounts {
@@ -87,6 +88,7 @@ func (s *Store) AssignOwner(ctx context.Context, a Analyst, accounts []string, o
 				a.Service, acct, owner, s.stamp(), a.User); err != nil {
 				return err
 			}
+			touched.Accounts = append(touched.Accounts, acct)
 			entries = append(entries, AuditChange{Actor: a.User, Action: AuditActionOwner, Account: acct, BusinessID: int32(business),
 				OldValue: was, NewValue: owner, Reason: reason})
 		}

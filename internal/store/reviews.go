@@ -58,7 +58,7 @@ func (s *Store) RecordReview(ctx context.Context, a Analyst, r Review) (Review, 
 	case r.StatementYear != 0 && !checkYear(r.StatementYear):
 		return r, invalid("statement_year", "not a statement year")
 	}
-	err = s.teamWrite(ctx, a.Service, "record review", func(tx *sql.Tx) error {
+	err = s.teamWriteOf(ctx, a.Service, "record review", touchAccounts(r.Account), func(tx *sql.Tx) error {
 		var business int64
 		err := tx.QueryRowContext(ctx, "SELECT business_id FROM team_accounts WHERE service = $1 AND account = $2", a.Service, r.Account).Scan(&business)
 		if err == sql.ErrNoRows {

@@ -40,7 +40,7 @@ func (s *Store) RecordStatementYear(ctx context.Context, a Analyst, business int
 	}
 	// A newer year moves reviews (credit.NextReview): the team's version
 	// moves with it, and only then.
-	err = s.teamWriteIf(ctx, a.Service, "record statement year", func(tx *sql.Tx) (bool, error) {
+	err = s.teamWriteIfOf(ctx, a.Service, "record statement year", touchNone(), func(tx *sql.Tx) (bool, error) {
 		res, err := tx.ExecContext(ctx, `INSERT INTO team_statement_years (service, business_id, year, fetched_at) VALUES ($1, $2, $3, $4)
 			ON CONFLICT (service, business_id) DO UPDATE SET year = excluded.year, fetched_at = excluded.fetched_at
 			WHERE excluded.year > team_statement_years.year`, a.Service, int64(business), year, fetched.UnixMicro())

@@ -46,7 +46,7 @@ func (s *Store) SetSupplierCategory(ctx context.Context, a Analyst, code string)
 	if err != nil {
 		return err
 	}
-	return s.teamWriteIf(ctx, a.Service, "set supplier category", func(tx *sql.Tx) (bool, error) {
+	return s.teamWriteIfOf(ctx, a.Service, "set supplier category", touchNone(), func(tx *sql.Tx) (bool, error) {
 		var old string
 		err := tx.QueryRowContext(ctx, "SELECT code FROM team_supplier_categories WHERE service = $1", a.Service).Scan(&old)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {

@@ -26,7 +26,7 @@ func (s *Store) BootstrapMembers(ctx context.Context, team string, t *roles.Tabl
 		return 0, invalid("name", "a team has at most %s members", grouped(MaxMembers))
 	}
 	added := 0
-	err = s.teamWriteIf(ctx, key, "bootstrap members", func(tx *sql.Tx) (bool, error) {
+	err = s.teamWriteIfOf(ctx, key, "bootstrap members", touchNone(), func(tx *sql.Tx) (bool, error) {
 		if _, err := lockAuditHead(ctx, tx, key); err != nil {
 			return false, err
 		}
@@ -90,7 +90,7 @@ func (s *Store) ChangeMember(ctx context.Context, a Analyst, spec MemberSpec, an
 		}
 	}
 	var c MemberChange
-	err = s.teamWrite(ctx, a.Service, "change member", func(tx *sql.Tx) error {
+	err = s.teamWriteOf(ctx, a.Service, "change member", touchNone(), func(tx *sql.Tx) error {
 		if _, err := lockAuditHead(ctx, tx, a.Service); err != nil {
 			return err
 		}
@@ -185,7 +185,7 @@ func (s *Store) DecideMember(ctx context.Context, a Analyst, id int64, approve b
 		}
 	}
 	var c MemberChange
-	err = s.teamWrite(ctx, a.Service, "decide member", func(tx *sql.Tx) error {
+	err = s.teamWriteOf(ctx, a.Service, "decide member", touchNone(), func(tx *sql.Tx) error {
 		if _, err := lockAuditHead(ctx, tx, a.Service); err != nil {
 			return err
 		}

@@ -80,7 +80,7 @@ func (s *Store) RecordScores(ctx context.Context, a Analyst, o Observation) (kep
 	if linked == 0 {
 		return false, nil
 	}
-	err = s.teamWriteIf(ctx, a.Service, "record scores", func(tx *sql.Tx) (bool, error) {
+	err = s.teamWriteIfOf(ctx, a.Service, "record scores", touchBusinesses(business), func(tx *sql.Tx) (bool, error) {
 		return s.recordTx(ctx, tx, a.Service, o)
 	})
 	return err == nil, err

@@ -30,7 +30,7 @@ func (s *Store) RecordKnownScores(ctx context.Context, a Analyst, obs []Observat
 	if err != nil || len(linked) == 0 {
 		return 0, err
 	}
-	err = s.teamWriteIf(ctx, a.Service, "record known scores", func(tx *sql.Tx) (bool, error) {
+	err = s.teamWriteIfOf(ctx, a.Service, "record known scores", touchBusinesses(ids...), func(tx *sql.Tx) (bool, error) {
 		changed := false
 		for _, o := range obs {
 			if !linked[o.BusinessID] {

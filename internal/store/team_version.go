@@ -13,19 +13,29 @@ import (
 // clock and moves at least one step per write, so a database restored from
 // a backup never hands out a number an older copy was kept under.
 
-// bumpTeam moves the team's version forward within tx and returns it; on
-// PostgreSQL the commit also announces it to the other replicas.
-func (s *Store) bumpTeam(ctx context.Context, tx *sql.Tx, service string) (int64, error) {
-	var v int64
-	err := tx.QueryRowContext(ctx, `INSERT INTO team_versions (service, version) VALUES ($1, $2)
-		ON CONFLICT (service) DO UPDATE SET version =
-			CASE WHEN excluded.version > team_versions.version THEN excluded.version ELSE team_versions.version + 1 END
-		RETURNING version`,
-		service, s.stamp()).Scan(&v)
-	if err != nil || s.engine != Postgres {
-		return v, err
+// bumpTeam moves the team's version forward within tx and returns the
+// version it moved from and to; on PostgreSQL the commit also announces
+// it to the other replicas. The row is made first (at 0, a team that
+// never wrote) and then read locked, so prev is exactly the version the
+// write follows even when two writes race (the change log, team_changes.go,
+// links versions by it); SQLite has one writer, so its read is exact too.
+func (s *Store) bumpTeam(ctx context.Context, tx *sql.Tx, service string) (prev, v int64, err error) {
+	if _, err = tx.ExecContext(ctx, "INSERT INTO team_versions (service, version) VALUES ($1, 0) ON CONFLICT (service) DO NOTHING", service); err != nil {
+		return 0, 0, err
 	}
-	return v, announceTeam(ctx, tx, service, v)
+	lock := ""
+	if s.engine == Postgres {
+		lock = " FOR UPDATE"
+	}
+	if err = tx.QueryRowContext(ctx, "SELECT version FROM team_versions WHERE service = $1"+lock, service).Scan(&prev); err != nil {
+		return 0, 0, err
+	}
+	err = tx.QueryRowContext(ctx, `UPDATE team_versions SET version = CASE WHEN $2 > version THEN $2 ELSE version + 1 END
+		WHERE service = $1 RETURNING version`, service, s.stamp()).Scan(&v)
+	if err != nil || s.engine != Postgres {
+		return prev, v, err
+	}
+	return prev, v, announceTeam(ctx, tx, service, v)
 }
 
 // TeamVersion is the team's version: it changes whenever any of the team's
