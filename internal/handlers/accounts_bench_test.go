@@ -234,3 +234,66 @@ func BenchmarkAccountsXLSX50k(b *testing.B) {
 		b.ReportMetric(float64(d.n)/(1<<20), "MB-file")
 	}
 }
+
+// BenchmarkAfterOneWrite50k is the first /accounts and the first
+// /portfolio/exposure after one write at 50,000 accounts: a calculator's
+// inputs saved for one account, after which the kept figures are brought
+// forward (that account worked out again), against the same pages after a
+// write that touches every account (the team's loss given default set to
+// what it was), after which they are worked out whole. Both in one run,
+// alternating, so a busy machine weighs on both alike; the medians of the
+// rounds and the ratio are reported (nothing is asserted).
+func BenchmarkAfterOneWrite50k(b *testing.B) {
+	app := apptest.Start(b, apptest.Options{})
+	seedTeam(b, app)
+	u := app.SignIn(b, "demo")
+	a := store.Analyst{Service: apptest.WorkspaceService, User: "demo"}
+	first := func(path string) time.Duration {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		for _, c := range u.Cookies() {
+			req.AddCookie(c)
+		}
+		rec := httptest.NewRecorder()
+		start := time.Now()
+		app.Handler.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("GET %s: status %d", path, rec.Code)
+		}
+		return time.Since(start)
+	}
+	first("/portfolio/exposure") // the figures kept once
+	const rounds = 5
+	var accUpd, expUpd, accWhole, expWhole []time.Duration
+	for b.Loop() {
+		for i := range rounds {
+			updated := app.Stats().TeamFiguresUpdated
+			in := store.LimitInputs{MonthlySales: float64(40_000 + i), MonthsAllowed: 2, LossBudget: 5000}
+			if err := app.Store.SaveLimitInputs(b.Context(), a, fmt.Sprintf("C%06d", 7*i), in); err != nil {
+				b.Fatal(err)
+			}
+			accUpd, expUpd = append(accUpd, first("/accounts")), append(expUpd, first("/portfolio/exposure"))
+			if app.Stats().TeamFiguresUpdated != updated+1 {
+				b.Fatal("the figures were not brought forward after one account's write")
+			}
+			worked := app.Stats().TeamFiguresWorkedOut
+			if err := app.Store.SetLGD(b.Context(), a, store.DefaultLGD); err != nil {
+				b.Fatal(err)
+			}
+			accWhole, expWhole = append(accWhole, first("/accounts")), append(expWhole, first("/portfolio/exposure"))
+			if app.Stats().TeamFiguresWorkedOut != worked+1 {
+				b.Fatal("the figures were not worked out whole after a write to every account")
+			}
+		}
+	}
+	median := func(ds []time.Duration) float64 {
+		slices.Sort(ds)
+		return float64(ds[len(ds)/2].Microseconds()) / 1000
+	}
+	mau, meu, maw, mew := median(accUpd), median(expUpd), median(accWhole), median(expWhole)
+	b.ReportMetric(mau, "ms-accounts-updated")
+	b.ReportMetric(maw, "ms-accounts-whole")
+	b.ReportMetric(meu, "ms-exposure-updated")
+	b.ReportMetric(mew, "ms-exposure-whole")
+	b.ReportMetric(mew/meu, "x-exposure-whole/updated")
+}

@@ -10,6 +10,7 @@ import (
 
 	"creditdash/internal/credit"
 	"creditdash/internal/store"
+	"creditdash/internal/teamfigures"
 	"creditdash/internal/upstream"
 	"creditdash/internal/views"
 	"creditdash/templates"
@@ -23,8 +24,10 @@ type exposureData struct {
 	// folderNote says how accounts were put in folders.
 	folderNote string
 	ld         *loaded
-	// team is the team's version the figures were read at.
+	// team is the team's version the figures were read at; set holds
+	// the figures and the version since which their lines stood.
 	team teamState
+	set  *teamfigures.Set
 }
 
 // exposure reads the newest ledger and groups it. Folders are the
@@ -46,9 +49,10 @@ func (h *Handler) exposure(c *echo.Context) (*exposureData, error) {
 		return nil, accountsError(err)
 	}
 	// The newest ledger's figures, kept as /accounts keeps them.
-	if d.figs, err = h.teamFiguresAt(ctx, d.team, ""); err != nil {
+	if d.set, err = h.newestSet(ctx, d.team); err != nil {
 		return nil, accountsError(err)
 	}
+	d.figs = d.set.Figs
 	biz, err := keptTeam(ctx, h, d.team, "businesses", "", func(ctx context.Context) (map[int32]store.TeamBusiness, int, error) {
 		m, err := h.store.TeamBusinesses(ctx, a)
 		n := 0
@@ -178,9 +182,8 @@ func (h *Handler) fillBridge(c *echo.Context, page *views.ExposurePage, d *expos
 	}
 	a := h.analyst(c)
 	newest := d.figs
-	bridge, err := keptTeam(c.Request().Context(), h, d.team, "bridge", page.From+" "+page.To, func(ctx context.Context) (*views.BridgeView, int, error) {
-		b, err := h.workOutBridge(ctx, a, dates[0], page.From, page.To, newest)
-		return b, 4096, err
+	bridge, err := h.keptBridge(c.Request().Context(), d, page.From+" "+page.To, func(ctx context.Context) (*views.BridgeView, error) {
+		return h.workOutBridge(ctx, a, dates[0], page.From, page.To, newest)
 	})
 	if err != nil {
 		return accountsError(err)

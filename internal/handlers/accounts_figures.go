@@ -6,6 +6,7 @@ import (
 
 	"creditdash/internal/credit"
 	"creditdash/internal/teamfigures"
+	"creditdash/internal/views"
 )
 
 // The newest ledger's figures are kept one set a team (the newest the
@@ -23,13 +24,22 @@ import (
 // version the page read. A set newer than the page's version may serve it:
 // it holds the page's writes and more.
 func (h *Handler) newestFigures(ctx context.Context, ts teamState) ([]credit.Figures, error) {
+	set, err := h.newestSet(ctx, ts)
+	if err != nil {
+		return nil, err
+	}
+	return set.Figs, nil
+}
+
+// newestSet is newestFigures with the set's versions.
+func (h *Handler) newestSet(ctx context.Context, ts teamState) (*teamfigures.Set, error) {
 	k := latestKey(ts, "figures", "")
 	// A second round only when the page joined a bringing-forward that
 	// began before the page read its version; one begun after reads a
 	// version at least as new, so two rounds suffice (three for safety).
 	for range 3 {
 		if set := h.figuresKept(k); set != nil && set.Version >= ts.version {
-			return set.Figs, nil
+			return set, nil
 		}
 		// The first page's cancellation must not fail the others waiting;
 		// the store bounds each read.
@@ -40,7 +50,7 @@ func (h *Handler) newestFigures(ctx context.Context, ts teamState) ([]credit.Fig
 			return nil, err
 		}
 		if set := v.(*teamfigures.Set); set.Version >= ts.version {
-			return set.Figs, nil
+			return set, nil
 		}
 	}
 	return nil, errors.New("handlers: the team's figures stayed behind the version read")
@@ -72,6 +82,39 @@ func (h *Handler) bringForward(ctx context.Context, ts teamState, k teamKey) (*t
 	h.teamData.Set(k, teamEntry{v: set, bytes: uint32(min(set.Bytes, 1<<31))})
 	return set, nil
 }
+
+// keptBridge is the exposure's bridge of arg (its two dates) for the
+// version d read: the one kept, when it was worked out at this version or
+// at an older one since which neither the newest ledger's lines the bridge
+// reads (set.Lines) nor any business's scores moved (a limit decided, an
+// owner changed, inputs saved, a review); otherwise load's, kept.
+func (h *Handler) keptBridge(ctx context.Context, d *exposureData, arg string, load func(ctx context.Context) (*views.BridgeView, error)) (*views.BridgeView, error) {
+	ts := d.team
+	if !ts.keep || d.set == nil {
+		return load(ctx)
+	}
+	k := latestKey(ts, "bridge", arg)
+	if e, ok := h.teamData.GetIfPresent(k); ok {
+		if l, ok := e.v.(latestEntry); ok && l.version <= ts.version {
+			if l.version == ts.version {
+				return l.v.(*views.BridgeView), nil
+			}
+			if t, ok := h.store.TeamChanges(ts.a, l.version, ts.version); ok && len(t.Businesses) == 0 && d.set.Lines <= l.version {
+				h.keepLatest(k, ts, l.v, bridgeBytes)
+				return l.v.(*views.BridgeView), nil
+			}
+		}
+	}
+	b, err := load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	h.keepLatest(k, ts, b, bridgeBytes)
+	return b, nil
+}
+
+// bridgeBytes is about what a bridge holds: a few lines of figures.
+const bridgeBytes = 4096
 
 // figuresKept is the team's kept set, nil when there is none.
 func (h *Handler) figuresKept(k teamKey) *teamfigures.Set {

@@ -35,6 +35,11 @@ type Set struct {
 	Figs    []credit.Figures
 	// Bytes is about what the set holds, to weigh it in the cache.
 	Bytes int
+	// Lines is the version since which every account's line as the
+	// exposure's bridge reads it (account, name, business, balance) is
+	// the same: a bridge worked out at Lines or later still holds, if no
+	// business's scores moved meanwhile.
+	Lines int64
 }
 
 // Whole reads a ledger's accounts (the newest, with every account of the
@@ -50,7 +55,7 @@ func Whole(ctx context.Context, st *store.Store, a store.Analyst, asOf string, v
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(accts[x].Account, accts[y].Account) })
-	s := &Set{Version: version, Figs: make([]credit.Figures, len(accts))}
+	s := &Set{Version: version, Lines: version, Figs: make([]credit.Figures, len(accts))}
 	s.Bytes = len(s.Figs) * int(unsafe.Sizeof(credit.Figures{}))
 	for i, j := range order {
 		s.Figs[i] = credit.NewFigures(accts[j], known[accts[j].BusinessID])
@@ -102,7 +107,7 @@ func update(ctx context.Context, st *store.Store, a store.Analyst, base *Set, ve
 	if len(keys) > maxReread {
 		return Whole(ctx, st, a, "", version, known)
 	}
-	s := &Set{Version: version, Figs: base.Figs, Bytes: base.Bytes}
+	s := &Set{Version: version, Figs: base.Figs, Bytes: base.Bytes, Lines: base.Lines}
 	if len(keys) == 0 {
 		return s, nil // nothing of the figures moved: the same slice serves
 	}
@@ -123,19 +128,29 @@ func update(ctx context.Context, st *store.Store, a store.Analyst, base *Set, ve
 			continue
 		}
 		s.Bytes -= int(unsafe.Sizeof(f)) + Weight(&f)
-		if g, ok := fresh[f.Account.Account]; ok {
+		g, ok := fresh[f.Account.Account]
+		if !ok || !sameLine(&f, &g) {
+			s.Lines = version
+		}
+		if ok {
 			figs = append(figs, g)
 			s.Bytes += int(unsafe.Sizeof(g)) + Weight(&g)
 			delete(fresh, f.Account.Account)
 		}
 	}
 	for _, g := range fresh {
+		s.Lines = version
 		i, _ := slices.BinarySearchFunc(figs, g.Account.Account, func(f credit.Figures, k string) int { return strings.Compare(f.Account.Account, k) })
 		figs = slices.Insert(figs, i, g)
 		s.Bytes += int(unsafe.Sizeof(g)) + Weight(&g)
 	}
 	s.Figs = figs
 	return s, nil
+}
+
+// sameLine reports whether the bridge reads f and g alike.
+func sameLine(f, g *credit.Figures) bool {
+	return f.Account.Account == g.Account.Account && f.Name == g.Name && f.BusinessID == g.BusinessID && f.Balance == g.Balance
 }
 
 // Weight is about what one account's figures hold beyond their struct:

@@ -199,6 +199,7 @@ func TestUpdatedAgreesWithWhole(t *testing.T) {
 			t.Fatal(err)
 		}
 		updates := 0
+		seen := map[int64]*Set{kept.Version: kept}
 		for step := range 120 {
 			// Mostly one write between pages, sometimes several.
 			var names []string
@@ -240,10 +241,24 @@ func TestUpdatedAgreesWithWhole(t *testing.T) {
 			if updated {
 				updates++
 			}
+			// What the bridge reads has not moved since Lines.
+			seen[v] = want
+			if then, ok := seen[next.Lines]; !ok || !reflect.DeepEqual(lines(then), lines(next)) {
+				t.Errorf("step %d after %v: the bridge's lines said unchanged since %d, but they moved (known then: %t)", step, names, next.Lines, ok)
+			}
 			kept = next
 		}
 		if updates < 60 {
 			t.Errorf("only %d of 120 steps brought forward", updates)
 		}
 	})
+}
+
+// lines are what the exposure's bridge reads of a set.
+func lines(s *Set) []string {
+	out := make([]string, len(s.Figs))
+	for i, f := range s.Figs {
+		out[i] = fmt.Sprintf("%s|%s|%d|%v", f.Account.Account, f.Name, f.BusinessID, f.Balance)
+	}
+	return out
 }
