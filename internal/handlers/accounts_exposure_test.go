@@ -86,3 +86,32 @@ func TestLimitDrift(t *testing.T) {
 		t.Errorf("drift = %q; want A-1's $90,000 limit above its $28,000 implied limit by $62,000", drift)
 	}
 }
+
+// TestFiguresBroughtForward: once the team's figures are kept, a limit
+// decided and a calculator's inputs saved for one account show on the
+// next exposure page from figures brought forward (that account worked
+// out again), not worked out whole; an import then works them out whole.
+func TestFiguresBroughtForward(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInAccounts(t, app, "demo")
+	importLedger(t, u, "aging.csv", []byte(ledgerCSV), "2026-09-30")
+	if p := u.Get("/portfolio/exposure"); p.Status != http.StatusOK || strings.Contains(p.Text("table.drift"), "A-1") {
+		t.Fatalf("exposure before: %d, drift %q", p.Status, p.Text("table.drift"))
+	}
+	worked, updated := app.Stats().TeamFiguresWorkedOut, app.Stats().TeamFiguresUpdated
+	grantLimit(t, app, "A-1", 90000)
+	p := u.Get("/businesses/1001/limit?monthly_sales=60500&loss_budget=2000")
+	mustRedirect(t, "save", u.Submit(p, `form[method="post"][action="/businesses/1001/limit"]`))
+	drift := u.Get("/portfolio/exposure").Text("table.drift")
+	if !strings.Contains(drift, "A-1") || !strings.Contains(drift, "$90,000") || !strings.Contains(drift, "$28,000") {
+		t.Errorf("drift = %q; want A-1's $90,000 limit above its $28,000 implied limit", drift)
+	}
+	if s := app.Stats(); s.TeamFiguresWorkedOut != worked || s.TeamFiguresUpdated == updated {
+		t.Errorf("after one account's writes: worked out whole %d times, brought forward %d times; want 0 and at least 1",
+			s.TeamFiguresWorkedOut-worked, s.TeamFiguresUpdated-updated)
+	}
+	importLedger(t, u, "aging.csv", []byte(ledgerCSV), "2026-10-31")
+	if p := u.Get("/portfolio/exposure"); p.Status != http.StatusOK || app.Stats().TeamFiguresWorkedOut != worked+1 {
+		t.Errorf("after an import: %d, worked out whole %d times (want once)", p.Status, app.Stats().TeamFiguresWorkedOut-worked)
+	}
+}
