@@ -192,13 +192,8 @@ func (s *Store) teamWriteOf(ctx context.Context, service, op string, t *Touched,
 	return s.teamWriteIfOf(ctx, service, op, t, func(tx *sql.Tx) (bool, error) { return true, fn(tx) })
 }
 
-// teamWriteIf is teamWrite for a write that may turn out to change
+// teamWriteIfOf is teamWriteOf for a write that may turn out to change
 // nothing (fn's changed false), which leaves the version where it was.
-func (s *Store) teamWriteIf(ctx context.Context, service, op string, fn func(tx *sql.Tx) (changed bool, err error)) error {
-	return s.teamWriteIfOf(ctx, service, op, touchAll(), fn)
-}
-
-// teamWriteIfOf is teamWriteIf for a write that touches what t names.
 func (s *Store) teamWriteIfOf(ctx context.Context, service, op string, t *Touched, fn func(tx *sql.Tx) (changed bool, err error)) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
