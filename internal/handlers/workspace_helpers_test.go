@@ -6,15 +6,14 @@ import (
 	"testing"
 
 	"creditdash/internal/apptest"
-	"creditdash/internal/store/storetest"
 )
 
 // workspaceEngines runs fn on a dashboard whose workspace is on SQLite
 // and on PostgreSQL (skipped without scripts/test-postgres.sh's server,
-// failed under POSTGRES_TESTS=require), each on an empty database of its own.
+// failed under POSTGRES_TESTS=require), each on a database of its own, migrated and empty.
 func workspaceEngines(t *testing.T, fn func(t *testing.T, opts apptest.Options)) {
 	t.Run("sqlite", func(t *testing.T) { fn(t, apptest.Options{}) })
-	t.Run("postgres", func(t *testing.T) { fn(t, apptest.Options{DatabaseURL: storetest.Database(t)}) })
+	t.Run("postgres", func(t *testing.T) { fn(t, apptest.Options{DatabaseURL: apptest.PostgresDatabase(t)}) })
 }
 
 // wsUser is a signed-in user with the CSRF token its forms carry.

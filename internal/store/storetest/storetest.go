@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the admin connection that creates each test's database
 )
@@ -27,28 +29,23 @@ const (
 // tests run in parallel and again without seeing each other's rows.
 func Database(t testing.TB) string {
 	t.Helper()
-	base := os.Getenv(envPostgresURL)
-	if base == "" {
-		if os.Getenv(envRequire) == "require" {
-			t.Fatalf("PostgreSQL tests are required (%s=require) but %s is not set; run them with scripts/test-postgres.sh (needs Debian's postgresql package)", envRequire, envPostgresURL)
-		}
-		t.Skipf("skipping PostgreSQL test: %s is not set (scripts/test-postgres.sh sets it; %s=require fails instead)", envPostgresURL, envRequire)
-	}
+	return DatabaseFrom(t, "")
+}
+
+// DatabaseFrom is Database made as a copy of the database template
+// (CREATE DATABASE ... TEMPLATE, which nothing may be connected to), or
+// empty when template is "".
+func DatabaseFrom(t testing.TB, template string) string {
+	t.Helper()
+	base := Server(t)
 	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatalf("%s is not a URL", envPostgresURL)
 	}
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	name := fmt.Sprintf("creditdash_test_%d", binary.LittleEndian.Uint64(b[:])>>1)
-	admin, err := sql.Open("pgx", base)
+	ctx := context.Background()
+	name, err := create(ctx, base, template)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer admin.Close()
-	ctx := context.Background()
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("create database: %v", err)
 	}
 	t.Cleanup(func() {
 		admin, err := sql.Open("pgx", base)
@@ -64,4 +61,62 @@ func Database(t testing.TB) string {
 	})
 	u.Path = "/" + name
 	return u.String()
+}
+
+// Server is the test server's URL; without one the test skips, or fails
+// under POSTGRES_TESTS=require.
+func Server(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(envPostgresURL)
+	if base == "" {
+		if os.Getenv(envRequire) == "require" {
+			t.Fatalf("PostgreSQL tests are required (%s=require) but %s is not set; run them with scripts/test-postgres.sh (needs Debian's postgresql package)", envRequire, envPostgresURL)
+		}
+		t.Skipf("skipping PostgreSQL test: %s is not set (scripts/test-postgres.sh sets it; %s=require fails instead)", envPostgresURL, envRequire)
+	}
+	return base
+}
+
+// Lasting creates an empty database that no test's end drops, on the
+// throwaway server at base (Server's URL): a template made once per test
+// binary for DatabaseFrom. It returns the database's URL and name.
+func Lasting(ctx context.Context, base string) (dbURL, name string, err error) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", "", fmt.Errorf("%s is not a URL", envPostgresURL)
+	}
+	if name, err = create(ctx, base, ""); err != nil {
+		return "", "", err
+	}
+	u.Path = "/" + name
+	return u.String(), name, nil
+}
+
+// create makes a database of a random name, a copy of template when set.
+// A template is briefly busy after its last connection closes (the server
+// ends that session asynchronously), so a busy template is tried again.
+func create(ctx context.Context, base, template string) (string, error) {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	name := fmt.Sprintf("creditdash_test_%d", binary.LittleEndian.Uint64(b[:])>>1)
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		return "", err
+	}
+	defer admin.Close()
+	stmt := "CREATE DATABASE " + name
+	if template != "" {
+		stmt += " TEMPLATE " + template
+	}
+	for try := 1; ; try++ {
+		_, err = admin.ExecContext(ctx, stmt)
+		if err == nil || template == "" || try == 50 || !strings.Contains(err.Error(), "is being accessed by other users") {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		return "", fmt.Errorf("create database: %w", err)
+	}
+	return name, nil
 }
