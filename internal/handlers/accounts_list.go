@@ -191,8 +191,10 @@ func (h *Handler) accountsFromFigures(ctx context.Context, ts teamState, page *v
 	}
 	page.All = len(all)
 	owners := map[string]bool{}
-	kept := make([]credit.Figures, 0, len(all))
-	for _, f := range all {
+	// Pointers into the kept figures, which are shared and never changed.
+	kept := make([]*credit.Figures, 0, len(all))
+	for i := range all {
+		f := &all[i]
 		if f.Owner != "" {
 			owners[f.Owner] = true
 		}
@@ -208,7 +210,7 @@ func (h *Handler) accountsFromFigures(ctx context.Context, ts teamState, page *v
 		if !f.Account.InLedger() {
 			page.NotInLedger++
 		}
-		if page.Filter.Keep(f) {
+		if page.Filter.Keep(*f) {
 			kept = append(kept, f)
 		}
 	}
@@ -216,12 +218,12 @@ func (h *Handler) accountsFromFigures(ctx context.Context, ts teamState, page *v
 		page.Owners = append(page.Owners, o)
 	}
 	slices.Sort(page.Owners)
-	views.SortFigures(kept, page.Filter)
+	views.SortFigurePointers(kept, page.Filter)
 	page.Matching, page.Totals = len(kept), views.NewAccountTotals(kept)
 	page.Pager = views.NewPager(n, accountsPageSize, len(kept), pageAt)
 	if page.Pager.FirstRow > 0 {
 		for _, f := range kept[page.Pager.FirstRow-1 : page.Pager.LastRow] {
-			page.Rows = append(page.Rows, views.NewAccountRow(f))
+			page.Rows = append(page.Rows, views.NewAccountRow(*f))
 		}
 	}
 	return nil

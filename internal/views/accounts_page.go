@@ -113,10 +113,10 @@ func NewAccountRow(f credit.Figures) AccountRow {
 }
 
 // NewAccountTotals sums the accounts kept.
-func NewAccountTotals(fs []credit.Figures) AccountTotals {
+func NewAccountTotals(fs []*credit.Figures) AccountTotals {
 	var t totals
 	for _, f := range fs {
-		t.add(f.Balance, credit.Exposure(f.Balance), f)
+		t.add(f.Balance, credit.Exposure(f.Balance), *f)
 	}
 	return t.of()
 }

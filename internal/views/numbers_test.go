@@ -59,7 +59,7 @@ func TestUnknownExpectedLoss(t *testing.T) {
 		t.Errorf("chart table = %+v (%v), want unknown", chart.Table.Rows, err)
 	}
 	figs := []credit.Figures{figure("A-1", 1001, 1000, 0, time.Time{})}
-	if tot := NewAccountTotals(figs); tot.EL != UnknownEL {
+	if tot := NewAccountTotals(pointers(figs)); tot.EL != UnknownEL {
 		t.Errorf("accounts' total EL = %q, want unknown", tot.EL)
 	}
 	if p := NewAccountPanel(1001, []store.Account{figs[0].Account}, nil); p.EL != UnknownEL {
@@ -75,12 +75,12 @@ func TestUnknownExpectedLoss(t *testing.T) {
 // exceeds the balances' sum and the pages say why; without, nothing.
 func TestCreditBalancesExplained(t *testing.T) {
 	figs := []credit.Figures{figure("A-1", 1001, 908_776, 5, time.Time{}), figure("A-2", 1002, -350, 5, time.Time{})}
-	tot := NewAccountTotals(figs)
+	tot := NewAccountTotals(pointers(figs))
 	if tot.Balance != "$908,426" || tot.Exposure != "$908,776" || !strings.Contains(tot.Credit, "$350 less than the exposure") ||
 		!strings.Contains(tot.Credit, "in credit") {
 		t.Errorf("totals = %+v, want the $350 of credit balances explained", tot)
 	}
-	if tot := NewAccountTotals(figs[:1]); tot.Credit != "" {
+	if tot := NewAccountTotals(pointers(figs[:1])); tot.Credit != "" {
 		t.Errorf("no account in credit, yet %q", tot.Credit)
 	}
 	sum, _ := NewExposureSummary(credit.Summarise([]credit.Position{{Balance: 100}, {Balance: -40}}))
@@ -105,4 +105,13 @@ func TestStaleText(t *testing.T) {
 	if row.Name != "N A-2" || row.Stale != "1 hour" {
 		t.Errorf("row = %+v, want the named account's name and 1 hour", row)
 	}
+}
+
+// pointers points at each of figs, as the accounts page keeps them.
+func pointers(figs []credit.Figures) []*credit.Figures {
+	out := make([]*credit.Figures, len(figs))
+	for i := range figs {
+		out[i] = &figs[i]
+	}
+	return out
 }
