@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 
@@ -33,7 +32,7 @@ const lookupsPath = "/accounts/lookups"
 const importSearches = views.ImportSearches
 
 // lookupsAtOnce is how many queued names one press looks up.
-const lookupsAtOnce = 10
+const lookupsAtOnce = views.LookupsAtOnce
 
 // lookupResults is how many businesses a look-up asks for: enough to see
 // a second business of the same name.
@@ -213,52 +212,25 @@ func (h *Handler) submitNameLookups(c *echo.Context) error {
 		"&asked="+strconv.Itoa(len(names))+"#lookups")
 }
 
-// lookupsWhen says when the user can have the queued names looked up, as
-// the code does it: a press of "Look up the next" (lookupsAtOnce names,
-// one request each of the user's hourly limit), or the user's next import,
-// which spends what its own names leave of its importSearches on the
-// oldest of them. Nothing else looks them up: jobs hold no session key.
+// lookupsWhen says when the user can have waiting queued names looked up
+// (views.LookupsWhen), from what the dashboard knows of their hourly limit.
 func (h *Handler) lookupsWhen(user string, waiting int) string {
-	if !h.features.offered(user, featureSearch) {
-		return "The service does not offer its name search to you, so you cannot look them up; link the accounts by hand."
-	}
-	press := fmt.Sprintf("“Look up the next %d” (one request of your hourly limit a name)", min(waiting, lookupsAtOnce))
-	atImport := func(when string) string {
-		return fmt.Sprintf("your %s, which looks up the oldest of them with what its own names leave of its %d searches", when, importSearches)
-	}
 	q, known := h.cache.Quota(user)
-	if !known {
-		return "Your account's hourly limit is not known yet, or it has none: they can be looked up now, with " + press + ", or at " + atImport("next import") + "."
-	}
-	renews := views.DateTime(q.RenewsAt().UTC())
-	if q.Remaining <= 0 {
-		return "Your account has no requests left this hour, so they can be looked up from " + renews +
-			", when its hourly limit renews: press " + press + " then, or they are looked up at " + atImport("first import after that") + "."
-	}
-	if q.Remaining >= waiting {
-		return fmt.Sprintf("Your account has %s left this hour: all %d can be looked up now, with %s, or at %s.",
-			views.Plural(q.Remaining, "request"), waiting, press, atImport("next import"))
-	}
-	return fmt.Sprintf("Your account has %s left this hour: up to %d can be looked up now, with %s; the rest from %s, when its hourly limit renews, by pressing again then or at %s.",
-		views.Plural(q.Remaining, "request"), q.Remaining, press, renews, atImport("first import after that"))
+	return views.LookupsWhen(views.LookupsQuota{Offered: h.features.offered(user, featureSearch), Known: known,
+		Remaining: q.Remaining, RenewsAt: q.RenewsAt()}, waiting)
 }
 
 // lookupsFlash says what the last press of "look up" did, from the
 // redirect's query; "" when it says nothing sensible.
 func lookupsFlash(c *echo.Context) string {
 	if c.QueryParam("lookups") == "unoffered" {
-		return "The service does not offer its name search to you, so the queued names cannot be looked up; link the accounts by hand."
+		return views.LookupsUnoffered
 	}
 	looked, err1 := strconv.Atoi(c.QueryParam("looked"))
 	found, err2 := strconv.Atoi(c.QueryParam("found"))
 	asked, err3 := strconv.Atoi(c.QueryParam("asked"))
-	if err1 != nil || err2 != nil || err3 != nil || found < 0 || found > looked || looked > asked || asked > lookupsAtOnce {
+	if err1 != nil || err2 != nil || err3 != nil {
 		return ""
 	}
-	msg := views.Plural(looked, "name") + " looked up: " + strconv.Itoa(found) + " linked to the one business of that name, " +
-		strconv.Itoa(looked-found) + " left not linked (link them by hand from the accounts not linked)."
-	if looked < asked {
-		msg += " " + strconv.Itoa(asked-looked) + " stay queued: the hour's requests ran out or the service failed; try again later."
-	}
-	return msg
+	return views.LookupsFlash(looked, found, asked)
 }

@@ -2,7 +2,7 @@
 // record with its newest ledger line and the team's known scores, worked
 // out into credit.Figures) whole, or, after a few writes, again for only
 // the accounts those writes touched (store.TeamChanges). The handlers keep
-// the result per team; see docs/team-figures.md.
+// the result per team; see docs/team.md.
 package teamfigures
 
 import (
