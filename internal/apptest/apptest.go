@@ -84,6 +84,10 @@ type Options struct {
 	// PageTurnWait bounds a page's wait for its turn; zero means the
 	// default.
 	PageTurnWait time.Duration
+	// HealthEvery is how often the background health checks run after
+	// the first; zero means every 50 ms, so that a test sees a change
+	// within moments.
+	HealthEvery time.Duration
 	// CookieSecure marks cookies Secure and sends HSTS, as over TLS.
 	CookieSecure bool
 	// Now is the dashboard's clock; nil means time.Now.
@@ -299,7 +303,7 @@ func Start(t testing.TB, opts Options) *App {
 		ExportStall:       opts.ExportStall,
 		PageTurnWait:      opts.PageTurnWait,
 		// Checked often, so that a test sees a change within moments.
-		HealthEvery:      50 * time.Millisecond,
+		HealthEvery:      cmp.Or(opts.HealthEvery, 50*time.Millisecond),
 		OnPing:           func() { app.pings.Add(1) },
 		Observe:          opts.Observe,
 		RedisPrefix:      opts.RedisPrefix,

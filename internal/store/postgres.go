@@ -9,9 +9,9 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
-// listenerName names the listener's connection among the server's, for
+// ListenerName names the listener's connection among the server's, for
 // operators (pg_stat_activity) and tests.
-const listenerName = "creditdash team versions"
+const ListenerName = "creditdash team versions"
 
 // openPostgres opens a bounded pool through pgx's database/sql driver, so
 // both engines share every query.
@@ -47,7 +47,7 @@ func (s *Store) openPostgres(ctx context.Context, cfg Config) error {
 	s.w, s.r = db, newReads(db, false)
 	s.teams = newTeamBook(false, 0)
 	listener := pc.Copy()
-	listener.RuntimeParams["application_name"] = listenerName
+	listener.RuntimeParams["application_name"] = ListenerName
 	var listening context.Context
 	listening, s.stopListening = context.WithCancel(context.Background())
 	s.listenDone = make(chan struct{})

@@ -87,7 +87,7 @@ func TestTeamVersionListenerLost(t *testing.T) {
 	}
 	before := b.teams.currentEra()
 	// Every listener of the database goes, a's and b's.
-	_, err = a.w.ExecContext(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()", listenerName)
+	_, err = a.w.ExecContext(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()", ListenerName)
 	must(t, err)
 	waitFor(t, "b to notice", func() bool { return b.teams.currentEra() != before })
 	_, err = a.ImportLedger(ctx, alice, ImportSpec{AsOf: date("2026-10-31"), Lines: []LedgerLine{line("A-1", 1001, 1000)}})
