@@ -106,11 +106,17 @@ func InFile(s string, c Convention) (v float64, ok bool, err error) {
 	if raw == "" || raw == "-" {
 		return 0, false, nil
 	}
-	neg, body, ok := sign(trimCurrency(raw), true)
-	if !ok || body == "" {
-		return 0, false, malformed(raw, c)
+	// Most of a file's amounts are digits and separators alone: nothing
+	// to take off them, and no sign (sign, trimCurrency and dropGrouping
+	// would each leave them as they are).
+	neg, body := false, raw
+	if !plainBody(raw) {
+		neg, body, ok = sign(trimCurrency(raw), true)
+		if !ok || body == "" {
+			return 0, false, malformed(raw, c)
+		}
+		body = dropGrouping(body)
 	}
-	body = dropGrouping(body)
 	if c == Unknown {
 		switch c = Evidence(body); {
 		case c != Unknown:
@@ -174,13 +180,17 @@ func ambiguous(body string) bool {
 
 // read parses digits grouped by the convention's thousands separator
 // (groups of three) with at most one decimal separator followed by
-// digits.
+// digits. The digits are gathered in a buffer on the stack: a file's
+// amounts are read by the hundred thousand.
 func read(body string, c Convention) (float64, error) {
 	dec, group := byte('.'), byte(',')
 	if c == Comma {
 		dec, group = ',', '.'
 	}
-	whole, frac, hasFrac := strings.Cut(body, string(dec))
+	whole, frac, hasFrac := body, "", false
+	if i := strings.IndexByte(body, dec); i >= 0 {
+		whole, frac, hasFrac = body[:i], body[i+1:], true
+	}
 	if hasFrac && (frac == "" || !allDigits(frac)) {
 		return 0, errors.New("amount: bad decimals")
 	}
@@ -190,28 +200,28 @@ func read(body string, c Convention) (float64, error) {
 		}
 		whole = "0"
 	}
+	var buf [32]byte
+	num := buf[:0]
 	if strings.IndexByte(whole, group) >= 0 {
-		groups := strings.Split(whole, string(group))
-		if len(groups[0]) < 1 || len(groups[0]) > 3 || !allDigits(groups[0]) {
-			return 0, errors.New("amount: bad grouping")
-		}
-		for _, g := range groups[1:] {
-			if len(g) != 3 || !allDigits(g) {
+		first := true
+		for g := range strings.SplitSeq(whole, string(group)) {
+			if first && (len(g) < 1 || len(g) > 3 || !allDigits(g)) || !first && (len(g) != 3 || !allDigits(g)) {
 				return 0, errors.New("amount: bad grouping")
 			}
+			num, first = append(num, g...), false
 		}
-		whole = strings.Join(groups, "")
 	} else if !allDigits(whole) {
 		return 0, errors.New("amount: not digits")
+	} else {
+		num = append(num, whole...)
 	}
-	if len(whole) > 16 {
+	if len(num) > 16 {
 		return 0, errors.New("amount: too long")
 	}
-	num := whole
 	if hasFrac {
-		num += "." + frac
+		num = append(append(num, '.'), frac...)
 	}
-	return strconv.ParseFloat(num, 64)
+	return strconv.ParseFloat(string(num), 64)
 }
 
 // sign takes the sign off: a leading "-", "(…)", or, in a file, a
