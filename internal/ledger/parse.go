@@ -89,12 +89,6 @@ func Parse(t *Table, m Mapping, o Options) Result { return readLines(t, m, o, tr
 // Validate is Parse for the preview: everything but the lines.
 func Validate(t *Table, m Mapping, o Options) Result { return readLines(t, m, o, false) }
 
-// account is one account's sums while a file is read.
-type account struct {
-	line  store.LedgerLine
-	first int
-}
-
 func readLines(t *Table, m Mapping, o Options, keep bool) Result {
 	res := Result{NoAging: true, Decimal: o.Decimal}
 	if res.Decimal == amount.Unknown {
@@ -115,8 +109,15 @@ func readLines(t *Table, m Mapping, o Options, keep bool) Result {
 		res.Dates = t.Dates
 	}
 	rd := rowReader{m: m, conv: res.Decimal, dates: res.Dates, asOf: o.AsOf, noAging: res.NoAging, open: res.OpenItems}
-	accounts := make(map[string]*account, min(t.Count, MaxAccounts))
-	var order []*account
+	// The accounts in file order, and where each is by its key: a line
+	// is kept once, in the slice the result hands on (no line of its own
+	// on the heap, no copy at the end).
+	index := make(map[string]int32, min(t.Count, MaxAccounts))
+	var lines []store.LedgerLine
+	var first []int32
+	if !res.OpenItems { // one row, one account at most
+		lines, first = make([]store.LedgerLine, 0, min(t.Count, MaxAccounts)), make([]int32, 0, min(t.Count, MaxAccounts))
+	}
 	group := ""
 	refuse := func(row int, kind, reason string) {
 		res.Bad = append(res.Bad, Problem{Row: row, Reason: reason, Kind: kind})
@@ -146,45 +147,41 @@ func readLines(t *Table, m Mapping, o Options, keep bool) Result {
 			refuse(row.Number, kind, reason)
 			return nil
 		}
-		a, seen := accounts[l.Account]
+		i, seen := index[l.Account]
 		switch {
 		case seen && !res.OpenItems:
-			refuse(row.Number, "listed twice", fmt.Sprintf("account %s is listed twice (first on row %d)", clip(l.Account), a.first))
+			refuse(row.Number, "listed twice", fmt.Sprintf("account %s is listed twice (first on row %d)", clip(l.Account), first[i]))
 			return nil
 		case seen:
-			sum(&a.line, l)
-		case len(order) >= MaxAccounts:
+			sum(&lines[i], l)
+		case len(lines) >= MaxAccounts:
 			refuse(row.Number, "too many accounts", "the file holds more than 50,000 accounts; the rest are not imported")
 			return nil
 		default:
 			// The row's cells go with the next row: what is kept is
 			// copied, into one string per line.
 			compact(&l)
-			a = &account{line: l, first: row.Number}
-			accounts[l.Account] = a
-			order = append(order, a)
+			index[l.Account] = int32(len(lines))
+			lines, first = append(lines, l), append(first, int32(row.Number))
 		}
 		if res.OpenItems {
 			res.Items++
 		}
 		return nil
 	})
-	if keep {
-		res.Lines = make([]store.LedgerLine, 0, len(order))
-	}
-	for _, a := range order {
-		l := a.line
+	for i := range lines {
+		l := &lines[i]
 		if res.OpenItems {
-			roundLine(&l)
+			roundLine(l)
 		}
 		res.Valid++
 		res.Imported += l.Balance
 		if l.BusinessID == 0 && l.CustomerID == "" && l.SupplierID == "" {
 			res.Unlinked++
 		}
-		if keep {
-			res.Lines = append(res.Lines, l)
-		}
+	}
+	if keep {
+		res.Lines = lines
 	}
 	res.Imported = math.Round(res.Imported*100) / 100
 	return res

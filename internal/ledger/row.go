@@ -147,6 +147,9 @@ func (rd *rowReader) parse(row Row, group string) (l store.LedgerLine, kind, rea
 		}
 		l.BusinessID = int32(id)
 	}
+	// The refusals below are concatenated, not formatted: a field passed
+	// to fmt would move this line, which amounts points into, to the heap
+	// for every row read.
 	amounts := []struct {
 		f   Field
 		dst *float64
@@ -159,9 +162,9 @@ func (rd *rowReader) parse(row Row, group string) (l store.LedgerLine, kind, rea
 		v, ok, err := amountCell(row, m.Column(a.f), rd.conv)
 		switch {
 		case isAmbiguous(err):
-			return l, "ambiguous amount", fmt.Sprintf("%s %s", a.f, err.Error())
+			return l, "ambiguous amount", string(a.f) + " " + err.Error()
 		case err != nil:
-			return l, "not a number", fmt.Sprintf("%s %s", a.f, err.Error())
+			return l, "not a number", string(a.f) + " " + err.Error()
 		case a.f == Balance && !ok:
 			return l, "no balance", "no balance"
 		}
@@ -185,7 +188,7 @@ func (rd *rowReader) parse(row Row, group string) (l store.LedgerLine, kind, rea
 	if !rd.open && l.Balance >= 0 {
 		for _, a := range amounts[1:] {
 			if *a.dst < 0 {
-				return l, "buckets", fmt.Sprintf("%s is negative while the balance is not (only a credit balance may be)", a.f)
+				return l, "buckets", string(a.f) + " is negative while the balance is not (only a credit balance may be)"
 			}
 		}
 	}
@@ -259,7 +262,18 @@ func rowDate(r Row, i int) string { return r.Cell(i) }
 var terms = regexp.MustCompile(`(?i)^(?:net\s*|n)?(\d{1,4})(?:\.0+)?(?:\s*days?)?$`)
 
 func termsDays(s string) (int, bool) {
-	m := terms.FindStringSubmatch(strings.TrimSpace(s))
+	s = strings.TrimSpace(s)
+	// "30" and "Net 30", as most files write every row, need no
+	// expression.
+	digits := s
+	if len(s) > 4 && strings.EqualFold(s[:4], "net ") {
+		digits = s[4:]
+	}
+	if n := len(digits); n >= 1 && n <= 4 && strings.Trim(digits, "0123456789") == "" {
+		d, _ := strconv.Atoi(digits)
+		return d, d <= store.MaxTermsDays
+	}
+	m := terms.FindStringSubmatch(s)
 	if m == nil {
 		return 0, false
 	}
