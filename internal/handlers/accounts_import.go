@@ -167,14 +167,21 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 	if err := m.Check(t.Header); err != nil {
 		mapErr, status = ledgerMessage(err), http.StatusUnprocessableEntity
 	}
-	page.Preview = views.NewImportPreview(up.Token, up.Name, t, m, opts, mapErr)
+	// The file is read through once: the preview's counts and the plan's
+	// lines come from the same reading.
+	var res *ledger.Result
+	if mapErr == "" {
+		r := ledger.Parse(t, m, opts)
+		res = &r
+	}
+	page.Preview = views.NewImportPreview(up.Token, up.Name, t, m, opts, res, mapErr)
 	page.AsOfError = asOfMsg
 	if rctx.Err() != nil {
 		return fail(http.StatusUnprocessableEntity, ledgerMessage(ledger.ErrDeadline))
 	}
 	if mapErr == "" && asOfMsg == "" && page.Preview.CanImport {
 		// What the import would do, from the lines it would import.
-		if res := ledger.Parse(t, m, opts); len(res.Lines) > 0 {
+		if len(res.Lines) > 0 {
 			plan, err := h.store.PlanImport(ctx, a, asOf, res.Lines, page.Update)
 			var ve *store.ValidationError
 			switch {
@@ -297,7 +304,7 @@ func (h *Handler) submitAccountsImportConfirm(c *echo.Context) error {
 				return h.render(c, ledgerStatus(err), templates.AccountsImport(page))
 			}
 		}
-		page.Preview, page.AsOfError, page.FileError = views.NewImportPreview(up.Token, up.Name, t, m, opts, mapErr), asOfMsg, fileMsg
+		page.Preview, page.AsOfError, page.FileError = views.NewImportPreview(up.Token, up.Name, t, m, opts, nil, mapErr), asOfMsg, fileMsg
 		return h.render(c, http.StatusUnprocessableEntity, templates.AccountsImport(page))
 	}
 	if asOfMsg != "" || mapErr != "" {

@@ -156,8 +156,10 @@ func (p *ImportPreview) Describe() string {
 }
 
 // NewImportPreview describes what importing t through m would do.
-// mapErr is why the mapping cannot be used, in the analyst's words.
-func NewImportPreview(token, file string, t *ledger.Table, m ledger.Mapping, o ledger.Options, mapErr string) *ImportPreview {
+// mapErr is why the mapping cannot be used, in the analyst's words. res
+// is t already read through m and o, when the caller has it: a 50,000-row
+// file is then not read through again here; nil reads it.
+func NewImportPreview(token, file string, t *ledger.Table, m ledger.Mapping, o ledger.Options, res *ledger.Result, mapErr string) *ImportPreview {
 	p := &ImportPreview{Token: token, File: Clip(file, 120), Format: t.Format, Encoding: t.Encoding, HeaderRow: t.HeaderRow, Rows: t.Count}
 	p.AskDecimal = t.Decimal == amount.Unknown && t.Ambiguous > 0
 	p.Decimal = map[amount.Convention]string{amount.Point: "point", amount.Comma: "comma"}[o.Decimal]
@@ -186,9 +188,12 @@ func NewImportPreview(token, file string, t *ledger.Table, m ledger.Mapping, o l
 	if mapErr != "" {
 		p.MappingError = mapErr
 	} else {
-		res := ledger.Validate(t, m, o)
+		if res == nil {
+			v := ledger.Validate(t, m, o)
+			res = &v
+		}
 		p.Valid, p.NoAging, p.CanImport = res.Valid, res.NoAging, res.Valid > 0
-		p.summarise(t, res)
+		p.summarise(t, *res)
 		for i, b := range res.Bad {
 			if b.Row <= lastShown {
 				bad[b.Row] = b.Reason
