@@ -171,22 +171,25 @@ func (s *Store) PlanImport(ctx context.Context, a Analyst, asOf time.Time, lines
 // them.
 func planImport(ctx context.Context, q reader, service, asOf string, lines []LedgerLine, update bool) (ImportPlan, error) {
 	p := ImportPlan{AsOf: asOf, Update: update, Lines: len(lines)}
-	record := map[string]recordWas{}
+	// Sized for a file of the record's own accounts, as a team's next
+	// ledger mostly is: the maps are not grown a step at a time.
+	record := make(map[string]recordWas, len(lines))
 	rows, err := q.QueryContext(ctx, "SELECT account, credit_limit, owner, business_id FROM team_accounts WHERE service = $1", service)
 	if err != nil {
 		return p, err
 	}
+	// What Scan fills is declared once, outside the loops: Scan's
+	// pointers would otherwise put a fresh set on the heap for every row.
+	var acc string
+	var l sql.NullFloat64
+	var owner string
+	var business int64
 	for rows.Next() {
-		var acc string
-		var r recordWas
-		var l sql.NullFloat64
-		var business int64
-		if err := rows.Scan(&acc, &l, &r.owner, &business); err != nil {
+		if err := rows.Scan(&acc, &l, &owner, &business); err != nil {
 			rows.Close()
 			return p, err
 		}
-		r.limit, r.business = readAmount(l), int32(business)
-		record[acc] = r
+		record[acc] = recordWas{limit: readAmount(l), owner: owner, business: int32(business)}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -203,22 +206,20 @@ func planImport(ctx context.Context, q reader, service, asOf string, lines []Led
 	var baseLines map[string]lineWas
 	var baseOrder []string
 	if base != 0 {
-		baseLines = map[string]lineWas{}
+		baseLines = make(map[string]lineWas, len(record))
+		baseOrder = make([]string, 0, len(record))
 		rows, err := q.QueryContext(ctx, `SELECT t.account, l.balance, l.credit_limit FROM ledger_lines l JOIN team_accounts t ON t.id = l.account_id
 			WHERE l.ledger_id = $1 ORDER BY t.account`, base)
 		if err != nil {
 			return p, err
 		}
+		var balance float64
 		for rows.Next() {
-			var acc string
-			var w lineWas
-			var erp sql.NullFloat64
-			if err := rows.Scan(&acc, &w.balance, &erp); err != nil {
+			if err := rows.Scan(&acc, &balance, &l); err != nil {
 				rows.Close()
 				return p, err
 			}
-			w.erp = readAmount(erp)
-			baseLines[acc] = w
+			baseLines[acc] = lineWas{balance: balance, erp: readAmount(l)}
 			baseOrder = append(baseOrder, acc)
 		}
 		rows.Close()
