@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
@@ -50,6 +51,11 @@ func readBacktest(c *echo.Context) backtest {
 		Months: strings.TrimSpace(q.Get("months"))}}
 	if b.form.Scope == string(store.ScopeAccounts) {
 		// The page says what to do instead (views.BacktestPage.AccountsScope).
+		// It shows none of the rule's other fields, but keeps them for
+		// another scope: what was typed, else what a new form offers.
+		d := newBacktestForm(string(store.ScopeAccounts))
+		b.form.Score, b.form.Condition = cmp.Or(b.form.Score, d.Score), cmp.Or(b.form.Condition, d.Condition)
+		b.form.Threshold, b.form.Months = cmp.Or(b.form.Threshold, d.Threshold), cmp.Or(b.form.Months, d.Months)
 		b.msg = "Rules on the team's accounts are not back-tested. A back-test judges each past alert by what followed it in the score it watches (did the business's Pay or Z″ get worse?); balances and limits have no such score, so a count of past alerts would not tell a useful rule from a noisy one."
 		return b
 	}
@@ -167,14 +173,24 @@ func (h *Handler) runBacktest(c *echo.Context) (b backtest, d *backtestData, r v
 	return b, d, views.ReplayRule(b.spec, d.hist, in, b.months), today, false, nil
 }
 
+// newBacktestForm is the form as first offered, on scope.
+func newBacktestForm(scope string) views.BacktestForm {
+	return views.BacktestForm{RuleForm: views.RuleForm{Scope: scope,
+		Score: string(store.ScorePay), Condition: string(store.Below), Threshold: "5"},
+		Months: strconv.Itoa(views.BacktestDefaultMonths)}
+}
+
 // showBacktest is /alerts/backtest: the form alone until a score or a
-// condition is chosen (a rule on the team's accounts has no score), then
-// the replay.
+// condition is chosen, on the scope chosen (the whole portfolio if none),
+// then the replay. A rule on the team's accounts is refused with why,
+// whatever else is given.
 func (h *Handler) showBacktest(c *echo.Context) error {
-	if q := c.QueryParams(); !q.Has("score") && !q.Has("condition") {
-		b := backtest{form: views.BacktestForm{RuleForm: views.RuleForm{Scope: string(store.ScopePortfolio),
-			Score: string(store.ScorePay), Condition: string(store.Below), Threshold: "5"},
-			Months: strconv.Itoa(views.BacktestDefaultMonths)}}
+	q := c.QueryParams()
+	if scope := q.Get("scope"); scope != string(store.ScopeAccounts) && !q.Has("score") && !q.Has("condition") {
+		if scope != string(store.ScopeFolder) {
+			scope = string(store.ScopePortfolio)
+		}
+		b := backtest{form: newBacktestForm(scope)}
 		return h.renderBacktest(c, http.StatusOK, b, h.loadBacktest(c, b, false), nil)
 	}
 	b, d, r, today, done, err := h.runBacktest(c)

@@ -171,6 +171,61 @@ func TestBacktestRefusesBadInput(t *testing.T) {
 	}
 }
 
+// The form shows the fields of the scope chosen, without a script: the
+// score, condition, threshold, window and folder for the portfolio or a
+// folder, none of them for the team's accounts, whose refusal (422) keeps
+// what was typed in them unseen, so that choosing the portfolio again
+// replays the rule as typed.
+func TestBacktestFormShowsItsScopesFields(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := signInWS(t, app, "demo")
+	fields := []string{"#rule-folder", "#rule-score", "#rule-condition", "#rule-threshold", "#backtest-months"}
+	shown := func(p *apptest.Page) (in []string) {
+		for _, sel := range fields {
+			if p.Doc.Find(sel).Length() > 0 {
+				in = append(in, sel)
+			}
+		}
+		return in
+	}
+	for _, scope := range []string{"portfolio", "folder"} {
+		p := u.Get("/alerts/backtest?scope=" + scope)
+		if p.Status != http.StatusOK || len(shown(p)) != len(fields) {
+			t.Errorf("the %s form: status %d, fields %v; want 200 with %v", scope, p.Status, shown(p), fields)
+		}
+		if v, _ := p.Doc.Find("#rule-scope option[selected]").Attr("value"); v != scope {
+			t.Errorf("the %s form has %q chosen", scope, v)
+		}
+	}
+
+	// Typed into the portfolio's form, then the team's accounts chosen.
+	p := u.Get("/alerts/backtest?scope=accounts&folder=&score=z&condition=above&threshold=7&months=12")
+	if p.Status != http.StatusUnprocessableEntity || p.Doc.Find("#backtest-accounts").Length() != 1 {
+		t.Fatalf("the accounts scope: status %d, explanation %q; want 422 with it", p.Status, p.Text("#backtest-accounts"))
+	}
+	if in := shown(p); len(in) != 0 {
+		t.Errorf("the accounts scope shows %v, which do not apply to it", in)
+	}
+	_, kept, _ := p.Form("#backtest-form")
+	if kept.Get("score") != "z" || kept.Get("condition") != "above" || kept.Get("threshold") != "7" || kept.Get("months") != "12" {
+		t.Errorf("the accounts scope's form keeps %v, want what was typed", kept)
+	}
+	kept.Set("scope", "portfolio")
+	back := u.Get("/alerts/backtest?" + kept.Encode())
+	if back.Status != http.StatusOK || back.Text("#backtest-summary h2") != "Z″ above 7.00 anywhere in the portfolio" {
+		t.Errorf("the portfolio chosen again: status %d, summary %q; want the rule as typed replayed", back.Status, back.Text("#backtest-summary h2"))
+	}
+	if v, _ := back.Doc.Find("#backtest-months").Attr("value"); v != "12" || len(shown(back)) != len(fields) {
+		t.Errorf("the portfolio chosen again: months %q, fields %v", v, shown(back))
+	}
+
+	// A link to the accounts scope alone keeps the new form's values.
+	_, kept, _ = u.Get("/alerts/backtest?scope=accounts").Form("#backtest-form")
+	if kept.Get("score") != "pay" || kept.Get("condition") != "below" || kept.Get("months") != "24" {
+		t.Errorf("the accounts scope alone keeps %v, want the new form's values", kept)
+	}
+}
+
 // A sixth back-test of one analyst while five run is turned back, 429,
 // with the reason; once they finish, the next one runs. The five are held
 // by a handshake (each says it holds its slot, then waits for the
