@@ -59,6 +59,12 @@ func TestAnalystDayPagesFit(t *testing.T) {
 			t.Fatalf("sample %s import: status %d", sample, status)
 		}
 	}
+	// As in a day's work, the team knows an account's scores (Westbridge's
+	// report, business 1001, read once): its Risk band, PD and expected
+	// loss fill their columns.
+	if status := b.Navigate(app.URL + "/businesses/1001"); status != http.StatusOK {
+		t.Fatalf("GET /businesses/1001: status %d", status)
+	}
 	accts, err := app.Store.Accounts(context.Background(), store.Analyst{Service: apptest.WorkspaceService, User: "demo"}, "")
 	if err != nil || len(accts) == 0 {
 		t.Fatalf("accounts: %d, %v", len(accts), err)
