@@ -155,3 +155,59 @@ func parseFormBody(body string) url.Values {
 	}
 	return out
 }
+
+// Bounds of ReadFieldsOnly: how much of each field is kept (a token, a
+// date, a column's choice), and how many parts are read for fields.
+const (
+	fieldWithin = 4 << 10
+	maxParts    = 1000
+)
+
+// ReadFieldsOnly reads a multipart body for its fields alone, into
+// r.PostForm and r.Form (the body's values, then the query's) and
+// r.MultipartForm, reading every file through without keeping it: for an
+// upload that will not be read (its analyst's import already runs), so
+// that sending it costs the server a small buffer, not the file in
+// memory. The CSRF check (readPostForm) then finds the fields read. Any
+// other body is left to readPostForm. A body past its size limit is a
+// 413.
+func ReadFieldsOnly(r *http.Request) error {
+	ct, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if ct != "multipart/form-data" || r.Body == nil || r.PostForm != nil {
+		return nil
+	}
+	post := url.Values{}
+	mr := multipart.NewReader(r.Body, params["boundary"])
+	for n := 0; ; n++ {
+		p, err := mr.NextPart()
+		if err != nil {
+			break // the end, or a body that is no form: its fields so far
+		}
+		if p.FileName() == "" && n < maxParts && len(post) < maxFormNames {
+			b, err := io.ReadAll(io.LimitReader(p, fieldWithin))
+			if err != nil {
+				break
+			}
+			post.Add(p.FormName(), string(b))
+		}
+		if _, err := io.Copy(io.Discard, p); err != nil {
+			break
+		}
+	}
+	// Read to the end, so the answer does not cut the upload short.
+	if _, err := io.Copy(io.Discard, r.Body); err != nil {
+		return bodyError(err)
+	}
+	form := make(url.Values, len(post))
+	for k, vs := range post {
+		form[k] = vs
+	}
+	if q, err := url.ParseQuery(r.URL.RawQuery); err == nil {
+		for k, vs := range q {
+			form[k] = append(form[k], vs...)
+		}
+	}
+	r.PostForm, r.Form = post, form
+	r.MultipartForm = &multipart.Form{Value: post, File: map[string][]*multipart.FileHeader{}}
+	return nil
+}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"errors"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/labstack/echo/v5"
 )
 
 // TestMultipartPastThePartsLimit (issue 47.5): Go's multipart parser stops
@@ -47,5 +50,46 @@ func TestMultipartPastThePartsLimit(t *testing.T) {
 	}
 	if code, _ := send(tokenOf("secret-of-another"), 1500); code != http.StatusForbidden {
 		t.Errorf("1,500 fields with another's token: %d, want 403", code)
+	}
+}
+
+// TestReadFieldsOnly: an upload that will not be read gives its fields
+// (the query's after the body's, as ParseForm orders them) and no file;
+// a body past its size limit is a 413.
+func TestReadFieldsOnly(t *testing.T) {
+	body := func() (*bytes.Buffer, string) {
+		var b bytes.Buffer
+		w := multipart.NewWriter(&b)
+		_ = w.WriteField(csrfField, "tok")
+		_ = w.WriteField("as_of", "2026-08-31")
+		fw, _ := w.CreateFormFile("file", "aging.csv")
+		_, _ = fw.Write(bytes.Repeat([]byte("C1,One,10\n"), 10000))
+		_ = w.Close()
+		return &b, w.FormDataContentType()
+	}
+	b, ct := body()
+	r := httptest.NewRequest(http.MethodPost, "/accounts/import?as_of=query", b)
+	r.Header.Set("Content-Type", ct)
+	if err := ReadFieldsOnly(r); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.PostForm.Get(csrfField); got != "tok" {
+		t.Errorf("token %q, want tok", got)
+	}
+	if got := r.Form["as_of"]; len(got) != 2 || got[0] != "2026-08-31" || got[1] != "query" {
+		t.Errorf("as_of %q, want the body's then the query's", got)
+	}
+	if _, _, err := r.FormFile("file"); err == nil {
+		t.Error("the file was kept")
+	}
+	if tooMany, err := readPostForm(r); tooMany || err != nil || r.PostForm.Get(csrfField) != "tok" {
+		t.Errorf("the CSRF check reads the body again: %v %v", tooMany, err)
+	}
+	b, ct = body()
+	r = httptest.NewRequest(http.MethodPost, "/accounts/import", b)
+	r.Header.Set("Content-Type", ct)
+	r.Body = http.MaxBytesReader(httptest.NewRecorder(), r.Body, 1000)
+	if he, ok := errors.AsType[*echo.HTTPError](ReadFieldsOnly(r)); !ok || he.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a body past its limit: %v, want a 413", he)
 	}
 }
