@@ -88,7 +88,7 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 		return h.render(c, status, templates.AccountsImport(page))
 	}
 	ctx := c.Request().Context()
-	leave, wait := h.enterImport(c, a)
+	leave, wait := h.importTurn(c, a)
 	if wait != "" {
 		return fail(http.StatusTooManyRequests, wait)
 	}

@@ -313,6 +313,50 @@ const (
 // seconds: a 50,000-row file is read in a few.
 const importRetryAfter = "5"
 
+// importTurnKey is where takeImportTurn leaves an upload's turn for the
+// handler (importTurn).
+const importTurnKey = "handlers.importTurn"
+
+// takeImportTurn takes an upload's place among the imports read at once
+// when it arrives, before its body is read, and keeps it to the answer: a
+// file being received and parsed costs its memory as much as one being
+// read. One sent while the place is taken (the same analyst's import
+// runs, say) is not parsed into memory at all: its fields are read for
+// the CSRF check and the page (the date typed is kept), its file read
+// through and dropped, and the handler answers 429 (issue 47.2: six
+// 50,000-row previews sent at once cost six files' parsing, five of them
+// only to be told to wait). Users whose role may not import take no place.
+func (h *Handler) takeImportTurn(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		s, ok := session.Of(c)
+		if c.Request().Method != http.MethodPost || c.Request().URL.Path != importPath || !ok ||
+			!h.rolesNow(c).Of(s.User).Role.May(actionOf(c)) {
+			return next(c)
+		}
+		leave, wait := h.enterImport(c, h.analyst(c))
+		if wait != "" {
+			c.Set(importTurnKey, wait)
+			if err := session.ReadFieldsOnly(c.Request()); err != nil {
+				return err
+			}
+			return next(c)
+		}
+		defer leave()
+		c.Set(importTurnKey, "")
+		return next(c)
+	}
+}
+
+// importTurn is the place takeImportTurn took for this upload (leave does
+// nothing: the middleware gives it back), or why there is none; for a
+// request that came another way, a place taken now.
+func (h *Handler) importTurn(c *echo.Context, a store.Analyst) (leave func(), wait string) {
+	if wait, ok := c.Get(importTurnKey).(string); ok {
+		return func() {}, wait
+	}
+	return h.enterImport(c, a)
+}
+
 // enterImport takes a place for a's import in the gate, or says why
 // there is none, telling the analyst to wait (and the browser when to
 // come back); leave gives the place back.

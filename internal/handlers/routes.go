@@ -56,7 +56,9 @@ func (h *Handler) Routes() *echo.Echo {
 
 	// Pages compress themselves (see render); a streamed download is never
 	// buffered by a compressor.
-	pages := e.Group("", session.Load(h.sessionMemo, h.signOuts), session.CSRF(h.secure))
+	// An upload takes its import's place before its body is read (see
+	// takeImportTurn).
+	pages := e.Group("", session.Load(h.sessionMemo, h.signOuts), h.takeImportTurn, session.CSRF(h.secure))
 	pages.GET("/login", h.showLogin)
 	pages.POST("/login", h.submitLogin)
 	pages.GET("/login/verify", h.showVerify)
