@@ -21,8 +21,8 @@ import (
 // others told to wait). Nothing is asserted but the answers' statuses.
 func BenchmarkAccountsPreview50k(b *testing.B) {
 	for _, tc := range []struct {
-		name    string
-		seeded  bool
+		name   string
+		seeded bool
 		atOnce int
 	}{{"empty", false, 1}, {"team50k", true, 1}, {"team50k-wave6", true, 6}} {
 		b.Run(tc.name, func(b *testing.B) {
