@@ -88,7 +88,7 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 		return h.render(c, status, templates.AccountsImport(page))
 	}
 	ctx := c.Request().Context()
-	leave, wait := h.importTurn(c, a)
+	leave, sent, wait := h.importTurn(c, a)
 	if wait != "" {
 		return fail(http.StatusTooManyRequests, wait)
 	}
@@ -118,26 +118,18 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 		}
 		remap = true
 	default:
-		fh, err := c.FormFile("file")
-		if err != nil {
-			return fail(http.StatusUnprocessableEntity, "Choose a CSV or XLSX file to import.")
+		if sent == nil {
+			if sent, err = formFile(c); err != nil {
+				return fail(http.StatusUnprocessableEntity, "The file could not be read; choose it again.")
+			}
 		}
-		if fh.Size > ledger.MaxFileBytes {
+		switch {
+		case sent == nil:
+			return fail(http.StatusUnprocessableEntity, "Choose a CSV or XLSX file to import.")
+		case sent.TooLarge:
 			return fail(http.StatusRequestEntityTooLarge, "The file is over 10 MB; nothing was imported. Split it, or leave out columns the import does not read.")
 		}
-		f, err := fh.Open()
-		if err != nil {
-			return fail(http.StatusUnprocessableEntity, "The file could not be read; choose it again.")
-		}
-		// The form gives the file's size: read it into a buffer of that
-		// size, not one that doubles its way there.
-		data := make([]byte, fh.Size)
-		_, err = io.ReadFull(f, data)
-		f.Close()
-		if err != nil {
-			return fail(http.StatusUnprocessableEntity, "The file could not be read; choose it again.")
-		}
-		if up, err = h.store.KeepUpload(ctx, a, fh.Filename, data); err != nil {
+		if up, err = h.store.KeepUpload(ctx, a, sent.Name, sent.Data); err != nil {
 			return workspaceError(err)
 		}
 	}
@@ -195,6 +187,28 @@ func (h *Handler) submitAccountsImport(c *echo.Context) error {
 		}
 	}
 	return h.render(c, status, templates.AccountsImport(page))
+}
+
+// formFile is the file of a form the standard parser read (an upload
+// takeImportTurn did not read), nil when none was sent.
+func formFile(c *echo.Context) (*session.UploadFile, error) {
+	fh, err := c.FormFile("file")
+	if err != nil {
+		return nil, nil
+	}
+	if fh.Size > ledger.MaxFileBytes {
+		return &session.UploadFile{Name: fh.Filename, TooLarge: true}, nil
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data := make([]byte, fh.Size)
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, err
+	}
+	return &session.UploadFile{Name: fh.Filename, Data: data}, nil
 }
 
 // formMapping reads the preview's column choices (map_0, map_1, ...); an

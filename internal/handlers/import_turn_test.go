@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -98,5 +99,44 @@ func TestUploadWhileAnImportRunsIsNotRead(t *testing.T) {
 	<-done
 	if firstRec.Code != http.StatusOK || !strings.Contains(firstRec.Body.String(), "import-confirm") {
 		t.Fatalf("the first upload: status %d, want its preview: %.300s", firstRec.Code, firstRec.Body.String())
+	}
+}
+
+// TestImportUploadsReadInOnePass: the import page reads its upload itself
+// (takeImportTurn): a file is previewed from it, a form without a file is
+// asked for one, and one past the standard parser's 1,000 parts is still
+// answered 422 after its token is checked (403 without).
+func TestImportUploadsReadInOnePass(t *testing.T) {
+	app := apptest.Start(t, apptest.Options{})
+	u := app.SignIn(t, "demo")
+	tok := u.Token("/accounts/import")
+	post := func(csrf string, data []byte, fields int) *apptest.Page {
+		var b bytes.Buffer
+		w := multipart.NewWriter(&b)
+		_ = w.WriteField("_csrf", csrf)
+		_ = w.WriteField("as_of", "2026-09-30")
+		if data != nil {
+			fw, _ := w.CreateFormFile("file", "aging.csv")
+			_, _ = fw.Write(data)
+		}
+		for i := range fields {
+			_ = w.WriteField("map_"+strconv.Itoa(i), "balance")
+		}
+		_ = w.Close()
+		req, _ := http.NewRequest(http.MethodPost, app.URL+"/accounts/import", &b)
+		req.Header.Set("Content-Type", w.FormDataContentType())
+		return u.Do(req)
+	}
+	if p := post(tok, ledgerOf(30, 2), 0); p.Status != http.StatusOK || p.Doc.Find("form.import-confirm").Length() != 1 {
+		t.Errorf("a file: status %d, want its preview: %.300s", p.Status, p.Text("main"))
+	}
+	if p := post(tok, nil, 0); p.Status != http.StatusUnprocessableEntity || !strings.Contains(p.Text("main"), "Choose a CSV or XLSX file") {
+		t.Errorf("no file: status %d %.300s", p.Status, p.Text("main"))
+	}
+	if p := post(tok, ledgerOf(30, 2), 1500); p.Status != http.StatusUnprocessableEntity {
+		t.Errorf("1,500 fields: status %d %.300s, want 422", p.Status, p.Text("main"))
+	}
+	if p := post("forged", ledgerOf(30, 2), 1500); p.Status != http.StatusForbidden {
+		t.Errorf("1,500 fields without the token: status %d, want 403", p.Status)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"creditdash/internal/api"
 	"creditdash/internal/apply"
+	"creditdash/internal/ledger"
 	"creditdash/internal/middleware"
 	"creditdash/internal/session"
 	"creditdash/internal/store"
@@ -317,13 +318,21 @@ const importRetryAfter = "5"
 // handler (importTurn).
 const importTurnKey = "handlers.importTurn"
 
+// turn is an upload's place among the imports read at once: wait says
+// why it has none; file is the file it sent, read by takeImportTurn.
+type turn struct {
+	wait string
+	file *session.UploadFile
+}
+
 // takeImportTurn takes an upload's place among the imports read at once
 // when it arrives, before its body is read, and keeps it to the answer: a
 // file being received and parsed costs its memory as much as one being
-// read. One sent while the place is taken (the same analyst's import
-// runs, say) is not parsed into memory at all: its fields are read for
-// the CSRF check and the page (the date typed is kept), its file read
-// through and dropped, and the handler answers 429 (issue 47.2: six
+// read. The body is then read in one pass (session.ReadUpload), the file
+// into one buffer of its size. One sent while the place is taken (the
+// same analyst's import runs, say) keeps no file at all: its fields are
+// read for the CSRF check and the page (the date typed is kept), its file
+// read through and dropped, and the handler answers 429 (issue 47.2: six
 // 50,000-row previews sent at once cost six files' parsing, five of them
 // only to be told to wait). Users whose role may not import take no place.
 func (h *Handler) takeImportTurn(next echo.HandlerFunc) echo.HandlerFunc {
@@ -334,27 +343,32 @@ func (h *Handler) takeImportTurn(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		leave, wait := h.enterImport(c, h.analyst(c))
-		if wait != "" {
-			c.Set(importTurnKey, wait)
-			if err := session.ReadFieldsOnly(c.Request()); err != nil {
-				return err
-			}
-			return next(c)
+		if leave != nil {
+			defer leave()
 		}
-		defer leave()
-		c.Set(importTurnKey, "")
+		field := "file"
+		if wait != "" {
+			field = ""
+		}
+		file, err := session.ReadUpload(c, field, ledger.MaxFileBytes)
+		if err != nil {
+			return err
+		}
+		c.Set(importTurnKey, turn{wait: wait, file: file})
 		return next(c)
 	}
 }
 
-// importTurn is the place takeImportTurn took for this upload (leave does
-// nothing: the middleware gives it back), or why there is none; for a
-// request that came another way, a place taken now.
-func (h *Handler) importTurn(c *echo.Context, a store.Analyst) (leave func(), wait string) {
-	if wait, ok := c.Get(importTurnKey).(string); ok {
-		return func() {}, wait
+// importTurn is the place takeImportTurn took for this upload, with the
+// file it read (leave does nothing: the middleware gives the place back),
+// or why there is none; for a request that came another way, a place taken
+// now and no file read.
+func (h *Handler) importTurn(c *echo.Context, a store.Analyst) (leave func(), file *session.UploadFile, wait string) {
+	if t, ok := c.Get(importTurnKey).(turn); ok {
+		return func() {}, t.file, t.wait
 	}
-	return h.enterImport(c, a)
+	leave, wait = h.enterImport(c, a)
+	return leave, nil, wait
 }
 
 // enterImport takes a place for a's import in the gate, or says why

@@ -93,7 +93,7 @@ func CSRF(secure bool) echo.MiddlewareFunc {
 			if !ok {
 				return errCSRF
 			}
-			if tooMany {
+			if tooMany || st.tooManyParts {
 				return errTooManyParts
 			}
 			if !signedIn {

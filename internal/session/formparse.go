@@ -8,6 +8,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v5"
@@ -156,47 +157,95 @@ func parseFormBody(body string) url.Values {
 	return out
 }
 
-// Bounds of ReadFieldsOnly: how much of each field is kept (a token, a
-// date, a column's choice), and how many parts are read for fields.
+// Bounds of ReadUpload: how much of each field is kept (a token, a date,
+// a column's choice), and how many parts a form may have, as the standard
+// parser allows.
 const (
 	fieldWithin = 4 << 10
 	maxParts    = 1000
 )
 
-// ReadFieldsOnly reads a multipart body for its fields alone, into
-// r.PostForm and r.Form (the body's values, then the query's) and
-// r.MultipartForm, reading every file through without keeping it: for an
-// upload that will not be read (its analyst's import already runs), so
-// that sending it costs the server a small buffer, not the file in
-// memory. The CSRF check (readPostForm) then finds the fields read. Any
-// other body is left to readPostForm. A body past its size limit is a
-// 413.
-func ReadFieldsOnly(r *http.Request) error {
+// UploadFile is the file of a form ReadUpload read.
+type UploadFile struct {
+	// Name is the file's name as sent.
+	Name string
+	// Data is the file; nil when it is past the limit (TooLarge).
+	Data     []byte
+	TooLarge bool
+}
+
+// ReadUpload reads a multipart body in one pass, for an upload: its
+// fields into r.PostForm and r.Form (the body's values, then the
+// query's) and r.MultipartForm, which then holds no file; the first file
+// sent as field, up to limit bytes, into one buffer sized by the
+// request's length; and every other file read through and dropped (field
+// "" keeps none: an upload that will not be read, its analyst's import
+// already running). The standard parser grows its buffer to about twice a
+// file's size on the way, and the handler copied the file once more: a
+// 50,000-row ledger cost three times its size. The CSRF check then finds
+// the fields read; past the standard parser's 1,000 parts it finds the
+// token alone and answers 422, as for that parser. Any other body is left
+// to the CSRF check's own reading. file is nil when none was sent; a body
+// past its size limit is a 413.
+func ReadUpload(c *echo.Context, field string, limit int64) (file *UploadFile, err error) {
+	r := c.Request()
 	ct, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if ct != "multipart/form-data" || r.Body == nil || r.PostForm != nil {
-		return nil
+		return nil, nil
 	}
 	post := url.Values{}
+	tooMany := false
 	mr := multipart.NewReader(r.Body, params["boundary"])
-	for n := 0; ; n++ {
+	// A body that breaks off or is no form keeps the fields read before
+	// (the handler answers it, as after the standard parser); past its
+	// size limit it is a 413.
+	stop := func(err error) error {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return bodyError(err)
+		}
+		return nil
+	}
+	for n := 1; ; n++ {
 		p, err := mr.NextPart()
 		if err != nil {
-			break // the end, or a body that is no form: its fields so far
-		}
-		if p.FileName() == "" && n < maxParts && len(post) < maxFormNames {
-			b, err := io.ReadAll(io.LimitReader(p, fieldWithin))
-			if err != nil {
-				break
+			if err := stop(err); err != nil {
+				return nil, err
 			}
-			post.Add(p.FormName(), string(b))
+			break
 		}
-		if _, err := io.Copy(io.Discard, p); err != nil {
+		tooMany = tooMany || n > maxParts
+		switch {
+		case tooMany:
+		case p.FileName() == "" && len(post) < maxFormNames:
+			var b []byte
+			if b, err = io.ReadAll(io.LimitReader(p, fieldWithin)); err == nil {
+				post.Add(p.FormName(), string(b))
+			}
+		case p.FileName() != "" && field != "" && p.FormName() == field && file == nil:
+			f := &UploadFile{Name: p.FileName()}
+			if f.Data, f.TooLarge, err = readFile(p, r.ContentLength, limit); err == nil {
+				file = f
+			}
+		}
+		if err == nil {
+			_, err = io.Copy(io.Discard, p)
+		}
+		if err != nil {
+			if err := stop(err); err != nil {
+				return nil, err
+			}
 			break
 		}
 	}
 	// Read to the end, so the answer does not cut the upload short.
 	if _, err := io.Copy(io.Discard, r.Body); err != nil {
-		return bodyError(err)
+		if err := stop(err); err != nil {
+			return nil, err
+		}
+	}
+	if tooMany {
+		post, file = url.Values{csrfField: post[csrfField]}, nil
+		stateOf(c).tooManyParts = true
 	}
 	form := make(url.Values, len(post))
 	for k, vs := range post {
@@ -209,5 +258,31 @@ func ReadFieldsOnly(r *http.Request) error {
 	}
 	r.PostForm, r.Form = post, form
 	r.MultipartForm = &multipart.Form{Value: post, File: map[string][]*multipart.FileHeader{}}
-	return nil
+	return file, nil
+}
+
+// readFile reads a file of at most limit bytes into a buffer of the
+// request's length (hint, -1 when unknown), growing it only when the
+// length was not given; tooLarge reads the rest through and keeps nothing.
+func readFile(p io.Reader, hint, limit int64) (data []byte, tooLarge bool, err error) {
+	data = make([]byte, 0, min(max(hint, 0), limit)+512)
+	lr := io.LimitReader(p, limit+1)
+	for {
+		if len(data) == cap(data) {
+			data = slices.Grow(data, len(data)/2+4096)
+		}
+		n, err := lr.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, false, err
+		}
+	}
+	if int64(len(data)) > limit {
+		_, err := io.Copy(io.Discard, p)
+		return nil, true, err
+	}
+	return data, false, nil
 }

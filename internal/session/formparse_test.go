@@ -53,25 +53,38 @@ func TestMultipartPastThePartsLimit(t *testing.T) {
 	}
 }
 
-// TestReadFieldsOnly: an upload that will not be read gives its fields
-// (the query's after the body's, as ParseForm orders them) and no file;
-// a body past its size limit is a 413.
-func TestReadFieldsOnly(t *testing.T) {
-	body := func() (*bytes.Buffer, string) {
+// TestReadUpload: an upload's fields (the query's after the body's, as
+// ParseForm orders them) and its file, read whole; a file past the limit
+// is not kept, nor any file when none is asked for; past 1,000 parts only
+// the token is read and the CSRF check answers 422; a body past its size
+// limit is a 413.
+func TestReadUpload(t *testing.T) {
+	file := bytes.Repeat([]byte("C1,One,10\n"), 10000)
+	read := func(field string, limit int64, parts int, maxBody int64) (*http.Request, *echo.Context, *UploadFile, error) {
 		var b bytes.Buffer
 		w := multipart.NewWriter(&b)
 		_ = w.WriteField(csrfField, "tok")
 		_ = w.WriteField("as_of", "2026-08-31")
-		fw, _ := w.CreateFormFile("file", "aging.csv")
-		_, _ = fw.Write(bytes.Repeat([]byte("C1,One,10\n"), 10000))
+		fw, _ := w.CreateFormFile("other", "other.csv")
+		_, _ = fw.Write([]byte("not this one"))
+		fw, _ = w.CreateFormFile("file", "aging.csv")
+		_, _ = fw.Write(file)
+		for i := range parts {
+			_ = w.WriteField("map_"+strconv.Itoa(i), "balance")
+		}
 		_ = w.Close()
-		return &b, w.FormDataContentType()
+		r := httptest.NewRequest(http.MethodPost, "/accounts/import?as_of=query", &b)
+		r.Header.Set("Content-Type", w.FormDataContentType())
+		if maxBody > 0 {
+			r.Body = http.MaxBytesReader(httptest.NewRecorder(), r.Body, maxBody)
+		}
+		c := echo.New().NewContext(r, httptest.NewRecorder())
+		f, err := ReadUpload(c, field, limit)
+		return r, c, f, err
 	}
-	b, ct := body()
-	r := httptest.NewRequest(http.MethodPost, "/accounts/import?as_of=query", b)
-	r.Header.Set("Content-Type", ct)
-	if err := ReadFieldsOnly(r); err != nil {
-		t.Fatal(err)
+	r, c, f, err := read("file", 1<<20, 0, 0)
+	if err != nil || f == nil || f.Name != "aging.csv" || !bytes.Equal(f.Data, file) || f.TooLarge {
+		t.Fatalf("the file: %v %+v", err, f)
 	}
 	if got := r.PostForm.Get(csrfField); got != "tok" {
 		t.Errorf("token %q, want tok", got)
@@ -80,16 +93,23 @@ func TestReadFieldsOnly(t *testing.T) {
 		t.Errorf("as_of %q, want the body's then the query's", got)
 	}
 	if _, _, err := r.FormFile("file"); err == nil {
-		t.Error("the file was kept")
+		t.Error("the standard parser's form holds the file too")
 	}
-	if tooMany, err := readPostForm(r); tooMany || err != nil || r.PostForm.Get(csrfField) != "tok" {
+	if tooMany, err := readPostForm(r); tooMany || err != nil || r.PostForm.Get(csrfField) != "tok" || stateOf(c).tooManyParts {
 		t.Errorf("the CSRF check reads the body again: %v %v", tooMany, err)
 	}
-	b, ct = body()
-	r = httptest.NewRequest(http.MethodPost, "/accounts/import", b)
-	r.Header.Set("Content-Type", ct)
-	r.Body = http.MaxBytesReader(httptest.NewRecorder(), r.Body, 1000)
-	if he, ok := errors.AsType[*echo.HTTPError](ReadFieldsOnly(r)); !ok || he.Code != http.StatusRequestEntityTooLarge {
-		t.Errorf("a body past its limit: %v, want a 413", he)
+	if _, _, f, err := read("file", int64(len(file))-1, 0, 0); err != nil || f == nil || !f.TooLarge || f.Data != nil {
+		t.Errorf("a file past the limit: %v %+v", err, f)
+	}
+	if r, _, f, err := read("", 1<<20, 0, 0); err != nil || f != nil || r.PostForm.Get("as_of") != "2026-08-31" {
+		t.Errorf("no file asked for: %v %+v %v", err, f, r.PostForm)
+	}
+	if r, c, f, err := read("file", 1<<20, maxParts, 0); err != nil || f != nil || len(r.PostForm) != 1 || r.PostForm.Get(csrfField) != "tok" || !stateOf(c).tooManyParts {
+		t.Errorf("past 1,000 parts: %v %+v %v", err, f, len(r.PostForm))
+	}
+	if _, _, _, err := read("file", 1<<20, 0, 1000); err == nil {
+		t.Error("a body past its limit read")
+	} else if he, ok := errors.AsType[*echo.HTTPError](err); !ok || he.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a body past its limit: %v, want a 413", err)
 	}
 }

@@ -16,6 +16,9 @@ type request struct {
 	// session (kept with it, see memo.go) or, on the sign-in pages, from
 	// the sign-in cookie.
 	csrf string
+	// tooManyParts says ReadUpload met a form of more parts than the
+	// standard parser reads: the CSRF check answers it 422.
+	tooManyParts bool
 }
 
 // ctxRequest is the key of the request's session in Echo's store.
