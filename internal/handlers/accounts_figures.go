@@ -13,9 +13,10 @@ import (
 // process worked out), weighed in the team's share of the cache. A page at
 // a version the set is behind brings it forward: the accounts the writes
 // since touched are read and worked out again into a new set, which then
-// replaces the kept one (pages still reading the old set keep it whole);
-// imports, restores and writes this process did not see or that touched
-// many accounts work out every account again (teamfigures.Next). One
+// replaces the kept one (pages still reading the old set keep it whole),
+// whichever replica wrote (the store logs every write, team_changes.go);
+// imports, restores and writes that touched many accounts work out every
+// account again (teamfigures.Next). One
 // bringing-forward runs at a time per team, and every page waiting for it
 // takes its result, so a flood of writes never works out more than one set
 // at once.
@@ -99,7 +100,7 @@ func (h *Handler) keptBridge(ctx context.Context, d *exposureData, arg string, l
 			if l.version == ts.version {
 				return l.v.(*views.BridgeView), nil
 			}
-			if t, ok := h.store.TeamChanges(ts.a, l.version, ts.version); ok && len(t.Businesses) == 0 && d.set.Lines <= l.version {
+			if t, ok, err := h.store.TeamChanges(ctx, ts.a, l.version, ts.version); err == nil && ok && len(t.Businesses) == 0 && d.set.Lines <= l.version {
 				h.keepLatest(k, ts, l.v, bridgeBytes)
 				return l.v.(*views.BridgeView), nil
 			}

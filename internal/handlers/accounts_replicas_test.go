@@ -50,7 +50,8 @@ func TestImportConfirmedOnAnotherReplica(t *testing.T) {
 
 // TestAccountsFollowWritesOnAnotherReplica: a replica keeps the team's
 // figures, yet shows a change written through another replica at once:
-// new scores, then a newer ledger.
+// new scores (its figures brought forward, only the touched accounts
+// worked out again), then a newer ledger.
 func TestAccountsFollowWritesOnAnotherReplica(t *testing.T) {
 	workspaceEngines(t, func(t *testing.T, opts apptest.Options) {
 		a, b := twoReplicas(t, opts)
@@ -69,6 +70,14 @@ func TestAccountsFollowWritesOnAnotherReplica(t *testing.T) {
 			t.Fatalf("A-1 on B before any score = %q", got)
 		}
 		row("kept") // served from B's kept figures
+		exposure := func(what string) {
+			t.Helper()
+			if p := onB.Get("/portfolio/exposure"); p.Status != http.StatusOK {
+				t.Fatalf("%s: /portfolio/exposure on B: status %d", what, p.Status)
+			}
+		}
+		exposure("before") // B keeps every account's figures
+		before := b.Stats()
 		// A report on A receives 1001's scores.
 		fetched := time.Date(2026, 10, 5, 9, 0, 0, 0, time.UTC)
 		if _, err := a.Store.RecordScores(t.Context(), team, store.Observation{BusinessID: 1001, Fetched: fetched,
@@ -79,6 +88,13 @@ func TestAccountsFollowWritesOnAnotherReplica(t *testing.T) {
 			return !strings.Contains(got, "no score known yet") && strings.Contains(got, "2")
 		}); got != "" {
 			t.Errorf("A-1 on B after its scores arrived on A = %q, want its band", got)
+		}
+		// B reads what A's write touched from the store's log, so it
+		// brings its figures forward rather than working them out whole.
+		exposure("after the scores")
+		if after := b.Stats(); after.TeamFiguresUpdated != before.TeamFiguresUpdated+1 || after.TeamFiguresWorkedOut != before.TeamFiguresWorkedOut {
+			t.Errorf("B after A's write of one business's scores: brought forward %d times, worked out whole %d, want once and none",
+				after.TeamFiguresUpdated-before.TeamFiguresUpdated, after.TeamFiguresWorkedOut-before.TeamFiguresWorkedOut)
 		}
 		newer := strings.Replace(ledgerCSV, "A-1;Westbridge;1001;1.500,00;1.000,00;500,00", "A-1;Westbridge;1001;2.500,00;2.000,00;500,00", 1)
 		importLedger(t, u, "aging.csv", []byte(newer), "2026-10-31")

@@ -214,10 +214,12 @@ func (s *Store) teamWriteIfOf(ctx context.Context, service, op string, t *Touche
 	if err != nil {
 		return wrap(op, err)
 	}
+	if err := logChange(ctx, tx, service, prev, v, t); err != nil {
+		return wrap(op, err)
+	}
 	if err := tx.Commit(); err != nil {
 		return wrap(op, err)
 	}
-	s.changes.add(service, prev, v, t)
 	s.teams.moved(service, v)
 	return nil
 }

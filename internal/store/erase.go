@@ -20,7 +20,7 @@ var teamTables = []string{"audit_entries", "audit_heads", "audit_refusals", "lim
 	"webhook_events", "webhook_endpoints", "webhook_deliveries", "team_defaults", "team_default_clearings", "team_settings",
 	"policy_versions", "policy_activations", "team_members", "team_member_changes",
 	"applications", "application_links", "application_references", "application_documents", "api_tokens",
-	"erp_exports", "erp_export_lines", "erp_sent", "name_lookups"}
+	"erp_exports", "erp_export_lines", "erp_sent", "name_lookups", "team_changes"}
 
 // DeleteAnalyst deletes everything the analyst has stored, in one
 // transaction: afterwards no table holds a row of theirs. Deleting an

@@ -81,9 +81,6 @@ type Store struct {
 	releaseBook   func()
 	stopListening context.CancelFunc
 	listenDone    chan struct{}
-	// changes are what this process's team writes touched
-	// (team_changes.go).
-	changes *changeLog
 }
 
 // Open connects to the engine the config selects, runs pending migrations
@@ -93,8 +90,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
-	s := &Store{log: cfg.Logger, now: cfg.Now, timeout: cfg.Timeout, uploadBytes: cfg.UploadBytes, closed: make(chan struct{}),
-		changes: newChangeLog()}
+	s := &Store{log: cfg.Logger, now: cfg.Now, timeout: cfg.Timeout, uploadBytes: cfg.UploadBytes, closed: make(chan struct{})}
 	if s.uploadBytes <= 0 {
 		s.uploadBytes = DefaultTeamUploadBytes
 	}

@@ -1,21 +1,23 @@
 package store
 
 import (
-	"slices"
-	"sync"
+	"context"
+	"database/sql"
+	"encoding/json"
 )
 
 // What a team write touched of the accounts' figures (the record, the
 // newest ledger's lines, limits, saved inputs, defaults, known scores),
 // so the handlers can work out again only the accounts it touched instead
-// of all 50,000. Each write this process commits is logged with the
-// version it moved the team from and to, read inside its transaction; a
-// caller holding figures of version `from` asks for what moved between
-// from and the version now, and gets an answer only when the log links
-// the two without a gap. A write this process did not make (another
-// replica, another process on the file), a write that did not say what it
-// touched, and anything the bound has dropped leave a gap: the caller then
-// works everything out again, as it always did.
+// of all 50,000. Each write records it in team_changes inside its own
+// transaction, under the version it moved the team to and with the
+// version it moved it from, so every replica (and every process on a
+// SQLite file) reads the same log: a caller holding figures of version
+// `from` asks for what moved between from and the version now, and gets
+// an answer only when the log links the two without a gap. A write that
+// did not say what it touched, or named more than maxTouched, is logged as
+// touching everything; the oldest entries go past the bound. Either
+// leaves a gap, and the caller then works everything out again.
 
 // maxLoggedChanges bounds each team's log: a caller further behind than
 // this many writes works everything out again.
@@ -30,13 +32,13 @@ const maxTouched = 1000
 type Touched struct {
 	// Accounts are account keys whose record, line, limit or inputs
 	// changed (an account new to the record included).
-	Accounts []string
+	Accounts []string `json:"a,omitempty"`
 	// Businesses are businesses whose known scores or defaults changed:
 	// every account linked to one is touched.
-	Businesses []int32
+	Businesses []int32 `json:"b,omitempty"`
 	// All is a write that may have changed any account (an import, a
 	// restore, the loss given default), or that did not say.
-	All bool
+	All bool `json:"-"`
 }
 
 // touchAll is what a write that does not say what it touched touched.
@@ -55,62 +57,88 @@ func touchBusinesses(ids ...int32) *Touched { return &Touched{Businesses: ids} }
 // size is how many accounts and businesses t names.
 func (t *Touched) size() int { return len(t.Accounts) + len(t.Businesses) }
 
-// loggedChange is one committed write: the version it moved the team
-// from and what it touched.
+// logChange records, inside the write's transaction tx, that it moved
+// the team from prev to v touching t, and drops the team's entries past
+// the bound. touched is NULL for a write that touched everything.
+func logChange(ctx context.Context, tx *sql.Tx, service string, prev, v int64, t *Touched) error {
+	var touched sql.NullString
+	if t != nil && !t.All && t.size() <= maxTouched {
+		b, err := json.Marshal(t)
+		if err != nil {
+			return err
+		}
+		touched = sql.NullString{String: string(b), Valid: true}
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO team_changes (service, version, prev, touched) VALUES ($1, $2, $3, $4)",
+		service, v, prev, touched); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM team_changes WHERE service = $1 AND version <=
+		(SELECT version FROM team_changes WHERE service = $1 ORDER BY version DESC LIMIT 1 OFFSET $2)`, service, maxLoggedChanges)
+	return err
+}
+
+// loggedChange is one logged write: the version it moved the team from
+// and what it touched (nil: everything).
 type loggedChange struct {
 	prev    int64
-	touched Touched
+	touched *Touched
 }
 
-// changeLog is every team's last writes by the version they committed.
-type changeLog struct {
-	mu    sync.Mutex
-	teams map[string]map[int64]loggedChange
-}
-
-func newChangeLog() *changeLog { return &changeLog{teams: map[string]map[int64]loggedChange{}} }
-
-// add logs a committed write from prev to v; the oldest entries go past
-// the bound (the map's smallest versions).
-func (l *changeLog) add(service string, prev, v int64, t *Touched) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	log := l.teams[service]
-	if log == nil {
-		if len(l.teams) >= maxBookTeams {
-			clear(l.teams)
+// TeamChanges is what the team's writes touched between versions from
+// and to (from < to, both read from TeamVersion), written by any replica;
+// ok is false when the log cannot tell (see above), and the caller must
+// work out every account again. from == to touches nothing.
+func (s *Store) TeamChanges(ctx context.Context, a Analyst, from, to int64) (t Touched, ok bool, err error) {
+	a, err = team(a)
+	if err != nil || from > to {
+		return Touched{}, false, err
+	}
+	if from == to {
+		return Touched{}, true, nil
+	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	rows, err := s.r.QueryContext(ctx, "SELECT version, prev, touched FROM team_changes WHERE service = $1 AND version > $2 AND version <= $3",
+		a.Service, from, to)
+	if err != nil {
+		return Touched{}, false, wrap("team changes", err)
+	}
+	defer rows.Close()
+	log := map[int64]loggedChange{}
+	for rows.Next() {
+		var (
+			v       int64
+			c       loggedChange
+			touched sql.NullString
+		)
+		if err := rows.Scan(&v, &c.prev, &touched); err != nil {
+			return Touched{}, false, wrap("team changes", err)
 		}
-		log = map[int64]loggedChange{}
-		l.teams[service] = log
-	}
-	c := loggedChange{prev: prev, touched: Touched{All: true}}
-	if t != nil && !t.All && t.size() <= maxTouched {
-		c.touched = Touched{Accounts: slices.Clone(t.Accounts), Businesses: slices.Clone(t.Businesses)}
-	}
-	log[v] = c
-	if len(log) > maxLoggedChanges {
-		oldest := v
-		for k := range log {
-			oldest = min(oldest, k)
+		if touched.Valid {
+			c.touched = new(Touched)
+			if err := json.Unmarshal([]byte(touched.String), c.touched); err != nil {
+				return Touched{}, false, wrap("team changes", err)
+			}
 		}
-		delete(log, oldest)
+		log[v] = c
 	}
+	if err := rows.Err(); err != nil {
+		return Touched{}, false, wrap("team changes", err)
+	}
+	t, ok = linked(log, from, to)
+	return t, ok, nil
 }
 
-// since is what moved from version from to version to, walked back from
-// to; ok is false when the log cannot link them or a write touched all.
-func (l *changeLog) since(service string, from, to int64) (Touched, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+// linked is what moved from version from to version to, walked back
+// from to through log; ok is false when the log cannot link them or a
+// write touched everything.
+func linked(log map[int64]loggedChange, from, to int64) (Touched, bool) {
 	var out Touched
-	if from > to {
-		return out, false
-	}
-	log := l.teams[service]
 	accounts, businesses := map[string]bool{}, map[int32]bool{}
 	for v := to; v != from; {
 		c, ok := log[v]
-		if !ok || c.touched.All || c.prev >= v {
+		if !ok || c.touched == nil || c.prev >= v {
 			return Touched{}, false
 		}
 		for _, a := range c.touched.Accounts {
@@ -131,16 +159,4 @@ func (l *changeLog) since(service string, from, to int64) (Touched, bool) {
 		v = c.prev
 	}
 	return out, true
-}
-
-// TeamChanges is what the team's writes touched between versions from
-// and to (from < to, both read from TeamVersion); ok is false when this
-// process cannot tell (see above), and the caller must work out every
-// account again. from == to touches nothing.
-func (s *Store) TeamChanges(a Analyst, from, to int64) (Touched, bool) {
-	a, err := team(a)
-	if err != nil {
-		return Touched{}, false
-	}
-	return s.changes.since(a.Service, from, to)
 }

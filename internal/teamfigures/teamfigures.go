@@ -75,7 +75,10 @@ func Next(ctx context.Context, st *store.Store, a store.Analyst, base *Set, vers
 		s, err = Whole(ctx, st, a, "", version, known)
 		return s, false, err
 	}
-	touched, ok := st.TeamChanges(a, base.Version, version)
+	touched, ok, err := st.TeamChanges(ctx, a, base.Version, version)
+	if err != nil {
+		return nil, false, err
+	}
 	if !ok {
 		s, err = Whole(ctx, st, a, "", version, known)
 		return s, false, err

@@ -33,8 +33,9 @@ func (c *clock) Now() time.Time {
 	return c.t
 }
 
-// eachEngine runs fn on a fresh store of each engine.
-func eachEngine(t *testing.T, fn func(t *testing.T, st *store.Store)) {
+// eachEngine runs fn on a fresh database of each engine, opened by two
+// stores as two replicas would.
+func eachEngine(t *testing.T, fn func(t *testing.T, st, other *store.Store)) {
 	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
 		t.Run(string(e), func(t *testing.T) {
 			t.Parallel()
@@ -45,12 +46,16 @@ func eachEngine(t *testing.T, fn func(t *testing.T, st *store.Store)) {
 			} else {
 				cfg.DatabaseURL = storetest.Database(t)
 			}
-			st, err := store.Open(context.Background(), cfg)
-			if err != nil {
-				t.Fatalf("Open(%s): %v", e, err)
+			var sts [2]*store.Store
+			for i := range sts {
+				st, err := store.Open(context.Background(), cfg)
+				if err != nil {
+					t.Fatalf("Open(%s): %v", e, err)
+				}
+				t.Cleanup(func() { st.Close() })
+				sts[i] = st
 			}
-			t.Cleanup(func() { st.Close() })
-			fn(t, st)
+			fn(t, sts[0], sts[1])
 		})
 	}
 }
@@ -79,11 +84,15 @@ func ledger(seed int, day string) store.ImportSpec {
 // and, after each, checks that the figures brought forward from the set
 // before it (only the touched accounts worked out again) are those worked
 // out whole; it also checks that the single-account writes were brought
-// forward, not worked out whole, so the test fails if the log says nothing.
+// forward, not worked out whole, so the test fails if the log says nothing,
+// or says nothing of another replica's writes.
 func TestUpdatedAgreesWithWhole(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st *store.Store) {
+	eachEngine(t, func(t *testing.T, st, other *store.Store) {
 		ctx := t.Context()
-		if _, err := st.ImportLedger(ctx, team, ledger(1, "2026-09-30")); err != nil {
+		// Each write is made on either store (replica); st keeps the
+		// figures, so half the writes are another replica's.
+		on := st
+		if _, err := on.ImportLedger(ctx, team, ledger(1, "2026-09-30")); err != nil {
 			t.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(47, 2))
@@ -97,7 +106,7 @@ func TestUpdatedAgreesWithWhole(t *testing.T) {
 			do    func() error
 		}{
 			{"owner", false, func() error {
-				_, err := st.AssignOwner(ctx, team, []string{acct(), acct()}, []string{"ana", "bo", "cy"}[rng.IntN(3)], "rotation")
+				_, err := on.AssignOwner(ctx, team, []string{acct(), acct()}, []string{"ana", "bo", "cy"}[rng.IntN(3)], "rotation")
 				return err
 			}},
 			{"inputs", false, func() error {
@@ -106,14 +115,14 @@ func TestUpdatedAgreesWithWhole(t *testing.T) {
 					cap := float64(rng.IntN(50_000))
 					in.SheetCap = &cap
 				}
-				return st.SaveLimitInputs(ctx, team, acct(), in)
+				return on.SaveLimitInputs(ctx, team, acct(), in)
 			}},
 			{"limit at once", false, func() error {
-				_, err := st.RequestLimit(ctx, team, store.RequestSpec{Account: acct(), Amount: float64(rng.IntN(100_000) + 1), Reason: "trade grew", Authority: 1e6})
+				_, err := on.RequestLimit(ctx, team, store.RequestSpec{Account: acct(), Amount: float64(rng.IntN(100_000) + 1), Reason: "trade grew", Authority: 1e6})
 				return err
 			}},
 			{"limit asked", false, func() error {
-				r, err := st.RequestLimit(ctx, team, store.RequestSpec{Account: acct(), Amount: float64(rng.IntN(100_000) + 1), Reason: "asked", Authority: 0})
+				r, err := on.RequestLimit(ctx, team, store.RequestSpec{Account: acct(), Amount: float64(rng.IntN(100_000) + 1), Reason: "asked", Authority: 0})
 				pending = append(pending, r.ID)
 				return err
 			}},
@@ -123,15 +132,15 @@ func TestUpdatedAgreesWithWhole(t *testing.T) {
 				}
 				id := pending[0]
 				pending = pending[1:]
-				_, err := st.Decide(ctx, boss, id, []store.Outcome{store.Approve, store.Decline}[rng.IntN(2)], "seen")
+				_, err := on.Decide(ctx, boss, id, []store.Outcome{store.Approve, store.Decline}[rng.IntN(2)], "seen")
 				return err
 			}},
 			{"review", false, func() error {
-				_, err := st.RecordReview(ctx, team, store.Review{Account: acct(), Outcome: store.ReviewOutcomes[rng.IntN(4)], Note: "looked"})
+				_, err := on.RecordReview(ctx, team, store.Review{Account: acct(), Outcome: store.ReviewOutcomes[rng.IntN(4)], Note: "looked"})
 				return err
 			}},
 			{"link", false, func() error {
-				err := st.LinkAccountByHand(ctx, team, fmt.Sprintf("A-%02d", 1+2*rng.IntN(accounts/2)), business(), "Found Ltd")
+				err := on.LinkAccountByHand(ctx, team, fmt.Sprintf("A-%02d", 1+2*rng.IntN(accounts/2)), business(), "Found Ltd")
 				if errors.Is(err, store.ErrAlreadyLinked) {
 					return nil
 				}
@@ -140,19 +149,19 @@ func TestUpdatedAgreesWithWhole(t *testing.T) {
 			{"scores", false, func() error {
 				risk := float64(1 + rng.IntN(10))
 				now := time.Now()
-				_, err := st.RecordScores(ctx, team, store.Observation{BusinessID: business(), Fetched: now,
+				_, err := on.RecordScores(ctx, team, store.Observation{BusinessID: business(), Fetched: now,
 					Risk:   []store.ScoreMonth{{Month: 202609, Value: risk}},
 					Latest: map[store.Score]store.KnownScore{store.ScoreRisk: {Value: risk, Month: 202609 + rng.IntN(3), Fetched: now}, store.ScoreZ: {Value: float64(rng.IntN(6)) - 1, Month: 202609, Fetched: now}}})
 				return err
 			}},
 			{"default", false, func() error {
 				b := business()
-				_, err := st.RecordDefaults(ctx, team, []store.Default{{BusinessID: b, Kind: "Chapter 11 filing", Title: "Files", URL: "https://news.example/x",
+				_, err := on.RecordDefaults(ctx, team, []store.Default{{BusinessID: b, Kind: "Chapter 11 filing", Title: "Files", URL: "https://news.example/x",
 					Published: time.Now().Add(time.Duration(rng.IntN(1000)) * time.Hour), Source: "Folder news", SourceURL: "/portfolio"}})
 				if err != nil {
 					return err
 				}
-				ds, err := st.Defaults(ctx, team)
+				ds, err := on.Defaults(ctx, team)
 				for _, d := range ds {
 					if d.Cleared == nil {
 						defaults = append(defaults, d.ID)
@@ -167,18 +176,18 @@ func TestUpdatedAgreesWithWhole(t *testing.T) {
 				i := rng.IntN(len(defaults))
 				id := defaults[i]
 				defaults = append(defaults[:i], defaults[i+1:]...)
-				_, err := st.ClearDefault(ctx, boss, id, "dismissed")
+				_, err := on.ClearDefault(ctx, boss, id, "dismissed")
 				if errors.Is(err, store.ErrNotFound) {
 					return nil // cleared before, or seen twice
 				}
 				return err
 			}},
-			{"no account", false, func() error { return st.SetSupplierCategory(ctx, team, []string{"36", "5045"}[rng.IntN(2)]) }},
+			{"no account", false, func() error { return on.SetSupplierCategory(ctx, team, []string{"36", "5045"}[rng.IntN(2)]) }},
 			{"import", true, func() error {
-				_, err := st.ImportLedger(ctx, team, ledger(rng.IntN(50), "2026-10-31"))
+				_, err := on.ImportLedger(ctx, team, ledger(rng.IntN(50), "2026-10-31"))
 				return err
 			}},
-			{"lgd", true, func() error { return st.SetLGD(ctx, team, float64(rng.IntN(100)+1)/100) }},
+			{"lgd", true, func() error { return on.SetLGD(ctx, team, float64(rng.IntN(100)+1)/100) }},
 		}
 		known := func() Known {
 			k, err := st.KnownScores(ctx, team)
@@ -187,10 +196,17 @@ func TestUpdatedAgreesWithWhole(t *testing.T) {
 			}
 			return k
 		}
+		// The team's version now: each store knows its own writes at once
+		// and hears of the other's a moment later, so the larger of the
+		// two is that of the last write.
 		version := func() int64 {
-			v, err := st.TeamVersion(ctx, team)
-			if err != nil {
-				t.Fatal(err)
+			var v int64
+			for _, s := range []*store.Store{st, other} {
+				sv, err := s.TeamVersion(ctx, team)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v = max(v, sv)
 			}
 			return v
 		}
@@ -206,6 +222,7 @@ func TestUpdatedAgreesWithWhole(t *testing.T) {
 			whole := false
 			for range 1 + rng.IntN(3)*rng.IntN(2) {
 				w := writes[rng.IntN(len(writes))]
+				on = []*store.Store{st, other}[rng.IntN(2)]
 				if w.whole && rng.IntN(4) != 0 {
 					w = writes[0] // keep whole writes rare
 				}
