@@ -16,10 +16,10 @@ import (
 // replaces the kept one (pages still reading the old set keep it whole),
 // whichever replica wrote (the store logs every write, team_changes.go);
 // imports, restores and writes that touched many accounts work out every
-// account again (teamfigures.Next). One
-// bringing-forward runs at a time per team, and every page waiting for it
-// takes its result, so a flood of writes never works out more than one set
-// at once.
+// account again (teamfigures.Next). One bringing-forward runs at a time
+// per team, and every page waiting for it takes its result, so a flood of
+// writes never works out more than one set at once
+// (TestFiguresWorkedOutOnceAtATime).
 
 // newestFigures are the newest ledger's figures at least as new as the
 // version the page read. A set newer than the page's version may serve it:
