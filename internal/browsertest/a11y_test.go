@@ -68,10 +68,17 @@ type violation struct {
 // returns every violation on the page.
 func runAxe(b *Browser, axe string) []violation {
 	b.t.Helper()
+	return runAxeOn(b, axe, "document")
+}
+
+// runAxeOn is runAxe on the part of the page the JavaScript expression
+// within names ("document", or one element).
+func runAxeOn(b *Browser, axe, within string) []violation {
+	b.t.Helper()
 	if !Eval[bool](b, `typeof window.axe === 'object'`) {
 		Eval[string](b, axe+"\n;typeof window.axe")
 	}
-	return Eval[[]violation](b, `axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations.map((v) => ({
+	return Eval[[]violation](b, `axe.run(`+within+`, {resultTypes: ['violations']}).then((r) => r.violations.map((v) => ({
 		ID: v.id, Impact: v.impact || '', Help: v.help,
 		Nodes: v.nodes.map((n) => n.target.join(' ') + ' — ' + (n.failureSummary || '').replace(/\s+/g, ' ')),
 	})))`)

@@ -66,7 +66,7 @@ func TestCreditMemoPrints(t *testing.T) {
 		t.Fatalf("after the request: at %q, status %q", decision, b.Text("#status"))
 	}
 
-	b.ClickNavigate("form.signout button")
+	signOut(b)
 	b.Navigate(app.URL + decision)
 	if status := signIn(t, b, "demo"); status != http.StatusOK {
 		t.Fatalf("sign in as demo: status %d", status)

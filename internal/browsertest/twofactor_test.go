@@ -99,7 +99,7 @@ func TestTwoFactorSharedLinkThenRememberedBrowser(t *testing.T) {
 	b.NoConsoleErrors(t)
 
 	// Signed out, the same browser signs in again without a code.
-	if status := b.ClickNavigate(signOutButton); status != http.StatusOK {
+	if status := signOut(b); status != http.StatusOK {
 		t.Fatalf("sign out: landing status %d", status)
 	}
 	if got, want := b.URL(), app.URL+"/login?reason=signed-out"; got != want {

@@ -42,18 +42,23 @@ func TestPortfolioNavigation(t *testing.T) {
 	}
 }
 
+// accountMenu is the header's account menu: the watch list, the
+// trade-provider choice and Sign out.
+const accountMenu = `header.site details.account-menu nav[aria-label="Your account"]`
+
 // TestTradeProviderNavOnlyWithProviders: an account without providers
-// has no trade-provider entry (and a clear page when it goes there); an
-// account with them gets it once the dashboard has learnt so, from the
-// customer page that asked for a provider, without a request of its own.
+// has no trade-provider entry in the header's account menu (and a clear
+// page when it goes there); an account with them gets it once the
+// dashboard has learnt so, from the customer page that asked for a
+// provider, without a request of its own.
 func TestTradeProviderNavOnlyWithProviders(t *testing.T) {
 	app := apptest.Start(t, apptest.Options{})
 	demo := app.SignIn(t, "demo")
 	for _, path := range []string{"/", "/portfolio", tradePath, "/"} {
 		p := demo.Get(path)
-		link := p.Doc.Find(`nav[aria-label="Main"] a[href="` + tradePath + `"]`).Length()
+		link := p.Doc.Find(accountMenu + ` a[href="` + tradePath + `"]`).Length()
 		if path != tradePath && link != 0 {
-			t.Errorf("GET %s as demo: the navigation offers the trade-provider page", path)
+			t.Errorf("GET %s as demo: the account menu offers the trade-provider page", path)
 		}
 		if path == tradePath && !strings.Contains(p.Text(".no-providers"), "no trade providers") {
 			t.Errorf("GET %s as demo: %q, want the no-providers explanation", path, p.Text("main"))
@@ -66,8 +71,8 @@ func TestTradeProviderNavOnlyWithProviders(t *testing.T) {
 		t.Fatalf("GET /customers/C1-1001 before choosing: status %d, want 409", p.Status)
 	}
 	home := trade.Get("/")
-	if home.Doc.Find(`nav[aria-label="Main"] a[href="`+tradePath+`"]`).Length() != 1 {
-		t.Error("GET / as trade after a 409: no trade-provider entry in the navigation")
+	if home.Doc.Find(accountMenu+` a[href="`+tradePath+`"]`).Length() != 1 {
+		t.Error("GET / as trade after a 409: no trade-provider entry in the account menu")
 	}
 	if after := app.Sim.Requests()["trade"]["/v1/Trade/TradeProviders"]; after != before {
 		t.Errorf("learning that trade has providers cost %d TradeProviders requests, want 0", after-before)
