@@ -422,6 +422,7 @@ func assetURLs(assets *static.Assets, log *slog.Logger) views.Assets {
 		Worklist: assets.URL("js/worklist.js"),
 		// Read off the main thread: ICU's first load blocked phones.
 		TZWorker: assets.URL("js/tz-worker.js"),
+		Menu:     assets.URL("js/menu.js"),
 	}
 	if assets.Has(echartsAsset) {
 		u.ECharts = assets.URL(echartsAsset)

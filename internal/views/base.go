@@ -78,7 +78,9 @@ type Assets struct {
 	Worklist string
 	// TZWorker is js/tz-worker.js, which reads the zone off the main thread.
 	TZWorker string
-	ECharts  string // "" when the build has not fetched ECharts
+	// Menu is js/menu.js: Escape and a press outside close the account menu.
+	Menu    string
+	ECharts string // "" when the build has not fetched ECharts
 }
 
 // Quota is the hourly request budget as the service last reported it.
