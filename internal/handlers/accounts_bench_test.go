@@ -301,3 +301,27 @@ func BenchmarkAfterOneWrite50k(b *testing.B) {
 	b.ReportMetric(mew, "ms-exposure-whole")
 	b.ReportMetric(mew/meu, "x-exposure-whole/updated")
 }
+
+// BenchmarkReviewsPage50k is a page of /reviews on the same team, the
+// schedule already kept (as in figure 7's flood): one page an op, so
+// -benchmem gives what each page allocates (nothing asserted).
+func BenchmarkReviewsPage50k(b *testing.B) {
+	app := apptest.Start(b, apptest.Options{})
+	seedTeam(b, app)
+	u := app.SignIn(b, "demo")
+	p50(b, app, u.Cookies(), "/reviews", 1)
+	i := 0
+	for b.Loop() {
+		i++
+		req := httptest.NewRequest(http.MethodGet, fmt.Sprintf("/reviews?overdue=%d", 1+i%20), nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		for _, c := range u.Cookies() {
+			req.AddCookie(c)
+		}
+		rec := httptest.NewRecorder()
+		app.Handler.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("GET /reviews: status %d", rec.Code)
+		}
+	}
+}

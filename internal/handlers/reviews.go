@@ -139,42 +139,81 @@ func (s scheduled) row() views.ReviewRow {
 // showReviews is /reviews: overdue, due this week, upcoming, and limits
 // unchanged for over twelve months, each list paged on its own
 // (?overdue=, ?week=, ?upcoming=, ?unchanged=): at 50,000 accounts the
-// page holds at most four pages of reviewsPageSize rows.
+// page holds at most four pages of reviewsPageSize rows. The kept
+// schedule is sorted by next review, so the first three lists are runs
+// of it found by search, and the fourth is counted and only its page
+// picked out: a page copies no list of the team (each copy was about
+// 2 MB of garbage a page at 50,000 accounts, figure 7's /reviews flood).
 func (h *Handler) showReviews(c *echo.Context) error {
 	all, err := h.schedule(c)
 	if err != nil {
 		return err
 	}
-	now := h.now()
-	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	week, yearAgo := today.AddDate(0, 0, 7), now.AddDate(-1, 0, 0)
-	var overdue, thisWeek, upcoming, unchanged []*scheduled
-	for i := range all {
-		s := &all[i]
-		switch {
-		case s.next.Before(today):
-			overdue = append(overdue, s)
-		case s.next.Before(week):
-			thisWeek = append(thisWeek, s)
-		default:
-			upcoming = append(upcoming, s)
-		}
-		if !s.changed.IsZero() && s.changed.Before(yearAgo) && s.f.Account.Limit != nil {
-			unchanged = append(unchanged, s)
-		}
-	}
 	q := c.QueryParams()
-	page := views.ReviewsPage{
-		Overdue:   reviewSection(q, "overdue", overdue),
-		Week:      reviewSection(q, "week", thisWeek),
-		Upcoming:  reviewSection(q, "upcoming", upcoming),
-		Unchanged: reviewSection(q, "unchanged", unchanged),
-	}
+	page := reviewLists(q, all, h.now())
 	page.Base = h.base(c, nil, "Reviews", views.NavAccounts)
 	if a := q.Get("reviewed"); a != "" {
 		page.Flash = "Review of account " + views.Clip(a, 64) + " recorded; its next review is scheduled."
 	}
 	return h.render(c, http.StatusOK, templates.Reviews(page))
+}
+
+// reviewLists is the pages of the four lists of /reviews that q asks
+// for, of the schedule all (sorted by next review) at now.
+func reviewLists(q url.Values, all []scheduled, now time.Time) views.ReviewsPage {
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	week, yearAgo := today.AddDate(0, 0, 7), now.AddDate(-1, 0, 0)
+	before := func(t time.Time) int {
+		i, _ := slices.BinarySearchFunc(all, t, func(s scheduled, t time.Time) int {
+			if s.next.Before(t) {
+				return -1
+			}
+			return 1
+		})
+		return i
+	}
+	w, u := before(today), before(week)
+	stale := func(s *scheduled) bool {
+		return !s.changed.IsZero() && s.changed.Before(yearAgo) && s.f.Account.Limit != nil
+	}
+	unchanged := 0
+	for i := range all {
+		if stale(&all[i]) {
+			unchanged++
+		}
+	}
+	return views.ReviewsPage{
+		Overdue:  reviewSection(q, "overdue", w, runRows(all[:w])),
+		Week:     reviewSection(q, "week", u-w, runRows(all[w:u])),
+		Upcoming: reviewSection(q, "upcoming", len(all)-u, runRows(all[u:])),
+		Unchanged: reviewSection(q, "unchanged", unchanged, func(first, last int) []views.ReviewRow {
+			var rows []views.ReviewRow
+			n := 0
+			for i := range all {
+				if !stale(&all[i]) {
+					continue
+				}
+				if n++; n >= first {
+					rows = append(rows, all[i].row())
+				}
+				if n == last {
+					break
+				}
+			}
+			return rows
+		}),
+	}
+}
+
+// runRows is the rows first to last (from 1) of a run of the schedule.
+func runRows(run []scheduled) func(first, last int) []views.ReviewRow {
+	return func(first, last int) []views.ReviewRow {
+		rows := make([]views.ReviewRow, 0, last-first+1)
+		for i := range run[first-1 : last] {
+			rows = append(rows, run[first-1+i].row())
+		}
+		return rows
+	}
 }
 
 // reviewsPageSize is how many rows each list of /reviews shows at once.
@@ -184,13 +223,14 @@ const reviewsPageSize = 50
 // parameter of its name.
 var reviewSections = []string{"overdue", "week", "upcoming", "unchanged"}
 
-// reviewSection is the page of list name that the query asks for. Its
+// reviewSection is the page of list name, of n accounts, that the query
+// asks for, its rows from rows (first to last, counted from 1). Its
 // links are built from "/reviews" and the lists' page numbers only, so
 // they stay on this site whatever else the address held, and keep the
 // other lists where they were.
-func reviewSection(q url.Values, name string, list []*scheduled) views.ReviewSection {
-	n, _ := strconv.Atoi(q.Get(name))
-	pager := views.NewPager(n, reviewsPageSize, len(list), func(p int) string {
+func reviewSection(q url.Values, name string, n int, rows func(first, last int) []views.ReviewRow) views.ReviewSection {
+	p, _ := strconv.Atoi(q.Get(name))
+	pager := views.NewPager(p, reviewsPageSize, n, func(p int) string {
 		v := url.Values{}
 		for _, s := range reviewSections {
 			if k, err := strconv.Atoi(q.Get(s)); err == nil && k > 1 && s != name {
@@ -207,9 +247,7 @@ func reviewSection(q url.Values, name string, list []*scheduled) views.ReviewSec
 	})
 	sec := views.ReviewSection{Pager: pager}
 	if pager.FirstRow > 0 {
-		for _, s := range list[pager.FirstRow-1 : pager.LastRow] {
-			sec.Rows = append(sec.Rows, s.row())
-		}
+		sec.Rows = rows(pager.FirstRow, pager.LastRow)
 	}
 	return sec
 }
