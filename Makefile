@@ -69,6 +69,7 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./internal/views/
 	$(GO) test -run '^$$' -bench 'WarmReport|StaticFile' -benchtime 5000x ./internal/handlers/
 	$(GO) test -run '^$$' -bench 'AccountsImport50k$$|AccountsPage50k|Exposure50k|AfterOneWrite50k' -benchtime 1x ./internal/handlers/ # issue 47.2: the first /accounts and /portfolio/exposure after one account's write, figures brought forward against worked out whole (x-exposure-whole/updated)
+	$(GO) test -run '^$$' -bench 'AccountsPreview50k|ReviewsPage50k' -benchtime 3x -benchmem ./internal/handlers/ # issue 47.2: what an import preview of 50,000 rows and a paged /reviews at 50,000 accounts allocate (B/op), the floods of make loadtest figure 7
 	$(GO) test -run '^$$' -bench 'Import50kCSV|OpenItems200kXLSX' -benchtime 1x ./internal/ledger/ # issue 43.6: a 50,000-row CSV read for preview and import <= 5 s and <= 100 MB; 200,000 open items in XLSX <= 15 s and <= 200 MB (peak-MB: the live heap's peak)
 	$(GO) test -run '^$$' -bench 'Worklist50k' -benchtime 1x ./internal/handlers/ # issue 27: /worklist with 50,000 accounts, unreviewed and reviewed, target <= 150 ms
 	$(GO) test -run '^$$' -bench 'APIAccounts50k$$' -benchtime 1x ./internal/api/ # issue 46.6: GET /api/v1/accounts, 100 a page, walked by cursor through 50,000 accounts: p50 target <= 30 ms (p95 and the whole walk beside it)
